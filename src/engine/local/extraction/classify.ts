@@ -1,0 +1,98 @@
+import { clinicalWeight } from './features.js';
+import { ACKNOWLEDGEMENT } from './lexicon.js';
+import type { Speaker } from './transcript.js';
+import type { Unit } from './units.js';
+
+/** Note sections a sentence can land in. */
+export type Section = 'hpi' | 'meds' | 'vitals' | 'exam' | 'results' | 'assessment' | 'plan';
+
+export interface Candidate {
+  unit: Unit;
+  section: Section;
+  score: number;
+  speaker: Speaker; // who the sentence speaks as, for the third-person rewrite
+  intro: boolean; // the clinician's summary of who the patient is and why they came
+}
+
+const COMMAND = /^(?:show me|open|pull up|go to|bring up|let's pull up)\b/i; // voice-assistant commands
+const INTRO = /\b(\d+|[a-z]+)[- ]year[- ]old\b|\bpresents?\b.*\b(for|with)\b|\b(is|are) here (today )?(for|with|to)\b|\bcomes? in (today )?(for|with)\b/i;
+const CLINICIAN_FIRST_PERSON = /\b(i|we)(?:'ll| will| would| am going to|'m going to|'d like to| want to)? (prescrib\w*|order\w*|refer\w*|recommend\w*|examin\w*|reviewed|increas\w*|start\w*|schedul\w*|advis\w*)\b/i;
+const LABEL_SECTION: Record<string, Section> = {
+  'chief complaint': 'hpi', cc: 'hpi', hpi: 'hpi', 'history of present illness': 'hpi', history: 'hpi',
+  subjective: 'hpi', ros: 'hpi', 'review of systems': 'hpi', allergies: 'meds', medications: 'meds',
+  medication: 'meds', meds: 'meds', 'current medications': 'meds', objective: 'exam', vitals: 'vitals',
+  vital: 'vitals', 'vital signs': 'vitals', exam: 'exam', examination: 'exam', 'physical exam': 'exam',
+  'physical examination': 'exam', pe: 'exam', results: 'results', result: 'results', labs: 'results',
+  lab: 'results', imaging: 'results', assessment: 'assessment', impression: 'assessment',
+  diagnosis: 'assessment', diagnoses: 'assessment', 'a/p': 'plan', 'assessment and plan': 'plan',
+  plan: 'plan', instructions: 'plan', 'follow-up': 'plan', 'follow up': 'plan', followup: 'plan',
+};
+
+/** Who an untagged sentence speaks as: first person about symptoms reads as the patient. */
+function voiceOf(u: Unit): Speaker {
+  if (u.speaker !== 'unknown') return u.speaker;
+  const firstPerson = /\b(i|my|me|i'm|i've)\b/i.test(u.text);
+  return firstPerson && !CLINICIAN_FIRST_PERSON.test(u.text) && !/\byou\b/i.test(u.text) ? 'patient' : 'unknown';
+}
+
+const PLAN_ACTION = /\b(prescrib\w*|order\w*|refer\w*|schedul\w*|start\w*|increas\w*|decreas\w*|continu\w*|stop\w*|discontinu\w*|follow[- ]?up|come back|see (?:you|her|him) back|recommend\w*|physical therapy|surgery|injection|advised)\b/i;
+
+function isVitals(u: Unit): boolean {
+  const f = u.features;
+  if (!f.vitals || f.dose || PLAN_ACTION.test(u.text)) return false;
+  if (/\b(vital signs|vitals)\b/i.test(u.text)) return true;
+  if (f.numbers > 0 && /\b\d{2,3}\s*(?:\/|over)\s*\d{2,3}\b|\b\d+(?:\.\d+)?\s*(?:%|percent|degrees|beats|bpm)/i.test(u.text)) return true;
+  return u.phase !== 'history' && u.phase !== 'plan' && /\b(today|in the office|here|normal|elevated|looks? good)\b/i.test(u.text);
+}
+
+function sectionOf(u: Unit, voice: Speaker, weight: number, intro: boolean): Section | undefined {
+  const f = u.features;
+  if (u.label) return LABEL_SECTION[u.label] ?? 'hpi';
+  const clinician = voice === 'doctor' || voice === 'unknown';
+  if (clinician && isVitals(u)) return 'vitals';
+  if (!clinician) {
+    if (u.phase === 'history' || u.speaker === 'unknown') return f.dose ? 'meds' : 'hpi';
+    return weight >= 3 && f.content >= 5 ? 'hpi' : undefined;
+  }
+  if (intro && u.phase === 'history') return 'hpi';
+  switch (u.phase) {
+    case 'history':
+      if (u.speaker === 'unknown') {
+        if (f.result > 0 && /\b(show|reveal|demonstrat|normal|came back)/i.test(u.text)) return 'results';
+        if (f.exam >= 2) return 'exam';
+        if (f.assessCue) return 'assessment';
+        if (f.planCue && (f.med > 0 || /\b(follow|return|refer|order|start|continue|prescrib)/i.test(u.text))) return 'plan';
+      }
+      return f.dose ? 'meds' : 'hpi';
+    case 'exam':
+      if (f.result > 0 && f.exam === 0) return 'results';
+      if (f.assessCue && f.exam === 0) return 'assessment';
+      return 'exam';
+    case 'results':
+      if (f.exam > f.result) return 'exam';
+      return 'results';
+    case 'plan':
+      if (f.assessCue && !f.dose && !PLAN_ACTION.test(u.text)) return 'assessment';
+      return 'plan';
+  }
+}
+
+export function classify(units: Unit[]): Candidate[] {
+  const out: Candidate[] = [];
+  for (const u of units) {
+    const f = u.features;
+    if (u.question && !u.label) continue;
+    if (ACKNOWLEDGEMENT.test(u.text) || f.content < 2 || COMMAND.test(u.text)) continue;
+    const weight = clinicalWeight(f);
+    if (f.smallTalk && weight < 2) continue;
+    const voice = voiceOf(u);
+    const intro = (voice === 'doctor' || voice === 'unknown') && INTRO.test(u.text) && u.phase !== 'plan';
+    const section = sectionOf(u, voice, weight, intro);
+    if (!section) continue;
+    let score = weight + 0.35 * f.content + (intro ? 6 : 0) + (u.label ? 4 : 0);
+    if (weight === 0) score -= 2;
+    if (f.smallTalk) score -= 2;
+    out.push({ unit: u, section, score, speaker: voice, intro });
+  }
+  return out;
+}

@@ -1,0 +1,26 @@
+import type { Candidate } from './classify.js';
+
+/** The chief complaint: why the patient came, as the clinician or the patient first states it. */
+const REASON = /\b(?:presents?|presenting|here|comes? in|coming in|seen|seeing me|referred|in)\s+(?:today\s+|to the clinic\s+|to clinic\s+)?(?:for|with|because of|due to)\s+(?:an?\s+|the\s+|some\s+|(?:his|her|their|your)\s+)?(.+?)(?=[.,;!?]|\s+(?:and|that|which|who|since|after|for the past)\s|$)/i;
+const FOLLOW_UP = /\b(follow[- ]?up (?:of|on|for) .+?)(?=[.,;!?]|\s+(?:and|that|since)\s|$)/i;
+const COMPLAINT = /\b(?:complain(?:s|ing)? of|c\/o|reports?|having|dealing with)\s+(?:some\s+|an?\s+)?(.+?)(?=[.,;!?]|\s+(?:and|that|since|for)\s|$)/i;
+
+function tidy(s: string): string {
+  const t = s.replace(/\b(?:today|this morning|again)\b/gi, '').replace(/\s+/g, ' ').trim();
+  const words = t.split(' ');
+  return words.length > 12 ? words.slice(0, 12).join(' ') : t;
+}
+
+export function chiefComplaint(cands: Candidate[]): string | undefined {
+  const labelled = cands.find((c) => c.unit.label === 'chief complaint' || c.unit.label === 'cc');
+  if (labelled) return tidy(labelled.unit.text.replace(/[.]$/, ''));
+  for (const c of cands.filter((x) => x.intro)) {
+    const m = REASON.exec(c.unit.text) ?? FOLLOW_UP.exec(c.unit.text);
+    if (m && m[1].split(' ').length >= 1) return tidy(m[1]);
+  }
+  for (const c of cands.filter((x) => x.section === 'hpi').slice(0, 8)) {
+    const m = COMPLAINT.exec(c.unit.text);
+    if (m && c.unit.features.symptom + c.unit.features.condition > 0) return tidy(m[1]);
+  }
+  return undefined;
+}

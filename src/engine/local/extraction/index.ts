@@ -1,0 +1,31 @@
+import type { NoteContent, Template } from '../../templates.js';
+import { assembleSoap, type SoapNote } from './assemble.js';
+import { classify } from './classify.js';
+import { pairFindings } from './qa.js';
+import { detectGender, pronouns } from './third-person.js';
+import { toTemplate } from './template-map.js';
+import { parseTranscript } from './transcript.js';
+import { toUnits } from './units.js';
+
+/**
+ * Local clinical note extraction: deterministic, no network, every sentence traceable to
+ * the transcript. Pipeline: parse turns -> clean and split sentences -> track the visit's
+ * phase -> classify and score sentences -> pick to a length budget -> third person -> template.
+ */
+export function extractSoap(transcript: string): SoapNote {
+  const turns = parseTranscript(transcript ?? '');
+  const units = toUnits(turns);
+  const cands = classify(units);
+  const findings = pairFindings(turns);
+  const doctorText = turns.filter((t) => t.speaker !== 'patient').map((t) => t.text).join(' ');
+  const totalWords = units.reduce((n, u) => n + u.words.length, 0);
+  const budgetWords = Math.round(Math.min(650, Math.max(60, totalWords * 0.3)));
+  return assembleSoap(cands, findings, { budgetWords, pronouns: pronouns(detectGender(doctorText)) });
+}
+
+export function extractNote(transcript: string, template: Template): NoteContent {
+  return toTemplate(extractSoap(transcript), template);
+}
+
+export { parseTranscript } from './transcript.js';
+export type { SoapNote } from './assemble.js';

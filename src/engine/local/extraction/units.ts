@@ -1,0 +1,52 @@
+import { normalizeAsr, stripLeading } from './clean.js';
+import { featuresOf, type Features } from './features.js';
+import { splitSentences } from './nlp.js';
+import { PHASE_ORDER, phaseCue, type Phase } from './phases.js';
+import type { Speaker, Turn } from './transcript.js';
+
+/** One cleaned sentence of the visit with who said it, when, and its features. */
+export interface Unit {
+  index: number;
+  turn: number;
+  speaker: Speaker;
+  text: string;
+  words: string[];
+  pos: string[];
+  negated: boolean;
+  question: boolean;
+  phase: Phase;
+  label?: string; // explicit heading in prose ("Plan:", "BP:")
+  features: Features;
+}
+
+const LABEL = /^\s*(chief complaint|cc|hpi|history of present illness|history|subjective|objective|vitals?|vital signs|exam|examination|physical exam(?:ination)?|pe|results?|labs?|imaging|assessment|impression|diagnosis|diagnoses|a\/p|assessment and plan|plan|medications?|meds|current medications|allergies|ros|review of systems|instructions|follow[- ]?up)\s*:\s*/i;
+
+export function toUnits(turns: Turn[]): Unit[] {
+  const units: Unit[] = [];
+  let phase: Phase = 'history';
+  turns.forEach((turn, t) => {
+    const cleaned = normalizeAsr(turn.text);
+    if (!cleaned) return;
+    for (const s of splitSentences(cleaned)) {
+      let text = stripLeading(s.text);
+      let label: string | undefined;
+      const m = LABEL.exec(text);
+      if (m) {
+        label = m[1].toLowerCase();
+        text = text.slice(m[0].length).trim();
+      }
+      if (!text || !/[a-z0-9]/i.test(text)) continue;
+      const question = /\?\s*$/.test(text);
+      if (turn.speaker === 'doctor' || turn.speaker === 'unknown') {
+        const cue = phaseCue(text, question);
+        if (cue && PHASE_ORDER[cue] >= PHASE_ORDER[phase]) phase = cue;
+        else if (cue === 'exam' && phase === 'results') phase = cue;
+      }
+      units.push({
+        index: units.length, turn: t, speaker: turn.speaker, text, words: s.words, pos: s.pos,
+        negated: s.negated, question, phase, label, features: featuresOf(text, s.words, s.pos),
+      });
+    }
+  });
+  return units;
+}
