@@ -6,7 +6,11 @@ const FOLLOW_UP = /\b(follow[- ]?up (?:of|on|for) .+?)(?=[.,;!?]|\s+(?:and|that|
 const COMPLAINT = /\b(?:complain(?:s|ing)? of|c\/o|reports?|having|dealing with)\s+(?:some\s+|an?\s+)?(.+?)(?=[.,;!?]|\s+(?:and|that|since|for)\s|$)/i;
 
 function tidy(s: string): string {
-  const t = s.replace(/\b(?:today|this morning|again)\b/gi, '').replace(/\s+/g, ' ').trim();
+  const t = s
+    .replace(/\b(?:today|this morning|again)\b/gi, '')
+    .replace(/^(?:this|that|these|those|some|a|an|the|my|her|his|your)\s+/i, '')
+    .replace(/\s+/g, ' ')
+    .trim();
   const words = t.split(' ');
   return words.length > 12 ? words.slice(0, 12).join(' ') : t;
 }

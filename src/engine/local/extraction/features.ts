@@ -31,7 +31,7 @@ export function featuresOf(text: string, words: string[], pos: string[]): Featur
   words.forEach((w, i) => {
     const s = stem(w);
     if (CONTENT_POS.has(pos[i]) && !WEAK.has(s) && w.length > 1) f.content++;
-    if (/^\d/.test(w)) f.numbers++;
+    if (/^\d/.test(w) || pos[i] === 'NUM') f.numbers++;
     if (lex.symptom.has(s)) f.symptom++;
     if (lex.body.has(s)) f.body++;
     if (lex.condition.has(s)) f.condition++;

@@ -19,7 +19,8 @@ export function extractSoap(transcript: string): SoapNote {
   const findings = pairFindings(turns);
   const doctorText = turns.filter((t) => t.speaker !== 'patient').map((t) => t.text).join(' ');
   const totalWords = units.reduce((n, u) => n + u.words.length, 0);
-  const budgetWords = Math.round(Math.min(650, Math.max(60, totalWords * 0.3)));
+  // Reference notes run about a third of a long visit; short visits keep most of their content.
+  const budgetWords = Math.round(Math.min(650, Math.max(totalWords * 0.3, Math.min(totalWords, 160))));
   return assembleSoap(cands, findings, { budgetWords, pronouns: pronouns(detectGender(doctorText)) });
 }
 
@@ -29,3 +30,9 @@ export function extractNote(transcript: string, template: Template): NoteContent
 
 export { parseTranscript } from './transcript.js';
 export type { SoapNote } from './assemble.js';
+export { toUnits, type Unit } from './units.js';
+export { classify, type Candidate } from './classify.js';
+export { rewrite, pronouns, detectGender, notation, type Pronouns } from './third-person.js';
+export { finish } from './clean.js';
+export { stem } from './nlp.js';
+export type { Turn, Speaker } from './transcript.js';

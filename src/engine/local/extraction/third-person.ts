@@ -78,7 +78,7 @@ export function rewrite(text: string, speaker: Speaker, p: Pronouns): string {
     t = rewriteSubject(t, p.subj, 'i', p.obj);
   } else if (speaker === 'doctor' || speaker === 'unknown') {
     t = t.replace(/\b(?:i(?:'d| would) like you to|i want you to|i need you to|you need to|you should|you want to)\b/gi, `I advised ${p.obj} to`);
-    t = t.replace(/\b(?:i'm going to|i am going to|i'll|we're going to|we are going to|we'll|let's|let us|i'd like to|i would like to|i want to)\s+(?:go ahead and\s+)?/gi, (m) => (/^ ?i'?d|i would|i want/i.test(m) ? 'I would like to ' : /we|let/i.test(m) ? 'we will ' : 'I will '));
+    t = t.replace(/\b(?:i'm (?:also |just |now )?going to|i am (?:also |just )?going to|i'll|we're (?:also |just )?going to|we are going to|we'll|let's|let us|i'd (?:also )?like to|i would (?:also )?like to|i (?:also )?want to)\s+(?:go ahead and\s+)?/gi, (m) => (/^ ?i'?d|i would|i want/i.test(m) ? 'I would like to ' : /we|let/i.test(m) ? 'we will ' : 'I will '));
     t = t.replace(/\bgo ahead and\s+/gi, '');
     t = t.replace(/\byour\s?self\b/gi, p.refl).replace(/\byours\b/gi, p.poss).replace(/\byour\b/gi, p.poss);
     t = rewriteSubject(t, p.subj, 'you', p.obj);
@@ -89,12 +89,13 @@ export function rewrite(text: string, speaker: Speaker, p: Pronouns): string {
   return t.replace(/\s+/g, ' ').trim();
 }
 
-const NUMBERS: Record<string, string> = { two: '2', three: '3', four: '4', five: '5', six: '6', seven: '7', eight: '8', nine: '9', ten: '10', eleven: '11', twelve: '12', fifteen: '15', twenty: '20', thirty: '30', forty: '40', fifty: '50', sixty: '60', hundred: '100' };
+const NUMBERS: Record<string, string> = { one: '1',  two: '2', three: '3', four: '4', five: '5', six: '6', seven: '7', eight: '8', nine: '9', ten: '10', eleven: '11', twelve: '12', fifteen: '15', twenty: '20', thirty: '30', forty: '40', fifty: '50', sixty: '60', hundred: '100' };
 
 /** Clinical notation: numerals for counts before units, "mg" for milligrams. */
 export function notation(text: string): string {
   return text
     .replace(/\b(two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty|sixty)\b(?=\s+(?:days?|weeks?|months?|years?|hours?|minutes?|times?|mg|milligrams?|pounds?|lbs|out of|centimeters?|percent))/gi, (w) => NUMBERS[w.toLowerCase()] ?? w)
+    .replace(/\b(out of) (ten|five|four|six)\b/gi, (_m, a: string, n: string) => `${a} ${NUMBERS[n.toLowerCase()]}`)
     .replace(/\b(\d+(?:\.\d+)?)\s*milligrams?\b/gi, '$1 mg')
     .replace(/\b(\d+)\s*percent\b/gi, '$1%')
     .replace(/\b(\d+) %/g, '$1%');
