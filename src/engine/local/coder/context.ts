@@ -1,0 +1,77 @@
+/** How a sentence presents a word: asserted, or one of the reasons not to code it. */
+export type Assertion = 'present' | 'negated' | 'family' | 'historical' | 'hypothetical';
+
+// ConText-style triggers (Harkema et al. 2009), kept short; wink-nlp's negation flag adds its own scope.
+const FORWARD: Array<[string, Assertion]> = [
+  ['no', 'negated'], ['not', 'negated'], ['without', 'negated'], ['denies', 'negated'], ['denied', 'negated'],
+  ['deny', 'negated'], ['negative for', 'negated'], ['free of', 'negated'], ['absence of', 'negated'],
+  ['no evidence of', 'negated'], ['no signs of', 'negated'], ['no sign of', 'negated'], ['never', 'negated'],
+  ['nor', 'negated'], ['ruled out', 'negated'], ['excluded', 'negated'],
+  ['family history', 'family'], ['family history of', 'family'], ['mother', 'family'], ['father', 'family'],
+  ['brother', 'family'], ['sister', 'family'], ['sibling', 'family'], ['siblings', 'family'], ['aunt', 'family'],
+  ['uncle', 'family'], ['grandmother', 'family'], ['grandfather', 'family'], ['parents', 'family'],
+  ['cousin', 'family'], ['maternal', 'family'], ['paternal', 'family'], ['fh', 'family'],
+  ['rule out', 'hypothetical'], ['r/o', 'hypothetical'], ['to exclude', 'hypothetical'], ['suspected', 'hypothetical'],
+  ['suspicion of', 'hypothetical'], ['suspicious for', 'hypothetical'], ['possible', 'hypothetical'],
+  ['if', 'hypothetical'], ['risk of', 'hypothetical'], ['at risk for', 'hypothetical'], ['in case of', 'hypothetical'],
+  ['prophylaxis', 'hypothetical'], ['prevention of', 'hypothetical'], ['screening for', 'hypothetical'],
+  ['differential diagnosis', 'hypothetical'], ['consider', 'hypothetical'], ['concern for', 'hypothetical'],
+  ['evaluate for', 'hypothetical'], ['should', 'hypothetical'], ['could', 'hypothetical'],
+  ['resolved', 'historical'], ['resolution of', 'historical'], ['recovered from', 'historical'],
+  ['in childhood', 'historical'], ['as a child', 'historical'], ['previous episode of', 'historical'],
+  ['remote history of', 'historical'], ['past history of', 'historical'],
+];
+
+const BACKWARD: Array<[string, Assertion]> = [
+  ['was ruled out', 'negated'], ['were ruled out', 'negated'], ['ruled out', 'negated'], ['was excluded', 'negated'],
+  ['were excluded', 'negated'], ['was negative', 'negated'], ['were negative', 'negated'], ['absent', 'negated'],
+  ['not found', 'negated'], ['not seen', 'negated'], ['not observed', 'negated'], ['not detected', 'negated'],
+  ['unlikely', 'hypothetical'], ['was suspected', 'hypothetical'], ['cannot be excluded', 'hypothetical'],
+  ['in the family', 'family'], ['in her mother', 'family'], ['in his mother', 'family'], ['in his father', 'family'],
+  ['in her father', 'family'], ['resolved', 'historical'], ['years ago', 'historical'], ['in the past', 'historical'],
+];
+
+const TERMINATORS = new Set(['but', 'however', 'although', 'though', 'except', 'yet', 'whereas', 'which', 'who', ';', ':', '.']);
+const SCOPE = 8;
+
+function compile(list: Array<[string, Assertion]>): Array<[string[], Assertion]> {
+  return list.map(([p, a]) => [p.split(' '), a] as [string[], Assertion]).sort((x, y) => y[0].length - x[0].length);
+}
+const FWD = compile(FORWARD);
+const BWD = compile(BACKWARD);
+
+function matchAt(words: string[], i: number, phrase: string[]): boolean {
+  for (let k = 0; k < phrase.length; k++) if (words[i + k] !== phrase[k]) return false;
+  return true;
+}
+
+const PRIORITY: Record<Assertion, number> = { present: 0, historical: 1, hypothetical: 2, negated: 3, family: 4 };
+
+/** The assertion of each word of a sentence (lower-cased words, wink-nlp negation flags). */
+export function assertWords(words: readonly string[], winkNegated: readonly boolean[]): Assertion[] {
+  const lower = words.map((w) => w.toLowerCase());
+  const out: Assertion[] = lower.map((_, i) => (winkNegated[i] ? 'negated' : 'present'));
+  const set = (i: number, a: Assertion) => {
+    if (PRIORITY[a] > PRIORITY[out[i]]) out[i] = a;
+  };
+  for (let i = 0; i < lower.length; i++) {
+    const f = FWD.find(([p]) => matchAt(lower, i, p));
+    if (f) {
+      const [p, a] = f;
+      for (let j = i + p.length, n = 0; j < lower.length && n < SCOPE && !TERMINATORS.has(lower[j]); j++, n++) set(j, a);
+    }
+    const b = BWD.find(([p]) => matchAt(lower, i, p));
+    if (b) {
+      const [, a] = b;
+      for (let j = i - 1, n = 0; j >= 0 && n < SCOPE && !TERMINATORS.has(lower[j]); j--, n++) set(j, a);
+    }
+  }
+  return out;
+}
+
+/** The strongest non-present assertion over a span of words, or 'present'. */
+export function assertionOf(assertions: readonly Assertion[], start: number, end: number): Assertion {
+  let best: Assertion = 'present';
+  for (let i = start; i <= end; i++) if (PRIORITY[assertions[i]] > PRIORITY[best]) best = assertions[i];
+  return best;
+}

@@ -1,0 +1,92 @@
+import type { CodeAssessment, CodifyModel } from '../../engine.js';
+import type { CodeTable } from '../../../terminology/code-table.js';
+import { stemWords } from '../../../terminology/text-normalize.js';
+import { confidenceOf, quote, reasonFor, toAssessment } from './assessment.js';
+import { assertWords, assertionOf } from './context.js';
+import { matchDescriptions } from './description-matcher.js';
+import { compiledLexicon, matchLexicon } from './lexicon-matcher.js';
+import { LEVELS } from './levels.js';
+import { splitSentences } from './nlp.js';
+import { rescore } from './rescore.js';
+import { billableFor, categoryLessSpecific, mergeByCode, resolveSentence, type Found } from './select.js';
+
+export interface CodifyTextResult {
+  final_code_assessments: CodeAssessment[];
+  discarded_code_assessments: CodeAssessment[];
+}
+
+/**
+ * Codes a clinical note against `table`: pure, synchronous, deterministic. Every code it returns,
+ * final or discarded, is a row of `table`.
+ */
+export function codifyText(table: CodeTable, text: string, model: CodifyModel): CodifyTextResult {
+  const cfg = LEVELS[model];
+  const lex = compiledLexicon(table);
+  const index = table.index;
+  const sentences = splitSentences(text);
+  const found: Found[] = [];
+  sentences.forEach((s, si) => {
+    const st = stemWords(s.words);
+    const assertions = assertWords(s.words, s.negated);
+    const lexical = matchLexicon(lex, s.words, st, si);
+    const extra: Array<[number, number]> = [];
+    for (const m of lexical) {
+      const pos = Math.max(0, st.from.indexOf(m.start));
+      for (const id of index.requiredOf(m.code)) extra.push([id, pos]);
+    }
+    const described = matchDescriptions(table, st, si, cfg, extra);
+    const items = [...lexical, ...described].map((mention) => ({
+      mention,
+      assertion: assertionOf(assertions, mention.start, mention.end),
+    }));
+    found.push(...resolveSentence(items, table));
+  });
+
+  const merged = mergeByCode(found);
+  if (cfg.rescore) rescore(merged, table);
+  categoryLessSpecific(
+    merged.filter((f) => f.assertion === 'present'),
+    table,
+  );
+
+  const finals: CodeAssessment[] = [];
+  const discarded: CodeAssessment[] = [];
+  const emitted = new Set<string>();
+  const order = merged.sort((a, b) => a.mention.sentence - b.mention.sentence || a.mention.start - b.mention.start);
+  for (const f of order) {
+    const evidence = quote(sentences[f.mention.sentence].words, f.mention.start, f.mention.end);
+    const confidence = confidenceOf(f, table);
+    let code = f.mention.code;
+    const push = (list: CodeAssessment[], c: number, why: string, conf: number) => {
+      const key = table.codeAt(c);
+      if (emitted.has(key) || !table.has(key)) return;
+      emitted.add(key);
+      list.push(toAssessment(table, c, why, conf));
+    };
+    const reason = reasonFor(f.assertion);
+    if (reason) {
+      push(discarded, code, `${reason}: ${evidence}`, confidence);
+      continue;
+    }
+    if (f.lessSpecificThan !== undefined) {
+      push(discarded, code, `Discarded: less specific than ${table.dottedAt(f.lessSpecificThan)}, stated as ${evidence}`, confidence);
+      continue;
+    }
+    if (!table.billableAt(code)) {
+      const child = billableFor(table, code);
+      if (child === undefined) {
+        push(discarded, code, `Discarded: header (non-billable) code; the note does not say which billable child applies: ${evidence}`, confidence);
+        continue;
+      }
+      push(discarded, code, `Discarded: header (non-billable) code; coded as ${table.dottedAt(child)} instead`, confidence);
+      code = child;
+    }
+    if (confidence < cfg.minConfidence) {
+      push(discarded, code, `Discarded: low confidence (${confidence}%), partial match of the title: ${evidence}`, confidence);
+      continue;
+    }
+    const how = f.mention.source === 'lexicon' ? 'Stated as' : 'Title matched by';
+    push(finals, code, `${how} ${evidence}`, confidence);
+  }
+  return { final_code_assessments: finals, discarded_code_assessments: discarded };
+}

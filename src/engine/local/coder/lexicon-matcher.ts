@@ -1,0 +1,62 @@
+import type { CodeTable } from '../../../terminology/code-table.js';
+import { synonymLexicon } from '../../../terminology/starter-catalog.js';
+import { wordStems } from '../../../terminology/text-normalize.js';
+import type { Mention, SentenceStems } from './mention.js';
+
+interface CompiledLexicon {
+  byStems: Map<string, number[]>; // "stem stem" -> code indexes
+  byWord: Map<string, number[]>; // case-sensitive abbreviation -> code indexes
+  maxLen: number;
+}
+
+const cache = new WeakMap<CodeTable, CompiledLexicon>();
+
+/** The synonym lexicon restricted to codes present in `table` (never a code the table lacks). */
+export function compiledLexicon(table: CodeTable): CompiledLexicon {
+  let lex = cache.get(table);
+  if (lex) return lex;
+  lex = { byStems: new Map(), byWord: new Map(), maxLen: 1 };
+  for (const entry of synonymLexicon()) {
+    const code = table.indexOf(entry.code);
+    if (code === undefined) continue;
+    if (entry.caseSensitive && !/\s/.test(entry.phrase)) {
+      add(lex.byWord, entry.phrase, code);
+      continue;
+    }
+    const stems = entry.phrase.split(/\s+/).flatMap((w) => wordStems(w));
+    if (stems.length === 0) continue;
+    add(lex.byStems, stems.join(' '), code);
+    lex.maxLen = Math.max(lex.maxLen, stems.length);
+  }
+  cache.set(table, lex);
+  return lex;
+}
+
+function add(map: Map<string, number[]>, key: string, code: number): void {
+  const list = map.get(key);
+  if (!list) map.set(key, [code]);
+  else if (!list.includes(code)) list.push(code);
+}
+
+/** Every synonym occurrence in a sentence; longer phrases weigh more. */
+export function matchLexicon(lex: CompiledLexicon, words: readonly string[], st: SentenceStems, sentence: number): Mention[] {
+  const out: Mention[] = [];
+  words.forEach((w, i) => {
+    for (const code of lex.byWord.get(w) ?? []) {
+      out.push({ code, sentence, start: i, end: i, source: 'lexicon', weight: 5, score: 0.85 });
+    }
+  });
+  const { stems, from } = st;
+  for (let i = 0; i < stems.length; i++) {
+    let key = '';
+    for (let len = 1; len <= lex.maxLen && i + len <= stems.length; len++) {
+      key = len === 1 ? stems[i] : `${key} ${stems[i + len - 1]}`;
+      const codes = lex.byStems.get(key);
+      if (!codes) continue;
+      for (const code of codes) {
+        out.push({ code, sentence, start: from[i], end: from[i + len - 1], source: 'lexicon', weight: 4 + 3 * len, score: 0.92 });
+      }
+    }
+  }
+  return out;
+}

@@ -1,0 +1,91 @@
+import type { CodeTable } from '../../../terminology/code-table.js';
+import type { Assertion } from './context.js';
+import type { Mention } from './mention.js';
+
+export interface Found {
+  mention: Mention;
+  assertion: Assertion;
+  /** why it is not final, when it is not */
+  discard?: string;
+  /** code index this one is less specific than */
+  lessSpecificThan?: number;
+}
+
+/** Within one sentence: a mention inside a heavier mention of another code is less specific. */
+export function resolveSentence(items: Found[], table: CodeTable): Found[] {
+  // Same code, same sentence: keep the strongest occurrence.
+  const byCode = new Map<number, Found>();
+  for (const f of items) {
+    const prev = byCode.get(f.mention.code);
+    if (!prev || better(f, prev)) byCode.set(f.mention.code, f);
+  }
+  // Heaviest first; among equals the better scored, then the shorter (less presumptuous) title.
+  const list = [...byCode.values()].sort(
+    (a, b) =>
+      b.mention.weight - a.mention.weight ||
+      b.mention.score - a.mention.score ||
+      table.descriptionAt(a.mention.code).length - table.descriptionAt(b.mention.code).length,
+  );
+  const kept: Found[] = [];
+  for (const f of list) {
+    const m = f.mention;
+    const cover = kept.find(
+      (k) =>
+        k.lessSpecificThan === undefined &&
+        k.mention.start <= m.start &&
+        k.mention.end >= m.end &&
+        k.mention.weight >= m.weight - 1e-6,
+    );
+    if (!cover) kept.push(f);
+    // Synonyms the reader would expect coded are reported; weaker title matches just drop out.
+    else if (m.source === 'lexicon') kept.push({ ...f, lessSpecificThan: cover.mention.code });
+  }
+  return kept;
+}
+
+function better(a: Found, b: Found): boolean {
+  if ((a.assertion === 'present') !== (b.assertion === 'present')) return a.assertion === 'present';
+  return a.mention.weight * a.mention.score > b.mention.weight * b.mention.score;
+}
+
+
+/** Across the note: one entry per code, present occurrences first. */
+export function mergeByCode(all: Found[]): Found[] {
+  const byCode = new Map<number, Found>();
+  for (const f of all) {
+    const prev = byCode.get(f.mention.code);
+    if (!prev) byCode.set(f.mention.code, f);
+    else if (!f.lessSpecificThan && prev.lessSpecificThan) byCode.set(f.mention.code, f);
+    else if (!!f.lessSpecificThan === !!prev.lessSpecificThan && better(f, prev)) byCode.set(f.mention.code, f);
+  }
+  return [...byCode.values()];
+}
+
+/** X is less specific than Y when both are in one category and Y's title needs all of X's words and more. */
+export function categoryLessSpecific(present: Found[], table: CodeTable): void {
+  const index = table.index;
+  for (const x of present) {
+    if (x.lessSpecificThan !== undefined) continue;
+    const cx = table.codeAt(x.mention.code);
+    const rx = index.requiredOf(x.mention.code);
+    for (const y of present) {
+      if (y === x || y.lessSpecificThan !== undefined) continue;
+      const cy = table.codeAt(y.mention.code);
+      if (cx.slice(0, 3) !== cy.slice(0, 3)) continue;
+      const ry = index.requiredOf(y.mention.code);
+      if (ry.length > rx.length && Array.from(rx).every((id) => ry.includes(id))) {
+        x.lessSpecificThan = y.mention.code;
+        break;
+      }
+    }
+  }
+}
+
+/** A billable code for a header: its "unspecified" child, when it has exactly one such. */
+export function billableFor(table: CodeTable, code: number): number | undefined {
+  if (table.billableAt(code)) return code;
+  const kids = table.descendantsOf(table.codeAt(code)).filter((r) => r.billable && /unspecified/i.test(r.description));
+  if (kids.length === 0) return undefined;
+  kids.sort((a, b) => a.code.length - b.code.length || (a.code < b.code ? -1 : 1));
+  return table.indexOf(kids[0].code);
+}

@@ -1,0 +1,145 @@
+import natural from 'natural';
+
+// Shared by the description index and the coder, so both sides normalise words the same way.
+
+const STOPWORDS = new Set(
+  ('a an the of and or in on at to for by with as from into onto is was were be been being are has have had ' +
+    'this that these those which who whose its his her their he she it they them there than then also ' +
+    'due mellitus patient'
+  ).split(' '),
+);
+
+// Words a description may carry that say nothing the note has to state.
+export const FREE_WORDS = new Set(
+  'unspecified other specified nec elsewhere classified site organism side part initial encounter uncomplicated'.split(
+    ' ',
+  ),
+);
+
+// Spelling variants and adjective/noun pairs that descriptions and notes use interchangeably.
+const WORD_MAP: Record<string, string[]> = {
+  renal: ['kidney'],
+  nephric: ['kidney'],
+  hepatic: ['liver'],
+  cardiac: ['heart'],
+  pulmonary: ['lung'],
+  gastric: ['stomach'],
+  cerebral: ['brain'],
+  tumor: ['neoplasm'],
+  tumour: ['neoplasm'],
+  tumors: ['neoplasm'],
+  tumours: ['neoplasm'],
+  neoplasia: ['neoplasm'],
+  cancer: ['malignant', 'neoplasm'],
+  cancers: ['malignant', 'neoplasm'],
+  carcinoma: ['malignant', 'neoplasm'],
+  carcinomas: ['malignant', 'neoplasm'],
+  malignancy: ['malignant', 'neoplasm'],
+  adenocarcinoma: ['malignant', 'neoplasm'],
+  haemorrhage: ['hemorrhage'],
+  haemorrhagic: ['hemorrhage'],
+  hemorrhagic: ['hemorrhage'],
+  bleeding: ['hemorrhage'],
+  oedema: ['edema'],
+  anaemia: ['anemia'],
+  anaemic: ['anemia'],
+  anemic: ['anemia'],
+  oesophagus: ['esophagus'],
+  oesophageal: ['esophagus'],
+  esophageal: ['esophagus'],
+  haematuria: ['hematuria'],
+  paediatric: ['pediatric'],
+  leukaemia: ['leukemia'],
+  ischaemic: ['ischemic'],
+  ischaemia: ['ischemia'],
+  faeces: ['feces'],
+  colour: ['color'],
+  diarrhoea: ['diarrhea'],
+  dyspnoea: ['dyspnea'],
+  septicaemia: ['sepsis'],
+  septicemia: ['sepsis'],
+  septic: ['sepsis'],
+  tb: ['tuberculosis'],
+  nodal: ['lymph', 'node'],
+  lymphadenopathy: ['enlarged', 'lymph', 'node'],
+  adenopathy: ['enlarged', 'lymph', 'node'],
+  adenopathies: ['enlarged', 'lymph', 'node'],
+  lymphadenopathies: ['enlarged', 'lymph', 'node'],
+  metastasis: ['secondary', 'malignant', 'neoplasm'],
+  metastases: ['secondary', 'malignant', 'neoplasm'],
+  metastatic: ['secondary', 'malignant', 'neoplasm'],
+  bilateral: ['bilateral'],
+};
+
+const ROMAN: Record<string, string> = { i: '1', ii: '2', iii: '3', iv: '4', v: '5' };
+const ROMAN_CONTEXT = new Set(['type', 'grade', 'stage', 'class', 'degree']);
+
+const stemCache = new Map<string, string>();
+function stem(word: string): string {
+  let s = stemCache.get(word);
+  if (s === undefined) {
+    s = /^\d/.test(word) ? word : natural.PorterStemmer.stem(word);
+    if (stemCache.size < 200_000) stemCache.set(word, s);
+  }
+  return s;
+}
+
+/** Lower-cases, splits on non-alphanumerics and stems; stopwords give nothing. */
+export function wordStems(raw: string, previous?: string): string[] {
+  const out: string[] = [];
+  for (const piece of raw.toLowerCase().split(/[^a-z0-9]+/)) {
+    if (piece === '' || STOPWORDS.has(piece)) continue;
+    if (previous && ROMAN_CONTEXT.has(previous) && ROMAN[piece]) {
+      out.push(ROMAN[piece]);
+      continue;
+    }
+    const mapped = WORD_MAP[piece];
+    if (mapped) for (const m of mapped) out.push(stem(m));
+    else if (piece.length > 1 || /\d/.test(piece)) out.push(stem(piece));
+  }
+  return out;
+}
+
+/** Stems of a run of words, with the position (index in `words`) each stem came from. */
+export function stemWords(words: readonly string[]): { stems: string[]; from: number[] } {
+  const stems: string[] = [];
+  const from: number[] = [];
+  let prev: string | undefined;
+  words.forEach((w, i) => {
+    for (const s of wordStems(w, prev)) {
+      stems.push(s);
+      from.push(i);
+    }
+    prev = w.toLowerCase();
+  });
+  return { stems, from };
+}
+
+export interface DescriptionToken {
+  stem: string;
+  /** A word the note need not state: "unspecified", or anything in a "without ..." / "not ..." clause. */
+  free: boolean;
+}
+
+/** Tokens of an official title; words after "without"/"not" up to the next comma are free. */
+export function descriptionTokens(description: string): DescriptionToken[] {
+  const out: DescriptionToken[] = [];
+  let negScope = false;
+  let prev: string | undefined;
+  for (const m of description.toLowerCase().matchAll(/[a-z0-9']+|[,;()[\]]/g)) {
+    const w = m[0];
+    if (w === ',' || w === ';' || w === '(' || w === ')' || w === '[' || w === ']') {
+      negScope = false;
+      continue;
+    }
+    if (w === 'without' || w === 'not' || w === 'no') {
+      negScope = true;
+      prev = w;
+      continue;
+    }
+    const free = negScope || FREE_WORDS.has(w);
+    for (const s of wordStems(w, prev)) out.push({ stem: s, free });
+    prev = w;
+  }
+  return out;
+}
