@@ -1,0 +1,26 @@
+import type { RequestHandler } from 'express';
+import type { PgBoss } from 'pg-boss';
+import type { Config } from './config.js';
+import type { Pool } from './db/pool.js';
+import type { ClinicalEngine } from './engine/engine.js';
+import type { Logger } from './lib/logger.js';
+
+/** What the app and its workers are built from; passed in, never module-level singletons. */
+export interface AppDeps {
+  config: Config;
+  pool: Pool;
+  logger: Logger;
+  boss: PgBoss;
+  engine?: ClinicalEngine;
+}
+
+export interface Guards {
+  /** Bearer token and `x-doctor`: every `/v1` operation. */
+  clinical: RequestHandler[];
+  /** `X-Api-Key`: voice and operator operations under `/api/v1`. */
+  operator: RequestHandler[];
+}
+
+export interface RouteDeps extends AppDeps {
+  guards: Guards;
+}

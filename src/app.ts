@@ -1,0 +1,46 @@
+import express, { type Express } from 'express';
+import helmet from 'helmet';
+import type { AppDeps, Guards, RouteDeps } from './app-deps.js';
+import { accessLog } from './http/access-log.js';
+import { auditTrail } from './http/audit.js';
+import { apiKeyAuth } from './http/auth/api-key.js';
+import { bearerAuth, createTokenVerifier } from './http/auth/bearer.js';
+import { bodyParsers, CODIFY_BODY_LIMIT } from './http/body-parsers.js';
+import { errorHandler, notFoundHandler } from './http/error-handler.js';
+import { requestContext } from './http/request-context.js';
+import { requireDoctor } from './http/require-doctor.js';
+import './http/request-types.js';
+import { healthRouter } from './modules/health/routes.js';
+import { threadsRouter } from './modules/threads/routes.js';
+import { transcriptionsRouter } from './modules/transcriptions/routes.js';
+
+function createGuards(deps: AppDeps): Guards {
+  return {
+    clinical: [bearerAuth(createTokenVerifier(deps.config)), requireDoctor],
+    operator: [apiKeyAuth(deps.config.VOICE_API_KEYS)],
+  };
+}
+
+/** Builds the HTTP app: middleware in order, the feature routers, one error handler. Never listens. */
+export function createApp(deps: AppDeps): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', false);
+  app.set('query parser', 'simple');
+
+  const routeDeps: RouteDeps = { ...deps, guards: createGuards(deps) };
+
+  app.use(requestContext);
+  app.use(accessLog(deps.logger));
+  app.use(helmet());
+  app.use(['/v1', '/api/v1/calls', '/api/v1/centers', '/api/v1/webhook'], auditTrail(deps.pool, deps.logger));
+  app.use(bodyParsers({ '/v1/codify': CODIFY_BODY_LIMIT }));
+
+  app.use(healthRouter(routeDeps));
+  app.use(transcriptionsRouter(routeDeps));
+  app.use(threadsRouter(routeDeps));
+
+  app.use(notFoundHandler);
+  app.use(errorHandler(deps.logger));
+  return app;
+}

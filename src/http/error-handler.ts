@@ -1,0 +1,56 @@
+import type { ErrorRequestHandler, RequestHandler } from 'express';
+import { ZodError } from 'zod';
+import { AppError, errorBody, reasonPhrase } from '../lib/errors.js';
+import type { Logger } from '../lib/logger.js';
+import { describeZodError } from './validate.js';
+
+interface HttpishError {
+  status?: number;
+  statusCode?: number;
+  type?: string;
+  limit?: number;
+  expose?: boolean;
+  message?: string;
+}
+
+function classify(err: unknown): { status: number; details: string; headers?: Record<string, string> } {
+  if (err instanceof AppError) return { status: err.status, details: err.details, headers: err.headers };
+  if (err instanceof ZodError) return { status: 400, details: describeZodError(err) };
+  const e = (err ?? {}) as HttpishError;
+  if (e.type === 'entity.parse.failed') return { status: 400, details: 'Malformed JSON body' };
+  if (e.type === 'entity.too.large') return { status: 413, details: `Request body exceeds the limit of ${e.limit} bytes` };
+  if (e.type === 'encoding.unsupported' || e.type === 'charset.unsupported') {
+    return { status: 415, details: 'Unsupported body encoding or charset' };
+  }
+  if (e.type === 'request.aborted') return { status: 400, details: 'Request was aborted' };
+  const status = e.status ?? e.statusCode;
+  if (typeof status === 'number' && status >= 400 && status < 500) {
+    return { status, details: e.expose && e.message ? e.message : reasonPhrase(status) };
+  }
+  return { status: 500, details: 'An unexpected error occurred' };
+}
+
+/** Loggable description of an unexpected error: database errors by code only (their text can echo values). */
+function describeUnexpected(err: unknown): Record<string, unknown> {
+  const e = err as { name?: string; code?: string; routine?: string; severity?: string; stack?: string; message?: string };
+  if (e?.severity && e.code) return { error_name: 'DatabaseError', error_code: e.code, routine: e.routine };
+  return { error_name: e?.name, error_message: e?.message, stack: e?.stack };
+}
+
+/** The one error handler: every error becomes `{success:false, error, details}`; a 500 shows no internals. */
+export function errorHandler(logger: Logger): ErrorRequestHandler {
+  return (err, req, res, _next) => {
+    const { status, details, headers } = classify(err);
+    if (status >= 500) logger.error('unhandled error', { request_id: req.requestId, ...describeUnexpected(err) });
+    if (res.headersSent) {
+      res.end();
+      return;
+    }
+    if (headers) res.set(headers);
+    res.status(status).json(errorBody(status, details));
+  };
+}
+
+export const notFoundHandler: RequestHandler = (req) => {
+  throw new AppError(404, `No route for ${req.method} ${req.path.slice(0, 200)}`);
+};

@@ -1,0 +1,22 @@
+import { PgBoss } from 'pg-boss';
+import type { Logger } from '../lib/logger.js';
+import { QUEUES } from './queues.js';
+
+/**
+ * pg-boss on the service's own database. LISTEN/NOTIFY wakes workers the moment a job is sent
+ * (FACTS.md: median 6 ms instead of ~1 s of polling).
+ */
+export async function startBoss(connectionString: string, logger: Logger, options: { supervise?: boolean } = {}): Promise<PgBoss> {
+  const boss = new PgBoss({
+    connectionString,
+    application_name: 'clinigate-jobs',
+    useListenNotify: true,
+    max: 10,
+    supervise: options.supervise ?? true,
+    schedule: options.supervise ?? true,
+  });
+  boss.on('error', (err) => logger.error('job queue error', { error_name: err.name, error_code: (err as { code?: string }).code }));
+  await boss.start();
+  for (const queue of QUEUES) await boss.createQueue(queue.name, queue.options);
+  return boss;
+}

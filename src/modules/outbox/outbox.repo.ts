@@ -1,0 +1,35 @@
+import { randomUUID } from 'node:crypto';
+import type { Queryable } from '../../db/pool.js';
+
+export type OutboundEventType =
+  | 'transcription.created'
+  | 'run.completed'
+  | 'run.failed'
+  | 'note.created'
+  | 'note.updated'
+  | 'note.ready'
+  | 'codify.completed'
+  | 'call.updated'
+  | 'call.completed';
+
+export interface OutboundEvent {
+  type: OutboundEventType;
+  groupId: string | null;
+  data: Record<string, unknown>;
+}
+
+/**
+ * Records an event for the outbound webhooks. Call it with the transaction client of the change
+ * it announces, so the event exists exactly when the change does.
+ */
+export async function recordEvent(db: Queryable, event: OutboundEvent): Promise<string> {
+  const id = randomUUID();
+  await db.query(`INSERT INTO outbox (id, type, group_id, data) VALUES ($1, $2, $3, $4)`, [
+    id,
+    event.type,
+    event.groupId,
+    JSON.stringify(event.data),
+  ]);
+  await db.query(`SELECT pg_notify('clinigate_outbox', $1)`, [id]);
+  return id;
+}

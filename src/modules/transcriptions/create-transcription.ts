@@ -1,0 +1,61 @@
+import { randomUUID } from 'node:crypto';
+import type { Request, Response } from 'express';
+import { z } from 'zod';
+import type { Pool } from '../../db/pool.js';
+import { withTransaction } from '../../db/transaction.js';
+import { auditResource } from '../../http/audit.js';
+import { bodyObject, parseWith } from '../../http/validate.js';
+import { recordEvent } from '../outbox/outbox.repo.js';
+import { insertTranscription } from './transcriptions.repo.js';
+
+function isLanguageTag(tag: string): boolean {
+  try {
+    return Intl.getCanonicalLocales(tag).length === 1;
+  } catch {
+    return false;
+  }
+}
+
+export const createTranscriptionBody = z.object({
+  duration_seconds: z.number().finite().min(0),
+  original_transcript: z.string().refine((s) => s.trim().length > 0, 'must not be empty'),
+  language_used: z
+    .string()
+    .refine(isLanguageTag, 'must be a BCP 47 language tag such as en, es or fr')
+    .optional()
+    .default('en'),
+});
+
+export function createTranscription(pool: Pool) {
+  return async (req: Request, res: Response) => {
+    const body = parseWith(createTranscriptionBody, bodyObject(req.body));
+    const { userId, groupId } = req.principal!;
+    const transcription = await withTransaction(pool, async (tx) => {
+      const row = await insertTranscription(tx, {
+        id: randomUUID(),
+        groupId,
+        userId,
+        doctorId: req.doctor!,
+        patientId: req.patient,
+        durationSeconds: body.duration_seconds,
+        language: body.language_used,
+        transcript: body.original_transcript,
+      });
+      await recordEvent(tx, {
+        type: 'transcription.created',
+        groupId,
+        data: {
+          transcription_id: row.id,
+          user_id: userId,
+          group_id: groupId,
+          duration_seconds: row.duration_seconds,
+          language_used: row.language_used,
+          created_at: row.created_at,
+        },
+      });
+      return row;
+    });
+    auditResource(res, transcription.id);
+    res.status(201).json({ message: 'Transcription created successfully', transcription });
+  };
+}

@@ -1,0 +1,11 @@
+import { Router } from 'express';
+import type { RouteDeps } from '../../app-deps.js';
+import { createTranscription } from './create-transcription.js';
+import { getTranscription } from './get-transcription.js';
+
+export function transcriptionsRouter({ pool, guards }: RouteDeps): Router {
+  const router = Router();
+  router.post('/v1/transcriptions/create', ...guards.clinical, createTranscription(pool));
+  router.get('/v1/transcriptions/:id', ...guards.clinical, getTranscription(pool));
+  return router;
+}

@@ -1,0 +1,53 @@
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import request from 'supertest';
+import { describe, expect, inject, it } from 'vitest';
+import { migrate } from '../../src/db/migrate.js';
+import { createPool } from '../../src/db/pool.js';
+import { startTestApp } from '../helpers/test-app.js';
+
+describe('health', () => {
+  it('answers 200 without authentication, with database, queue and engine checks', async () => {
+    const t = await startTestApp();
+    try {
+      const res = await request(t.app).get('/api/v1/health');
+      expect(res.status).toBe(200);
+      expect(res.body).toMatchObject({
+        status: 'ok',
+        checks: {
+          database: { status: 'ok' },
+          queue: { status: 'ok', depth: expect.any(Number) },
+          engine: { status: 'ok', name: 'local' },
+        },
+        version: expect.any(String),
+        uptime_seconds: expect.any(Number),
+      });
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('answers 503 with the same shape when the database goes away', async () => {
+    const admin = new pg.Client({ connectionString: inject('adminDatabaseUrl') });
+    await admin.connect();
+    const name = `clinigate_health_${randomBytes(4).toString('hex')}`;
+    await admin.query(`CREATE DATABASE ${name}`);
+    const url = new URL(inject('adminDatabaseUrl'));
+    url.pathname = `/${name}`;
+    const pool = createPool(url.toString());
+    await migrate(pool);
+    const t = await startTestApp({ deps: { pool } });
+    try {
+      expect((await request(t.app).get('/api/v1/health')).status).toBe(200);
+      await admin.query(`DROP DATABASE ${name} WITH (FORCE)`);
+      const res = await request(t.app).get('/api/v1/health');
+      expect(res.status).toBe(503);
+      expect(res.body).toMatchObject({ status: 'down', checks: { database: { status: 'down' } } });
+      expect(JSON.stringify(res.body)).not.toMatch(/postgres:\/\/|password/);
+    } finally {
+      await admin.end();
+      await t.close();
+      await pool.end().catch(() => {});
+    }
+  });
+});

@@ -1,0 +1,65 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import type { TestProject } from 'vitest/node';
+import { startEmbeddedPostgres, type EmbeddedDatabase } from '../../src/db/embedded.js';
+import { migrate } from '../../src/db/migrate.js';
+import { createPool } from '../../src/db/pool.js';
+import { startBoss } from '../../src/jobs/boss.js';
+import { createLogger } from '../../src/lib/logger.js';
+import { freePort } from './free-port.js';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    databaseUrl: string;
+    adminDatabaseUrl: string;
+  }
+}
+
+function withDatabase(url: string, database: string): string {
+  const u = new URL(url);
+  u.pathname = `/${database}`;
+  return u.toString();
+}
+
+/**
+ * One fresh database per test run: on DATABASE_URL's server when set (CI and this machine),
+ * else on an embedded PostgreSQL in a temporary directory. Migrations and pg-boss's schema are
+ * installed once here; test files share the database and isolate by fresh random ids.
+ */
+export default async function setup(project: TestProject) {
+  let embedded: EmbeddedDatabase | undefined;
+  let embeddedDir: string | undefined;
+  let adminUrl = process.env.DATABASE_URL;
+  if (!adminUrl) {
+    embeddedDir = mkdtempSync(join(tmpdir(), 'clinigate-test-pg-'));
+    embedded = await startEmbeddedPostgres(embeddedDir, await freePort());
+    adminUrl = embedded.connectionString;
+  }
+  const database = `clinigate_test_${Date.now()}_${randomBytes(3).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${database}`);
+  await admin.end();
+
+  const databaseUrl = withDatabase(adminUrl, database);
+  const pool = createPool(databaseUrl);
+  await migrate(pool);
+  await pool.end();
+  const boss = await startBoss(databaseUrl, createLogger('error', { silent: true }), { supervise: false });
+  await boss.stop({ graceful: false });
+
+  project.provide('databaseUrl', databaseUrl);
+  project.provide('adminDatabaseUrl', adminUrl);
+
+  return async () => {
+    const cleanup = new pg.Client({ connectionString: adminUrl });
+    await cleanup.connect();
+    await cleanup.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`).catch(() => {});
+    await cleanup.end();
+    await embedded?.stop();
+    if (embeddedDir) rmSync(embeddedDir, { recursive: true, force: true });
+  };
+}

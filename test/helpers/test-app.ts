@@ -1,0 +1,61 @@
+import type { Express } from 'express';
+import { inject } from 'vitest';
+import { createApp } from '../../src/app.js';
+import type { AppDeps } from '../../src/app-deps.js';
+import { parseConfig, type Config } from '../../src/config.js';
+import { createPool } from '../../src/db/pool.js';
+import { startBoss } from '../../src/jobs/boss.js';
+import { createLogger, type Logger } from '../../src/lib/logger.js';
+import { TEST_JWT_SECRET } from './tokens.js';
+
+export const TEST_API_KEYS = ['test-api-key-current', 'test-api-key-previous'];
+export const TEST_EHR_SECRET = 'test-ehr-webhook-secret';
+export const TEST_VOICE_SECRET = 'test-voice-webhook-secret';
+
+export function testEnv(overrides: Record<string, string> = {}): NodeJS.ProcessEnv {
+  return {
+    NODE_ENV: 'test',
+    DATABASE_URL: inject('databaseUrl'),
+    JWT_SECRET: TEST_JWT_SECRET,
+    VOICE_API_KEYS: TEST_API_KEYS.join(','),
+    EHR_WEBHOOK_SECRET: TEST_EHR_SECRET,
+    VOICE_WEBHOOK_SECRET: TEST_VOICE_SECRET,
+    WEBHOOK_RETRY_SCHEDULE: '1,1,1',
+    WEBHOOK_ALLOW_PRIVATE: 'true',
+    LOG_LEVEL: 'error',
+    ...overrides,
+  };
+}
+
+export interface TestApp {
+  app: Express;
+  deps: AppDeps;
+  config: Config;
+  close(): Promise<void>;
+}
+
+export interface TestAppOptions {
+  env?: Record<string, string>;
+  logger?: Logger;
+  /** Replace parts of the dependencies (a failing pool, another engine). */
+  deps?: Partial<AppDeps>;
+}
+
+/** The real app on the test database, with pg-boss started; close() releases everything. */
+export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
+  const config = parseConfig(testEnv(options.env));
+  const logger = options.logger ?? createLogger('error', { silent: true });
+  const pool = createPool(config.DATABASE_URL!);
+  const boss = await startBoss(config.DATABASE_URL!, logger, { supervise: false });
+  const deps: AppDeps = { config, pool, boss, logger, ...options.deps };
+  const app = createApp(deps);
+  return {
+    app,
+    deps,
+    config,
+    close: async () => {
+      await boss.stop({ graceful: false });
+      await pool.end();
+    },
+  };
+}

@@ -1,0 +1,60 @@
+import request from 'supertest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../helpers/test-app.js';
+import { newCaller } from '../helpers/tokens.js';
+
+async function auditRows(t: TestApp, requestId: string) {
+  const { rows } = await t.deps.pool.query(`SELECT * FROM audit_log WHERE request_id = $1`, [requestId]);
+  return rows;
+}
+
+async function eventually<T>(fn: () => Promise<T[]>, count = 1): Promise<T[]> {
+  for (let i = 0; i < 50; i++) {
+    const rows = await fn();
+    if (rows.length >= count) return rows;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  return fn();
+}
+
+describe('audit log', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp();
+  });
+  afterAll(() => t.close());
+
+  it('writes who, what, which resource and the outcome, with no transcript text', async () => {
+    const caller = await newCaller();
+    const marker = `PHI-MARKER-${Date.now()}`;
+    const res = await request(t.app)
+      .post('/v1/transcriptions/create')
+      .set({ ...caller.headers, 'x-patient': 'patient-77', 'x-request-id': `audit-${marker}` })
+      .send({ duration_seconds: 1, original_transcript: `the patient said ${marker}` });
+    expect(res.status).toBe(201);
+    const rows = await eventually(() => auditRows(t, `audit-${marker}`));
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({
+      user_id: caller.userId,
+      group_id: caller.groupId,
+      doctor: caller.doctor,
+      patient: 'patient-77',
+      operation: 'POST /v1/transcriptions/create',
+      resource_id: res.body.transcription.id,
+      status: 201,
+    });
+    const all = await t.deps.pool.query(`SELECT * FROM audit_log`);
+    expect(JSON.stringify(all.rows)).not.toContain('the patient said');
+  });
+
+  it('records refused requests too', async () => {
+    await request(t.app).post('/v1/agent/threads').set('x-request-id', 'audit-refused-1').send({});
+    const rows = await eventually(() => auditRows(t, 'audit-refused-1'));
+    expect(rows[0]).toMatchObject({ status: 401, user_id: null, operation: 'POST /v1/agent/threads' });
+  });
+
+  it('cannot be changed or deleted', async () => {
+    await expect(t.deps.pool.query(`UPDATE audit_log SET status = 200`)).rejects.toThrow(/append-only/);
+    await expect(t.deps.pool.query(`DELETE FROM audit_log`)).rejects.toThrow(/append-only/);
+  });
+});
