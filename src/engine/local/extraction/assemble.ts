@@ -78,6 +78,20 @@ function sections(parts: [string, string][]): string {
   return parts.filter(([, body]) => body.trim()).map(([h, body]) => (h ? `${h}: ${body}` : body)).join('\n\n');
 }
 
+/**
+ * When no sentence states an impression, the conditions the plan addresses stand in for it,
+ * and failing that the reason for the visit.
+ */
+function impliedAssessment(chosen: Candidate[], cc: string | undefined, p: Pronouns): string {
+  const plan = chosen.filter((c) => c.section === 'plan' && c.unit.features.condition > 0 && !c.unit.features.dose);
+  if (plan.length) {
+    const best = plan.sort((a, b) => b.unit.features.condition - a.unit.features.condition)[0];
+    best.section = 'assessment';
+    return write(best, p);
+  }
+  return cc ? finish(`Evaluation of ${cc.charAt(0).toLowerCase()}${cc.slice(1)}`) : '';
+}
+
 export function assembleSoap(cands: Candidate[], findings: Finding[], opts: AssembleOptions): SoapNote {
   const p = opts.pronouns;
   const chosen = select(cands, opts.budgetWords);
@@ -93,7 +107,7 @@ export function assembleSoap(cands: Candidate[], findings: Finding[], opts: Asse
     ['PHYSICAL EXAM', paragraph(chosen, 'exam', p)],
     ['RESULTS', paragraph(chosen, 'results', p)],
   ]);
-  const assessment = paragraph(chosen, 'assessment', p);
+  const assessment = paragraph(chosen, 'assessment', p) || impliedAssessment(chosen, cc, p);
   const plan = paragraph(chosen, 'plan', p);
   return {
     subjective: subjective || 'No history was obtained in the conversation.',

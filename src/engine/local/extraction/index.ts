@@ -20,7 +20,7 @@ export function extractSoap(transcript: string): SoapNote {
   const doctorText = turns.filter((t) => t.speaker !== 'patient').map((t) => t.text).join(' ');
   const totalWords = units.reduce((n, u) => n + u.words.length, 0);
   // Reference notes run about a third of a long visit; short visits keep most of their content.
-  const budgetWords = Math.round(Math.min(650, Math.max(totalWords * 0.3, Math.min(totalWords, 160))));
+  const budgetWords = Math.round(Math.min(650, Math.max(totalWords * 0.35, Math.min(totalWords, 160))));
   return assembleSoap(cands, findings, { budgetWords, pronouns: pronouns(detectGender(doctorText)) });
 }
 

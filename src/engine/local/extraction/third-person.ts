@@ -43,7 +43,7 @@ export function thirdPerson(verb: string): string {
 
 const ADVERB = '(?:(?:just|also|still|never|always|really|usually|actually|only|even|often|sometimes|definitely|probably|already|mostly|kind of|sort of)\\s+)?';
 
-const NOT_VERB = new Set(['and', 'or', 'but', 'guys', 'all', 'too', 'as', 'in', 'on', 'at', 'to', 'with', 'for', 'the', 'a', 'an', 'that', 'this', 'so', 'if', 'because', 'when', 'there', 'here', 'back', 'again', 'now', 'then', 'both', 'know', 'mean', 'see', 'guess', 'think', 'bet', 'promise', 'hope', 'of', 'from', 'about', 'today', 'yourself', 'myself', 'first', 'two', 'more', 'better', 'worse', 'okay', 'well', 'alone', 'only', 'myself']);
+const NOT_VERB = new Set(['and', 'or', 'but', 'guys', 'all', 'too', 'as', 'in', 'on', 'at', 'to', 'with', 'for', 'the', 'a', 'an', 'that', 'this', 'so', 'if', 'because', 'when', 'there', 'here', 'back', 'again', 'now', 'then', 'both', 'know', 'of', 'from', 'about', 'today', 'yourself', 'myself', 'first', 'two', 'more', 'better', 'worse', 'okay', 'well', 'alone', 'only', 'myself']);
 // Words after which "you" is the subject of a new clause rather than an object.
 const SUBJECT_PREV = new Set(['', 'and', 'but', 'or', 'so', 'that', 'if', 'when', 'because', 'since', 'as', 'until', 'before', 'after', 'where', 'how', 'what', 'why', 'then', 'think', 'know', 'said', 'mentioned', 'while', 'unless', 'whether', 'once', 'also', 'now', 'which', 'who', 'like', 'though', 'although', 'see', 'says', 'say', 'told', 'hear', 'heard', 'sure', 'glad', 'sounds', 'seems', 'looks', 'and that']);
 

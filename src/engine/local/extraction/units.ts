@@ -21,13 +21,29 @@ export interface Unit {
 
 const LABEL = /^\s*(chief complaint|cc|hpi|history of present illness|history|subjective|objective|vitals?|vital signs|exam|examination|physical exam(?:ination)?|pe|results?|labs?|imaging|assessment|impression|diagnosis|diagnoses|a\/p|assessment and plan|plan|medications?|meds|current medications|allergies|ros|review of systems|instructions|follow[- ]?up)\s*:\s*/i;
 
+const MARKER = /\s+(?=(?:so|now|okay|alright|all right|and then|well|but|also|because|anyway|next)\s)/gi;
+
+/** Breaks a long unpunctuated run of speech at spoken discourse markers ("so", "now", "okay"). */
+function segment(text: string): string {
+  if (text.split(/\s+/).length <= 35) return text;
+  const pieces = text.split(MARKER);
+  const out: string[] = [];
+  for (const piece of pieces) {
+    const last = out[out.length - 1];
+    if (last !== undefined && (last.split(/\s+/).length < 6 || piece.split(/\s+/).length < 4)) out[out.length - 1] = `${last} ${piece}`;
+    else out.push(piece);
+  }
+  return out.map((p) => p.trim().replace(/[,;]$/, '')).join('. ');
+}
+
 export function toUnits(turns: Turn[]): Unit[] {
   const units: Unit[] = [];
   let phase: Phase = 'history';
   turns.forEach((turn, t) => {
     const cleaned = normalizeAsr(turn.text);
     if (!cleaned) return;
-    for (const s of splitSentences(cleaned)) {
+    const sentences = splitSentences(cleaned).flatMap((s) => (s.words.length > 35 ? splitSentences(segment(s.text)) : [s]));
+    for (const s of sentences) {
       let text = stripLeading(s.text);
       let label: string | undefined;
       const m = LABEL.exec(text);
