@@ -1,4 +1,4 @@
-import natural from 'natural';
+import { porterStemmer } from '../lib/porter-stemmer.js';
 
 // Shared by the description index and the coder, so both sides normalise words the same way.
 
@@ -9,9 +9,10 @@ const STOPWORDS = new Set(
   ).split(' '),
 );
 
-// Words a description may carry that say nothing the note has to state.
+// Words a description may carry that say nothing the note has to state. "Other" is not one of
+// them: residual "Other ..." codes need the note to say so.
 export const FREE_WORDS = new Set(
-  'unspecified other specified nec elsewhere classified site organism side part initial encounter uncomplicated'.split(
+  'unspecified nec elsewhere classified site organism side part initial encounter uncomplicated'.split(
     ' ',
   ),
 );
@@ -78,7 +79,7 @@ const stemCache = new Map<string, string>();
 function stem(word: string): string {
   let s = stemCache.get(word);
   if (s === undefined) {
-    s = /^\d/.test(word) ? word : natural.PorterStemmer.stem(word);
+    s = /^\d/.test(word) ? word : porterStemmer.stem(word);
     if (stemCache.size < 200_000) stemCache.set(word, s);
   }
   return s;
@@ -87,7 +88,8 @@ function stem(word: string): string {
 /** Lower-cases, splits on non-alphanumerics and stems; stopwords give nothing. */
 export function wordStems(raw: string, previous?: string): string[] {
   const out: string[] = [];
-  for (const piece of raw.toLowerCase().split(/[^a-z0-9]+/)) {
+  // "Crohn's" and "Crohn" are one word; single letters stay ("hepatitis C", "Q fever", "vitamin D").
+  for (const piece of raw.toLowerCase().replace(/['’]s\b/g, '').split(/[^a-z0-9]+/)) {
     if (piece === '' || STOPWORDS.has(piece)) continue;
     if (previous && ROMAN_CONTEXT.has(previous) && ROMAN[piece]) {
       out.push(ROMAN[piece]);
@@ -95,7 +97,7 @@ export function wordStems(raw: string, previous?: string): string[] {
     }
     const mapped = WORD_MAP[piece];
     if (mapped) for (const m of mapped) out.push(stem(m));
-    else if (piece.length > 1 || /\d/.test(piece)) out.push(stem(piece));
+    else out.push(stem(piece));
   }
   return out;
 }

@@ -29,7 +29,7 @@ export const cardioRespiratory: CatalogEntry[] = [
   ["R01.1", "Cardiac murmur, unspecified", ["heart murmur", "cardiac murmur"]],
   ["I26.99", "Other pulmonary embolism without acute cor pulmonale", ["pulmonary embolism", "PE", "pulmonary thromboembolism"]],
   ["I82.409", "Acute embolism and thrombosis of unspecified deep veins of unspecified lower extremity", ["deep vein thrombosis", "DVT", "deep venous thrombosis"]],
-  ["I82.90", "Acute embolism and thrombosis of unspecified vein", ["venous thrombosis"]],
+  ["I82.90", "Acute embolism and thrombosis of unspecified vein", ["venous thrombosis", "thrombosis", "thrombus"]],
   ["I80.9", "Phlebitis and thrombophlebitis of unspecified site", ["thrombophlebitis", "phlebitis"]],
   ["I73.9", "Peripheral vascular disease, unspecified", ["peripheral vascular disease", "PVD", "peripheral arterial disease", "PAD", "intermittent claudication"]],
   ["I70.90", "Unspecified atherosclerosis", ["atherosclerosis", "arteriosclerosis"]],
@@ -96,5 +96,6 @@ export const cardioRespiratory: CatalogEntry[] = [
   ["R09.02", "Hypoxemia", ["hypoxemia", "hypoxia"]],
   ["R09.2", "Respiratory arrest", ["respiratory arrest"]],
   ["G47.33", "Obstructive sleep apnea (adult) (pediatric)", ["obstructive sleep apnea", "OSA", "sleep apnea"]],
-  ["A15.0", "Tuberculosis of lung", ["pulmonary tuberculosis", "tuberculosis"]],
+  ["A15.0", "Tuberculosis of lung", ["pulmonary tuberculosis"]],
+  ["A15.9", "Respiratory tuberculosis unspecified", ["tuberculosis", "respiratory tuberculosis"]],
 ];

@@ -93,7 +93,6 @@ export const metabolicRenalDigestive: CatalogEntry[] = [
   ["K92.1", "Melena", ["melena"]],
   ["K62.5", "Hemorrhage of anus and rectum", ["rectal bleeding"]],
   ["K59.00", "Constipation, unspecified", ["constipation"]],
-  ["R19.7", "Diarrhea, unspecified", ["diarrhea", "diarrhoea"]],
   ["A09", "Infectious gastroenteritis and colitis, unspecified", ["gastroenteritis", "infectious gastroenteritis", "stomach flu"]],
   ["K52.9", "Noninfective gastroenteritis and colitis, unspecified", ["colitis"]],
   ["R11.2", "Nausea with vomiting, unspecified", ["nausea and vomiting", "N/V"]],

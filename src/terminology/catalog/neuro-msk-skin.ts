@@ -43,7 +43,7 @@ export const neuroMskSkin: CatalogEntry[] = [
   ["G61.0", "Guillain-Barre syndrome", ["Guillain-Barre syndrome"]],
   ["G12.21", "Amyotrophic lateral sclerosis", ["amyotrophic lateral sclerosis", "ALS"]],
   ["G80.9", "Cerebral palsy, unspecified", ["cerebral palsy"]],
-  ["F32.A", "Depression, unspecified", ["depression"]],
+  ["F32.A", "Depression, unspecified", ["depressive syndrome", "depressive disorder"]],
   ["F32.9", "Major depressive disorder, single episode, unspecified", ["major depressive disorder", "MDD", "major depression"]],
   ["F41.9", "Anxiety disorder, unspecified", ["anxiety", "anxiety disorder"]],
   ["F41.1", "Generalized anxiety disorder", ["generalized anxiety disorder", "GAD"]],
@@ -113,7 +113,7 @@ export const neuroMskSkin: CatalogEntry[] = [
   ["L98.9", "Disorder of the skin and subcutaneous tissue, unspecified", ["skin lesion"]],
   ["R23.1", "Pallor", ["pallor"]],
   ["R23.0", "Cyanosis", ["cyanosis"]],
-  ["L53.9", "Erythematous condition, unspecified", ["erythema"]],
+  ["L53.9", "Erythematous condition, unspecified", ["erythema", "erythematous", "erythematous lesion", "erythematous plaque"]],
   ["L90.5", "Scar conditions and fibrosis of skin", ["scar"]],
   ["R61", "Generalized hyperhidrosis", ["diaphoresis", "sweating", "night sweats"]],
 ];

@@ -19,9 +19,12 @@ export function resolveSentence(items: Found[], table: CodeTable): Found[] {
     const prev = byCode.get(f.mention.code);
     if (!prev || better(f, prev)) byCode.set(f.mention.code, f);
   }
-  // Heaviest first; among equals the better scored, then the shorter (less presumptuous) title.
+  // Widest first, synonyms before title matches, then heaviest, better scored, shorter title.
+  const width = (f: Found) => f.mention.end - f.mention.start;
   const list = [...byCode.values()].sort(
     (a, b) =>
+      width(b) - width(a) ||
+      Number(b.mention.source === 'lexicon') - Number(a.mention.source === 'lexicon') ||
       b.mention.weight - a.mention.weight ||
       b.mention.score - a.mention.score ||
       table.descriptionAt(a.mention.code).length - table.descriptionAt(b.mention.code).length,
@@ -29,16 +32,19 @@ export function resolveSentence(items: Found[], table: CodeTable): Found[] {
   const kept: Found[] = [];
   for (const f of list) {
     const m = f.mention;
-    const cover = kept.find(
-      (k) =>
-        k.lessSpecificThan === undefined &&
-        k.mention.start <= m.start &&
-        k.mention.end >= m.end &&
-        k.mention.weight >= m.weight - 1e-6,
-    );
-    if (!cover) kept.push(f);
-    // Synonyms the reader would expect coded are reported; weaker title matches just drop out.
-    else if (m.source === 'lexicon') kept.push({ ...f, lessSpecificThan: cover.mention.code });
+    const inside = (k: Found) => k.mention.start <= m.start && k.mention.end >= m.end;
+    const wider = (k: Found) => k.mention.end - k.mention.start > m.end - m.start;
+    // A heavier mention over more words is more specific: "chest pain" over "pain".
+    const cover = kept.find((k) => k.lessSpecificThan === undefined && inside(k) && wider(k) && k.mention.weight >= m.weight - 1e-6);
+    if (cover) {
+      // Synonyms the reader would expect coded are reported; weaker title matches just drop out.
+      if (m.source === 'lexicon') kept.push({ ...f, lessSpecificThan: cover.mention.code });
+      continue;
+    }
+    // Over the same words a synonym beats a title match, and of two title matches the first
+    // (heavier, better scored, shorter title) wins.
+    if (m.source === 'description' && kept.some((k) => k.lessSpecificThan === undefined && inside(k) && !wider(k) && (k.mention.source === 'lexicon' || k.mention.weight >= m.weight - 1e-6))) continue;
+    kept.push(f);
   }
   return kept;
 }
