@@ -66,6 +66,7 @@ describe('extractNote', () => {
     expect(text).not.toMatch(/\b(um|uh|you know)\b/i);
     expect(text).not.toMatch(/weather/i);
     expect(text).not.toMatch(/thank you/i);
+    expect(text).not.toMatch(/\bhi\b|quick physical exam/i);
     expect(text).not.toMatch(/this, this/i);
   });
 

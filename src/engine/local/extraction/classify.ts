@@ -15,6 +15,9 @@ export interface Candidate {
 }
 
 const COMMAND = /^(?:show me|open|pull up|go to|bring up|let's pull up)\b/i; // voice-assistant commands
+const GREETING = /^(?:hi|hello|hey|good (?:morning|afternoon|evening)|nice to meet you)\b/i;
+// Announcements of what comes next ("let's do a quick physical exam") carry no finding.
+const ANNOUNCE = /^(?:let's|we will|we'll|i will|i'll|i'm going to|i want to|i'd like to|let me)\s+(?:go ahead and\s+)?(?:do|perform|start|take|have)\s+(?:a |an |your )?(?:quick |brief )?(?:physical )?(?:exam(?:ination)?|look)\b[^,]*$/i;
 const INTRO = /\b(\d+|[a-z]+)[- ]year[- ]old\b|\bpresents?\b.*\b(for|with)\b|\b(is|are) here (today )?(for|with|to)\b|\bcomes? in (today )?(for|with)\b/i;
 const CLINICIAN_FIRST_PERSON = /\b(i|we)(?:'ll| will| would| am going to|'m going to|'d like to| want to)? (prescrib\w*|order\w*|refer\w*|recommend\w*|examin\w*|reviewed|increas\w*|start\w*|schedul\w*|advis\w*)\b/i;
 const LABEL_SECTION: Record<string, Section> = {
@@ -82,7 +85,7 @@ export function classify(units: Unit[]): Candidate[] {
   for (const u of units) {
     const f = u.features;
     if (u.question && !u.label) continue;
-    if (ACKNOWLEDGEMENT.test(u.text) || f.content < 2 || COMMAND.test(u.text)) continue;
+    if (ACKNOWLEDGEMENT.test(u.text) || f.content < 2 || COMMAND.test(u.text) || GREETING.test(u.text) || ANNOUNCE.test(u.text)) continue;
     const weight = clinicalWeight(f);
     if (f.smallTalk && weight < 2) continue;
     const voice = voiceOf(u);
