@@ -50,7 +50,9 @@ const PRIORITY: Record<Assertion, number> = { present: 0, historical: 1, hypothe
 /** The assertion of each word of a sentence (lower-cased words, wink-nlp negation flags). */
 export function assertWords(words: readonly string[], winkNegated: readonly boolean[]): Assertion[] {
   const lower = words.map((w) => w.toLowerCase());
-  const out: Assertion[] = lower.map((_, i) => (winkNegated[i] ? 'negated' : 'present'));
+  // Explicit triggers first; wink-nlp's negation flag only fills words no trigger reached, so
+  // "rule out X" stays hypothetical although wink reads "out" as a negation.
+  const out: Assertion[] = lower.map(() => 'present');
   const set = (i: number, a: Assertion) => {
     if (PRIORITY[a] > PRIORITY[out[i]]) out[i] = a;
   };
@@ -66,7 +68,7 @@ export function assertWords(words: readonly string[], winkNegated: readonly bool
       for (let j = i - 1, n = 0; j >= 0 && n < SCOPE && !TERMINATORS.has(lower[j]); j--, n++) set(j, a);
     }
   }
-  return out;
+  return out.map((a, i) => (a === 'present' && winkNegated[i] ? 'negated' : a));
 }
 
 /** The strongest non-present assertion over a span of words, or 'present'. */

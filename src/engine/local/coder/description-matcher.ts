@@ -11,7 +11,7 @@ export function matchDescriptions(
   st: SentenceStems,
   sentence: number,
   cfg: LevelConfig,
-  extra: ReadonlyArray<readonly [stemId: number, pos: number]> = [],
+  extra: ReadonlyArray<readonly [stemId: number, pos: number, endWord: number]> = [],
 ): Mention[] {
   const index = table.index;
   const positions = new Map<number, number[]>();
@@ -25,7 +25,12 @@ export function matchDescriptions(
     if (id !== undefined) put(id, i);
   });
   // Stems of titles the lexicon already found here, so "T2DM with nephropathy" reaches E11.21.
-  for (const [id, pos] of extra) put(id, pos);
+  // A window that uses such a title reaches to the end of the synonym it stands for.
+  const reach = new Map<number, number>();
+  for (const [id, pos, endWord] of extra) {
+    put(id, pos);
+    reach.set(pos, Math.max(reach.get(pos) ?? 0, endWord));
+  }
   if (positions.size === 0) return [];
   const out: Mention[] = [];
   for (const code of index.candidates(positions.keys(), cfg.wideCandidates)) {
@@ -47,14 +52,16 @@ export function matchDescriptions(
     const slack = cfg.descriptions === 'exact' ? 0 : cfg.slack;
     if (win.span > n + slack) continue;
     const coverage = covered / total;
+    let end = st.from[win.max];
+    for (const [pos, endWord] of reach) if (pos >= win.min && pos <= win.max) end = Math.max(end, endWord);
     out.push({
       code,
       sentence,
       start: st.from[win.min],
-      end: st.from[win.max],
+      end,
       source: 'description',
       weight: covered,
-      score: coverage * (1 - 0.04 * (win.span - n)),
+      score: coverage * (1 - 0.04 * Math.max(0, win.span - n)),
     });
   }
   return out;

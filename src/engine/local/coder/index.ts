@@ -29,10 +29,10 @@ export function codifyText(table: CodeTable, text: string, model: CodifyModel): 
     const st = stemWords(s.words);
     const assertions = assertWords(s.words, s.negated);
     const lexical = matchLexicon(lex, s.words, st, si);
-    const extra: Array<[number, number]> = [];
+    const extra: Array<[number, number, number]> = [];
     for (const m of lexical) {
       const pos = Math.max(0, st.from.indexOf(m.start));
-      for (const id of index.requiredOf(m.code)) extra.push([id, pos]);
+      for (const id of index.requiredOf(m.code)) extra.push([id, pos, m.end]);
     }
     const described = matchDescriptions(table, st, si, cfg, extra);
     const items = [...lexical, ...described].map((mention) => ({

@@ -26,6 +26,7 @@ export function resolveSentence(items: Found[], table: CodeTable): Found[] {
       width(b) - width(a) ||
       Number(b.mention.source === 'lexicon') - Number(a.mention.source === 'lexicon') ||
       b.mention.weight - a.mention.weight ||
+      Number(table.billableAt(b.mention.code)) - Number(table.billableAt(a.mention.code)) ||
       b.mention.score - a.mention.score ||
       table.descriptionAt(a.mention.code).length - table.descriptionAt(b.mention.code).length,
   );
@@ -87,11 +88,20 @@ export function categoryLessSpecific(present: Found[], table: CodeTable): void {
   }
 }
 
-/** A billable code for a header: its "unspecified" child, when it has exactly one such. */
+/** A billable code for a header: its default child ("..., unspecified", "without complications", .9). */
 export function billableFor(table: CodeTable, code: number): number | undefined {
   if (table.billableAt(code)) return code;
-  const kids = table.descendantsOf(table.codeAt(code)).filter((r) => r.billable && /unspecified/i.test(r.description));
-  if (kids.length === 0) return undefined;
-  kids.sort((a, b) => a.code.length - b.code.length || (a.code < b.code ? -1 : 1));
-  return table.indexOf(kids[0].code);
+  const header = table.codeAt(code);
+  let best: { code: string; score: number } | undefined;
+  for (const r of table.descendantsOf(header)) {
+    if (!r.billable) continue;
+    let score = 0;
+    if (/, unspecified$/i.test(r.description)) score += 3;
+    if (/without complications/i.test(r.description)) score += 3;
+    if (r.code === `${header}9` || r.code === `${header}90`) score += 2;
+    if (/unspecified/i.test(r.description)) score += 1;
+    if (/with unspecified complications/i.test(r.description)) score -= 3;
+    if (!best || score > best.score || (score === best.score && r.code.length < best.code.length)) best = { code: r.code, score };
+  }
+  return best && best.score >= 2 ? table.indexOf(best.code) : undefined;
 }
