@@ -20,6 +20,6 @@ export interface LevelConfig {
 
 export const LEVELS: Record<CodifyModel, LevelConfig> = {
   fast: { descriptions: 'exact', minCoverage: 1, slack: 0, wideCandidates: false, minWeight: 6, minConfidence: 60, rescore: false },
-  balanced: { descriptions: 'window', minCoverage: 1, slack: 3, wideCandidates: false, minWeight: 6, minConfidence: 60, rescore: false },
-  'high-quality': { descriptions: 'window', minCoverage: 0.8, slack: 4, wideCandidates: true, minWeight: 6, minConfidence: 60, rescore: true },
+  balanced: { descriptions: 'window', minCoverage: 1, slack: 2, wideCandidates: false, minWeight: 8, minConfidence: 60, rescore: false },
+  'high-quality': { descriptions: 'window', minCoverage: 0.9, slack: 3, wideCandidates: true, minWeight: 8, minConfidence: 66, rescore: true },
 };
