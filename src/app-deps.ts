@@ -11,7 +11,7 @@ export interface AppDeps {
   pool: Pool;
   logger: Logger;
   boss: PgBoss;
-  engine?: ClinicalEngine;
+  engine: ClinicalEngine;
 }
 
 export interface Guards {

@@ -8,6 +8,10 @@ import { createPool, type Pool } from './db/pool.js';
 import { devBanner } from './dev-banner.js';
 import { fillDevSecrets } from './dev-secrets.js';
 import { startBoss } from './jobs/boss.js';
+import { startWorkers } from './jobs/workers.js';
+import { createEngine } from './engine/create-engine.js';
+import { CodeTable } from './terminology/code-table.js';
+import { starterRows } from './terminology/starter-catalog.js';
 import { createLogger, type Logger } from './lib/logger.js';
 
 interface Running {
@@ -49,10 +53,13 @@ async function main(): Promise<void> {
   if (applied.length) logger.info('migrations applied', { migrations: applied });
   running.boss = await startBoss(databaseUrl, logger);
 
-  const deps = { config, pool: running.pool, boss: running.boss, logger };
+  const starterTable = new CodeTable(starterRows());
+  const engine = createEngine(config, { codeTable: () => starterTable });
+  const deps = { config, pool: running.pool, boss: running.boss, logger, engine };
+  if (config.ROLE !== 'api') await startWorkers(deps);
   if (config.ROLE !== 'worker') {
     const app = createApp(deps);
-    running.server = app.listen(config.PORT, () => logger.info('listening', { port: config.PORT, role: config.ROLE }));
+    running.server = app.listen(config.PORT, () => logger.info('listening', { port: config.PORT, role: config.ROLE, pid: process.pid }));
   }
   if (config.NODE_ENV !== 'production') process.stdout.write(await devBanner(config, generated));
 }

@@ -5,6 +5,10 @@ import type { AppDeps } from '../../src/app-deps.js';
 import { parseConfig, type Config } from '../../src/config.js';
 import { createPool } from '../../src/db/pool.js';
 import { startBoss } from '../../src/jobs/boss.js';
+import { startWorkers } from '../../src/jobs/workers.js';
+import { createEngine } from '../../src/engine/create-engine.js';
+import { CodeTable } from '../../src/terminology/code-table.js';
+import { starterRows } from '../../src/terminology/starter-catalog.js';
 import { createLogger, type Logger } from '../../src/lib/logger.js';
 import { TEST_JWT_SECRET } from './tokens.js';
 
@@ -39,7 +43,11 @@ export interface TestAppOptions {
   logger?: Logger;
   /** Replace parts of the dependencies (a failing pool, another engine). */
   deps?: Partial<AppDeps>;
+  /** Start the queue workers in this process too (ROLE=all). */
+  workers?: boolean;
 }
+
+const starterTable = new CodeTable(starterRows());
 
 /** The real app on the test database, with pg-boss started; close() releases everything. */
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
@@ -47,7 +55,9 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const logger = options.logger ?? createLogger('error', { silent: true });
   const pool = createPool(config.DATABASE_URL!);
   const boss = await startBoss(config.DATABASE_URL!, logger, { supervise: false });
-  const deps: AppDeps = { config, pool, boss, logger, ...options.deps };
+  const engine = createEngine(config, { codeTable: () => starterTable });
+  const deps: AppDeps = { config, pool, boss, logger, engine, ...options.deps };
+  if (options.workers) await startWorkers(deps);
   const app = createApp(deps);
   return {
     app,
