@@ -1,6 +1,7 @@
 import type { RequestHandler } from 'express';
 import type { PgBoss } from 'pg-boss';
 import type { Config } from './config.js';
+import type { NotificationHub } from './db/notifications.js';
 import type { Pool } from './db/pool.js';
 import type { ClinicalEngine } from './engine/engine.js';
 import type { Logger } from './lib/logger.js';
@@ -12,6 +13,8 @@ export interface AppDeps {
   logger: Logger;
   boss: PgBoss;
   engine: ClinicalEngine;
+  /** In-process subscriptions to PostgreSQL NOTIFY channels (db/notifications.ts). */
+  notifications: NotificationHub;
 }
 
 export interface Guards {

@@ -4,6 +4,7 @@ import { createApp } from './app.js';
 import { ConfigError, parseConfig, type Config } from './config.js';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from './db/embedded.js';
 import { migrate } from './db/migrate.js';
+import { ALL_CHANNELS, NotificationHub } from './db/notifications.js';
 import { createPool, type Pool } from './db/pool.js';
 import { devBanner } from './dev-banner.js';
 import { fillDevSecrets } from './dev-secrets.js';
@@ -17,6 +18,7 @@ import { createLogger, type Logger } from './lib/logger.js';
 interface Running {
   server?: Server;
   boss?: PgBoss;
+  notifications?: NotificationHub;
   pool?: Pool;
   embedded?: EmbeddedDatabase;
 }
@@ -55,7 +57,9 @@ async function main(): Promise<void> {
 
   const starterTable = new CodeTable(starterRows());
   const engine = createEngine(config, { codeTable: () => starterTable });
-  const deps = { config, pool: running.pool, boss: running.boss, logger, engine };
+  running.notifications = new NotificationHub(databaseUrl, ALL_CHANNELS, logger);
+  await running.notifications.start();
+  const deps = { config, pool: running.pool, boss: running.boss, logger, engine, notifications: running.notifications };
   if (config.ROLE !== 'api') await startWorkers(deps);
   if (config.ROLE !== 'worker') {
     const app = createApp(deps);
@@ -73,6 +77,7 @@ async function shutdown(running: Running, logger: Logger, signal: string): Promi
     await new Promise<void>((resolve) => running.server!.close(() => resolve()));
   }
   await running.boss?.stop({ graceful: true, timeout: 20_000 }).catch(() => {});
+  await running.notifications?.stop();
   await running.pool?.end().catch(() => {});
   await running.embedded?.stop().catch(() => {});
   logger.info('stopped');

@@ -3,6 +3,7 @@ import { inject } from 'vitest';
 import { createApp } from '../../src/app.js';
 import type { AppDeps } from '../../src/app-deps.js';
 import { parseConfig, type Config } from '../../src/config.js';
+import { ALL_CHANNELS, NotificationHub } from '../../src/db/notifications.js';
 import { createPool } from '../../src/db/pool.js';
 import { startBoss } from '../../src/jobs/boss.js';
 import { startWorkers } from '../../src/jobs/workers.js';
@@ -56,7 +57,9 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const pool = createPool(config.DATABASE_URL!);
   const boss = await startBoss(config.DATABASE_URL!, logger, { supervise: false });
   const engine = createEngine(config, { codeTable: () => starterTable });
-  const deps: AppDeps = { config, pool, boss, logger, engine, ...options.deps };
+  const notifications = new NotificationHub(config.DATABASE_URL!, ALL_CHANNELS, logger);
+  await notifications.start();
+  const deps: AppDeps = { config, pool, boss, logger, engine, notifications, ...options.deps };
   if (options.workers) await startWorkers(deps);
   const app = createApp(deps);
   return {
@@ -65,6 +68,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     config,
     close: async () => {
       await boss.stop({ graceful: false });
+      await notifications.stop();
       await pool.end();
     },
   };

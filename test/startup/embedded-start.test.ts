@@ -29,6 +29,8 @@ describe('npm start with no DATABASE_URL', () => {
       process.kill(pid, 'SIGTERM');
       await expect.poll(() => proc.output(), { timeout: 45_000 }).toMatch(/"message":"stopped"/);
       expect(existsSync(join(dataDir, 'pg', 'postmaster.pid'))).toBe(false);
+    } catch (err) {
+      throw new Error(`${(err as Error).message}\n--- service output ---\n${proc.output().slice(-4000)}`);
     } finally {
       signalGroup(proc.child, 'SIGKILL');
       rmSync(dataDir, { recursive: true, force: true });

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { CHANNELS } from '../../db/notifications.js';
 import type { Queryable } from '../../db/pool.js';
 
 export type OutboundEventType =
@@ -30,6 +31,6 @@ export async function recordEvent(db: Queryable, event: OutboundEvent): Promise<
     event.groupId,
     JSON.stringify(event.data),
   ]);
-  await db.query(`SELECT pg_notify('clinigate_outbox', $1)`, [id]);
+  await db.query(`SELECT pg_notify($1, $2)`, [CHANNELS.outbox, id]);
   return id;
 }
