@@ -1,20 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { Request, Response } from 'express';
 import { z } from 'zod';
+import { isLanguageTag } from '../../lib/language-tag.js';
 import type { Pool } from '../../db/pool.js';
 import { withTransaction } from '../../db/transaction.js';
 import { auditResource } from '../../http/audit.js';
 import { bodyObject, parseWith } from '../../http/validate.js';
 import { recordEvent } from '../outbox/outbox.repo.js';
 import { insertTranscription } from './transcriptions.repo.js';
-
-function isLanguageTag(tag: string): boolean {
-  try {
-    return Intl.getCanonicalLocales(tag).length === 1;
-  } catch {
-    return false;
-  }
-}
 
 export const createTranscriptionBody = z.object({
   duration_seconds: z.number().finite().min(0),

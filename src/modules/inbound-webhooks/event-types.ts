@@ -1,0 +1,22 @@
+import type { z } from 'zod';
+import type { AppDeps } from '../../app-deps.js';
+import type { WebhookSource } from './envelope.js';
+import type { StoredInboundEvent } from './inbound-events.repo.js';
+import { encounterTranscriptType } from './types/encounter-transcript.js';
+
+/** One kind of inbound event: the shape of its data, its group, and the work it starts. */
+export interface InboundEventType<D = any> {
+  source: WebhookSource;
+  type: string;
+  data: z.ZodType<D>;
+  /** The group the event's resources belong to, when it names one. */
+  groupId?: (data: D) => string | null;
+  /** Does the event's work; runs in a job, may run again after a crash, so must be idempotent. */
+  process(deps: AppDeps, event: StoredInboundEvent): Promise<void>;
+}
+
+const TYPES: InboundEventType[] = [encounterTranscriptType];
+
+export function eventTypeFor(source: WebhookSource, type: string): InboundEventType | undefined {
+  return TYPES.find((t) => t.source === source && t.type === type);
+}
