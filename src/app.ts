@@ -11,6 +11,7 @@ import { requestContext } from './http/request-context.js';
 import { requireDoctor } from './http/require-doctor.js';
 import './http/request-types.js';
 import { healthRouter } from './modules/health/routes.js';
+import { notesRouter } from './modules/notes/routes.js';
 import { threadsRouter } from './modules/threads/routes.js';
 import { transcriptionsRouter } from './modules/transcriptions/routes.js';
 
@@ -39,6 +40,7 @@ export function createApp(deps: AppDeps): Express {
   app.use(healthRouter(routeDeps));
   app.use(transcriptionsRouter(routeDeps));
   app.use(threadsRouter(routeDeps));
+  app.use(notesRouter(routeDeps));
 
   app.use(notFoundHandler);
   app.use(errorHandler(deps.logger));

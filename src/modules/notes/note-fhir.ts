@@ -1,0 +1,60 @@
+import { TEMPLATE_FIELDS } from '../../engine/templates.js';
+import { isUuid } from '../../http/validate.js';
+import type { DocumentReferenceR4, FhirReference } from './fhir-r4.js';
+import type { NoteRow } from './notes.repo.js';
+
+export const LOINC_PROGRESS_NOTE = { system: 'http://loinc.org', code: '11506-3', display: 'Progress note' };
+
+/** The note as plain text, one block per section in template order: "SUBJECTIVE\n...\n\nOBJECTIVE\n...". */
+export function renderNoteText(row: Pick<NoteRow, 'template' | 'ai_generated_content'>): string {
+  return TEMPLATE_FIELDS[row.template]
+    .map((field) => `${field.toUpperCase()}\n${row.ai_generated_content[field] ?? ''}`)
+    .join('\n\n');
+}
+
+/** A reference by business identifier to a Clinigate resource that has no FHIR resource type. */
+function related(kind: string, id: string): FhirReference {
+  return {
+    identifier: isUuid(id)
+      ? { system: 'urn:ietf:rfc:3986', value: `urn:uuid:${id}`, type: { text: kind } }
+      : { value: id, type: { text: kind } },
+    display: `${kind} ${id}`,
+  };
+}
+
+/**
+ * FHIR R4 DocumentReference of a note: a preliminary progress note (LOINC 11506-3), subject and
+ * author referenced by the x-patient and x-doctor identifiers, the text as a base64 attachment.
+ */
+export function toDocumentReference(row: NoteRow): DocumentReferenceR4 {
+  const relatedRefs: FhirReference[] = [];
+  if (row.transcription_id) relatedRefs.push(related('transcription', row.transcription_id));
+  if (row.report_thread_id) relatedRefs.push(related('thread', row.report_thread_id));
+  for (const run of row.report_run_id) relatedRefs.push(related('run', run));
+
+  const doc: DocumentReferenceR4 = {
+    resourceType: 'DocumentReference',
+    id: row.id,
+    meta: { versionId: String(row.version), lastUpdated: row.updated_at },
+    identifier: [{ system: 'urn:ietf:rfc:3986', value: `urn:uuid:${row.id}` }],
+    status: 'current',
+    docStatus: 'preliminary',
+    type: { coding: [LOINC_PROGRESS_NOTE], text: `${row.template} progress note` },
+    date: row.updated_at,
+    description: `${row.template} clinical note`,
+    content: [
+      {
+        attachment: {
+          contentType: 'text/plain; charset=utf-8',
+          data: Buffer.from(renderNoteText(row), 'utf8').toString('base64'),
+          title: `${row.template} progress note`,
+          creation: row.created_at,
+        },
+      },
+    ],
+  };
+  if (row.patient_id) doc.subject = { type: 'Patient', identifier: { value: row.patient_id } };
+  if (row.doctor_id) doc.author = [{ type: 'Practitioner', identifier: { value: row.doctor_id } }];
+  if (relatedRefs.length > 0) doc.context = { related: relatedRefs };
+  return doc;
+}

@@ -1,0 +1,17 @@
+import { Router } from 'express';
+import type { RouteDeps } from '../../app-deps.js';
+import { createNote } from './create-note.js';
+import { getNoteFhir } from './get-note-fhir.js';
+import { getNote } from './get-note.js';
+import { listNoteVersions } from './list-note-versions.js';
+import { patchNote } from './patch-note.js';
+
+export function notesRouter({ pool, guards }: RouteDeps): Router {
+  const router = Router();
+  router.post('/v1/clinical-notes', ...guards.clinical, createNote(pool));
+  router.get('/v1/clinical-notes/:id', ...guards.clinical, getNote(pool));
+  router.patch('/v1/clinical-notes/:id', ...guards.clinical, patchNote(pool));
+  router.get('/v1/clinical-notes/:id/versions', ...guards.clinical, listNoteVersions(pool));
+  router.get('/v1/clinical-notes/:id/fhir', ...guards.clinical, getNoteFhir(pool));
+  return router;
+}
