@@ -12,6 +12,7 @@ import { requireDoctor } from './http/require-doctor.js';
 import './http/request-types.js';
 import { healthRouter } from './modules/health/routes.js';
 import { notesRouter } from './modules/notes/routes.js';
+import { runsRouter } from './modules/runs/routes.js';
 import { threadsRouter } from './modules/threads/routes.js';
 import { transcriptionsRouter } from './modules/transcriptions/routes.js';
 
@@ -40,6 +41,7 @@ export function createApp(deps: AppDeps): Express {
   app.use(healthRouter(routeDeps));
   app.use(transcriptionsRouter(routeDeps));
   app.use(threadsRouter(routeDeps));
+  app.use(runsRouter(routeDeps));
   app.use(notesRouter(routeDeps));
 
   app.use(notFoundHandler);

@@ -9,7 +9,16 @@ export interface QueueDefinition {
  * Every queue with its policy: retries, backoff, expiry and heartbeat. A heartbeat lets a job
  * whose worker died be retried within seconds instead of after its expiry.
  */
-export const QUEUES: QueueDefinition[] = [];
+/** Runs of threads: one job per run, singletonKey = thread id, so a thread's runs execute one at a time in order. */
+export const RUN_QUEUE = 'run-execute';
+
+export const QUEUES: QueueDefinition[] = [
+  // key_strict_fifo: per-thread FIFO; a crashed worker's job is retried after a missed heartbeat, never reordered.
+  {
+    name: RUN_QUEUE,
+    options: { policy: 'key_strict_fifo', notify: true, retryLimit: 5, retryDelay: 1, retryBackoff: true, retryDelayMax: 60, heartbeatSeconds: 10, expireInSeconds: 900 },
+  },
+];
 
 export function queue(name: string): QueueDefinition {
   const found = QUEUES.find((q) => q.name === name);

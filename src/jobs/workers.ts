@@ -1,10 +1,11 @@
 import type { AppDeps } from '../app-deps.js';
+import { startRunWorker } from './run-worker.js';
 
 /**
  * Starts every queue's worker (ROLE worker or all). Each worker file exports a function that
  * registers its handler with `deps.boss.work(...)`.
  */
 export async function startWorkers(deps: AppDeps): Promise<void> {
-  const starters: Array<(deps: AppDeps) => Promise<unknown>> = [];
+  const starters: Array<(deps: AppDeps) => Promise<unknown>> = [startRunWorker];
   for (const start of starters) await start(deps);
 }

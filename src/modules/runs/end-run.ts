@@ -1,0 +1,33 @@
+import type { Queryable } from '../../db/pool.js';
+import { recordEvent } from '../outbox/outbox.repo.js';
+import { endRun, notifyRunChanged, type Run, type RunError, type StoredRun } from './runs.repo.js';
+
+export type RunOutcome = { status: 'completed'; output: unknown } | { status: 'failed'; error: RunError };
+
+/**
+ * Ends an active run inside the caller's transaction: the status, its outbound event
+ * (`run.completed` / `run.failed`, ids only, no PHI) and the wake-up of waiters commit together.
+ * Undefined when the run had already ended (the first ending wins).
+ */
+export async function endRunWithEvent(
+  tx: Queryable,
+  runId: string,
+  outcome: RunOutcome,
+  scope?: { groupId: string; threadId: string },
+): Promise<StoredRun | undefined> {
+  const run = await endRun(tx, runId, outcome, scope);
+  if (!run) return undefined;
+  await recordEvent(tx, {
+    type: run.status === 'completed' ? 'run.completed' : 'run.failed',
+    groupId: run.group_id,
+    data: { run_id: run.run_id, thread_id: run.thread_id, kind: run.kind, status: run.status, group_id: run.group_id },
+  });
+  await notifyRunChanged(tx, runId);
+  return run;
+}
+
+/** The API's view of a stored run. */
+export function runView(run: StoredRun | Run): Run {
+  const { run_id, thread_id, status, created_at, kind, started_at, ended_at, output, error } = run;
+  return { run_id, thread_id, status, created_at, kind, started_at, ended_at, output, error };
+}

@@ -1,0 +1,21 @@
+import { Router } from 'express';
+import type { RouteDeps } from '../../app-deps.js';
+import { cancelRun } from './cancel-run.js';
+import { createRun } from './create-run.js';
+import { getRun } from './get-run.js';
+import { joinRun } from './join-run.js';
+import { listThreadRuns } from './list-runs.js';
+import { streamRun } from './stream-run.js';
+
+export function runsRouter(deps: RouteDeps): Router {
+  const { pool, boss, guards } = deps;
+  const router = Router();
+  const base = '/v1/agent/threads/:threadId/runs';
+  router.post(base, ...guards.clinical, createRun(pool, boss));
+  router.get(base, ...guards.clinical, listThreadRuns(pool));
+  router.get(`${base}/:runId`, ...guards.clinical, getRun(pool));
+  router.get(`${base}/:runId/join`, ...guards.clinical, joinRun(deps));
+  router.get(`${base}/:runId/stream`, ...guards.clinical, streamRun(deps));
+  router.post(`${base}/:runId/cancel`, ...guards.clinical, cancelRun(pool));
+  return router;
+}

@@ -1,0 +1,42 @@
+import type { Express } from 'express';
+import request from 'supertest';
+import { expect } from 'vitest';
+import type { Caller } from '../helpers/tokens.js';
+
+export const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+
+/** A short visit in the transcript format the local engine reads. */
+export const VISIT = [
+  '[doctor] Good morning. What brings you in today?',
+  '[patient] I have had a sore throat and a fever for three days.',
+  '[doctor] Any cough or trouble swallowing?',
+  '[patient] A dry cough, and it hurts to swallow.',
+  '[doctor] On exam your throat is red and the tonsils are swollen. Temperature is 38.4.',
+  '[doctor] This looks like acute pharyngitis. I will do a rapid strep test and you should rest, drink fluids and take ibuprofen for the pain.',
+].join('\n');
+
+export async function newThread(app: Express, caller: Caller): Promise<string> {
+  const res = await request(app).post('/v1/agent/threads').set(caller.headers).send({});
+  expect(res.status).toBe(201);
+  return res.body.thread_id;
+}
+
+export function runBody(threadId: string, content = 'summarise the visit', configurable: Record<string, unknown> = {}) {
+  return { input: { messages: [{ role: 'user', content }] }, config: { configurable: { thread_id: threadId, ...configurable } } };
+}
+
+export async function createRun(
+  app: Express,
+  caller: Caller,
+  threadId: string,
+  body: unknown = runBody(threadId),
+  headers: Record<string, string> = {},
+) {
+  return request(app).post(`/v1/agent/threads/${threadId}/runs`).set(caller.headers).set(headers).send(body as object);
+}
+
+export async function joinRun(app: Express, caller: Caller, threadId: string, runId: string, timeout = 20) {
+  const res = await request(app).get(`/v1/agent/threads/${threadId}/runs/${runId}/join?timeout=${timeout}`).set(caller.headers);
+  expect(res.status).toBe(200);
+  return res.body;
+}
