@@ -10,6 +10,7 @@ import { errorHandler, notFoundHandler } from './http/error-handler.js';
 import { requestContext } from './http/request-context.js';
 import { requireDoctor } from './http/require-doctor.js';
 import './http/request-types.js';
+import { codifyRouter } from './modules/codify/routes.js';
 import { healthRouter } from './modules/health/routes.js';
 import { notesRouter } from './modules/notes/routes.js';
 import { runsRouter } from './modules/runs/routes.js';
@@ -41,6 +42,7 @@ export function createApp(deps: AppDeps): Express {
   app.use(healthRouter(routeDeps));
   app.use(transcriptionsRouter(routeDeps));
   app.use(threadsRouter(routeDeps));
+  app.use(codifyRouter(routeDeps));
   app.use(runsRouter(routeDeps));
   app.use(notesRouter(routeDeps));
 

@@ -11,8 +11,7 @@ import { fillDevSecrets } from './dev-secrets.js';
 import { startBoss } from './jobs/boss.js';
 import { startWorkers } from './jobs/workers.js';
 import { createEngine } from './engine/create-engine.js';
-import { CodeTable } from './terminology/code-table.js';
-import { starterRows } from './terminology/starter-catalog.js';
+import { openCodeTableStore } from './terminology/code-table-store.js';
 import { createLogger, type Logger } from './lib/logger.js';
 
 interface Running {
@@ -55,8 +54,9 @@ async function main(): Promise<void> {
   if (applied.length) logger.info('migrations applied', { migrations: applied });
   running.boss = await startBoss(databaseUrl, logger);
 
-  const starterTable = new CodeTable(starterRows());
-  const engine = createEngine(config, { codeTable: () => starterTable });
+  // Imports ICD10CM_FILE when its content is new; another process's import is seen within a minute.
+  const codeTables = await openCodeTableStore(running.pool, logger, { icd10File: config.ICD10CM_FILE, watchMs: 60_000 });
+  const engine = createEngine(config, { codeTable: () => codeTables.current() });
   running.notifications = new NotificationHub(databaseUrl, ALL_CHANNELS, logger);
   await running.notifications.start();
   const deps = { config, pool: running.pool, boss: running.boss, logger, engine, notifications: running.notifications };

@@ -12,7 +12,15 @@ export interface QueueDefinition {
 /** Runs of threads: one job per run, singletonKey = thread id, so a thread's runs execute one at a time in order. */
 export const RUN_QUEUE = 'run-execute';
 
+/** Codifications awaited by their POST /v1/codify request (job data: the codify run id). */
+export const CODIFY_QUEUE = 'codify';
+
 export const QUEUES: QueueDefinition[] = [
+  // Codify: a request waits for it, so retry fast; a missed heartbeat (dead worker) retries in 30 s.
+  {
+    name: CODIFY_QUEUE,
+    options: { notify: true, retryLimit: 2, retryDelay: 1, retryBackoff: true, heartbeatSeconds: 30, expireInSeconds: 660, deleteAfterSeconds: 86_400 },
+  },
   // key_strict_fifo: per-thread FIFO; a crashed worker's job is retried after a missed heartbeat, never reordered.
   {
     name: RUN_QUEUE,

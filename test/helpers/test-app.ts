@@ -8,8 +8,7 @@ import { createPool } from '../../src/db/pool.js';
 import { startBoss } from '../../src/jobs/boss.js';
 import { startWorkers } from '../../src/jobs/workers.js';
 import { createEngine } from '../../src/engine/create-engine.js';
-import { CodeTable } from '../../src/terminology/code-table.js';
-import { starterRows } from '../../src/terminology/starter-catalog.js';
+import { openCodeTableStore, type CodeTableStore } from '../../src/terminology/code-table-store.js';
 import { createLogger, type Logger } from '../../src/lib/logger.js';
 import { TEST_JWT_SECRET } from './tokens.js';
 
@@ -36,6 +35,8 @@ export interface TestApp {
   app: Express;
   deps: AppDeps;
   config: Config;
+  /** The ICD-10-CM table in force (imported codes, else the starter catalog); refresh() after an import. */
+  codeTables: CodeTableStore;
   close(): Promise<void>;
 }
 
@@ -48,15 +49,14 @@ export interface TestAppOptions {
   workers?: boolean;
 }
 
-const starterTable = new CodeTable(starterRows());
-
 /** The real app on the test database, with pg-boss started; close() releases everything. */
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const config = parseConfig(testEnv(options.env));
   const logger = options.logger ?? createLogger('error', { silent: true });
   const pool = createPool(config.DATABASE_URL!);
   const boss = await startBoss(config.DATABASE_URL!, logger, { supervise: false });
-  const engine = createEngine(config, { codeTable: () => starterTable });
+  const codeTables = await openCodeTableStore(pool, logger, { icd10File: config.ICD10CM_FILE });
+  const engine = createEngine(config, { codeTable: () => codeTables.current() });
   const notifications = new NotificationHub(config.DATABASE_URL!, ALL_CHANNELS, logger);
   await notifications.start();
   const deps: AppDeps = { config, pool, boss, logger, engine, notifications, ...options.deps };
@@ -66,6 +66,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     app,
     deps,
     config,
+    codeTables,
     close: async () => {
       await boss.stop({ graceful: false });
       await notifications.stop();

@@ -1,0 +1,78 @@
+import type { AppDeps } from '../../app-deps.js';
+import { CHANNELS } from '../../db/notifications.js';
+import { withTransaction } from '../../db/transaction.js';
+import { isEngineUnavailable } from '../../engine/errors.js';
+import { recordEvent } from '../outbox/outbox.repo.js';
+import { claimCodifyRun, endCodifyRun, notifyCodifyEnded, type ClaimedRun, type CodifyError, type CodifyOutcome } from './codify.repo.js';
+import { verifyAssessments } from './verify-codes.js';
+
+interface Ending {
+  result?: CodifyOutcome;
+  error?: CodifyError;
+  engineMs?: number;
+}
+
+async function finish(deps: AppDeps, run: ClaimedRun, end: Ending): Promise<void> {
+  await withTransaction(deps.pool, async (tx) => {
+    const ended = await endCodifyRun(tx, run.id, { ...end, engine: deps.engine.name });
+    if (!ended) return; // timed out meanwhile: the caller has its 504 already
+    if (end.result) {
+      // Ids, counts and codes: never the note, nor the justifications that quote it.
+      await recordEvent(tx, {
+        type: 'codify.completed',
+        groupId: run.group_id,
+        data: {
+          codify_run_id: run.id,
+          group_id: run.group_id,
+          user_id: run.user_id,
+          doctor_id: run.doctor_id,
+          model: run.model,
+          final_count: end.result.final_code_assessments.length,
+          discarded_count: end.result.discarded_code_assessments.length,
+          final_codes: end.result.final_code_assessments.map((a) => a.code),
+          discarded_codes: end.result.discarded_code_assessments.map((a) => a.code),
+        },
+      });
+    }
+    await notifyCodifyEnded(tx, run.id, CHANNELS.codify);
+  });
+}
+
+/**
+ * Executes one stored codification (the codify job): engine, verification against the table in
+ * force, result stored with its input text dropped, codify.completed, NOTIFY. Engine failures end
+ * the run (503 when unavailable, else 500); database failures throw so pg-boss retries the job.
+ */
+export async function runCodification(deps: AppDeps, id: string): Promise<void> {
+  const run = await claimCodifyRun(deps.pool, id);
+  if (!run) return;
+  const started = performance.now();
+  let raw: CodifyOutcome;
+  try {
+    const out = await deps.engine.codify(
+      { text: run.input_text, model: run.model },
+      { signal: AbortSignal.timeout(deps.config.CODIFY_TIMEOUT_MS) },
+    );
+    raw = { final_code_assessments: out.final_code_assessments ?? [], discarded_code_assessments: out.discarded_code_assessments ?? [] };
+  } catch (err) {
+    const engineMs = performance.now() - started;
+    const unavailable = isEngineUnavailable(err);
+    deps.logger.warn('codify engine failed', { codify_run_id: id, engine: deps.engine.name, error_name: (err as Error)?.name, unavailable });
+    const error: CodifyError = unavailable
+      ? { status: 503, error: 'Service Unavailable', details: `The coding engine is unavailable; codification ${id} was not done. Try again later.` }
+      : { status: 500, error: 'Internal Server Error', details: `An unexpected error occurred during codification ${id}` };
+    await finish(deps, run, { error, engineMs });
+    return;
+  }
+  const engineMs = performance.now() - started;
+  const { outcome, dropped } = await verifyAssessments(deps.pool, raw);
+  if (dropped) deps.logger.warn('codify dropped codes absent from the table', { codify_run_id: id, dropped });
+  await finish(deps, run, { result: outcome, engineMs });
+  deps.logger.info('codify completed', {
+    codify_run_id: id,
+    model: run.model,
+    final: outcome.final_code_assessments.length,
+    discarded: outcome.discarded_code_assessments.length,
+    engine_ms: Math.round(engineMs),
+  });
+}

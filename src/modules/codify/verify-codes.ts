@@ -1,0 +1,60 @@
+import type { Queryable } from '../../db/pool.js';
+import type { CodeAssessment } from '../../engine/engine.js';
+import { CodeTable, type CodeRow } from '../../terminology/code-table.js';
+import { findCodes } from '../../terminology/icd10-codes.repo.js';
+import { isValidCodeFormat, toDotted, toUndotted } from '../../terminology/icd10-file.js';
+import { starterRows } from '../../terminology/starter-catalog.js';
+import type { CodifyOutcome } from './codify.repo.js';
+
+let starter: CodeTable | undefined;
+
+/**
+ * The rows of the table in force for these codes: the imported table when there is one (the
+ * source of every process's in-memory table), else the starter catalog.
+ */
+async function officialRows(db: Queryable, codes: string[]): Promise<Map<string, CodeRow>> {
+  const { imported, rows } = await findCodes(db, codes);
+  if (imported) return new Map(rows.map((r) => [r.code, r]));
+  starter ??= new CodeTable(starterRows());
+  const out = new Map<string, CodeRow>();
+  for (const code of codes) {
+    const row = starter.get(code);
+    if (row) out.set(code, row);
+  }
+  return out;
+}
+
+const confidence = (n: unknown) => (typeof n === 'number' && Number.isFinite(n) ? Math.round(Math.min(100, Math.max(0, n))) : 0);
+
+/**
+ * The last check before an answer leaves: every code must be in the table in force (others are
+ * dropped, whatever the engine said), written dotted with its official title; a final code that
+ * is a non-billable header moves to the discarded list. Returns the outcome and how many were dropped.
+ */
+export async function verifyAssessments(db: Queryable, outcome: CodifyOutcome): Promise<{ outcome: CodifyOutcome; dropped: number }> {
+  const all = [...outcome.final_code_assessments, ...outcome.discarded_code_assessments];
+  const candidates = [...new Set(all.map((a) => (typeof a.code === 'string' ? toUndotted(a.code) : '')).filter(isValidCodeFormat))];
+  const official = candidates.length ? await officialRows(db, candidates) : new Map<string, CodeRow>();
+  const seen = new Set<string>();
+  let dropped = 0;
+  const finals: CodeAssessment[] = [];
+  const discarded: CodeAssessment[] = [];
+  const take = (a: CodeAssessment, final: boolean) => {
+    const code = typeof a.code === 'string' ? toUndotted(a.code) : '';
+    const row = official.get(code);
+    if (!row) {
+      dropped += 1;
+      return;
+    }
+    if (seen.has(code)) return;
+    seen.add(code);
+    const justification = typeof a.justification === 'string' ? a.justification : '';
+    const verified = { code: toDotted(code), description: row.description, justification, confidence_percent: confidence(a.confidence_percent) };
+    if (final && !row.billable) {
+      discarded.push({ ...verified, justification: `Discarded: header (non-billable) code. ${justification}`.trim() });
+    } else (final ? finals : discarded).push(verified);
+  };
+  for (const a of outcome.final_code_assessments) take(a, true);
+  for (const a of outcome.discarded_code_assessments) take(a, false);
+  return { outcome: { final_code_assessments: finals, discarded_code_assessments: discarded }, dropped };
+}

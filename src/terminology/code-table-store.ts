@@ -1,0 +1,85 @@
+import type { Pool, Queryable } from '../db/pool.js';
+import type { Logger } from '../lib/logger.js';
+import { CodeTable } from './code-table.js';
+import { latestImport, loadCodeRows } from './icd10-codes.repo.js';
+import { importIcd10 } from './icd10-import.js';
+import { starterRows } from './starter-catalog.js';
+
+/**
+ * The ICD-10-CM table in force, held in memory: the imported codes, or the starter catalog when
+ * nothing is imported. `current()` is synchronous for the engine; `refresh()` swaps in a new
+ * table after an import (this process's, or another's, seen by `watch`).
+ */
+export class CodeTableStore {
+  private table: CodeTable;
+  private importId: number | null = null;
+  private timer?: NodeJS.Timeout;
+
+  constructor(
+    private readonly db: Queryable,
+    private readonly logger?: Logger,
+  ) {
+    this.table = new CodeTable(starterRows());
+  }
+
+  current(): CodeTable {
+    return this.table;
+  }
+
+  get source(): 'imported' | 'starter' {
+    return this.importId === null ? 'starter' : 'imported';
+  }
+
+  /** Loads the table when the last import differs from the one in memory; true when it changed. */
+  async refresh(): Promise<boolean> {
+    const last = await latestImport(this.db);
+    const id = last?.id ?? null;
+    if (id === this.importId) return false;
+    const rows = id === null ? [] : await loadCodeRows(this.db);
+    const table = rows.length ? new CodeTable(rows) : new CodeTable(starterRows());
+    // Build the title index now rather than on the first codify request.
+    void table.index;
+    this.table = table;
+    this.importId = rows.length ? id : null;
+    this.logger?.info('code table loaded', { source: this.source, codes: table.size, import_id: this.importId });
+    return true;
+  }
+
+  /** Re-checks the import record every `intervalMs`, so an import by another process is picked up. */
+  watch(intervalMs = 60_000): void {
+    this.stop();
+    this.timer = setInterval(() => {
+      this.refresh().catch((err: Error) => this.logger?.warn('code table refresh failed', { error_name: err.name }));
+    }, intervalMs);
+    this.timer.unref();
+  }
+
+  stop(): void {
+    clearInterval(this.timer);
+    this.timer = undefined;
+  }
+}
+
+/**
+ * Start-up: imports `ICD10CM_FILE` when set (a no-op when its content is the last import's),
+ * then loads the table in force.
+ */
+export async function openCodeTableStore(
+  pool: Pool,
+  logger: Logger,
+  options: { icd10File?: string; watchMs?: number } = {},
+): Promise<CodeTableStore> {
+  if (options.icd10File) {
+    const result = await importIcd10(pool, { codesFile: options.icd10File });
+    logger.info('ICD-10-CM import', {
+      status: result.status,
+      codes: result.codeCount,
+      headers: result.headerCount,
+      duration_ms: Math.round(result.durationMs),
+    });
+  }
+  const store = new CodeTableStore(pool, logger);
+  await store.refresh();
+  if (options.watchMs) store.watch(options.watchMs);
+  return store;
+}

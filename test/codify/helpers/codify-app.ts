@@ -1,0 +1,35 @@
+import { expect } from 'vitest';
+import request from 'supertest';
+import { startCodifyWorker } from '../../../src/jobs/codify-worker.js';
+import { startTestApp, type TestApp, type TestAppOptions } from '../../helpers/test-app.js';
+import type { Caller } from '../../helpers/tokens.js';
+import { privateDatabase, type PrivateDatabase } from './private-database.js';
+
+export interface CodifyApp extends TestApp {
+  db: PrivateDatabase;
+}
+
+/** The app on a database of its own, with the codify worker running in it (unless worker: false). */
+export async function startCodifyApp(label: string, options: TestAppOptions & { worker?: boolean; db?: PrivateDatabase } = {}): Promise<CodifyApp> {
+  const db = options.db ?? (await privateDatabase(label));
+  const t = await startTestApp({ ...options, env: { ...options.env, DATABASE_URL: db.url } });
+  if (options.worker !== false) await startCodifyWorker(t.deps);
+  return {
+    ...t,
+    db,
+    close: async () => {
+      await t.close();
+      if (!options.db) await db.drop();
+    },
+  };
+}
+
+export const codify = (t: TestApp, caller: Caller, body: unknown) =>
+  request(t.app).post('/v1/codify').set(caller.headers).send(body as object);
+
+export const ASSESSMENT = {
+  code: expect.stringMatching(/^[A-Z][0-9][0-9A-Z](\.[0-9A-Z]{1,4})?$/),
+  description: expect.any(String),
+  justification: expect.any(String),
+  confidence_percent: expect.any(Number),
+};
