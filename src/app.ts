@@ -11,6 +11,8 @@ import { requestContext } from './http/request-context.js';
 import { requireDoctor } from './http/require-doctor.js';
 import './http/request-types.js';
 import { codifyRouter } from './modules/codify/routes.js';
+import { callsRouter } from './modules/calls/routes.js';
+import { centersRouter } from './modules/centers/routes.js';
 import { healthRouter } from './modules/health/routes.js';
 import { notesRouter } from './modules/notes/routes.js';
 import { runsRouter } from './modules/runs/routes.js';
@@ -42,6 +44,8 @@ export function createApp(deps: AppDeps): Express {
   app.use(healthRouter(routeDeps));
   app.use(transcriptionsRouter(routeDeps));
   app.use(threadsRouter(routeDeps));
+  app.use(callsRouter(routeDeps));
+  app.use(centersRouter(routeDeps));
   app.use(codifyRouter(routeDeps));
   app.use(runsRouter(routeDeps));
   app.use(notesRouter(routeDeps));

@@ -43,15 +43,12 @@ const envSchema = z.object({
   EHR_WEBHOOK_SECRET: list,
   VOICE_WEBHOOK_SECRET: list,
   VOICE_PROVIDER_URL: optionalUrl,
+  // Signs calls handed to the provider (both signatures, as outbound webhooks): `whsec_` + base64.
+  VOICE_PROVIDER_SECRET: optionalString.refine((v) => v === undefined || /^whsec_[A-Za-z0-9+/]+={0,2}$/.test(v), 'must be whsec_ followed by base64'),
   ENGINE: z.enum(['local', 'openai']).default('local'),
   OPENAI_BASE_URL: optionalUrl,
   OPENAI_API_KEY: optionalString,
   OPENAI_MODEL: optionalString,
-  OPENAI_MODEL_FAST: optionalString,
-  OPENAI_MODEL_BALANCED: optionalString,
-  OPENAI_MODEL_HIGH_QUALITY: optionalString,
-  OPENAI_TIMEOUT_MS: z.coerce.number().int().min(1).default(60_000),
-  OPENAI_MAX_RETRIES: z.coerce.number().int().min(0).max(10).default(2),
   ENGINE_FALLBACK: z.enum(['local', '']).optional().transform((v) => (v ? v : undefined)),
   ICD10CM_FILE: optionalString,
   CODIFY_RATE_LIMIT: z.coerce.number().int().min(1).default(60),
@@ -95,11 +92,11 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env): Config {
       }
     }
   }
+  if (cfg.NODE_ENV === 'production' && cfg.VOICE_PROVIDER_URL && !cfg.VOICE_PROVIDER_SECRET) {
+    throw new ConfigError('Invalid configuration: VOICE_PROVIDER_SECRET is required in production when VOICE_PROVIDER_URL is set');
+  }
   if (cfg.ENGINE === 'openai' && !cfg.OPENAI_BASE_URL) {
     throw new ConfigError('Invalid configuration: OPENAI_BASE_URL is required when ENGINE=openai');
-  }
-  if (cfg.ENGINE === 'openai' && !cfg.OPENAI_MODEL) {
-    throw new ConfigError('Invalid configuration: OPENAI_MODEL is required when ENGINE=openai');
   }
   return { ...cfg, jwtMode };
 }

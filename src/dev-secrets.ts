@@ -8,6 +8,8 @@ interface StoredSecrets {
   VOICE_API_KEYS: string[];
   EHR_WEBHOOK_SECRET: string[];
   VOICE_WEBHOOK_SECRET: string[];
+  /** Added later: files written before it lack it (filled in and saved on the next start). */
+  VOICE_PROVIDER_SECRET?: string;
 }
 
 function generate(): StoredSecrets {
@@ -16,6 +18,7 @@ function generate(): StoredSecrets {
     VOICE_API_KEYS: [`cg_${randomBytes(24).toString('base64url')}`],
     EHR_WEBHOOK_SECRET: [randomBytes(32).toString('hex')],
     VOICE_WEBHOOK_SECRET: [randomBytes(32).toString('hex')],
+    VOICE_PROVIDER_SECRET: `whsec_${randomBytes(32).toString('base64')}`,
   };
 }
 
@@ -29,6 +32,10 @@ export function fillDevSecrets(config: Config): { config: Config; generated: str
   let stored: StoredSecrets;
   if (existsSync(file)) {
     stored = JSON.parse(readFileSync(file, 'utf8')) as StoredSecrets;
+    if (!stored.VOICE_PROVIDER_SECRET) {
+      stored.VOICE_PROVIDER_SECRET = generate().VOICE_PROVIDER_SECRET;
+      writeFileSync(file, JSON.stringify(stored, null, 2), { mode: 0o600 });
+    }
   } else {
     stored = generate();
     mkdirSync(config.DATA_DIR, { recursive: true });
@@ -45,6 +52,10 @@ export function fillDevSecrets(config: Config): { config: Config; generated: str
       next[name] = stored[name];
       generated.push(name);
     }
+  }
+  if (!config.VOICE_PROVIDER_SECRET) {
+    next.VOICE_PROVIDER_SECRET = stored.VOICE_PROVIDER_SECRET;
+    generated.push('VOICE_PROVIDER_SECRET');
   }
   return { config: next, generated };
 }

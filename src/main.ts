@@ -9,6 +9,7 @@ import { createPool, type Pool } from './db/pool.js';
 import { devBanner } from './dev-banner.js';
 import { fillDevSecrets } from './dev-secrets.js';
 import { startBoss } from './jobs/boss.js';
+import { seedCatalog } from './modules/centers/seed-catalog.js';
 import { startWorkers } from './jobs/workers.js';
 import { createEngine } from './engine/create-engine.js';
 import { openCodeTableStore } from './terminology/code-table-store.js';
@@ -52,6 +53,8 @@ async function main(): Promise<void> {
   running.pool = createPool(databaseUrl);
   const applied = await migrate(running.pool);
   if (applied.length) logger.info('migrations applied', { migrations: applied });
+  const seededCenters = await seedCatalog(running.pool);
+  if (seededCenters) logger.info('centers catalog seeded', { centers: seededCenters });
   running.boss = await startBoss(databaseUrl, logger);
 
   // Imports ICD10CM_FILE when its content is new; another process's import is seen within a minute.

@@ -15,7 +15,15 @@ export const RUN_QUEUE = 'run-execute';
 /** Codifications awaited by their POST /v1/codify request (job data: the codify run id). */
 export const CODIFY_QUEUE = 'codify';
 
+/** Outbound questionnaire calls handed to the voice provider (startAfter = the call's scheduledAt). */
+export const CALL_DISPATCH_QUEUE = 'call-dispatch';
+
 export const QUEUES: QueueDefinition[] = [
+  // Provider outages (network, 5xx, 429) retry with backoff for ~30 min; the last failure fails the call.
+  {
+    name: CALL_DISPATCH_QUEUE,
+    options: { notify: true, retryLimit: 10, retryDelay: 2, retryBackoff: true, retryDelayMax: 600, expireInSeconds: 60 },
+  },
   // Codify: a request waits for it, so retry fast; a missed heartbeat (dead worker) retries in 30 s.
   {
     name: CODIFY_QUEUE,

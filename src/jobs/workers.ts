@@ -1,4 +1,5 @@
 import type { AppDeps } from '../app-deps.js';
+import { startCallDispatchWorker } from './call-dispatch-worker.js';
 import { startCodifyWorker } from './codify-worker.js';
 import { startRunWorker } from './run-worker.js';
 
@@ -7,6 +8,6 @@ import { startRunWorker } from './run-worker.js';
  * registers its handler with `deps.boss.work(...)`.
  */
 export async function startWorkers(deps: AppDeps): Promise<void> {
-  const starters: Array<(deps: AppDeps) => Promise<unknown>> = [startRunWorker, startCodifyWorker];
+  const starters: Array<(deps: AppDeps) => Promise<unknown>> = [startRunWorker, startCodifyWorker, startCallDispatchWorker];
   for (const start of starters) await start(deps);
 }

@@ -1,0 +1,85 @@
+import { randomUUID } from 'node:crypto';
+import type { Request, Response } from 'express';
+import { isValidPhoneNumber } from 'libphonenumber-js';
+import type { PgBoss } from 'pg-boss';
+import { z } from 'zod';
+import type { Pool } from '../../db/pool.js';
+import { auditResource } from '../../http/audit.js';
+import { bodyObject, parseWith } from '../../http/validate.js';
+import { CALL_DISPATCH_QUEUE } from '../../jobs/queues.js';
+import { badRequest } from '../../lib/errors.js';
+import { currentContext } from '../../lib/request-context.js';
+import { centerExists } from '../centers/centers.repo.js';
+import { insertCall, publicCall } from './calls.repo.js';
+import { idempotent } from './idempotency.js';
+
+export const METADATA_MAX_BYTES = 8 * 1024;
+const E164 = /^\+[1-9]\d{1,14}$/;
+
+function isLanguageTag(tag: string): boolean {
+  try {
+    return Intl.getCanonicalLocales(tag).length === 1;
+  } catch {
+    return false;
+  }
+}
+
+export const createCallBody = z.object({
+  questionnaireId: z.string().trim().min(1, 'must not be empty').max(200),
+  phoneNumber: z
+    .string()
+    .refine((v) => E164.test(v) && isValidPhoneNumber(v), 'must be a valid phone number in E.164 format, such as +34915551234'),
+  patientId: z.string().trim().min(1, 'must not be empty').max(200).optional(),
+  centerId: z.string().trim().min(1, 'must not be empty').max(200).optional(),
+  language: z.string().refine(isLanguageTag, 'must be a BCP 47 language tag such as en, es or fr').optional(),
+  scheduledAt: z
+    .iso.datetime({ offset: true, message: 'must be an ISO 8601 date-time such as 2030-01-31T09:30:00Z' })
+    .refine((v) => Date.parse(v) > Date.now(), 'must be in the future')
+    .optional(),
+  metadata: z
+    .record(z.string(), z.unknown())
+    .refine((m) => Buffer.byteLength(JSON.stringify(m)) <= METADATA_MAX_BYTES, `must be at most ${METADATA_MAX_BYTES} bytes serialized`)
+    .optional(),
+});
+
+/** Job data of the dispatch queue. */
+export interface CallDispatchJob {
+  callId: string;
+  requestId?: string;
+}
+
+export function createCall(pool: Pool, boss: PgBoss) {
+  return async (req: Request, res: Response) => {
+    const body = parseWith(createCallBody, bodyObject(req.body));
+    if (body.centerId && !(await centerExists(pool, body.centerId))) {
+      throw badRequest(`centerId: center ${body.centerId} does not exist`);
+    }
+    const answer = await idempotent(pool, req, 'POST /api/v1/calls/external-questionnaire', async (tx) => {
+      const call = await insertCall(tx, {
+        id: randomUUID(),
+        groupId: null,
+        questionnaireId: body.questionnaireId,
+        phoneNumber: body.phoneNumber,
+        patientId: body.patientId,
+        centerId: body.centerId,
+        language: body.language ? Intl.getCanonicalLocales(body.language)[0] : undefined,
+        scheduledAt: body.scheduledAt,
+        metadata: body.metadata ?? {},
+      });
+      const job: CallDispatchJob = { callId: call.callId, requestId: currentContext()?.requestId };
+      // The job commits with the call: an accepted call is never left without its dispatch.
+      await boss.send(CALL_DISPATCH_QUEUE, job, {
+        startAfter: body.scheduledAt ? new Date(body.scheduledAt) : undefined,
+        db: { executeSql: (text, values) => tx.query(text, values) },
+      });
+      return { status: 202, body: publicCall(call), resourceId: call.callId };
+    });
+    const callId = (answer.body as { callId?: string }).callId;
+    if (callId) {
+      auditResource(res, callId);
+      res.location(`/api/v1/calls/${callId}`);
+    }
+    if (answer.replayed) res.set('idempotent-replayed', 'true');
+    res.status(answer.status).json(answer.body);
+  };
+}

@@ -1,0 +1,11 @@
+import { Router } from 'express';
+import type { RouteDeps } from '../../app-deps.js';
+import { createCall } from './create-call.js';
+import { getCall } from './get-call.js';
+
+export function callsRouter({ pool, boss, guards }: RouteDeps): Router {
+  const router = Router();
+  router.post('/api/v1/calls/external-questionnaire', ...guards.operator, createCall(pool, boss));
+  router.get('/api/v1/calls/:callId', ...guards.operator, getCall(pool));
+  return router;
+}

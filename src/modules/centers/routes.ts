@@ -1,0 +1,11 @@
+import { Router } from 'express';
+import type { RouteDeps } from '../../app-deps.js';
+import { getCenters } from './list-centers.js';
+import { getServices } from './list-services.js';
+
+export function centersRouter({ pool, guards }: RouteDeps): Router {
+  const router = Router();
+  router.get('/api/v1/centers', ...guards.operator, getCenters(pool));
+  router.get('/api/v1/centers/services', ...guards.operator, getServices(pool));
+  return router;
+}
