@@ -25,7 +25,7 @@ export function postNote(t: TestApp, caller: Caller, body: Record<string, unknow
 export async function newNote(t: TestApp, caller: Caller, body: Record<string, unknown> = {}) {
   const res = await postNote(t, caller, body);
   if (res.status !== 201) throw new Error(`note creation failed: ${res.status} ${JSON.stringify(res.body)}`);
-  return res.body as { id: string; version: number } & Record<string, unknown>;
+  return res.body as { id: string; version: number; created_at: string; updated_at: string } & Record<string, unknown>;
 }
 
 export function patchNote(t: TestApp, caller: Caller, id: string, body: unknown, headers: Record<string, string> = {}) {
