@@ -40,3 +40,14 @@ export async function joinRun(app: Express, caller: Caller, threadId: string, ru
   expect(res.status).toBe(200);
   return res.body;
 }
+
+/** Waits (polling the API, test code only) until the run has the status. */
+export async function waitForStatus(app: Express, caller: Caller, threadId: string, runId: string, status: string, timeoutMs = 20_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const res = await request(app).get(`/v1/agent/threads/${threadId}/runs/${runId}`).set(caller.headers);
+    if (res.body.status === status) return res.body;
+    if (Date.now() > deadline) throw new Error(`run ${runId} is ${res.body.status}, not ${status}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
