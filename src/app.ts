@@ -18,6 +18,8 @@ import { notesRouter } from './modules/notes/routes.js';
 import { runsRouter } from './modules/runs/routes.js';
 import { threadsRouter } from './modules/threads/routes.js';
 import { transcriptionsRouter } from './modules/transcriptions/routes.js';
+import { webhookDeliveriesRouter } from './modules/webhook-deliveries/routes.js';
+import { webhookEndpointsRouter } from './modules/webhook-endpoints/routes.js';
 
 function createGuards(deps: AppDeps): Guards {
   return {
@@ -49,6 +51,8 @@ export function createApp(deps: AppDeps): Express {
   app.use(codifyRouter(routeDeps));
   app.use(runsRouter(routeDeps));
   app.use(notesRouter(routeDeps));
+  app.use(webhookEndpointsRouter(routeDeps));
+  app.use(webhookDeliveriesRouter(routeDeps));
 
   app.use(notFoundHandler);
   app.use(errorHandler(deps.logger));

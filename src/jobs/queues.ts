@@ -1,4 +1,5 @@
 import type { Queue } from 'pg-boss';
+import { webhookDeliveryQueue } from './webhook-queue.js';
 
 export interface QueueDefinition {
   name: string;
@@ -34,6 +35,8 @@ export const QUEUES: QueueDefinition[] = [
     name: RUN_QUEUE,
     options: { policy: 'key_strict_fifo', notify: true, retryLimit: 5, retryDelay: 1, retryBackoff: true, retryDelayMax: 60, heartbeatSeconds: 10, expireInSeconds: 900 },
   },
+  // Outbound webhook attempts (webhook-queue.ts).
+  webhookDeliveryQueue,
 ];
 
 export function queue(name: string): QueueDefinition {

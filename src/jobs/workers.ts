@@ -2,12 +2,15 @@ import type { AppDeps } from '../app-deps.js';
 import { startCallDispatchWorker } from './call-dispatch-worker.js';
 import { startCodifyWorker } from './codify-worker.js';
 import { startRunWorker } from './run-worker.js';
+import { startWebhookDeliveryWorker } from './webhook-delivery-worker.js';
+import { startOutboxDispatcher } from '../webhooks/outbox-dispatcher.js';
 
 /**
  * Starts every queue's worker (ROLE worker or all). Each worker file exports a function that
  * registers its handler with `deps.boss.work(...)`.
  */
 export async function startWorkers(deps: AppDeps): Promise<void> {
-  const starters: Array<(deps: AppDeps) => Promise<unknown>> = [startRunWorker, startCodifyWorker, startCallDispatchWorker];
+  const starters: Array<(deps: AppDeps) => Promise<unknown>> = [startRunWorker, startCodifyWorker, startCallDispatchWorker,
+    startWebhookDeliveryWorker, async (d) => startOutboxDispatcher(d)];
   for (const start of starters) await start(deps);
 }

@@ -1,0 +1,36 @@
+import type { PgBoss } from 'pg-boss';
+import { z } from 'zod';
+import type { Queryable } from '../db/pool.js';
+import { bossDb } from './boss-db.js';
+import type { QueueDefinition } from './queues.js';
+
+/**
+ * One job per delivery attempt. The job only hands the attempt to a worker: the delivery row's
+ * lease and attempt counter are the truth, so a duplicate or retried job is a no-op and a worker
+ * that dies mid-attempt is recovered by the dispatcher's sweep (outbox-dispatcher.ts).
+ */
+export const WEBHOOK_DELIVERY_QUEUE = 'webhook-delivery';
+
+export const webhookDeliveryQueue: QueueDefinition = {
+  name: WEBHOOK_DELIVERY_QUEUE,
+  // Retries here only cover a handler that could not reach the database; HTTP retries follow
+  // WEBHOOK_RETRY_SCHEDULE with a new job per attempt.
+  options: { notify: true, retryLimit: 3, retryDelay: 5, retryBackoff: true, expireInSeconds: 300 },
+};
+
+export const deliveryJobSchema = z.object({ delivery_id: z.uuid(), attempt: z.number().int().min(1) });
+export type DeliveryJob = z.infer<typeof deliveryJobSchema>;
+
+/** Queues attempts inside the caller's transaction, so they exist exactly when the rows do. */
+export async function sendDeliveryJobs(
+  boss: PgBoss,
+  tx: Queryable,
+  jobs: Array<DeliveryJob & { startAfterSeconds?: number }>,
+): Promise<void> {
+  if (jobs.length === 0) return;
+  await boss.insert(
+    WEBHOOK_DELIVERY_QUEUE,
+    jobs.map(({ startAfterSeconds, ...data }) => ({ data, ...(startAfterSeconds ? { startAfter: startAfterSeconds } : {}) })),
+    { db: bossDb(tx) },
+  );
+}

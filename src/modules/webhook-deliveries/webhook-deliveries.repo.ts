@@ -1,0 +1,205 @@
+import type { Queryable } from '../../db/pool.js';
+import { isoTime } from '../../db/sql.js';
+
+const iso = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
+/**
+ * Claims undispatched outbox events (SKIP LOCKED, so parallel dispatchers take disjoint rows),
+ * creates one delivery per matching active endpoint and marks the events dispatched, all on the
+ * caller's transaction. An endpoint receives events recorded after it subscribed, of its types
+ * (none listed = all) and of its group (none = every group). Returns the deliveries created.
+ */
+export async function fanOutOutbox(db: Queryable, limit: number): Promise<{ events: number; deliveries: string[] }> {
+  const { rows: claimed } = await db.query<{ id: string }>(
+    `SELECT id FROM outbox WHERE dispatched_at IS NULL ORDER BY created_at LIMIT $1 FOR UPDATE SKIP LOCKED`,
+    [limit],
+  );
+  if (claimed.length === 0) return { events: 0, deliveries: [] };
+  const ids = claimed.map((r) => r.id);
+  const { rows } = await db.query<{ id: string }>(
+    `INSERT INTO webhook_deliveries (id, endpoint_id, event_id)
+     SELECT gen_random_uuid(), e.id, o.id
+     FROM outbox o JOIN webhook_endpoints e
+       ON e.status = 'active'
+      AND e.created_at <= o.created_at
+      AND (e.group_id IS NULL OR e.group_id = o.group_id)
+      AND (cardinality(e.events) = 0 OR o.type = ANY (e.events))
+     WHERE o.id = ANY ($1::uuid[])
+     ON CONFLICT (endpoint_id, event_id) DO NOTHING
+     RETURNING id`,
+    [ids],
+  );
+  await db.query(`UPDATE outbox SET dispatched_at = now() WHERE id = ANY ($1::uuid[])`, [ids]);
+  return { events: ids.length, deliveries: rows.map((r) => r.id) };
+}
+
+/**
+ * Pending deliveries whose worker died mid-attempt (lease expired), or whose job never ran
+ * long after it was due: their lease is cleared and the caller queues the attempt again.
+ */
+export async function takeStalledDeliveries(db: Queryable, limit: number): Promise<Array<{ id: string; attempt_count: number }>> {
+  const { rows } = await db.query<{ id: string; attempt_count: number }>(
+    `UPDATE webhook_deliveries d SET lease_until = NULL, next_attempt_at = now(), updated_at = now()
+     FROM (SELECT id FROM webhook_deliveries
+           WHERE status = 'pending'
+             AND (lease_until < now() OR (lease_until IS NULL AND next_attempt_at < now() - interval '10 minutes'))
+           ORDER BY next_attempt_at LIMIT $1 FOR UPDATE SKIP LOCKED) s
+     WHERE d.id = s.id
+     RETURNING d.id, d.attempt_count`,
+    [limit],
+  );
+  return rows;
+}
+
+export interface ClaimedDelivery {
+  id: string;
+  attempt_count: number;
+  retry_index: number;
+  endpoint_id: string;
+  endpoint_status: string;
+  url: string;
+  secret: string;
+  thin: boolean;
+  allow_private: boolean;
+  event_id: string;
+  event_type: string;
+  event_data: Record<string, unknown>;
+  event_created_at: string;
+}
+
+/**
+ * Takes attempt number `attempt` of a pending delivery for `leaseSeconds`. Undefined when the
+ * attempt was already made, another worker holds it, or the delivery is no longer pending.
+ */
+export async function claimDelivery(db: Queryable, id: string, attempt: number, leaseSeconds: number): Promise<ClaimedDelivery | undefined> {
+  const { rows } = await db.query<ClaimedDelivery>(
+    `UPDATE webhook_deliveries d SET lease_until = now() + make_interval(secs => $3), updated_at = now()
+     FROM webhook_endpoints e, outbox o
+     WHERE d.id = $1 AND d.attempt_count = $2 - 1 AND d.status = 'pending'
+       AND (d.lease_until IS NULL OR d.lease_until < now())
+       AND e.id = d.endpoint_id AND o.id = d.event_id
+     RETURNING d.id, d.attempt_count, d.retry_index, e.id AS endpoint_id, e.status AS endpoint_status, e.url, e.secret,
+       e.thin, e.allow_private, o.id AS event_id, o.type AS event_type, o.data AS event_data,
+       ${isoTime('o.created_at', 'event_created_at')}`,
+    [id, attempt, leaseSeconds],
+  );
+  return rows[0];
+}
+
+export interface AttemptOutcome {
+  deliveryId: string;
+  attempt: number;
+  statusCode: number | null;
+  durationMs: number;
+  error: string | null;
+  /** delivered, pending (retry after `retryInSeconds`), dead, or cancelled */
+  status: 'delivered' | 'pending' | 'dead' | 'cancelled';
+  retryInSeconds?: number;
+  retryIndex?: number;
+}
+
+/**
+ * Records one attempt and the delivery's new state. False when the attempt had already been
+ * recorded (a duplicate worker): the caller then must not schedule anything.
+ */
+export async function recordAttempt(db: Queryable, o: AttemptOutcome): Promise<boolean> {
+  const { rowCount } = await db.query(
+    `UPDATE webhook_deliveries SET
+       attempt_count = $2, status = $3, lease_until = NULL, last_status_code = $4, last_error = $5,
+       retry_index = COALESCE($6, retry_index),
+       next_attempt_at = CASE WHEN $3 = 'pending' THEN now() + make_interval(secs => $7) ELSE next_attempt_at END,
+       delivered_at = CASE WHEN $3 = 'delivered' THEN now() ELSE delivered_at END,
+       updated_at = now()
+     WHERE id = $1 AND attempt_count = $2 - 1`,
+    [o.deliveryId, o.attempt, o.status, o.statusCode, o.error, o.retryIndex ?? null, o.retryInSeconds ?? 0],
+  );
+  if (!rowCount) return false;
+  await db.query(
+    `INSERT INTO webhook_delivery_attempts (delivery_id, attempt, status_code, duration_ms, error)
+     VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING`,
+    [o.deliveryId, o.attempt, o.statusCode, o.durationMs, o.error],
+  );
+  return true;
+}
+
+/** Ends a claimed delivery whose endpoint was disabled or deleted meanwhile. */
+export async function cancelDelivery(db: Queryable, id: string, reason: string): Promise<void> {
+  await db.query(
+    `UPDATE webhook_deliveries SET status = 'cancelled', lease_until = NULL, last_error = $2, updated_at = now()
+     WHERE id = $1 AND status = 'pending'`,
+    [id, reason],
+  );
+}
+
+export interface DeliveryRef {
+  id: string;
+  endpoint_id: string;
+  endpoint_status: string;
+  attempt_count: number;
+}
+
+/**
+ * Makes a delivery pending again with a fresh retry schedule (replay). Its id, and so its
+ * `webhook-id`, stays. Undefined when there is no such delivery.
+ */
+export async function reopenDelivery(db: Queryable, id: string): Promise<DeliveryRef | undefined> {
+  const { rows } = await db.query<DeliveryRef>(
+    `SELECT d.id, d.endpoint_id, e.status AS endpoint_status, d.attempt_count
+     FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id
+     WHERE d.id = $1 FOR UPDATE OF d`,
+    [id],
+  );
+  const found = rows[0];
+  if (!found || found.endpoint_status !== 'active') return found;
+  await db.query(
+    `UPDATE webhook_deliveries SET status = 'pending', retry_index = 0, next_attempt_at = now(), updated_at = now()
+     WHERE id = $1`,
+    [id],
+  );
+  return found;
+}
+
+export interface DeliveryAttempt {
+  attempt: number;
+  status_code: number | null;
+  duration_ms: number;
+  error: string | null;
+  created_at: string;
+}
+
+export interface DeliveryLogEntry {
+  id: string;
+  webhook_id: string;
+  endpoint_id: string;
+  event_id: string;
+  event_type: string;
+  status: string;
+  attempt_count: number;
+  last_status_code: number | null;
+  last_error: string | null;
+  next_attempt_at: string | null;
+  created_at: string;
+  updated_at: string;
+  delivered_at: string | null;
+  attempts: DeliveryAttempt[];
+}
+
+/** An endpoint's deliveries, newest first, each with every attempt (outcomes only, never bodies). */
+export async function listDeliveries(db: Queryable, endpointId: string, limit: number, offset: number): Promise<DeliveryLogEntry[]> {
+  const { rows } = await db.query<DeliveryLogEntry>(
+    `SELECT d.id, d.id::text AS webhook_id, d.endpoint_id, d.event_id, o.type AS event_type, d.status, d.attempt_count,
+       d.last_status_code, d.last_error,
+       CASE WHEN d.status = 'pending' THEN ${iso('d.next_attempt_at')} END AS next_attempt_at,
+       ${isoTime('d.created_at', 'created_at')}, ${isoTime('d.updated_at', 'updated_at')},
+       CASE WHEN d.delivered_at IS NOT NULL THEN ${iso('d.delivered_at')} END AS delivered_at,
+       COALESCE((SELECT json_agg(json_build_object('attempt', a.attempt, 'status_code', a.status_code,
+                   'duration_ms', a.duration_ms, 'error', a.error, 'created_at', ${iso('a.created_at')}) ORDER BY a.attempt)
+                 FROM webhook_delivery_attempts a WHERE a.delivery_id = d.id), '[]'::json) AS attempts
+     FROM webhook_deliveries d JOIN outbox o ON o.id = d.event_id
+     WHERE d.endpoint_id = $1
+     ORDER BY d.created_at DESC, d.id DESC
+     LIMIT $2 OFFSET $3`,
+    [endpointId, limit, offset],
+  );
+  return rows;
+}

@@ -1,0 +1,46 @@
+import { randomUUID } from 'node:crypto';
+import type { Request, Response } from 'express';
+import { z } from 'zod';
+import type { Config } from '../../config.js';
+import type { Queryable } from '../../db/pool.js';
+import { auditResource } from '../../http/audit.js';
+import { bodyObject, parseWith } from '../../http/validate.js';
+import { badRequest } from '../../lib/errors.js';
+import { generateWebhookSecret } from '../../webhooks/signing.js';
+import { resolveTarget, SsrfError } from '../../webhooks/ssrf-guard.js';
+import { OUTBOUND_EVENT_TYPES } from './event-types.js';
+import { insertEndpoint } from './webhook-endpoints.repo.js';
+
+export const createEndpointBody = z.strictObject({
+  url: z.string().min(1).max(2048),
+  events: z.array(z.enum(OUTBOUND_EVENT_TYPES)).optional().default([]),
+  group_id: z.string().trim().min(1).max(256).nullable().optional(),
+  description: z.string().max(1000).nullable().optional(),
+  thin: z.boolean().optional().default(false),
+});
+
+/** POST /api/v1/webhook-endpoints: 201 with the endpoint and its secret, which is never shown again. */
+export function createEndpoint(db: Queryable, config: Config) {
+  return async (req: Request, res: Response) => {
+    const body = parseWith(createEndpointBody, bodyObject(req.body));
+    try {
+      await resolveTarget(body.url, config.WEBHOOK_ALLOW_PRIVATE);
+    } catch (err) {
+      if (err instanceof SsrfError) throw badRequest(`url: ${err.message}`);
+      throw err;
+    }
+    const secret = generateWebhookSecret();
+    const endpoint = await insertEndpoint(db, {
+      id: randomUUID(),
+      url: body.url,
+      events: [...new Set(body.events)],
+      groupId: body.group_id ?? null,
+      description: body.description ?? null,
+      thin: body.thin,
+      secret,
+      allowPrivate: config.WEBHOOK_ALLOW_PRIVATE,
+    });
+    auditResource(res, endpoint.id);
+    res.status(201).json({ ...endpoint, secret });
+  };
+}

@@ -1,0 +1,18 @@
+import type { Request, Response } from 'express';
+import type { Pool } from '../../db/pool.js';
+import { withTransaction } from '../../db/transaction.js';
+import { auditResource } from '../../http/audit.js';
+import { isUuid } from '../../http/validate.js';
+import { notFound } from '../../lib/errors.js';
+import { retireEndpoint } from './webhook-endpoints.repo.js';
+
+/** DELETE /api/v1/webhook-endpoints/{id}: 204; its pending deliveries are cancelled, nothing more is sent. */
+export function deleteEndpoint(pool: Pool) {
+  return async (req: Request<{ id: string }>, res: Response) => {
+    const { id } = req.params;
+    auditResource(res, id);
+    const deleted = isUuid(id) && (await withTransaction(pool, (tx) => retireEndpoint(tx, id, 'deleted', 'deleted by operator')));
+    if (!deleted) throw notFound('Webhook endpoint', id);
+    res.status(204).end();
+  };
+}

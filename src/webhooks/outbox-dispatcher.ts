@@ -1,0 +1,88 @@
+import type { AppDeps } from '../app-deps.js';
+import { CHANNELS } from '../db/notifications.js';
+import { withTransaction } from '../db/transaction.js';
+import { sendDeliveryJobs } from '../jobs/webhook-queue.js';
+import { fanOutOutbox, takeStalledDeliveries } from '../modules/webhook-deliveries/webhook-deliveries.repo.js';
+
+export interface DispatcherOptions {
+  sweepIntervalMs?: number;
+  batchSize?: number;
+}
+
+export interface OutboxDispatcher {
+  /** fans out every undispatched event now (resolves when the outbox is empty) */
+  drain(): Promise<void>;
+  stop(): void;
+}
+
+/**
+ * Turns outbox events into deliveries, one per matching endpoint, each with its own job. It
+ * wakes on the outbox channel and also sweeps on a timer (and at start), so events recorded
+ * while no dispatcher listened are not left behind. Rows are claimed FOR UPDATE SKIP LOCKED and
+ * the deliveries, their jobs and the dispatched mark commit together: parallel dispatchers
+ * never fan out an event twice, and a crash before the commit leaves the event for the next one.
+ * The sweep also requeues attempts whose worker died holding them (expired leases).
+ */
+export function startOutboxDispatcher(deps: AppDeps, options: DispatcherOptions = {}): OutboxDispatcher {
+  const batchSize = options.batchSize ?? 200;
+  let stopped = false;
+  let running: Promise<void> | undefined;
+  let again = false;
+
+  const fanOutAll = async () => {
+    for (;;) {
+      const { events } = await withTransaction(deps.pool, async (tx) => {
+        const result = await fanOutOutbox(tx, batchSize);
+        await sendDeliveryJobs(deps.boss, tx, result.deliveries.map((id) => ({ delivery_id: id, attempt: 1 })));
+        return result;
+      });
+      if (events < batchSize || stopped) return;
+    }
+  };
+
+  const requeueStalled = async () => {
+    const stalled = await withTransaction(deps.pool, async (tx) => {
+      const rows = await takeStalledDeliveries(tx, batchSize);
+      await sendDeliveryJobs(deps.boss, tx, rows.map((r) => ({ delivery_id: r.id, attempt: r.attempt_count + 1 })));
+      return rows;
+    });
+    if (stalled.length) deps.logger.warn('stalled webhook deliveries requeued', { count: stalled.length });
+  };
+
+  // One pass at a time; a wake-up during a pass asks for one more pass.
+  const run = (withSweep: boolean): Promise<void> => {
+    if (stopped) return Promise.resolve();
+    if (running) {
+      again = true;
+      return running;
+    }
+    running = (async () => {
+      try {
+        do {
+          again = false;
+          await fanOutAll();
+        } while (again && !stopped);
+        if (withSweep) await requeueStalled();
+      } catch (err) {
+        if (!stopped) deps.logger.error('outbox dispatch failed; the next sweep retries', { error_name: (err as Error).name });
+      } finally {
+        running = undefined;
+      }
+    })();
+    return running;
+  };
+
+  const unsubscribe = deps.notifications.subscribe(CHANNELS.outbox, () => void run(false));
+  const unhook = deps.notifications.onReconnect(() => void run(false));
+  const timer = setInterval(() => void run(true), options.sweepIntervalMs ?? 5_000);
+  timer.unref();
+  const stop = () => {
+    stopped = true;
+    clearInterval(timer);
+    unsubscribe();
+    unhook();
+  };
+  deps.boss.once('stopped', stop);
+  void run(true);
+  return { drain: () => run(false), stop };
+}

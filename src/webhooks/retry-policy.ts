@@ -1,0 +1,23 @@
+/** Retry-After is honoured up to a day; a receiver cannot park a delivery for longer. */
+const MAX_RETRY_AFTER_SECONDS = 86_400;
+
+/** `Retry-After` as seconds from now: delta-seconds or an HTTP date; undefined when absent or unreadable. */
+export function parseRetryAfter(header: string | undefined, now = Date.now()): number | undefined {
+  if (!header) return undefined;
+  const value = header.trim();
+  if (/^\d+$/.test(value)) return Math.min(Number(value), MAX_RETRY_AFTER_SECONDS);
+  const at = Date.parse(value);
+  if (Number.isNaN(at)) return undefined;
+  return Math.min(Math.max(0, (at - now) / 1000), MAX_RETRY_AFTER_SECONDS);
+}
+
+/**
+ * Seconds until the next attempt after failure number `retryIndex` (0-based), or undefined when
+ * the schedule is used up. The schedule's value gets +-10% jitter so that many deliveries that
+ * failed together do not retry in lockstep; a longer Retry-After wins.
+ */
+export function nextRetryDelay(schedule: readonly number[], retryIndex: number, retryAfter?: number, random = Math.random): number | undefined {
+  if (retryIndex >= schedule.length) return undefined;
+  const jittered = schedule[retryIndex] * (0.9 + 0.2 * random());
+  return Math.round(Math.max(jittered, retryAfter ?? 0) * 1000) / 1000;
+}
