@@ -27,6 +27,22 @@ describe('health', () => {
     }
   });
 
+  it('shows no secrets: API keys, webhook and provider secrets, DATABASE_URL', async () => {
+    const providerSecret = `whsec_${randomBytes(32).toString('base64')}`;
+    const t = await startTestApp({ env: { VOICE_PROVIDER_URL: 'http://127.0.0.1:9/calls', VOICE_PROVIDER_SECRET: providerSecret } });
+    try {
+      const res = await request(t.app).get('/api/v1/health');
+      expect(res.status).toBe(200);
+      const text = JSON.stringify(res.body) + JSON.stringify(res.headers);
+      const secrets = [...t.config.VOICE_API_KEYS, ...t.config.EHR_WEBHOOK_SECRET, ...t.config.VOICE_WEBHOOK_SECRET,
+        t.config.JWT_SECRET!, providerSecret, t.config.DATABASE_URL!, new URL(t.config.DATABASE_URL!).host];
+      for (const secret of secrets) expect(text).not.toContain(secret);
+      expect(text).not.toMatch(/postgres(ql)?:\/\/|whsec_|password/i);
+    } finally {
+      await t.close();
+    }
+  });
+
   it('answers 503 with the same shape when the database goes away', async () => {
     const admin = new pg.Client({ connectionString: inject('adminDatabaseUrl') });
     await admin.connect();

@@ -110,3 +110,11 @@ export async function updateCall(db: Queryable, id: string, ch: CallChange): Pro
   );
   return rows[0];
 }
+
+/** Notes why a call is still queued; a call that has moved on meanwhile keeps its own reason. */
+export async function setQueuedReason(db: Queryable, id: string, reason: string): Promise<void> {
+  await db.query(
+    `UPDATE calls SET status_reason = $2, updated_at = now() WHERE id = $1 AND status = 'queued' AND status_reason IS DISTINCT FROM $2`,
+    [id, reason],
+  );
+}

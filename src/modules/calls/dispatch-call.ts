@@ -4,7 +4,7 @@ import type { AppDeps } from '../../app-deps.js';
 import { withTransaction } from '../../db/transaction.js';
 import { signPayload } from '../../webhooks/signing.js';
 import { recordCallChange } from './call-events.js';
-import { findCall, publicCall, updateCall, type StoredCall } from './calls.repo.js';
+import { findCall, publicCall, setQueuedReason, updateCall } from './calls.repo.js';
 
 export const PROVIDER_TIMEOUT_MS = 15_000;
 export const NO_PROVIDER_REASON = 'No voice provider configured (VOICE_PROVIDER_URL is unset): the call stays queued';
@@ -25,10 +25,6 @@ function providerIdOf(data: unknown): string | null {
     if ((typeof d[k] === 'string' && d[k]) || typeof d[k] === 'number') return String(d[k]);
   }
   return null;
-}
-
-async function setReason(deps: AppDeps, call: StoredCall, reason: string): Promise<void> {
-  if (call.statusReason !== reason) await updateCall(deps.pool, call.callId, { statusReason: reason });
 }
 
 /** Moves a call out of queued (dispatched or failed) unless a voice event already moved it on. */
@@ -65,7 +61,7 @@ export async function dispatchCall(deps: AppDeps, callId: string, finalAttempt: 
   const url = deps.config.VOICE_PROVIDER_URL;
   const secret = deps.config.VOICE_PROVIDER_SECRET;
   if (!url || !secret) {
-    await setReason(deps, call, url ? NO_SECRET_REASON : NO_PROVIDER_REASON);
+    await setQueuedReason(deps.pool, callId, url ? NO_SECRET_REASON : NO_PROVIDER_REASON);
     return 'no_provider';
   }
 
@@ -105,6 +101,6 @@ export async function dispatchCall(deps: AppDeps, callId: string, finalAttempt: 
     await settle(deps, callId, { ok: false, reason: `Voice provider ${what} after ${attempt.attempts} attempts` });
     return 'failed';
   }
-  await setReason(deps, attempt, `Voice provider ${what} on attempt ${attempt.attempts}; retrying`);
+  await setQueuedReason(deps.pool, callId, `Voice provider ${what} on attempt ${attempt.attempts}; retrying`);
   throw new ProviderUnavailableError(`voice provider ${what}`);
 }
