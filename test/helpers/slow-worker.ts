@@ -1,0 +1,29 @@
+/**
+ * A run-worker process for the crash test: `node --import tsx test/helpers/slow-worker.ts` with
+ * DATABASE_URL, BOSS_SCHEMA and ENGINE_DELAY_MS. Its engine is the local one slowed down (test
+ * code), so a run is still in the engine when the test kills this process with SIGKILL.
+ * Prints `worker-ready` once working and `engine-start` whenever a run reaches the engine.
+ */
+import { parseConfig } from '../../src/config.js';
+import { ALL_CHANNELS, NotificationHub } from '../../src/db/notifications.js';
+import { createPool } from '../../src/db/pool.js';
+import { LocalEngine } from '../../src/engine/local/local-engine.js';
+import { startRunWorker } from '../../src/jobs/run-worker.js';
+import { createLogger } from '../../src/lib/logger.js';
+import { CodeTable } from '../../src/terminology/code-table.js';
+import { starterRows } from '../../src/terminology/starter-catalog.js';
+import { startIsolatedBoss } from './slow-worker-boss.js';
+import { SlowEngine } from './slow-worker-engine.js';
+
+const url = process.env.DATABASE_URL!;
+const config = parseConfig({ NODE_ENV: 'test', DATABASE_URL: url, LOG_LEVEL: 'error' });
+const logger = createLogger('error');
+const pool = createPool(url);
+const boss = await startIsolatedBoss(url, { schema: process.env.BOSS_SCHEMA! });
+const notifications = new NotificationHub(url, ALL_CHANNELS, logger);
+await notifications.start();
+const table = new CodeTable(starterRows());
+const engine = new SlowEngine(new LocalEngine(() => table), Number(process.env.ENGINE_DELAY_MS ?? 60_000));
+engine.onStart = () => process.stdout.write('engine-start\n');
+await startRunWorker({ config, pool, boss, logger, engine, notifications });
+process.stdout.write('worker-ready\n');
