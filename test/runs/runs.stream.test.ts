@@ -100,3 +100,21 @@ describe('GET .../runs/{runId}/stream', () => {
     expect(await res.json()).toMatchObject({ success: false, error: 'Not Found' });
   });
 });
+
+describe('POST .../runs/stream', () => {
+  let t: RunsTestApp & { engine: SlowEngine };
+  let caller: Caller;
+  beforeAll(async () => {
+    t = await startSlowApp(200);
+    caller = await newCaller();
+  });
+  afterAll(() => t.close());
+
+  it('validates like POST .../runs (400 JSON before any event)', async () => {
+    const { default: request } = await import('supertest');
+    const threadId = await newThread(t.app, caller);
+    const res = await request(t.app).post(`/v1/agent/threads/${threadId}/runs/stream`).set(caller.headers).send({ input: { messages: [] } });
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ success: false, error: 'Bad Request' });
+  });
+});

@@ -9,7 +9,7 @@ import { currentContext } from '../../lib/request-context.js';
 import { findNote } from '../notes/notes.repo.js';
 import { findTranscription } from '../transcriptions/transcriptions.repo.js';
 import { isChatHeader, messagesTranscript, runRequestBody, type RunRequestBody } from './run-request.js';
-import { lockThread, threadHasActiveRun } from './runs.repo.js';
+import { lockThread, threadHasActiveRun, type Run } from './runs.repo.js';
 import { startRun } from './start-run.js';
 
 /** An extraction's source and target must exist in the caller's group: 404 naming them, now rather than in the worker. */
@@ -28,41 +28,49 @@ async function checkExtractionLinks(tx: Queryable, groupId: string, body: RunReq
 }
 
 /**
- * POST /v1/agent/threads/{threadId}/runs: stores the run `pending` and enqueues its job in the
- * same transaction (no accepted run is ever lost), then answers 201 at once.
+ * Validates a run request and stores the run `pending` with its job in one transaction (no
+ * accepted run is ever lost). `runId` lets a caller watch the run before it exists.
  */
+export async function acceptRun(req: Request<{ threadId: string }>, pool: Pool, boss: PgBoss, runId?: string): Promise<Run> {
+  const { threadId } = req.params;
+  auditResource(req.res!, threadId);
+  const isChat = isChatHeader(req);
+  const body = parseWith(runRequestBody, bodyObject(req.body));
+  if (body.config.configurable.thread_id !== threadId) {
+    throw badRequest(`config.configurable.thread_id must equal the thread id in the path (${threadId.slice(0, 100)})`);
+  }
+  if (!isUuid(threadId)) throw notFound('Thread', threadId);
+  const { groupId, userId } = req.principal!;
+  const reject = (body.config.configurable.multitask_strategy ?? body.multitask_strategy) === 'reject';
+
+  const run = await withTransaction(pool, async (tx) => {
+    if (!(await lockThread(tx, groupId, threadId))) throw notFound('Thread', threadId);
+    if (reject && (await threadHasActiveRun(tx, threadId))) {
+      throw conflict(`Thread ${threadId} has a pending or running run (multitask_strategy reject)`);
+    }
+    if (!isChat) await checkExtractionLinks(tx, groupId, body);
+    return startRun(tx, boss, {
+      id: runId,
+      threadId,
+      groupId,
+      userId,
+      doctorId: req.doctor!,
+      patientId: req.patient,
+      kind: isChat ? 'chat' : 'extraction',
+      input: { messages: body.input.messages.map(({ role, content }) => ({ role, content })) },
+      config: { configurable: body.config.configurable },
+      requestId: currentContext()?.requestId,
+    });
+  });
+  auditResource(req.res!, run.run_id);
+  // LangGraph clients read the new run's ids from Content-Location.
+  req.res!.setHeader('content-location', `/v1/agent/threads/${threadId}/runs/${run.run_id}`);
+  return run;
+}
+
+/** POST /v1/agent/threads/{threadId}/runs: 201 with the pending run, at once. */
 export function createRun(pool: Pool, boss: PgBoss) {
   return async (req: Request<{ threadId: string }>, res: Response) => {
-    const { threadId } = req.params;
-    auditResource(res, threadId);
-    const isChat = isChatHeader(req);
-    const body = parseWith(runRequestBody, bodyObject(req.body));
-    if (body.config.configurable.thread_id !== threadId) {
-      throw badRequest(`config.configurable.thread_id must equal the thread id in the path (${threadId.slice(0, 100)})`);
-    }
-    if (!isUuid(threadId)) throw notFound('Thread', threadId);
-    const { groupId, userId } = req.principal!;
-    const reject = (body.config.configurable.multitask_strategy ?? body.multitask_strategy) === 'reject';
-
-    const run = await withTransaction(pool, async (tx) => {
-      if (!(await lockThread(tx, groupId, threadId))) throw notFound('Thread', threadId);
-      if (reject && (await threadHasActiveRun(tx, threadId))) {
-        throw conflict(`Thread ${threadId} has a pending or running run (multitask_strategy reject)`);
-      }
-      if (!isChat) await checkExtractionLinks(tx, groupId, body);
-      return startRun(tx, boss, {
-        threadId,
-        groupId,
-        userId,
-        doctorId: req.doctor!,
-        patientId: req.patient,
-        kind: isChat ? 'chat' : 'extraction',
-        input: { messages: body.input.messages.map(({ role, content }) => ({ role, content })) },
-        config: { configurable: body.config.configurable },
-        requestId: currentContext()?.requestId,
-      });
-    });
-    auditResource(res, run.run_id);
-    res.status(201).json(run);
+    res.status(201).json(await acceptRun(req, pool, boss));
   };
 }

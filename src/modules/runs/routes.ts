@@ -5,7 +5,7 @@ import { createRun } from './create-run.js';
 import { getRun } from './get-run.js';
 import { joinRun } from './join-run.js';
 import { listThreadRuns } from './list-runs.js';
-import { streamRun } from './stream-run.js';
+import { createAndStreamRun, streamRun } from './stream-run.js';
 
 export function runsRouter(deps: RouteDeps): Router {
   const { pool, boss, guards } = deps;
@@ -13,6 +13,8 @@ export function runsRouter(deps: RouteDeps): Router {
   const base = '/v1/agent/threads/:threadId/runs';
   router.post(base, ...guards.clinical, createRun(pool, boss));
   router.get(base, ...guards.clinical, listThreadRuns(pool));
+  // Before /:runId so `stream` is not taken for a run id.
+  router.post(`${base}/stream`, ...guards.clinical, createAndStreamRun(deps));
   router.get(`${base}/:runId`, ...guards.clinical, getRun(pool));
   router.get(`${base}/:runId/join`, ...guards.clinical, joinRun(deps));
   router.get(`${base}/:runId/stream`, ...guards.clinical, streamRun(deps));
