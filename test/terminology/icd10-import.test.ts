@@ -1,0 +1,123 @@
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { createPool, type Pool } from '../../src/db/pool.js';
+import { CodeTableStore } from '../../src/terminology/code-table-store.js';
+import { importIcd10 } from '../../src/terminology/icd10-import.js';
+import { newCaller } from '../helpers/tokens.js';
+import { codify, startCodifyApp } from '../codify/helpers/codify-app.js';
+import { privateDatabase, type PrivateDatabase } from '../codify/helpers/private-database.js';
+
+const DIR = '../shared/data/icd10cm';
+const CODES_FILE = `${DIR}/icd10cm-codes-2026.txt`;
+const CATEGORIES_FILE = `${DIR}/icd10cm-categories-April-1-2026.csv`;
+
+const tmp = mkdtempSync(join(tmpdir(), 'clinigate-icd10-'));
+function file(name: string, text: string): string {
+  const path = join(tmp, name);
+  writeFileSync(path, text);
+  return path;
+}
+const SMALL = ['I10     Essential (primary) hypertension', 'E119    Type 2 diabetes mellitus without complications', 'J189    Pneumonia, unspecified organism', ''].join('\n');
+
+// The import replaces the code table: it runs in a database of its own, never the shared test one.
+// Skipped under vitest.terminology.config.ts, which has no database.
+describe.runIf(Boolean(inject('adminDatabaseUrl')))('ICD-10-CM import into PostgreSQL', () => {
+  let db: PrivateDatabase;
+  let pool: Pool;
+  beforeAll(async () => {
+    db = await privateDatabase('icd10_import');
+    pool = createPool(db.url, 2);
+  });
+  afterAll(async () => {
+    await pool.end();
+    await db.drop();
+  });
+
+  const count = async () => (await pool.query(`SELECT count(*)::int AS n FROM icd10_codes`)).rows[0].n;
+  const imports = async () => (await pool.query(`SELECT count(*)::int AS n FROM icd10_imports`)).rows[0].n;
+
+  it('imports a codes file, and the same content again is a no-op', async () => {
+    const path = file('small.txt', SMALL);
+    const first = await importIcd10(pool, { codesFile: path });
+    expect(first).toMatchObject({ status: 'imported', codeCount: 3, headerCount: 0 });
+    expect(await count()).toBe(3);
+    const again = await importIcd10(pool, { codesFile: file('small-copy.txt', SMALL) });
+    expect(again).toMatchObject({ status: 'unchanged', importId: first.importId });
+    expect(await imports()).toBe(1);
+  });
+
+  it('replaces the table when the content differs, in one transaction', async () => {
+    const changed = await importIcd10(pool, { codesFile: file('changed.txt', 'I10     Essential (primary) hypertension\n') });
+    expect(changed.status).toBe('imported');
+    expect((await pool.query(`SELECT code FROM icd10_codes`)).rows).toEqual([{ code: 'I10' }]);
+  });
+
+  it('leaves the table as it was when the file is malformed', async () => {
+    await expect(importIcd10(pool, { codesFile: file('bad.txt', 'I10     Hypertension\n12345   not a code\n') })).rejects.toThrow(/malformed line 2/);
+    expect((await pool.query(`SELECT code FROM icd10_codes`)).rows).toEqual([{ code: 'I10' }]);
+  });
+
+  it('stores categories as non-billable header rows; a billable 3-character code stays billable', async () => {
+    const categories = file('cats.csv', 'ICD10-CM-CODE,description,section,chapter\nI10,Essential (primary) hypertension,I10-I1A,9\nE11,Type 2 diabetes mellitus,E08-E13,4\n');
+    const res = await importIcd10(pool, { codesFile: file('small2.txt', SMALL), categoriesFile: categories });
+    expect(res).toMatchObject({ status: 'imported', codeCount: 3, headerCount: 1 });
+    const { rows } = await pool.query(`SELECT code, billable, is_header, section FROM icd10_codes WHERE code IN ('I10', 'E11') ORDER BY code`);
+    expect(rows).toEqual([
+      { code: 'E11', billable: false, is_header: true, section: 'E08-E13' },
+      { code: 'I10', billable: true, is_header: false, section: null },
+    ]);
+  });
+
+  it('the store loads the imported table, and the starter catalog when nothing is imported', async () => {
+    const store = new CodeTableStore(pool);
+    expect(await store.refresh()).toBe(true);
+    expect(store.source).toBe('imported');
+    expect(store.current().size).toBe(4);
+    expect(await store.refresh()).toBe(false);
+    const empty = await privateDatabase('icd10_empty');
+    const emptyPool = createPool(empty.url, 1);
+    const starter = new CodeTableStore(emptyPool);
+    await starter.refresh();
+    expect(starter.source).toBe('starter');
+    expect(starter.current().has('I10')).toBe(true);
+    await emptyPool.end();
+    await empty.drop();
+  });
+
+  describe.runIf(existsSync(CODES_FILE))('the full FY2026 file', () => {
+    it('imports 74k codes with the categories, idempotently, and codify answers only codes of that table', async () => {
+      const full = await importIcd10(pool, { codesFile: CODES_FILE, categoriesFile: CATEGORIES_FILE });
+      expect(full.status).toBe('imported');
+      expect(full.codeCount).toBeGreaterThan(70_000);
+      expect(full.headerCount).toBeGreaterThan(1_000);
+      expect((await importIcd10(pool, { codesFile: CODES_FILE, categoriesFile: CATEGORIES_FILE })).status).toBe('unchanged');
+
+      const t = await startCodifyApp('icd10_full', { db });
+      try {
+        const table = t.codeTables.current();
+        expect(t.codeTables.source).toBe('imported');
+        expect(table.size).toBe(full.codeCount + full.headerCount);
+        const note = [
+          'A 67-year-old man with hypertension, type 2 diabetes with diabetic neuropathy and COPD presented with fever, cough and dyspnea.',
+          'Chest X-ray showed right lower lobe pneumonia; no pleural effusion.',
+          'Family history of colon cancer. Rule out pulmonary embolism.',
+          'He was treated for acute kidney injury and hyponatremia; anemia was noted.',
+        ].join('\n');
+        for (const model of ['fast', 'balanced', 'high-quality']) {
+          const res = await codify(t, await newCaller(), { medical_note: note, model });
+          expect(res.status).toBe(200);
+          expect(res.body.final_code_assessments.length).toBeGreaterThan(3);
+          for (const a of res.body.final_code_assessments) {
+            expect(table.isBillable(a.code), a.code).toBe(true);
+            expect(a.description).toBe(table.get(a.code)?.description);
+          }
+          for (const a of res.body.discarded_code_assessments) expect(table.has(a.code), a.code).toBe(true);
+        }
+      } finally {
+        await t.close();
+      }
+    }, 120_000);
+  });
+});
