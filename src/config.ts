@@ -49,6 +49,11 @@ const envSchema = z.object({
   OPENAI_BASE_URL: optionalUrl,
   OPENAI_API_KEY: optionalString,
   OPENAI_MODEL: optionalString,
+  OPENAI_MODEL_FAST: optionalString,
+  OPENAI_MODEL_BALANCED: optionalString,
+  OPENAI_MODEL_HIGH_QUALITY: optionalString,
+  OPENAI_TIMEOUT_MS: z.coerce.number().int().min(1).default(60_000),
+  OPENAI_MAX_RETRIES: z.coerce.number().int().min(0).max(10).default(2),
   ENGINE_FALLBACK: z.enum(['local', '']).optional().transform((v) => (v ? v : undefined)),
   ICD10CM_FILE: optionalString,
   CODIFY_RATE_LIMIT: z.coerce.number().int().min(1).default(60),
@@ -97,6 +102,9 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   if (cfg.ENGINE === 'openai' && !cfg.OPENAI_BASE_URL) {
     throw new ConfigError('Invalid configuration: OPENAI_BASE_URL is required when ENGINE=openai');
+  }
+  if (cfg.ENGINE === 'openai' && !cfg.OPENAI_MODEL) {
+    throw new ConfigError('Invalid configuration: OPENAI_MODEL is required when ENGINE=openai');
   }
   return { ...cfg, jwtMode };
 }
