@@ -10,10 +10,11 @@ import { errorHandler, notFoundHandler } from './http/error-handler.js';
 import { requestContext } from './http/request-context.js';
 import { requireDoctor } from './http/require-doctor.js';
 import './http/request-types.js';
-import { codifyRouter } from './modules/codify/routes.js';
 import { callsRouter } from './modules/calls/routes.js';
 import { centersRouter } from './modules/centers/routes.js';
+import { codifyRouter } from './modules/codify/routes.js';
 import { healthRouter } from './modules/health/routes.js';
+import { INBOUND_WEBHOOK_PATHS, inboundWebhooksRouter } from './modules/inbound-webhooks/routes.js';
 import { notesRouter } from './modules/notes/routes.js';
 import { runsRouter } from './modules/runs/routes.js';
 import { threadsRouter } from './modules/threads/routes.js';
@@ -40,17 +41,18 @@ export function createApp(deps: AppDeps): Express {
   app.use(requestContext);
   app.use(accessLog(deps.logger));
   app.use(helmet());
-  app.use(['/v1', '/api/v1/calls', '/api/v1/centers', '/api/v1/webhook'], auditTrail(deps.pool, deps.logger));
-  app.use(bodyParsers({ '/v1/codify': CODIFY_BODY_LIMIT }));
+  app.use(['/v1', '/api/v1/calls', '/api/v1/centers', '/api/v1/webhooks', '/api/v1/webhook-endpoints', '/api/v1/webhook-deliveries'], auditTrail(deps.pool, deps.logger));
+  app.use(bodyParsers({ '/v1/codify': CODIFY_BODY_LIMIT }, INBOUND_WEBHOOK_PATHS));
 
   app.use(healthRouter(routeDeps));
   app.use(transcriptionsRouter(routeDeps));
   app.use(threadsRouter(routeDeps));
+  app.use(codifyRouter(routeDeps));
   app.use(callsRouter(routeDeps));
   app.use(centersRouter(routeDeps));
-  app.use(codifyRouter(routeDeps));
   app.use(runsRouter(routeDeps));
   app.use(notesRouter(routeDeps));
+  app.use(inboundWebhooksRouter(routeDeps));
   app.use(webhookEndpointsRouter(routeDeps));
   app.use(webhookDeliveriesRouter(routeDeps));
 

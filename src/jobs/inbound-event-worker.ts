@@ -3,6 +3,7 @@ import type { AppDeps } from '../app-deps.js';
 import { runWithContext } from '../lib/request-context.js';
 import { eventTypeFor } from '../modules/inbound-webhooks/event-types.js';
 import { findInboundEvent, markEnded, markProcessing } from '../modules/inbound-webhooks/inbound-events.repo.js';
+import { PermanentJobFailure } from './permanent-failure.js';
 import { INBOUND_EVENT_QUEUE } from './queues.js';
 
 const jobData = z.object({ id: z.uuid() });
@@ -20,9 +21,12 @@ export async function processInboundEvent(deps: AppDeps, id: string, lastAttempt
       await markEnded(deps.pool, id, 'completed');
       deps.logger.info('inbound event processed', { event_id: event.event_id, type: event.type });
     } catch (err) {
-      deps.logger.warn('inbound event step failed', { event_id: event.event_id, type: event.type, error_name: (err as Error).name, last_attempt: lastAttempt });
-      if (lastAttempt) await markEnded(deps.pool, id, 'failed', { error: 'Processing Failed', details: (err as Error).message.slice(0, 500) });
-      throw err;
+      const permanent = err instanceof PermanentJobFailure;
+      deps.logger.warn('inbound event step failed', { event_id: event.event_id, type: event.type, error_name: (err as Error).name, permanent, last_attempt: lastAttempt });
+      if (permanent || lastAttempt) {
+        await markEnded(deps.pool, id, 'failed', { error: 'Processing Failed', details: (err as Error).message.slice(0, 500) });
+      }
+      if (!permanent) throw err;
     }
   });
 }

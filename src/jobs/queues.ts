@@ -6,34 +6,42 @@ export interface QueueDefinition {
   options: Omit<Queue, 'name'>;
 }
 
-/**
- * Every queue with its policy: retries, backoff, expiry and heartbeat. A heartbeat lets a job
- * whose worker died be retried within seconds instead of after its expiry.
- */
+/** Inbound webhook events: one job per stored event (job data: the event row id). */
+export const INBOUND_EVENT_QUEUE = 'inbound-event';
+
 /** Runs of threads: one job per run, singletonKey = thread id, so a thread's runs execute one at a time in order. */
 export const RUN_QUEUE = 'run-execute';
-
-/** Codifications awaited by their POST /v1/codify request (job data: the codify run id). */
-export const CODIFY_QUEUE = 'codify';
 
 /** Outbound questionnaire calls handed to the voice provider (startAfter = the call's scheduledAt). */
 export const CALL_DISPATCH_QUEUE = 'call-dispatch';
 
+/** Codifications awaited by their POST /v1/codify request (job data: the codify run id). */
+export const CODIFY_QUEUE = 'codify';
+
+/**
+ * Every queue with its policy: retries, backoff, expiry and heartbeat. A heartbeat lets a job
+ * whose worker died be retried within seconds instead of after its expiry.
+ */
 export const QUEUES: QueueDefinition[] = [
   // Provider outages (network, 5xx, 429) retry with backoff for ~30 min; the last failure fails the call.
   {
     name: CALL_DISPATCH_QUEUE,
     options: { notify: true, retryLimit: 10, retryDelay: 2, retryBackoff: true, retryDelayMax: 600, expireInSeconds: 60 },
   },
-  // Codify: a request waits for it, so retry fast; a missed heartbeat (dead worker) retries in 30 s.
-  {
-    name: CODIFY_QUEUE,
-    options: { notify: true, retryLimit: 2, retryDelay: 1, retryBackoff: true, heartbeatSeconds: 30, expireInSeconds: 660, deleteAfterSeconds: 86_400 },
-  },
   // key_strict_fifo: per-thread FIFO; a crashed worker's job is retried after a missed heartbeat, never reordered.
   {
     name: RUN_QUEUE,
     options: { policy: 'key_strict_fifo', notify: true, retryLimit: 5, retryDelay: 1, retryBackoff: true, retryDelayMax: 60, heartbeatSeconds: 10, expireInSeconds: 900 },
+  },
+  // An inbound webhook's work (pipeline, catalog or call update); each step is idempotent.
+  {
+    name: INBOUND_EVENT_QUEUE,
+    options: { notify: true, retryLimit: 5, retryDelay: 5, retryBackoff: true, retryDelayMax: 600, heartbeatSeconds: 30, expireInSeconds: 3600 },
+  },
+  // Codify: a request waits for it, so retry fast; a missed heartbeat (dead worker) retries in 30 s.
+  {
+    name: CODIFY_QUEUE,
+    options: { notify: true, retryLimit: 2, retryDelay: 1, retryBackoff: true, heartbeatSeconds: 30, expireInSeconds: 660, deleteAfterSeconds: 86_400 },
   },
   // Outbound webhook attempts (webhook-queue.ts).
   webhookDeliveryQueue,

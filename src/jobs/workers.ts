@@ -1,7 +1,8 @@
 import type { AppDeps } from '../app-deps.js';
-import { startCallDispatchWorker } from './call-dispatch-worker.js';
-import { startCodifyWorker } from './codify-worker.js';
 import { startRunWorker } from './run-worker.js';
+import { startCallDispatchWorker } from './call-dispatch-worker.js';
+import { startInboundEventWorker } from './inbound-event-worker.js';
+import { startCodifyWorker } from './codify-worker.js';
 import { startWebhookDeliveryWorker } from './webhook-delivery-worker.js';
 import { startOutboxDispatcher } from '../webhooks/outbox-dispatcher.js';
 
@@ -10,7 +11,7 @@ import { startOutboxDispatcher } from '../webhooks/outbox-dispatcher.js';
  * registers its handler with `deps.boss.work(...)`.
  */
 export async function startWorkers(deps: AppDeps): Promise<void> {
-  const starters: Array<(deps: AppDeps) => Promise<unknown>> = [startRunWorker, startCodifyWorker, startCallDispatchWorker,
+  const starters: Array<(deps: AppDeps) => Promise<unknown>> = [startRunWorker, startInboundEventWorker, startCallDispatchWorker, startCodifyWorker,
     startWebhookDeliveryWorker, async (d) => startOutboxDispatcher(d)];
   for (const start of starters) await start(deps);
 }

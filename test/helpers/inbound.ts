@@ -1,10 +1,10 @@
-import { createHmac, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import type { Express } from 'express';
 import request from 'supertest';
+import { integrationSignature } from '../../src/webhooks/signing.js';
 import { TEST_EHR_SECRET, TEST_VOICE_SECRET } from './test-app.js';
 
-export const integrationSignature = (secret: string, body: string | Buffer) =>
-  `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
+export { integrationSignature };
 
 export function envelope(type: string, data: Record<string, unknown>, id = `evt-${randomUUID()}`) {
   return { id, type, occurred_at: new Date().toISOString(), data };

@@ -1,0 +1,107 @@
+import type { AppDeps } from '../../app-deps.js';
+import type { Template } from '../../engine/templates.js';
+import { PermanentJobFailure } from '../../jobs/permanent-failure.js';
+import { derivedUuid } from '../../lib/derived-id.js';
+import { insertCodifyRun } from '../codify/codify.repo.js';
+import { enqueueCodification } from '../codify/enqueue-codification.js';
+import { encounterTranscriptData } from '../inbound-webhooks/types/encounter-transcript.js';
+import type { StoredInboundEvent } from '../inbound-webhooks/inbound-events.repo.js';
+import { renderNoteText } from '../notes/note-fhir.js';
+import { findNote } from '../notes/notes.repo.js';
+import { recordEvent } from '../outbox/outbox.repo.js';
+import { startRun } from '../runs/start-run.js';
+import { insertThread } from '../threads/threads.repo.js';
+import { insertTranscription } from '../transcriptions/transcriptions.repo.js';
+import { pipelineStep } from './pipeline-step.js';
+import { waitForCodification, waitForRunEnd } from './wait-for.js';
+
+/** A step that cannot succeed by retrying (the extraction or the codification failed). */
+export class PipelineFailure extends PermanentJobFailure {}
+
+/**
+ * EHR `encounter.transcript`: transcription -> thread -> extraction run (which makes the note)
+ * -> codification -> outbound `note.ready`. Every resource id is derived from the event, and
+ * every step is recorded once (pipelineStep), so a retry after a crash duplicates nothing.
+ * One correlation id, the event's, links them all.
+ */
+export async function runDocumentationPipeline(deps: AppDeps, event: StoredInboundEvent): Promise<void> {
+  const data = encounterTranscriptData.parse(event.data);
+  const template: Template = data.template ?? 'SOAP';
+  const owner = { groupId: data.group_id, userId: data.doctor_id, doctorId: data.doctor_id, patientId: data.patient_id };
+  const correlationId = event.correlation_id;
+  const idOf = (step: string) => derivedUuid('pipeline', event.id, step);
+
+  await pipelineStep(deps.pool, event.id, 'transcription_id', async (tx) => {
+    const transcription = await insertTranscription(tx, {
+      id: idOf('transcription'),
+      ...owner,
+      durationSeconds: data.duration_seconds,
+      language: data.language ?? 'en',
+      transcript: data.transcript,
+      correlationId,
+    });
+    await recordEvent(tx, {
+      type: 'transcription.created',
+      groupId: owner.groupId,
+      data: { transcription_id: transcription.id, group_id: owner.groupId, correlation_id: correlationId, created_at: transcription.created_at },
+    });
+    return { transcription_id: transcription.id };
+  });
+
+  const withRun = await pipelineStep(deps.pool, event.id, 'run_id', async (tx, state) => {
+    const thread = await insertThread(tx, { id: idOf('thread'), ...owner, correlationId, metadata: { source_event_id: event.event_id } });
+    const run = await startRun(tx, deps.boss, {
+      id: idOf('run'),
+      threadId: thread.thread_id,
+      ...owner,
+      kind: 'extraction',
+      input: { messages: [{ role: 'user', content: 'Extract the clinical note from the encounter transcript.' }] },
+      config: { configurable: { thread_id: thread.thread_id, transcription_id: state.transcription_id, template } },
+      correlationId,
+    });
+    return { thread_id: thread.thread_id, run_id: run.run_id };
+  });
+
+  const run = await waitForRunEnd(deps, withRun.run_id as string);
+  if (run.status === 'failed') throw new PipelineFailure(`Extraction run ${run.run_id} failed: ${run.error?.details ?? 'no reason given'}`);
+  const noteId = (run.output as { note_id?: string } | null)?.note_id;
+  if (!noteId) throw new PipelineFailure(`Extraction run ${run.run_id} made no note`);
+
+  const withCodify = await pipelineStep(deps.pool, event.id, 'codify_run_id', async (tx) => {
+    const note = await findNote(tx, owner.groupId, noteId);
+    if (!note) throw new PipelineFailure(`Note ${noteId} is gone`);
+    const text = renderNoteText(note);
+    const id = idOf('codify');
+    await insertCodifyRun(tx, { id, ...owner, model: 'balanced', text, noteBytes: Buffer.byteLength(text), correlationId });
+    await enqueueCodification(deps.boss, tx, { codify_run_id: id });
+    return { note_id: noteId, codify_run_id: id };
+  });
+
+  const codification = await waitForCodification(deps, withCodify.codify_run_id as string);
+  if (codification.status !== 'completed' || !codification.result) {
+    throw new PipelineFailure(`Codification ${codification.run_id} failed: ${codification.error?.details ?? 'no reason given'}`);
+  }
+
+  await pipelineStep(deps.pool, event.id, 'note_ready', async (tx, state) => {
+    const note = await findNote(tx, owner.groupId, noteId);
+    if (!note) throw new PipelineFailure(`Note ${noteId} is gone`);
+    await recordEvent(tx, {
+      type: 'note.ready',
+      groupId: owner.groupId,
+      data: {
+        event_id: event.event_id,
+        correlation_id: correlationId,
+        group_id: owner.groupId,
+        note_id: note.id,
+        transcription_id: state.transcription_id,
+        thread_id: state.thread_id,
+        run_id: state.run_id,
+        codify_run_id: state.codify_run_id,
+        template: note.template,
+        ai_generated_content: note.ai_generated_content,
+        final_code_assessments: codification.result!.final_code_assessments,
+      },
+    });
+    return { note_ready: new Date().toISOString() };
+  });
+}
