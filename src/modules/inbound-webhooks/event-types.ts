@@ -2,6 +2,8 @@ import type { z } from 'zod';
 import type { AppDeps } from '../../app-deps.js';
 import type { WebhookSource } from './envelope.js';
 import type { StoredInboundEvent } from './inbound-events.repo.js';
+import { callEventTypes } from './types/call-events.js';
+import { catalogEventTypes } from './types/catalog.js';
 import { encounterTranscriptType } from './types/encounter-transcript.js';
 
 /** One kind of inbound event: the shape of its data, its group, and the work it starts. */
@@ -15,7 +17,7 @@ export interface InboundEventType<D = any> {
   process(deps: AppDeps, event: StoredInboundEvent): Promise<void>;
 }
 
-const TYPES: InboundEventType[] = [encounterTranscriptType];
+const TYPES: InboundEventType[] = [encounterTranscriptType, ...catalogEventTypes, ...callEventTypes];
 
 export function eventTypeFor(source: WebhookSource, type: string): InboundEventType | undefined {
   return TYPES.find((t) => t.source === source && t.type === type);

@@ -1,0 +1,27 @@
+import { z } from 'zod';
+import { withTransaction } from '../../../db/transaction.js';
+import { permanentOnClientError } from '../../../jobs/permanent-failure.js';
+import { applyCallEvent, CALL_STATUSES } from '../../calls/index.js';
+import type { InboundEventType } from '../event-types.js';
+
+const callId = z.uuid();
+
+const shapes = {
+  'call.status': z.object({ callId, status: z.enum(CALL_STATUSES), reason: z.string().max(2000).optional() }),
+  'call.answers': z.object({ callId, answers: z.array(z.object({ questionId: z.string().min(1), answer: z.unknown() })).min(1) }),
+  'call.transcript': z.object({ callId, transcript: z.string() }),
+} as const;
+
+/**
+ * Voice-service events `{callId, ...}` update the call. An unknown call or a refused transition
+ * (nothing leaves completed) fails the event without retries: retrying cannot make it apply.
+ */
+export const callEventTypes: InboundEventType[] = Object.entries(shapes).map(([type, data]) => ({
+  source: 'voice' as const,
+  type,
+  data,
+  async process(deps, event) {
+    const { callId: id, ...rest } = event.data as { callId: string };
+    await permanentOnClientError(() => withTransaction(deps.pool, (tx) => applyCallEvent(tx, id, { type, ...rest })));
+  },
+}));

@@ -1,0 +1,38 @@
+import { z } from 'zod';
+import { withTransaction } from '../../../db/transaction.js';
+import { permanentOnClientError } from '../../../jobs/permanent-failure.js';
+import { centerSchema, deleteCenter, deleteService, serviceSchema, upsertCenter, upsertService } from '../../centers/index.js';
+import type { InboundEventType } from '../event-types.js';
+
+const byId = z.object({ id: z.string().trim().min(1).max(100) });
+
+/** A catalog change that cannot apply (a service whose center is gone) will not apply on retry either. */
+const applyOnce = (fn: () => Promise<unknown>) => permanentOnClientError(fn).then(() => undefined);
+
+/** EHR/HIS events that keep the centers catalog. Upserts and deletes are idempotent by id. */
+export const catalogEventTypes: InboundEventType[] = [
+  {
+    source: 'ehr',
+    type: 'center.upserted',
+    data: centerSchema,
+    process: (deps, event) => applyOnce(() => withTransaction(deps.pool, (tx) => upsertCenter(tx, event.data))),
+  },
+  {
+    source: 'ehr',
+    type: 'center.deleted',
+    data: byId,
+    process: (deps, event) => applyOnce(() => withTransaction(deps.pool, (tx) => deleteCenter(tx, event.data))),
+  },
+  {
+    source: 'ehr',
+    type: 'service.upserted',
+    data: serviceSchema,
+    process: (deps, event) => applyOnce(() => withTransaction(deps.pool, (tx) => upsertService(tx, event.data))),
+  },
+  {
+    source: 'ehr',
+    type: 'service.deleted',
+    data: byId,
+    process: (deps, event) => applyOnce(() => withTransaction(deps.pool, (tx) => deleteService(tx, event.data))),
+  },
+];
