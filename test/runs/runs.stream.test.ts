@@ -57,7 +57,10 @@ describe('GET .../runs/{runId}/stream', () => {
     expect(events[0]).toEqual({ event: 'metadata', data: { run_id: created.run_id, thread_id: threadId } });
     expect(events.at(-1)).toEqual({ event: 'end', data: { run_id: created.run_id, status: 'completed' } });
     const values = events.filter((e) => e.event === 'values').map((e) => e.data as { status: string; output: unknown });
-    expect(values.map((v) => v.status)).toEqual(['pending', 'running', 'completed'].slice(-values.length));
+    // Each change once, forward only (a busy machine may coalesce pending/running into one read).
+    const order = ['pending', 'running', 'completed'];
+    const seen = values.map((v) => order.indexOf(v.status));
+    expect(seen).toEqual([...new Set(seen)].sort());
     expect(values.at(-1)!.status).toBe('completed');
     expect(values.at(-1)!.output).toMatchObject({ template: 'SOAP', note_id: expect.any(String) });
     expect(values.length).toBeGreaterThanOrEqual(2);

@@ -1,6 +1,6 @@
 import type { Queryable } from '../../db/pool.js';
 import { recordEvent } from '../outbox/outbox.repo.js';
-import { endRun, notifyRunChanged, type Run, type RunError, type StoredRun } from './runs.repo.js';
+import { endRun, type Run, type RunError, type StoredRun } from './runs.repo.js';
 
 export type RunOutcome = { status: 'completed'; output: unknown } | { status: 'failed'; error: RunError };
 
@@ -22,7 +22,6 @@ export async function endRunWithEvent(
     groupId: run.group_id,
     data: { run_id: run.run_id, thread_id: run.thread_id, kind: run.kind, status: run.status, group_id: run.group_id },
   });
-  await notifyRunChanged(tx, runId);
   return run;
 }
 

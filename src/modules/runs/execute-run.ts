@@ -11,7 +11,7 @@ import { findTranscription } from '../transcriptions/transcriptions.repo.js';
 import { endRunWithEvent, type RunOutcome } from './end-run.js';
 import { writeExtractionNote } from './extraction-note.js';
 import { messagesTranscript } from './run-request.js';
-import { isEnded, markRunning, notifyRunChanged, runStatus, type RunError, type StoredRun } from './runs.repo.js';
+import { isEnded, markRunning, runStatus, type RunError, type StoredRun } from './runs.repo.js';
 
 export type RunExecutionDeps = Pick<AppDeps, 'pool' | 'engine' | 'notifications' | 'logger'>;
 
@@ -93,11 +93,7 @@ export async function executeRun(deps: RunExecutionDeps, runId: string, options:
   });
   const signal = options.jobSignal ? AbortSignal.any([options.jobSignal, cancelled.signal]) : cancelled.signal;
   try {
-    const run = await withTransaction(deps.pool, async (tx) => {
-      const started = await markRunning(tx, runId);
-      if (started) await notifyRunChanged(tx, runId);
-      return started;
-    });
+    const run = await markRunning(deps.pool, runId);
     if (!run) return undefined;
 
     let outcome: RunOutcome;

@@ -45,6 +45,7 @@ export function writeExtractionNote(run: StoredRun, input: ExtractionNoteInput):
         content: input.content,
         reportThreadId: run.thread_id,
         reportRunIds: [run.run_id],
+        correlationId: run.correlation_id ?? undefined,
       });
     },
   };

@@ -32,6 +32,7 @@ export interface StoredRun extends Run {
   input: { messages: { role: 'user' | 'assistant' | 'system'; content: string }[] };
   config: { configurable: Record<string, unknown> };
   attempts: number;
+  correlation_id: string | null;
 }
 
 export interface NewRun {
@@ -49,15 +50,10 @@ export interface NewRun {
 
 const VIEW = `id AS run_id, thread_id, status, ${isoTime('created_at')}, kind, ${isoTime('started_at')},
   ${isoTime('ended_at')}, output, error`;
-const STORED = `${VIEW}, group_id, user_id, doctor_id, patient_id, input, config, attempts`;
+const STORED = `${VIEW}, group_id, user_id, doctor_id, patient_id, input, config, attempts, correlation_id`;
 const ACTIVE = `status IN ('pending', 'running')`;
 
 export const isEnded = (status: RunStatus) => status === 'completed' || status === 'failed';
-
-/** Every status change wakes joins, streams and the worker of a cancelled run, once committed. */
-export async function notifyRunChanged(db: Queryable, runId: string): Promise<void> {
-  await db.query(`SELECT pg_notify($1, $2)`, [CHANNELS.runs, runId]);
-}
 
 /**
  * Locks the thread row for the rest of the transaction, so run creation on one thread is serial
@@ -73,13 +69,16 @@ export async function threadHasActiveRun(db: Queryable, threadId: string): Promi
   return rowCount === 1;
 }
 
+/** Inserts a pending run; its NOTIFY goes out with the same statement (one round trip). */
 export async function insertRun(db: Queryable, r: NewRun): Promise<Run> {
   const { rows } = await db.query<Run>(
-    `INSERT INTO runs (id, thread_id, group_id, user_id, doctor_id, patient_id, kind, input, config, correlation_id)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
-     RETURNING ${VIEW}`,
+    `WITH ins AS (
+       INSERT INTO runs (id, thread_id, group_id, user_id, doctor_id, patient_id, kind, input, config, correlation_id)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+       RETURNING *)
+     SELECT ${VIEW} FROM ins, LATERAL (SELECT pg_notify($11, $1::text)) AS n`,
     [r.id, r.threadId, r.groupId, r.userId, r.doctorId, r.patientId ?? null, r.kind, JSON.stringify(r.input),
-      JSON.stringify(r.config), r.correlationId ?? null],
+      JSON.stringify(r.config), r.correlationId ?? null, CHANNELS.runs],
   );
   return rows[0];
 }
@@ -118,22 +117,26 @@ export async function runStatus(db: Queryable, runId: string): Promise<RunStatus
 }
 
 /**
- * pending|running -> running, counting the attempt. A retry after a crash finds it `running`
- * already, which is fine; an ended run (cancelled) is never reopened: undefined then.
+ * pending|running -> running, counting the attempt, with its NOTIFY in the same statement. A retry
+ * after a crash finds it `running` already, which is fine; an ended run (cancelled) is never
+ * reopened: undefined then.
  */
 export async function markRunning(db: Queryable, runId: string): Promise<StoredRun | undefined> {
   const { rows } = await db.query<StoredRun>(
-    `UPDATE runs SET status = 'running', started_at = COALESCE(started_at, now()), attempts = attempts + 1
-     WHERE id = $1 AND ${ACTIVE}
-     RETURNING ${STORED}`,
-    [runId],
+    `WITH upd AS (
+       UPDATE runs SET status = 'running', started_at = COALESCE(started_at, now()), attempts = attempts + 1
+       WHERE id = $1 AND ${ACTIVE}
+       RETURNING *)
+     SELECT ${STORED} FROM upd, LATERAL (SELECT pg_notify($2, $1::text)) AS n`,
+    [runId, CHANNELS.runs],
   );
   return rows[0];
 }
 
 /**
- * Ends an active run. The status guard makes the first ending win: a run cancelled while the
- * engine worked keeps its `Cancelled` error, and a retried job cannot end a run twice.
+ * Ends an active run (with its NOTIFY, sent on commit). The status guard makes the first ending
+ * win: a run cancelled while the engine worked keeps its `Cancelled` error, and a retried job
+ * cannot end a run twice.
  */
 export async function endRun(
   db: Queryable,
@@ -142,9 +145,11 @@ export async function endRun(
   scope?: { groupId: string; threadId: string },
 ): Promise<StoredRun | undefined> {
   const { rows } = await db.query<StoredRun>(
-    `UPDATE runs SET status = $2, output = $3, error = $4, ended_at = now()
-     WHERE id = $1 AND ${ACTIVE} AND ($5::text IS NULL OR group_id = $5) AND ($6::uuid IS NULL OR thread_id = $6)
-     RETURNING ${STORED}`,
+    `WITH upd AS (
+       UPDATE runs SET status = $2, output = $3, error = $4, ended_at = now()
+       WHERE id = $1 AND ${ACTIVE} AND ($5::text IS NULL OR group_id = $5) AND ($6::uuid IS NULL OR thread_id = $6)
+       RETURNING *)
+     SELECT ${STORED} FROM upd, LATERAL (SELECT pg_notify($7, $1::text)) AS n`,
     [
       runId,
       outcome.status,
@@ -152,6 +157,7 @@ export async function endRun(
       outcome.status === 'failed' ? JSON.stringify(outcome.error) : null,
       scope?.groupId ?? null,
       scope?.threadId ?? null,
+      CHANNELS.runs,
     ],
   );
   return rows[0];

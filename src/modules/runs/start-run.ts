@@ -3,7 +3,7 @@ import type { PgBoss } from 'pg-boss';
 import { z } from 'zod';
 import type { Queryable } from '../../db/pool.js';
 import { RUN_QUEUE } from '../../jobs/queues.js';
-import { insertRun, notifyRunChanged, type NewRun, type Run } from './runs.repo.js';
+import { insertRun, type NewRun, type Run } from './runs.repo.js';
 
 /** Data of a run job: ids only. */
 export const runJobSchema = z.object({
@@ -26,6 +26,5 @@ export async function startRun(
   const created = await insertRun(tx, { ...run, id: run.id ?? randomUUID() });
   const job: RunJob = { run_id: created.run_id, request_id: run.requestId, correlation_id: run.correlationId };
   await boss.send(RUN_QUEUE, job, { singletonKey: run.threadId, db: { executeSql: (text, values) => tx.query(text, values) } });
-  await notifyRunChanged(tx, created.run_id);
   return created;
 }
