@@ -11,7 +11,7 @@ const CONCURRENCY = 4;
  * The run worker. Each of its loops is its own work() registration so that, when a run ends, it
  * can wake itself to fetch the thread's next run at once instead of sleeping out its poll.
  */
-export async function startRunWorker(deps: AppDeps): Promise<void> {
+export async function startRunWorker(deps: Pick<AppDeps, 'boss' | 'pool' | 'engine' | 'notifications' | 'logger'>): Promise<void> {
   const retryLimit = queue(RUN_QUEUE).options.retryLimit ?? 2;
   for (let i = 0; i < CONCURRENCY; i++) {
     let workerId = '';

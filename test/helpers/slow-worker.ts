@@ -4,7 +4,6 @@
  * code), so a run is still in the engine when the test kills this process with SIGKILL.
  * Prints `worker-ready` once working and `engine-start` whenever a run reaches the engine.
  */
-import { parseConfig } from '../../src/config.js';
 import { ALL_CHANNELS, NotificationHub } from '../../src/db/notifications.js';
 import { createPool } from '../../src/db/pool.js';
 import { LocalEngine } from '../../src/engine/local/local-engine.js';
@@ -16,7 +15,6 @@ import { startIsolatedBoss } from './slow-worker-boss.js';
 import { SlowEngine } from './slow-worker-engine.js';
 
 const url = process.env.DATABASE_URL!;
-const config = parseConfig({ NODE_ENV: 'test', DATABASE_URL: url, LOG_LEVEL: 'error' });
 const logger = createLogger('error');
 const pool = createPool(url);
 const boss = await startIsolatedBoss(url, { schema: process.env.BOSS_SCHEMA! });
@@ -25,5 +23,6 @@ await notifications.start();
 const table = new CodeTable(starterRows());
 const engine = new SlowEngine(new LocalEngine(() => table), Number(process.env.ENGINE_DELAY_MS ?? 60_000));
 engine.onStart = () => process.stdout.write('engine-start\n');
-await startRunWorker({ config, pool, boss, logger, engine, notifications });
+// Only what the run worker uses: this file does not follow changes to AppDeps.
+await startRunWorker({ pool, boss, logger, engine, notifications });
 process.stdout.write('worker-ready\n');
