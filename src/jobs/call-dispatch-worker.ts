@@ -1,6 +1,6 @@
 import type { AppDeps } from '../app-deps.js';
 import { runWithContext } from '../lib/request-context.js';
-import { callDispatchJobSchema, dispatchCall } from '../modules/calls/dispatch-call.js';
+import { callDispatchJobSchema, dispatchCall, ProviderUnavailableError } from '../modules/calls/dispatch-call.js';
 import { CALL_DISPATCH_QUEUE, queue } from './queues.js';
 
 /**
@@ -19,7 +19,10 @@ export async function startCallDispatchWorker(deps: AppDeps): Promise<string> {
           const outcome = await dispatchCall(deps, data.callId, job.retryCount >= retryLimit);
           deps.logger.info('call dispatch', { call_id: data.callId, outcome, attempt: job.retryCount + 1 });
         } catch (err) {
-          deps.logger.warn('call dispatch will retry', { call_id: data.callId, attempt: job.retryCount + 1, error: (err as Error).message });
+          // Provider errors name only the HTTP status; others by name and code (database texts can echo values).
+          const e = err as { name?: string; code?: string; message?: string };
+          const error = err instanceof ProviderUnavailableError ? e.message : { name: e.name, code: e.code };
+          deps.logger.warn('call dispatch will retry', { call_id: data.callId, attempt: job.retryCount + 1, error });
           throw err;
         }
       });
