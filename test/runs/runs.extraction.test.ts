@@ -1,7 +1,6 @@
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEMPLATE_FIELDS, type Template } from '../../src/engine/templates.js';
-import type { ClinicalEngine } from '../../src/engine/engine.js';
 import { newCaller, type Caller } from '../helpers/tokens.js';
 import { startRunsTestApp, type RunsTestApp } from './isolated-boss.js';
 import { createRun, joinRun, newThread, runBody, VISIT } from './run-helpers.js';
@@ -69,44 +68,5 @@ describe('extraction runs (x-is-chat: false)', () => {
     expect(mine.status).toBe(200);
     const other = await newCaller();
     expect((await request(t.app).get(`/v1/clinical-notes/${run.output.note_id}`).set(other.headers)).status).toBe(404);
-  });
-});
-
-describe('a run whose engine fails', () => {
-  let t: RunsTestApp;
-  let caller: Caller;
-  const failing: ClinicalEngine = {
-    name: 'failing',
-    chat: async () => {
-      throw new Error('model said something with PHI in it');
-    },
-    extractNote: async () => {
-      throw new Error('boom');
-    },
-    codify: async () => {
-      throw new Error('boom');
-    },
-  };
-  beforeAll(async () => {
-    t = await startRunsTestApp({ workers: true, deps: { engine: failing } });
-    caller = await newCaller();
-  });
-  afterAll(() => t.close());
-
-  it('ends failed with an error that names no clinical text, records run.failed, writes nothing to the thread', async () => {
-    const threadId = await newThread(t.app, caller);
-    const run = await joinRun(t.app, caller, threadId, (await createRun(t.app, caller, threadId)).body.run_id);
-    expect(run).toMatchObject({ status: 'failed', output: null, error: { error: 'Engine Error', details: expect.any(String) } });
-    expect(run.error.details).not.toMatch(/PHI/);
-    const thread = await request(t.app).get(`/v1/agent/threads/${threadId}`).set(caller.headers);
-    expect(thread.body.messages).toEqual([]);
-    const { rows } = await t.deps.pool.query(`SELECT type FROM outbox WHERE data->>'run_id' = $1`, [run.run_id]);
-    expect(rows).toEqual([{ type: 'run.failed' }]);
-
-    const extraction = await createRun(t.app, caller, threadId, runBody(threadId, VISIT), EXTRACT);
-    const failed = await joinRun(t.app, caller, threadId, extraction.body.run_id);
-    expect(failed.status).toBe('failed');
-    const notes = await t.deps.pool.query(`SELECT 1 FROM clinical_notes WHERE $1 = ANY(report_run_id)`, [failed.run_id]);
-    expect(notes.rowCount).toBe(0);
   });
 });

@@ -71,8 +71,6 @@ function engineFailure(err: unknown): RunError {
 export interface ExecuteOptions {
   /** pg-boss's signal: aborted when this worker lost the job (expired, failed by heartbeat). */
   jobSignal?: AbortSignal;
-  /** The last attempt pg-boss will make: a failure then ends the run rather than leaving it running. */
-  finalAttempt?: boolean;
 }
 
 /**
@@ -117,15 +115,18 @@ export async function executeRun(deps: RunExecutionDeps, runId: string, options:
     } catch (err) {
       // The output could not be stored as it stands (a note that no longer fits, a deleted note):
       // the run fails with the reason. Database trouble is rethrown for pg-boss to retry.
-      if (!(err instanceof AppError || err instanceof RunFailure) && !options.finalAttempt) throw err;
-      const error = err instanceof AppError || err instanceof RunFailure ? engineFailure(err) : {
-        error: 'Internal Server Error',
-        details: 'The run could not be completed',
-      };
-      const ended = await withTransaction(deps.pool, (tx) => endRunWithEvent(tx, runId, { status: 'failed', error }));
+      if (!(err instanceof AppError || err instanceof RunFailure)) throw err;
+      const ended = await withTransaction(deps.pool, (tx) => endRunWithEvent(tx, runId, { status: 'failed', error: engineFailure(err) }));
       return ended ? 'failed' : undefined;
     }
   } finally {
     unsubscribe();
   }
+}
+
+/** After the last attempt failed on infrastructure: the run ends `failed` rather than staying `running`. */
+export async function abandonRun(deps: Pick<RunExecutionDeps, 'pool'>, runId: string): Promise<void> {
+  await withTransaction(deps.pool, (tx) =>
+    endRunWithEvent(tx, runId, { status: 'failed', error: { error: 'Internal Server Error', details: 'The run could not be completed' } }),
+  );
 }
