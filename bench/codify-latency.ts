@@ -7,6 +7,7 @@
  *
  *   tsx bench/codify-latency.ts [--runs 20] [--model balanced]
  */
+import { Metrics } from '../src/metrics/metrics.js';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
@@ -98,8 +99,8 @@ async function main(): Promise<void> {
     boss = await startBoss(url, logger, { supervise: false });
     notifications = new NotificationHub(url, ALL_CHANNELS, logger);
     await notifications.start();
-    const engine = createEngine(config, { codeTable: () => store.current() });
-    const deps: AppDeps = { config, pool, boss, logger, engine, notifications };
+    const engine = createEngine(config, { codeTable: () => store.current(), logger });
+    const deps: AppDeps = { config, pool, boss, logger, engine, notifications, metrics: new Metrics(pool) };
     await startCodifyWorker(deps);
     const app = createApp(deps);
     server = await new Promise((resolve) => {

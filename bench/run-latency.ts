@@ -7,6 +7,7 @@
  *
  *   tsx bench/run-latency.ts [--runs 50] [--extractions 20]
  */
+import { Metrics } from '../src/metrics/metrics.js';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
@@ -95,8 +96,8 @@ async function main(): Promise<void> {
     notifications = new NotificationHub(url, ALL_CHANNELS, logger);
     await notifications.start();
     const table = new CodeTable(starterRows());
-    const engine = createEngine(config, { codeTable: () => table });
-    const deps: AppDeps = { config, pool, boss, logger, engine, notifications };
+    const engine = createEngine(config, { codeTable: () => table, logger });
+    const deps: AppDeps = { config, pool, boss, logger, engine, notifications, metrics: new Metrics(pool) };
     await startRunWorker(deps);
     const app = createApp(deps);
     server = await new Promise((resolve) => {

@@ -5,6 +5,7 @@ import type { NotificationHub } from './db/notifications.js';
 import type { Pool } from './db/pool.js';
 import type { ClinicalEngine } from './engine/engine.js';
 import type { Logger } from './lib/logger.js';
+import type { Metrics } from './metrics/metrics.js';
 
 /** What the app and its workers are built from; passed in, never module-level singletons. */
 export interface AppDeps {
@@ -15,6 +16,7 @@ export interface AppDeps {
   engine: ClinicalEngine;
   /** In-process subscriptions to PostgreSQL NOTIFY channels (db/notifications.ts). */
   notifications: NotificationHub;
+  metrics: Metrics;
 }
 
 export interface Guards {

@@ -13,7 +13,9 @@ import './http/request-types.js';
 import { callsRouter } from './modules/calls/routes.js';
 import { centersRouter } from './modules/centers/routes.js';
 import { codifyRouter } from './modules/codify/routes.js';
+import { httpMetrics } from './metrics/http-metrics.js';
 import { healthRouter } from './modules/health/routes.js';
+import { metricsRouter } from './modules/metrics/routes.js';
 import { INBOUND_WEBHOOK_PATHS, inboundWebhooksRouter } from './modules/inbound-webhooks/routes.js';
 import { notesRouter } from './modules/notes/routes.js';
 import { runsRouter } from './modules/runs/routes.js';
@@ -40,11 +42,13 @@ export function createApp(deps: AppDeps): Express {
 
   app.use(requestContext);
   app.use(accessLog(deps.logger));
+  app.use(httpMetrics(deps.metrics));
   app.use(helmet());
   app.use(['/v1', '/api/v1/calls', '/api/v1/centers', '/api/v1/webhooks', '/api/v1/webhook-endpoints', '/api/v1/webhook-deliveries'], auditTrail(deps.pool, deps.logger));
   app.use(bodyParsers({ '/v1/codify': CODIFY_BODY_LIMIT }, INBOUND_WEBHOOK_PATHS));
 
   app.use(healthRouter(routeDeps));
+  app.use(metricsRouter(routeDeps));
   app.use(transcriptionsRouter(routeDeps));
   app.use(threadsRouter(routeDeps));
   app.use(codifyRouter(routeDeps));

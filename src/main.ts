@@ -1,25 +1,19 @@
 import type { Server } from 'node:http';
-import type { PgBoss } from 'pg-boss';
 import { createApp } from './app.js';
 import { ConfigError, parseConfig, type Config } from './config.js';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from './db/embedded.js';
 import { migrate } from './db/migrate.js';
-import { ALL_CHANNELS, NotificationHub } from './db/notifications.js';
-import { createPool, type Pool } from './db/pool.js';
+import { createPool } from './db/pool.js';
 import { devBanner } from './dev-banner.js';
 import { fillDevSecrets } from './dev-secrets.js';
-import { startBoss } from './jobs/boss.js';
-import { seedCatalog } from './modules/centers/seed-catalog.js';
 import { startWorkers } from './jobs/workers.js';
-import { createEngine } from './engine/create-engine.js';
-import { openCodeTableStore } from './terminology/code-table-store.js';
 import { createLogger, type Logger } from './lib/logger.js';
+import { seedCatalog } from './modules/centers/seed-catalog.js';
+import { openRuntime, type Runtime } from './runtime.js';
 
 interface Running {
   server?: Server;
-  boss?: PgBoss;
-  notifications?: NotificationHub;
-  pool?: Pool;
+  runtime?: Runtime;
   embedded?: EmbeddedDatabase;
 }
 
@@ -33,6 +27,19 @@ function loadConfig(): { config: Config; generated: string[] } {
       process.exit(1);
     }
     throw err;
+  }
+}
+
+/** Migrations under their advisory lock, then the centers catalog seed on first start. */
+async function prepareDatabase(databaseUrl: string, logger: Logger): Promise<void> {
+  const pool = createPool(databaseUrl, 2);
+  try {
+    const applied = await migrate(pool);
+    if (applied.length) logger.info('migrations applied', { migrations: applied });
+    const seededCenters = await seedCatalog(pool);
+    if (seededCenters) logger.info('centers catalog seeded', { centers: seededCenters });
+  } finally {
+    await pool.end();
   }
 }
 
@@ -50,19 +57,10 @@ async function main(): Promise<void> {
     databaseUrl = running.embedded.connectionString;
     logger.info('embedded PostgreSQL started', { port: config.EMBEDDED_PG_PORT, data_dir: config.DATA_DIR });
   }
-  running.pool = createPool(databaseUrl);
-  const applied = await migrate(running.pool);
-  if (applied.length) logger.info('migrations applied', { migrations: applied });
-  const seededCenters = await seedCatalog(running.pool);
-  if (seededCenters) logger.info('centers catalog seeded', { centers: seededCenters });
-  running.boss = await startBoss(databaseUrl, logger);
-
+  await prepareDatabase(databaseUrl, logger);
   // Imports ICD10CM_FILE when its content is new; another process's import is seen within a minute.
-  const codeTables = await openCodeTableStore(running.pool, logger, { icd10File: config.ICD10CM_FILE, watchMs: 60_000 });
-  const engine = createEngine(config, { codeTable: () => codeTables.current() });
-  running.notifications = new NotificationHub(databaseUrl, ALL_CHANNELS, logger);
-  await running.notifications.start();
-  const deps = { config, pool: running.pool, boss: running.boss, logger, engine, notifications: running.notifications };
+  running.runtime = await openRuntime(config, databaseUrl, logger, { codeTableWatchMs: 60_000 });
+  const { deps } = running.runtime;
   if (config.ROLE !== 'api') await startWorkers(deps);
   if (config.ROLE !== 'worker') {
     const app = createApp(deps);
@@ -79,9 +77,7 @@ async function shutdown(running: Running, logger: Logger, signal: string): Promi
   if (running.server) {
     await new Promise<void>((resolve) => running.server!.close(() => resolve()));
   }
-  await running.boss?.stop({ graceful: true, timeout: 20_000 }).catch(() => {});
-  await running.notifications?.stop();
-  await running.pool?.end().catch(() => {});
+  await running.runtime?.stop({ graceful: true });
   await running.embedded?.stop().catch(() => {});
   logger.info('stopped');
   process.exit(0);

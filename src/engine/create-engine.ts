@@ -1,6 +1,6 @@
 import type { Config } from '../config.js';
 import type { CodeTable } from '../terminology/code-table.js';
-import { createLogger, type Logger } from '../lib/logger.js';
+import type { Logger } from '../lib/logger.js';
 import type { ClinicalEngine } from './engine.js';
 import { FallbackEngine } from './fallback-engine.js';
 import { LocalEngine } from './local/local-engine.js';
@@ -9,8 +9,8 @@ import { OpenAIEngine } from './openai/openai-engine.js';
 export interface EngineDeps {
   /** The ICD-10-CM table in force: imported codes, else the starter catalog. */
   codeTable: () => CodeTable;
-  /** For PHI-free notices (retries, fallbacks); a logger at LOG_LEVEL when absent. */
-  logger?: Logger;
+  /** For PHI-free notices (retries, fallbacks). */
+  logger: Logger;
 }
 
 /** The engine named by ENGINE. */
@@ -19,9 +19,8 @@ export function createEngine(config: Config, deps: EngineDeps): ClinicalEngine {
     case 'local':
       return new LocalEngine(deps.codeTable);
     case 'openai': {
-      const logger = deps.logger ?? createLogger(config.LOG_LEVEL);
-      const engine = new OpenAIEngine(config, { codeTable: deps.codeTable, logger });
-      return config.ENGINE_FALLBACK === 'local' ? new FallbackEngine(engine, new LocalEngine(deps.codeTable), logger) : engine;
+      const engine = new OpenAIEngine(config, { codeTable: deps.codeTable, logger: deps.logger });
+      return config.ENGINE_FALLBACK === 'local' ? new FallbackEngine(engine, new LocalEngine(deps.codeTable), deps.logger) : engine;
     }
   }
 }

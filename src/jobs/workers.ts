@@ -1,4 +1,5 @@
 import type { AppDeps } from '../app-deps.js';
+import { instrumentBoss } from '../metrics/instrument-boss.js';
 import { startRunWorker } from './run-worker.js';
 import { startCallDispatchWorker } from './call-dispatch-worker.js';
 import { startInboundEventWorker } from './inbound-event-worker.js';
@@ -13,5 +14,6 @@ import { startOutboxDispatcher } from '../webhooks/outbox-dispatcher.js';
 export async function startWorkers(deps: AppDeps): Promise<void> {
   const starters: Array<(deps: AppDeps) => Promise<unknown>> = [startRunWorker, startInboundEventWorker, startCallDispatchWorker, startCodifyWorker,
     startWebhookDeliveryWorker, async (d) => startOutboxDispatcher(d)];
-  for (const start of starters) await start(deps);
+  const instrumented = { ...deps, boss: instrumentBoss(deps.boss, deps.metrics) };
+  for (const start of starters) await start(instrumented);
 }

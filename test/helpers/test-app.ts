@@ -3,13 +3,11 @@ import { inject } from 'vitest';
 import { createApp } from '../../src/app.js';
 import type { AppDeps } from '../../src/app-deps.js';
 import { parseConfig, type Config } from '../../src/config.js';
-import { ALL_CHANNELS, NotificationHub } from '../../src/db/notifications.js';
-import { createPool } from '../../src/db/pool.js';
-import { startBoss } from '../../src/jobs/boss.js';
 import { startWorkers } from '../../src/jobs/workers.js';
-import { createEngine } from '../../src/engine/create-engine.js';
-import { openCodeTableStore, type CodeTableStore } from '../../src/terminology/code-table-store.js';
 import { createLogger, type Logger } from '../../src/lib/logger.js';
+import { Metrics } from '../../src/metrics/metrics.js';
+import { openRuntime } from '../../src/runtime.js';
+import type { CodeTableStore } from '../../src/terminology/code-table-store.js';
 import { TEST_JWT_SECRET } from './tokens.js';
 
 export const TEST_API_KEYS = ['test-api-key-current', 'test-api-key-previous'];
@@ -53,24 +51,16 @@ export interface TestAppOptions {
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const config = parseConfig(testEnv(options.env));
   const logger = options.logger ?? createLogger('error', { silent: true });
-  const pool = createPool(config.DATABASE_URL!);
-  const boss = await startBoss(config.DATABASE_URL!, logger, { supervise: false });
-  const codeTables = await openCodeTableStore(pool, logger, { icd10File: config.ICD10CM_FILE });
-  const engine = createEngine(config, { codeTable: () => codeTables.current() });
-  const notifications = new NotificationHub(config.DATABASE_URL!, ALL_CHANNELS, logger);
-  await notifications.start();
-  const deps: AppDeps = { config, pool, boss, logger, engine, notifications, ...options.deps };
+  const runtime = await openRuntime(config, config.DATABASE_URL!, logger, { supervise: false });
+  const deps: AppDeps = { ...runtime.deps, ...options.deps };
+  if (options.deps?.pool) deps.metrics = new Metrics(options.deps.pool);
   if (options.workers) await startWorkers(deps);
   const app = createApp(deps);
   return {
     app,
     deps,
     config,
-    codeTables,
-    close: async () => {
-      await boss.stop({ graceful: false });
-      await notifications.stop();
-      await pool.end();
-    },
+    codeTables: runtime.codeTables,
+    close: () => runtime.stop({ graceful: false }),
   };
 }

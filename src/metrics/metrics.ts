@@ -1,0 +1,84 @@
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { Queryable } from '../db/pool.js';
+import { collectStateGauges } from './state-gauges.js';
+
+const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300, 600];
+
+/**
+ * The process's Prometheus metrics: HTTP by route and status, jobs by queue and outcome, and
+ * gauges read from PostgreSQL at scrape time (queue depth, runs, codifications, deliveries,
+ * calls, inbound events by state), so every process of a scaled-out deployment reports the same
+ * shared state. Labels are route patterns, queue names and states: never ids or PHI.
+ */
+export class Metrics {
+  readonly registry = new Registry();
+  readonly httpDuration = new Histogram({
+    name: 'clinigate_http_request_duration_seconds',
+    help: 'HTTP request duration by method, route pattern and status',
+    labelNames: ['method', 'route', 'status'] as const,
+    buckets: LATENCY_BUCKETS,
+    registers: [this.registry],
+  });
+  readonly jobs = new Counter({
+    name: 'clinigate_jobs_total',
+    help: 'Jobs handled by this process, by queue and outcome',
+    labelNames: ['queue', 'outcome'] as const,
+    registers: [this.registry],
+  });
+  readonly jobDuration = new Histogram({
+    name: 'clinigate_job_duration_seconds',
+    help: 'Job handling time by queue and outcome (run-execute is run latency, codify is codify latency)',
+    labelNames: ['queue', 'outcome'] as const,
+    buckets: LATENCY_BUCKETS,
+    registers: [this.registry],
+  });
+  readonly state: Gauge<'table' | 'state'>;
+  readonly queueDepth: Gauge<'queue'>;
+  readonly oldestWaiting: Gauge<'queue'>;
+
+  constructor(db: Queryable) {
+    collectDefaultMetrics({ register: this.registry, prefix: 'clinigate_' });
+    const gauges = {
+      state: new Gauge({
+        name: 'clinigate_resources',
+        help: 'Rows by table and state (runs, codify_runs, webhook_deliveries, calls, inbound_events)',
+        labelNames: ['table', 'state'] as const,
+        registers: [this.registry],
+      }),
+      queueDepth: new Gauge({
+        name: 'clinigate_queue_depth',
+        help: 'Jobs waiting (created or retry, due now) by queue',
+        labelNames: ['queue'] as const,
+        registers: [this.registry],
+      }),
+      oldestWaiting: new Gauge({
+        name: 'clinigate_queue_oldest_waiting_seconds',
+        help: 'Age of the oldest waiting job by queue',
+        labelNames: ['queue'] as const,
+        registers: [this.registry],
+      }),
+    };
+    this.state = gauges.state;
+    this.queueDepth = gauges.queueDepth;
+    this.oldestWaiting = gauges.oldestWaiting;
+    this.refresh = () => collectStateGauges(db, gauges);
+  }
+
+  /** Reads the shared state gauges from the database; called before each scrape. */
+  readonly refresh: () => Promise<void>;
+
+  /** Times a job handler and counts its outcome. */
+  async timeJob<T>(queue: string, fn: () => Promise<T>): Promise<T> {
+    const end = this.jobDuration.startTimer({ queue });
+    try {
+      const result = await fn();
+      end({ outcome: 'completed' });
+      this.jobs.inc({ queue, outcome: 'completed' });
+      return result;
+    } catch (err) {
+      end({ outcome: 'failed' });
+      this.jobs.inc({ queue, outcome: 'failed' });
+      throw err;
+    }
+  }
+}

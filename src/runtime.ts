@@ -1,0 +1,51 @@
+import type { AppDeps } from './app-deps.js';
+import type { Config } from './config.js';
+import { ALL_CHANNELS, NotificationHub } from './db/notifications.js';
+import { createPool } from './db/pool.js';
+import { createEngine } from './engine/create-engine.js';
+import type { ClinicalEngine } from './engine/engine.js';
+import { startBoss } from './jobs/boss.js';
+import type { Logger } from './lib/logger.js';
+import { Metrics } from './metrics/metrics.js';
+import { openCodeTableStore, type CodeTableStore } from './terminology/code-table-store.js';
+
+export interface RuntimeOptions {
+  /** pg-boss maintenance and schedules in this process (off in tests that start many). */
+  supervise?: boolean;
+  /** Re-read the ICD-10-CM table this often, to see another process's import. */
+  codeTableWatchMs?: number;
+  /** Another engine in place of the configured one (benchmarks, tests). */
+  engine?: (codeTables: CodeTableStore) => ClinicalEngine;
+}
+
+export interface Runtime {
+  deps: AppDeps;
+  codeTables: CodeTableStore;
+  /** pg-boss (gracefully when asked), the LISTEN connection, then the pool. */
+  stop(options?: { graceful?: boolean }): Promise<void>;
+}
+
+/**
+ * Everything the app and the workers are built from, on one migrated database: the pool, pg-boss
+ * with its queues, the ICD-10-CM table (importing ICD10CM_FILE when new), the engine, the LISTEN
+ * hub and the metrics. One place, so the service, the tests and the benchmarks wire alike.
+ */
+export async function openRuntime(config: Config, databaseUrl: string, logger: Logger, options: RuntimeOptions = {}): Promise<Runtime> {
+  const pool = createPool(databaseUrl);
+  const boss = await startBoss(databaseUrl, logger, { supervise: options.supervise });
+  const codeTables = await openCodeTableStore(pool, logger, { icd10File: config.ICD10CM_FILE, watchMs: options.codeTableWatchMs });
+  const engine = options.engine?.(codeTables) ?? createEngine(config, { codeTable: () => codeTables.current(), logger });
+  const notifications = new NotificationHub(databaseUrl, ALL_CHANNELS, logger);
+  await notifications.start();
+  const deps: AppDeps = { config, pool, boss, logger, engine, notifications, metrics: new Metrics(pool) };
+  return {
+    deps,
+    codeTables,
+    stop: async ({ graceful = true } = {}) => {
+      await boss.stop({ graceful, timeout: 20_000 }).catch(() => {});
+      codeTables.stop();
+      await notifications.stop();
+      await pool.end().catch(() => {});
+    },
+  };
+}
