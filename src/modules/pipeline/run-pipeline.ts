@@ -11,6 +11,7 @@ import { findNote } from '../notes/notes.repo.js';
 import { recordEvent } from '../outbox/outbox.repo.js';
 import { startRun } from '../runs/start-run.js';
 import { insertThread } from '../threads/threads.repo.js';
+import { recordTranscriptionCreated } from '../transcriptions/transcription-events.js';
 import { insertTranscription } from '../transcriptions/transcriptions.repo.js';
 import { pipelineStep } from './pipeline-step.js';
 import { waitForCodification, waitForRunEnd } from './wait-for.js';
@@ -40,11 +41,7 @@ export async function runDocumentationPipeline(deps: AppDeps, event: StoredInbou
       transcript: data.transcript,
       correlationId,
     });
-    await recordEvent(tx, {
-      type: 'transcription.created',
-      groupId: owner.groupId,
-      data: { transcription_id: transcription.id, group_id: owner.groupId, correlation_id: correlationId, created_at: transcription.created_at },
-    });
+    await recordTranscriptionCreated(tx, transcription, correlationId);
     return { transcription_id: transcription.id };
   });
 

@@ -6,7 +6,7 @@ import type { Pool } from '../../db/pool.js';
 import { withTransaction } from '../../db/transaction.js';
 import { auditResource } from '../../http/audit.js';
 import { bodyObject, parseWith } from '../../http/validate.js';
-import { recordEvent } from '../outbox/outbox.repo.js';
+import { recordTranscriptionCreated } from './transcription-events.js';
 import { insertTranscription } from './transcriptions.repo.js';
 
 export const createTranscriptionBody = z.object({
@@ -34,18 +34,7 @@ export function createTranscription(pool: Pool) {
         language: body.language_used,
         transcript: body.original_transcript,
       });
-      await recordEvent(tx, {
-        type: 'transcription.created',
-        groupId,
-        data: {
-          transcription_id: row.id,
-          user_id: userId,
-          group_id: groupId,
-          duration_seconds: row.duration_seconds,
-          language_used: row.language_used,
-          created_at: row.created_at,
-        },
-      });
+      await recordTranscriptionCreated(tx, row);
       return row;
     });
     auditResource(res, transcription.id);
