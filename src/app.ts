@@ -13,6 +13,7 @@ import './http/request-types.js';
 import { callsRouter } from './modules/calls/routes.js';
 import { centersRouter } from './modules/centers/routes.js';
 import { codifyRouter } from './modules/codify/routes.js';
+import { docsRouter } from './modules/docs/routes.js';
 import { httpMetrics } from './metrics/http-metrics.js';
 import { healthRouter } from './modules/health/routes.js';
 import { metricsRouter } from './modules/metrics/routes.js';
@@ -49,6 +50,7 @@ export function createApp(deps: AppDeps): Express {
 
   app.use(healthRouter(routeDeps));
   app.use(metricsRouter(routeDeps));
+  app.use(docsRouter(routeDeps));
   app.use(transcriptionsRouter(routeDeps));
   app.use(threadsRouter(routeDeps));
   app.use(codifyRouter(routeDeps));

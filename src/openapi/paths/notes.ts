@@ -1,0 +1,109 @@
+import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
+import { createNoteBody } from '../../modules/notes/create-note.js';
+import { patchNoteBody } from '../../modules/notes/patch-note.js';
+import { BODY_ERRORS, CLINICAL_ERRORS, clinicalHeaders, clinicalSecurity, errorResponses, json, pathParams, statuses, z } from '../registry.js';
+import { clinicalNoteDto, fhirDocumentReferenceDto, IDS, noteVersionsDto } from '../schemas.js';
+
+const etag = z.object({ ETag: z.string().openapi({ description: 'The note\'s version, `"<version>"`; send it back in If-Match', example: '"3"' }) });
+const noteParams = pathParams.id('Clinical note');
+const TEMPLATES = 'SOAP, BIRP, DAP or GIRP';
+const soapExample = { subjective: 'Cough for 5 days.', objective: 'T 38.1 C.', assessment: 'Community-acquired pneumonia.', plan: 'Amoxicillin 1 g every 8 h for 7 days.' };
+
+export function registerNotePaths(registry: OpenAPIRegistry): void {
+  registry.registerPath({
+    method: 'post',
+    path: '/v1/clinical-notes',
+    operationId: 'createClinicalNote',
+    tags: ['Clinical notes'],
+    summary: 'Create a clinical note',
+    description: `Needs \`template\` (${TEMPLATES}) and \`ai_generated_content\` of that template's shape. Links (transcription, thread, runs) must exist in the caller's group.`,
+    security: clinicalSecurity,
+    request: {
+      headers: clinicalHeaders,
+      body: {
+        required: true,
+        content: json(createNoteBody.meta({ id: 'CreateClinicalNoteDto', example: { template: 'SOAP', ai_generated_content: soapExample, transcription_id: IDS.transcription } })),
+      },
+    },
+    responses: {
+      201: {
+        description: 'The note, version 1',
+        headers: etag.extend({ Location: z.string().openapi({ example: `/v1/clinical-notes/${IDS.note}` }) }),
+        content: json(clinicalNoteDto),
+      },
+      ...errorResponses(statuses(CLINICAL_ERRORS, BODY_ERRORS), {
+        400: 'Missing or unknown template, content not of the template\'s shape, unknown fields, a link that does not exist, missing x-doctor, malformed JSON',
+      }),
+    },
+  });
+
+  registry.registerPath({
+    method: 'get',
+    path: '/v1/clinical-notes/{id}',
+    operationId: 'getClinicalNote',
+    tags: ['Clinical notes'],
+    summary: 'Get a clinical note',
+    security: clinicalSecurity,
+    request: { headers: clinicalHeaders, params: noteParams },
+    responses: {
+      200: { description: 'The note', headers: etag, content: json(clinicalNoteDto) },
+      ...errorResponses(statuses(CLINICAL_ERRORS, [404]), { 404: 'Clinical note not found' }),
+    },
+  });
+
+  registry.registerPath({
+    method: 'patch',
+    path: '/v1/clinical-notes/{id}',
+    operationId: 'updateClinicalNote',
+    tags: ['Clinical notes'],
+    summary: 'Update clinical note',
+    description: 'Fields not sent keep their values; every change is kept as a version. A change of `template` must bring content of the new shape. With `If-Match`, a stale version is refused (412).',
+    security: clinicalSecurity,
+    request: {
+      headers: clinicalHeaders.extend({
+        'If-Match': z.string().optional().openapi({ description: 'ETag of the version this change is based on (`"3"`, `W/"3"` or `*`)', example: '"3"' }),
+      }),
+      params: noteParams,
+      body: { required: true, content: json(patchNoteBody.meta({ id: 'UpdateClinicalNoteDto', example: { feedback: 'Plan reviewed with the patient.' } })) },
+    },
+    responses: {
+      200: { description: 'The note, with its new version', headers: etag, content: json(clinicalNoteDto) },
+      ...errorResponses(statuses(CLINICAL_ERRORS, BODY_ERRORS, [404, 412]), {
+        400: 'No field to change, unknown template or fields, content not of the template\'s shape, a changed id/user_id/group_id, a link that does not exist, missing x-doctor, malformed JSON',
+        404: 'Clinical note not found',
+      }),
+    },
+  });
+
+  registry.registerPath({
+    method: 'get',
+    path: '/v1/clinical-notes/{id}/versions',
+    operationId: 'listClinicalNoteVersions',
+    tags: ['Clinical notes'],
+    summary: 'List every saved version of a note',
+    security: clinicalSecurity,
+    request: { headers: clinicalHeaders, params: noteParams },
+    responses: {
+      200: { description: 'Versions, oldest first', headers: etag, content: json(noteVersionsDto) },
+      ...errorResponses(statuses(CLINICAL_ERRORS, [404]), { 404: 'Clinical note not found' }),
+    },
+  });
+
+  registry.registerPath({
+    method: 'get',
+    path: '/v1/clinical-notes/{id}/fhir',
+    operationId: 'getClinicalNoteFhir',
+    tags: ['Clinical notes'],
+    summary: 'Get a note as a FHIR R4 DocumentReference',
+    security: clinicalSecurity,
+    request: { headers: clinicalHeaders, params: noteParams },
+    responses: {
+      200: {
+        description: 'The DocumentReference',
+        headers: z.object({ ETag: z.string().openapi({ description: 'Weak tag `W/"<version>"`', example: 'W/"3"' }) }),
+        content: { 'application/fhir+json': { schema: fhirDocumentReferenceDto } },
+      },
+      ...errorResponses(statuses(CLINICAL_ERRORS, [404]), { 404: 'Clinical note not found' }),
+    },
+  });
+}
