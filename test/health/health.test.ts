@@ -1,9 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 import request from 'supertest';
-import { describe, expect, inject, it } from 'vitest';
-import { migrate } from '../../src/db/migrate.js';
+import { describe, expect, it } from 'vitest';
 import { createPool } from '../../src/db/pool.js';
+import { isolatedDatabase } from '../helpers/isolated-database.js';
 import { startTestApp } from '../helpers/test-app.js';
 
 describe('health', () => {
@@ -44,24 +43,17 @@ describe('health', () => {
   });
 
   it('answers 503 with the same shape when the database goes away', async () => {
-    const admin = new pg.Client({ connectionString: inject('adminDatabaseUrl') });
-    await admin.connect();
-    const name = `clinigate_health_${randomBytes(4).toString('hex')}`;
-    await admin.query(`CREATE DATABASE ${name}`);
-    const url = new URL(inject('adminDatabaseUrl'));
-    url.pathname = `/${name}`;
-    const pool = createPool(url.toString());
-    await migrate(pool);
+    const db = await isolatedDatabase('health');
+    const pool = createPool(db.url);
     const t = await startTestApp({ deps: { pool } });
     try {
       expect((await request(t.app).get('/api/v1/health')).status).toBe(200);
-      await admin.query(`DROP DATABASE ${name} WITH (FORCE)`);
+      await db.drop();
       const res = await request(t.app).get('/api/v1/health');
       expect(res.status).toBe(503);
       expect(res.body).toMatchObject({ status: 'down', checks: { database: { status: 'down' } } });
       expect(JSON.stringify(res.body)).not.toMatch(/postgres:\/\/|password/);
     } finally {
-      await admin.end();
       await t.close();
       await pool.end().catch(() => {});
     }

@@ -1,11 +1,7 @@
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHmac, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import pg from 'pg';
 import { Webhook } from 'standardwebhooks';
-import { inject } from 'vitest';
-import { migrate } from '../../src/db/migrate.js';
-import { createPool } from '../../src/db/pool.js';
 
 export interface Received {
   headers: IncomingHttpHeaders;
@@ -102,30 +98,4 @@ export function verifySignatures(secret: string, r: Received): void {
   });
 }
 
-/**
- * A database of its own for a webhook test file, migrated. Workers of other test files share
- * the common test database and would otherwise take these deliveries (or these endpoints theirs).
- */
-export async function isolatedDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
-  const adminUrl = inject('adminDatabaseUrl');
-  const name = `clinigate_wh_${Date.now()}_${randomBytes(3).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const u = new URL(adminUrl);
-  u.pathname = `/${name}`;
-  const url = u.toString();
-  const pool = createPool(url);
-  await migrate(pool);
-  await pool.end();
-  return {
-    url,
-    drop: async () => {
-      const c = new pg.Client({ connectionString: adminUrl });
-      await c.connect();
-      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch(() => {});
-      await c.end();
-    },
-  };
-}
+export { isolatedDatabase } from './isolated-database.js';
