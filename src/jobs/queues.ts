@@ -11,6 +11,8 @@ export const INBOUND_EVENT_QUEUE = 'inbound-event';
 
 /** Runs of threads: one job per run, singletonKey = thread id, so a thread's runs execute one at a time in order. */
 export const RUN_QUEUE = 'run-execute';
+/** Run jobs that failed for good (a worker crashed on every attempt): their runs end failed and their thread is released. */
+export const RUN_DEAD_QUEUE = 'run-execute-dead';
 
 /** Outbound questionnaire calls handed to the voice provider (startAfter = the call's scheduledAt). */
 export const CALL_DISPATCH_QUEUE = 'call-dispatch';
@@ -28,10 +30,15 @@ export const QUEUES: QueueDefinition[] = [
     name: CALL_DISPATCH_QUEUE,
     options: { notify: true, retryLimit: 10, retryDelay: 2, retryBackoff: true, retryDelayMax: 600, expireInSeconds: 60 },
   },
+  // Before RUN_QUEUE, which names it as its dead letter queue.
+  { name: RUN_DEAD_QUEUE, options: { retryLimit: 10, retryDelay: 5, retryBackoff: true, retryDelayMax: 300 } },
   // key_strict_fifo: per-thread FIFO; a crashed worker's job is retried after a missed heartbeat, never reordered.
   {
     name: RUN_QUEUE,
-    options: { policy: 'key_strict_fifo', notify: true, retryLimit: 5, retryDelay: 1, retryBackoff: true, retryDelayMax: 60, heartbeatSeconds: 10, expireInSeconds: 900 },
+    options: {
+      policy: 'key_strict_fifo', notify: true, retryLimit: 5, retryDelay: 1, retryBackoff: true, retryDelayMax: 60, heartbeatSeconds: 10,
+      expireInSeconds: 900, deadLetter: RUN_DEAD_QUEUE,
+    },
   },
   // An inbound webhook's work (pipeline, catalog or call update); each step is idempotent.
   {

@@ -2,7 +2,7 @@ import type { AppDeps } from '../app-deps.js';
 import { runWithContext } from '../lib/request-context.js';
 import { abandonRun, executeRun } from '../modules/runs/execute-run.js';
 import { runJobSchema } from '../modules/runs/start-run.js';
-import { RUN_QUEUE } from './queues.js';
+import { RUN_DEAD_QUEUE, RUN_QUEUE } from './queues.js';
 
 /** Runs of different threads execute side by side; one thread's runs never do (key_strict_fifo). */
 const CONCURRENCY = 4;
@@ -46,4 +46,20 @@ export async function startRunWorker(deps: RunWorkerDeps): Promise<void> {
       }
     });
   }
+  await startDeadRunWorker(deps);
+}
+
+/**
+ * A run job that failed for good (its worker crashed on every attempt, or the database was down
+ * for the last one) is copied here by pg-boss. Its run ends failed, and the failed job is deleted:
+ * on the key_strict_fifo queue it would otherwise hold back every later run of the thread.
+ */
+async function startDeadRunWorker(deps: RunWorkerDeps): Promise<void> {
+  // pg-boss moves a job here without a NOTIFY: poll every second.
+  await deps.boss.work(RUN_DEAD_QUEUE, { batchSize: 1, includeMetadata: true, pollingIntervalSeconds: 1, notifyPollingIntervalSeconds: 1 }, async ([job]) => {
+    const parsed = runJobSchema.safeParse(job.data);
+    if (parsed.success) await abandonRun(deps, parsed.data.run_id);
+    if (job.sourceId) await deps.boss.deleteJob(RUN_QUEUE, job.sourceId);
+    deps.logger.warn('run job dead-lettered; run ended failed, thread released', { run_id: parsed.data?.run_id, job_id: job.sourceId });
+  });
 }

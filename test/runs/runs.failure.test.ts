@@ -4,7 +4,8 @@ import type { ClinicalEngine } from '../../src/engine/engine.js';
 import { RUN_QUEUE } from '../../src/jobs/queues.js';
 import { newCaller, type Caller } from '../helpers/tokens.js';
 import { startRunsTestApp, type RunsTestApp } from './isolated-boss.js';
-import { createRun, joinRun, newThread, runBody, VISIT } from './run-helpers.js';
+import { createRun, joinRun, newThread, runBody, VISIT, waitForStatus } from './run-helpers.js';
+import { startSlowApp } from './slow-app.js';
 
 const EXTRACT = { 'x-is-chat': 'false' };
 
@@ -80,5 +81,35 @@ describe('a run whose ending transaction fails on the database every time', () =
     expect(job.rows).toEqual([{ state: 'completed' }]);
     // The next run of the thread still gets its turn.
     expect((await joinRun(t.app, caller, threadId, second.run_id, 30)).status).toBe('failed');
+  }, 40_000);
+});
+
+describe('a run job that fails for good (dead-lettered)', () => {
+  let t: Awaited<ReturnType<typeof startSlowApp>>;
+  let caller: Caller;
+  beforeAll(async () => {
+    t = await startSlowApp(10_000);
+    await t.deps.boss.updateQueue(RUN_QUEUE, { retryLimit: 0 });
+    caller = await newCaller();
+  });
+  afterAll(() => t.close());
+
+  it('ends its run failed and releases the thread for the next run', async () => {
+    const threadId = await newThread(t.app, caller);
+    const first = (await createRun(t.app, caller, threadId)).body;
+    const second = (await createRun(t.app, caller, threadId)).body;
+    await waitForStatus(t.app, caller, threadId, first.run_id, 'running');
+    // What a crash on the last attempt leaves behind: the job failed with no retry left.
+    const { rows } = await t.deps.pool.query(`SELECT id FROM ${t.schema}.job WHERE name = $1 AND data->>'run_id' = $2`, [RUN_QUEUE, first.run_id]);
+    await t.deps.boss.fail(RUN_QUEUE, rows[0].id, { reason: 'test' });
+
+    const ended = await joinRun(t.app, caller, threadId, first.run_id, 30);
+    expect(ended).toMatchObject({ status: 'failed', error: { error: 'Internal Server Error' } });
+    t.engine.delayMs = 10;
+    const next = await joinRun(t.app, caller, threadId, second.run_id, 30);
+    expect(next.status).toBe('completed');
+    // The first run's own engine call, finishing later, does not overwrite its end.
+    const again = await request(t.app).get(`/v1/agent/threads/${threadId}/runs/${first.run_id}`).set(caller.headers);
+    expect(again.body).toEqual(ended);
   }, 40_000);
 });
