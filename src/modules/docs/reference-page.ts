@@ -12,11 +12,15 @@ import { notFound } from '../../lib/errors.js';
 const bundleDir = join(dirname(createRequire(import.meta.url).resolve('@scalar/api-reference')), 'browser');
 const ASSETS: Record<string, string> = { 'standalone.js': join(bundleDir, 'standalone.js') };
 
-// Default fonts come from Scalar's CDN; telemetry and the hosted client are switched off.
+// Off: default fonts (Scalar's CDN), telemetry, the hosted client, the AI agent (Scalar's proxy)
+// and the developer toolbar. The page then loads nothing but this service's own URLs.
 const CONFIGURATION = JSON.stringify({
   withDefaultFonts: false,
   hideClientButton: true,
   telemetry: false,
+  agent: { disabled: true },
+  showDeveloperTools: 'never',
+  showToolbar: 'never',
   metaData: { title: 'Clinigate API reference' },
 });
 
@@ -28,6 +32,7 @@ const PAGE = `<!doctype html>
   <meta charset="utf-8">
   <meta name="viewport" content="width=device-width, initial-scale=1">
   <title>Clinigate API reference</title>
+  <link rel="icon" href="data:,">
 </head>
 <body>
   <script id="api-reference" data-url="/openapi.json" data-configuration="${escapeAttribute(CONFIGURATION)}"></script>
