@@ -13,6 +13,7 @@ import './http/request-types.js';
 import { callsRouter } from './modules/calls/routes.js';
 import { centersRouter } from './modules/centers/routes.js';
 import { codifyRouter } from './modules/codify/routes.js';
+import { consoleRouter } from './modules/console/routes.js';
 import { docsRouter } from './modules/docs/routes.js';
 import { httpMetrics } from './metrics/http-metrics.js';
 import { healthRouter } from './modules/health/routes.js';
@@ -61,6 +62,7 @@ export function createApp(deps: AppDeps): Express {
   app.use(inboundWebhooksRouter(routeDeps));
   app.use(webhookEndpointsRouter(routeDeps));
   app.use(webhookDeliveriesRouter(routeDeps));
+  app.use(consoleRouter(routeDeps));
 
   app.use(notFoundHandler);
   app.use(errorHandler(deps.logger));

@@ -85,3 +85,12 @@ export async function markEnded(
     error === null ? null : JSON.stringify(error),
   ]);
 }
+
+/** failed -> received, for an operator's retry: the error is cleared and the job is queued again by the caller. */
+export async function reopenFailedEvent(db: Queryable, id: string): Promise<boolean> {
+  const { rowCount } = await db.query(
+    `UPDATE inbound_events SET status = 'received', error = NULL, processed_at = NULL WHERE id = $1 AND status = 'failed'`,
+    [id],
+  );
+  return rowCount === 1;
+}

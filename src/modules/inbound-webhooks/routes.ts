@@ -3,6 +3,7 @@ import type { RouteDeps } from '../../app-deps.js';
 import { signedJsonBody } from '../../http/signed-body.js';
 import { getEvent } from './get-event.js';
 import { receiveEvent } from './receive-event.js';
+import { retryEvent } from './retry-event.js';
 
 export const INBOUND_WEBHOOK_PATHS = ['/api/v1/webhooks/ehr', '/api/v1/webhooks/voice'];
 
@@ -11,5 +12,6 @@ export function inboundWebhooksRouter({ pool, boss, config, guards }: RouteDeps)
   router.post('/api/v1/webhooks/ehr', signedJsonBody(() => config.EHR_WEBHOOK_SECRET), receiveEvent('ehr', pool, boss));
   router.post('/api/v1/webhooks/voice', signedJsonBody(() => config.VOICE_WEBHOOK_SECRET), receiveEvent('voice', pool, boss));
   router.get('/api/v1/webhooks/events/:id', ...guards.operator, getEvent(pool));
+  router.post('/api/v1/webhooks/events/:id/retry', ...guards.operator, retryEvent(pool, boss));
   return router;
 }

@@ -74,3 +74,13 @@ export async function retireEndpoint(db: Queryable, id: string, status: 'deleted
   );
   return true;
 }
+
+/** disabled -> active (an operator's decision after a 410 or an outage); undefined when it was not disabled. */
+export async function enableEndpoint(db: Queryable, id: string): Promise<WebhookEndpoint | undefined> {
+  const { rows } = await db.query<WebhookEndpoint>(
+    `UPDATE webhook_endpoints SET status = 'active', disabled_reason = NULL, updated_at = now()
+     WHERE id = $1 AND status = 'disabled' RETURNING ${COLUMNS}`,
+    [id],
+  );
+  return rows[0];
+}

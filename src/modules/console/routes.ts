@@ -1,0 +1,35 @@
+import { Router } from 'express';
+import type { RouteDeps } from '../../app-deps.js';
+import { cancelRunAsOperator } from './cancel-run.js';
+import { getCallsSummary } from './get-calls-summary.js';
+import { getPipelineDetails, getRunDetails } from './get-details.js';
+import { getInboundSummary } from './get-inbound-summary.js';
+import { getOverview } from './get-overview.js';
+import { getTimeseries } from './get-timeseries.js';
+import { listRecentCodifications, listRecentPipelines, listRecentRuns } from './list-activity.js';
+import { listDeadDeliveries } from './list-dead-deliveries.js';
+import { listEndpointHealth } from './list-endpoint-health.js';
+import { replayEndpointDead } from './replay-endpoint-dead.js';
+import { consoleStatic } from './static-files.js';
+
+/** The operations console: its page at /console and the JSON it reads, under the operator key. */
+export function consoleRouter({ pool, boss, engine, guards }: RouteDeps): Router {
+  const router = Router();
+  router.use('/console', consoleStatic());
+  const base = '/api/v1/console';
+  const op = guards.operator;
+  router.get(`${base}/overview`, ...op, getOverview(pool, () => engine.name));
+  router.get(`${base}/runs`, ...op, listRecentRuns(pool));
+  router.get(`${base}/runs/:id`, ...op, getRunDetails(pool));
+  router.post(`${base}/runs/:id/cancel`, ...op, cancelRunAsOperator(pool));
+  router.get(`${base}/codifications`, ...op, listRecentCodifications(pool));
+  router.get(`${base}/pipelines`, ...op, listRecentPipelines(pool));
+  router.get(`${base}/pipelines/:id`, ...op, getPipelineDetails(pool));
+  router.get(`${base}/inbound`, ...op, getInboundSummary(pool));
+  router.get(`${base}/endpoints`, ...op, listEndpointHealth(pool));
+  router.post(`${base}/endpoints/:id/replay-dead`, ...op, replayEndpointDead(pool, boss));
+  router.get(`${base}/deliveries/dead`, ...op, listDeadDeliveries(pool));
+  router.get(`${base}/calls`, ...op, getCallsSummary(pool));
+  router.get(`${base}/timeseries`, ...op, getTimeseries(pool));
+  return router;
+}

@@ -1,0 +1,33 @@
+import type { Request, Response } from 'express';
+import type { PgBoss } from 'pg-boss';
+import type { Pool } from '../../db/pool.js';
+import { withTransaction } from '../../db/transaction.js';
+import { auditResource } from '../../http/audit.js';
+import { bossDb } from '../../jobs/boss-db.js';
+import { INBOUND_EVENT_QUEUE } from '../../jobs/queues.js';
+import { conflict, notFound } from '../../lib/errors.js';
+import { publicEvent } from './get-event.js';
+import { findInboundEvent, findInboundEventsBySenderId, reopenFailedEvent } from './inbound-events.repo.js';
+
+/**
+ * POST /api/v1/webhooks/events/{id}/retry (the sender's id, `?source=` when both sources used
+ * it): a failed event goes back to `received` and its job is queued again, in one transaction.
+ * Steps already recorded are skipped (pipelineStep), so the work resumes where it failed. 202
+ * with the event; an event that has not failed is a 409.
+ */
+export function retryEvent(pool: Pool, boss: PgBoss) {
+  return async (req: Request<{ id: string }>, res: Response) => {
+    const { id } = req.params;
+    auditResource(res, id);
+    const source = typeof req.query.source === 'string' ? req.query.source : undefined;
+    const [event] = (await findInboundEventsBySenderId(pool, id)).filter((e) => !source || e.source === source);
+    if (!event) throw notFound('Event', id);
+    const reopened = await withTransaction(pool, async (tx) => {
+      if (!(await reopenFailedEvent(tx, event.id))) return false;
+      await boss.send(INBOUND_EVENT_QUEUE, { id: event.id }, { db: bossDb(tx) });
+      return true;
+    });
+    if (!reopened) throw conflict(`Event ${id} is ${event.status}; only a failed event can be retried`);
+    res.status(202).json(publicEvent((await findInboundEvent(pool, event.id))!));
+  };
+}
