@@ -5,6 +5,8 @@ import { buildOpenApiDocument, type OpenApiDocument } from '../../src/openapi/do
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { appRoutes } from './app-routes.js';
 
+type SpecData = Parameters<Validator['validate']>[0];
+
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
 
 type Operation = {
@@ -48,14 +50,14 @@ describe('OpenAPI document', () => {
 
   it('validates as OpenAPI 3.1 (and the validator does refuse a broken document)', async () => {
     const validator = new Validator();
-    const result = await validator.validate(structuredClone(doc));
+    const result = await validator.validate(structuredClone(doc) as unknown as SpecData);
     expect(result.errors ?? []).toEqual([]);
     expect(result.valid).toBe(true);
     expect(validator.version).toBe('3.1');
 
     const broken = structuredClone(doc) as unknown as { paths: Record<string, Record<string, { responses: unknown }>> };
     broken.paths['/v1/codify'].post.responses = 'none';
-    expect((await new Validator().validate(broken)).valid).toBe(false);
+    expect((await new Validator().validate(broken as unknown as SpecData)).valid).toBe(false);
   });
 
   it('gives every operation its credentials, headers and error bodies', () => {
