@@ -13,8 +13,27 @@ interface HttpishError {
   message?: string;
 }
 
+const CONNECTION_ERRNOS = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH']);
+// admin_shutdown, crash_shutdown, cannot_connect_now, database_dropped... (class 08 is connection exceptions).
+const UNAVAILABLE_SQLSTATES = new Set(['57P01', '57P02', '57P03', '53300']);
+const CONNECTION_MESSAGES = /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Connection ended unexpectedly/i;
+
+/** The database cannot be reached right now (down, restarting, refusing): the request may be retried. */
+function isDatabaseUnavailable(err: unknown): boolean {
+  const e = err as { code?: unknown; message?: unknown; errors?: unknown[] } | null;
+  if (!e || typeof e !== 'object') return false;
+  const code = typeof e.code === 'string' ? e.code : '';
+  if (CONNECTION_ERRNOS.has(code) || UNAVAILABLE_SQLSTATES.has(code) || /^08[0-9A-Z]{3}$/.test(code)) return true;
+  if (typeof e.message === 'string' && CONNECTION_MESSAGES.test(e.message)) return true;
+  // pg's connect() may reject with an AggregateError (one error per resolved address).
+  return Array.isArray(e.errors) && e.errors.length > 0 && e.errors.every(isDatabaseUnavailable);
+}
+
 function classify(err: unknown): { status: number; details: string; headers?: Record<string, string> } {
   if (err instanceof AppError) return { status: err.status, details: err.details, headers: err.headers };
+  if (isDatabaseUnavailable(err)) {
+    return { status: 503, details: 'The database is unavailable; retry shortly', headers: { 'retry-after': '5' } };
+  }
   if (err instanceof ZodError) return { status: 400, details: describeZodError(err) };
   const e = (err ?? {}) as HttpishError;
   if (e.type === 'entity.parse.failed') return { status: 400, details: 'Malformed JSON body' };
