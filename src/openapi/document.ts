@@ -3,6 +3,8 @@ import { VERSION } from '../lib/version.js';
 import { registerCallPaths } from './paths/calls.js';
 import { registerCenterPaths } from './paths/centers.js';
 import { registerCodifyPaths } from './paths/codify.js';
+import { registerConsolePaths } from './paths/console.js';
+import { registerConsolePaths } from './paths/console.js';
 import { registerHealthPaths } from './paths/health.js';
 import { registerMetricsPaths } from './paths/metrics.js';
 import { registerNotePaths } from './paths/notes.js';
@@ -30,7 +32,9 @@ const TAGS = [
   ['Inbound webhooks', 'Events from the EHR/HIS and the voice service'],
   ['Outbound webhooks', 'Subscriptions, deliveries and the events sent'],
   ['Health', 'Liveness and dependencies'],
+  ['Operations console', 'JSON views and actions of the /console page'],
   ['Operations', 'Metrics and this reference'],
+  ['Operations console', 'What the /console page reads and does: PHI-free lists, audited details and actions'],
 ].map(([name, description]) => ({ name, description }));
 
 /** Builds the OpenAPI 3.1 document from the request schemas of the modules and the response schemas here. */
@@ -45,9 +49,11 @@ export function buildOpenApiDocument(): OpenApiDocument {
     registerCallPaths,
     registerCenterPaths,
     registerWebhookPaths,
+    registerConsolePaths,
     registerHealthPaths,
     registerMetricsPaths,
     registerReferencePaths,
+    registerConsolePaths,
   ]) {
     register(registry);
   }
