@@ -4,7 +4,6 @@ import { registerCallPaths } from './paths/calls.js';
 import { registerCenterPaths } from './paths/centers.js';
 import { registerCodifyPaths } from './paths/codify.js';
 import { registerConsolePaths } from './paths/console.js';
-import { registerConsolePaths } from './paths/console.js';
 import { registerHealthPaths } from './paths/health.js';
 import { registerMetricsPaths } from './paths/metrics.js';
 import { registerNotePaths } from './paths/notes.js';
@@ -34,7 +33,6 @@ const TAGS = [
   ['Health', 'Liveness and dependencies'],
   ['Operations console', 'JSON views and actions of the /console page'],
   ['Operations', 'Metrics and this reference'],
-  ['Operations console', 'What the /console page reads and does: PHI-free lists, audited details and actions'],
 ].map(([name, description]) => ({ name, description }));
 
 /** Builds the OpenAPI 3.1 document from the request schemas of the modules and the response schemas here. */
@@ -53,7 +51,6 @@ export function buildOpenApiDocument(): OpenApiDocument {
     registerHealthPaths,
     registerMetricsPaths,
     registerReferencePaths,
-    registerConsolePaths,
   ]) {
     register(registry);
   }
