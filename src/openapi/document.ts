@@ -31,7 +31,7 @@ const TAGS = [
   ['Inbound webhooks', 'Events from the EHR/HIS and the voice service'],
   ['Outbound webhooks', 'Subscriptions, deliveries and the events sent'],
   ['Health', 'Liveness and dependencies'],
-  ['Operations console', 'JSON views and actions of the /console page'],
+  ['Operations console', 'What the /console page reads and does: PHI-free lists, audited details and actions'],
   ['Operations', 'Metrics and this reference'],
 ].map(([name, description]) => ({ name, description }));
 

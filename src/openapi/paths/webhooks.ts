@@ -97,6 +97,24 @@ export function registerWebhookPaths(registry: OpenAPIRegistry): void {
     },
   });
 
+  registry.registerPath({
+    method: 'post',
+    path: '/api/v1/webhooks/events/{id}/retry',
+    operationId: 'retryInboundEvent',
+    tags: ['Inbound webhooks'],
+    summary: 'Retry a failed inbound event',
+    description: 'The event goes back to `received` and its work resumes where it failed (steps already recorded are skipped).',
+    security: operatorSecurity,
+    request: {
+      params: z.object({ id: z.string().openapi({ description: "The sender's event id", example: 'evt_000123', param: { name: 'id', in: 'path' } }) }),
+      query: z.object({ source: z.enum(['ehr', 'voice']).optional().openapi({ description: 'When both sources used the same id' }) }),
+    },
+    responses: {
+      202: { description: 'Queued again', content: json(inboundEventDto) },
+      ...errorResponses(statuses(OPERATOR_ERRORS, [404, 409]), { 401: 'Missing or invalid X-Api-Key', 404: 'Event not found', 409: 'The event has not failed' }),
+    },
+  });
+
   registerSubscriptionPaths(registry);
   registerOutboundWebhooks(registry);
 }
@@ -154,6 +172,21 @@ function registerSubscriptionPaths(registry: OpenAPIRegistry): void {
     request: { params: pathParams.id('Webhook endpoint') },
     responses: {
       204: { description: 'Deleted' },
+      ...errorResponses(statuses(OPERATOR_ERRORS, [404]), { ...apiKey401, 404: 'Webhook endpoint not found' }),
+    },
+  });
+
+  registry.registerPath({
+    method: 'post',
+    path: '/api/v1/webhook-endpoints/{id}/enable',
+    operationId: 'enableWebhookEndpoint',
+    tags: ['Outbound webhooks'],
+    summary: 'Enable a disabled endpoint',
+    description: 'New events reach it from now on; deliveries cancelled or dead meanwhile are sent again only by a replay. Already active: the same answer.',
+    security: operatorSecurity,
+    request: { params: pathParams.id('Webhook endpoint') },
+    responses: {
+      200: { description: 'The endpoint, active', content: json(webhookEndpointDto) },
       ...errorResponses(statuses(OPERATOR_ERRORS, [404]), { ...apiKey401, 404: 'Webhook endpoint not found' }),
     },
   });
