@@ -1,14 +1,21 @@
 import { SignJWT } from 'jose';
 import type { Config } from './config.js';
 
-/** A development bearer token for a user and group, signed with JWT_SECRET (HS256). */
-export async function mintDevToken(secret: string, userId: string, groupId: string, ttl = '12h'): Promise<string> {
-  return new SignJWT({ group_id: groupId })
-    .setProtectedHeader({ alg: 'HS256' })
-    .setSubject(userId)
-    .setIssuedAt()
-    .setExpirationTime(ttl)
-    .sign(new TextEncoder().encode(secret));
+/**
+ * A development bearer token for a user and group, signed with JWT_SECRET (HS256). Pass the
+ * configured JWT_ISSUER / JWT_AUDIENCE when set, or the service rejects the token.
+ */
+export async function mintDevToken(
+  secret: string,
+  userId: string,
+  groupId: string,
+  ttl = '12h',
+  claims: { issuer?: string; audience?: string } = {},
+): Promise<string> {
+  const jwt = new SignJWT({ group_id: groupId }).setProtectedHeader({ alg: 'HS256' }).setSubject(userId).setIssuedAt().setExpirationTime(ttl);
+  if (claims.issuer) jwt.setIssuer(claims.issuer);
+  if (claims.audience) jwt.setAudience(claims.audience);
+  return jwt.sign(new TextEncoder().encode(secret));
 }
 
 /** What a developer needs at start: generated secrets, a ready-to-use token and a curl example. */

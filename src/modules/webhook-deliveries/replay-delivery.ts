@@ -6,7 +6,19 @@ import { auditResource } from '../../http/audit.js';
 import { isUuid } from '../../http/validate.js';
 import { conflict, notFound } from '../../lib/errors.js';
 import { sendDeliveryJobs } from '../../jobs/webhook-queue.js';
-import { reopenDelivery } from './webhook-deliveries.repo.js';
+import { reopenDelivery, type DeliveryRef } from './webhook-deliveries.repo.js';
+
+/**
+ * The replay itself (also `clinigate webhooks replay`): reopens the delivery and, when its
+ * endpoint is active, queues its next attempt in the same transaction. Undefined: no such delivery.
+ */
+export async function reopenAndQueue(pool: Pool, boss: PgBoss, id: string): Promise<DeliveryRef | undefined> {
+  return withTransaction(pool, async (tx) => {
+    const d = await reopenDelivery(tx, id);
+    if (d?.endpoint_status === 'active') await sendDeliveryJobs(boss, tx, [{ delivery_id: d.id, attempt: d.attempt_count + 1 }]);
+    return d;
+  });
+}
 
 /**
  * POST /api/v1/webhook-deliveries/{id}/replay: 202; the delivery is sent again now, with the same
@@ -16,13 +28,7 @@ export function replayDelivery(pool: Pool, boss: PgBoss) {
   return async (req: Request<{ id: string }>, res: Response) => {
     const { id } = req.params;
     auditResource(res, id);
-    const found = isUuid(id)
-      ? await withTransaction(pool, async (tx) => {
-          const d = await reopenDelivery(tx, id);
-          if (d?.endpoint_status === 'active') await sendDeliveryJobs(boss, tx, [{ delivery_id: d.id, attempt: d.attempt_count + 1 }]);
-          return d;
-        })
-      : undefined;
+    const found = isUuid(id) ? await reopenAndQueue(pool, boss, id) : undefined;
     if (!found) throw notFound('Webhook delivery', id);
     if (found.endpoint_status !== 'active') throw conflict(`Webhook endpoint ${found.endpoint_id} is ${found.endpoint_status}; its deliveries cannot be replayed`);
     res.status(202).json({ id: found.id, webhook_id: found.id, endpoint_id: found.endpoint_id, status: 'pending' });

@@ -159,6 +159,15 @@ export async function reopenDelivery(db: Queryable, id: string): Promise<Deliver
   return found;
 }
 
+/** Dead deliveries, oldest first: of one endpoint, or of all when none is given. */
+export async function listDeadDeliveryIds(db: Queryable, endpointId?: string): Promise<string[]> {
+  const { rows } = await db.query<{ id: string }>(
+    `SELECT id FROM webhook_deliveries WHERE status = 'dead' AND ($1::uuid IS NULL OR endpoint_id = $1) ORDER BY created_at, id`,
+    [endpointId ?? null],
+  );
+  return rows.map((r) => r.id);
+}
+
 export interface DeliveryAttempt {
   attempt: number;
   status_code: number | null;
