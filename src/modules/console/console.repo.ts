@@ -6,7 +6,7 @@ import { isoTime } from '../../db/sql.js';
 // selected here; details.repo.ts reads them for one item, on an operator's click.
 
 const ms = (from: string, to: string) =>
-  `CASE WHEN ${from} IS NOT NULL THEN round(extract(epoch FROM (COALESCE(${to}, now()) - ${from})) * 1000)::bigint END`;
+  `CASE WHEN ${from} IS NOT NULL THEN GREATEST(0, round(extract(epoch FROM (COALESCE(${to}, now()) - ${from})) * 1000))::bigint END`;
 
 export interface QueueStat {
   queue: string;
