@@ -29,8 +29,15 @@ function isDatabaseUnavailable(err: unknown): boolean {
   return Array.isArray(e.errors) && e.errors.length > 0 && e.errors.every(isDatabaseUnavailable);
 }
 
+function isUnstorableText(err: unknown): boolean {
+  const e = err as { code?: unknown; severity?: unknown } | null;
+  return !!e && typeof e === 'object' && typeof e.severity === 'string' && (e.code === '22021' || e.code === '22P05');
+}
+
 function classify(err: unknown): { status: number; details: string; headers?: Record<string, string> } {
   if (err instanceof AppError) return { status: err.status, details: err.details, headers: err.headers };
+  // Text PostgreSQL cannot store (a NUL byte, "\u0000" in JSON): the input is at fault, whichever field it is in.
+  if (isUnstorableText(err)) return { status: 400, details: 'Input contains a character that cannot be stored (U+0000)' };
   if (isDatabaseUnavailable(err)) {
     return { status: 503, details: 'The database is unavailable; retry shortly', headers: { 'retry-after': '5' } };
   }

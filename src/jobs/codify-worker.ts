@@ -8,7 +8,7 @@ const jobData = z.object({ codify_run_id: z.uuid(), request_id: z.string().optio
 
 /** Worker of the codify queue: a few jobs at once per process, woken by NOTIFY. */
 export async function startCodifyWorker(deps: AppDeps): Promise<string> {
-  return deps.boss.work(CODIFY_QUEUE, { batchSize: 1, localConcurrency: 2, pollingIntervalSeconds: 0.5 }, async ([job]) => {
+  return deps.boss.work(CODIFY_QUEUE, { batchSize: 1, localConcurrency: 2, pollingIntervalSeconds: 0.5, notifyPollingIntervalSeconds: 1 }, async ([job]) => {
     const data = jobData.safeParse(job.data);
     if (!data.success) {
       deps.logger.error('codify job with malformed data', { job_id: job.id });

@@ -32,7 +32,10 @@ export async function processInboundEvent(deps: AppDeps, id: string, lastAttempt
 }
 
 export async function startInboundEventWorker(deps: AppDeps): Promise<void> {
-  await deps.boss.work(INBOUND_EVENT_QUEUE, { localConcurrency: 2, includeMetadata: true }, async ([job]) => {
+  // notifyPollingIntervalSeconds: a NOTIFY wakes a worker only for jobs sent while it listens; a
+  // backlog (after a restart or an outage) is drained by polling, which pg-boss otherwise does
+  // every 30 s when NOTIFY is on, 2 jobs at a time.
+  await deps.boss.work(INBOUND_EVENT_QUEUE, { localConcurrency: 2, includeMetadata: true, pollingIntervalSeconds: 0.5, notifyPollingIntervalSeconds: 1 }, async ([job]) => {
     const { id } = jobData.parse(job.data);
     const retryLimit = job.retryLimit ?? 0;
     await processInboundEvent(deps, id, (job.retryCount ?? 0) >= retryLimit);
