@@ -85,13 +85,21 @@ function stem(word: string): string {
   return s;
 }
 
+const wordCache = new Map<string, readonly string[]>();
+
 /** Lower-cases, splits on non-alphanumerics and stems; stopwords give nothing. */
-export function wordStems(raw: string, previous?: string): string[] {
+export function wordStems(raw: string, previous?: string): readonly string[] {
+  // Only a Roman numeral after "type"/"grade"/... depends on the previous word; the rest is cached.
+  const contextual = previous !== undefined && ROMAN_CONTEXT.has(previous);
+  if (!contextual) {
+    const hit = wordCache.get(raw);
+    if (hit) return hit;
+  }
   const out: string[] = [];
   // "Crohn's" and "Crohn" are one word; single letters stay ("hepatitis C", "Q fever", "vitamin D").
   for (const piece of raw.toLowerCase().replace(/['’]s\b/g, '').split(/[^a-z0-9]+/)) {
     if (piece === '' || STOPWORDS.has(piece)) continue;
-    if (previous && ROMAN_CONTEXT.has(previous) && ROMAN[piece]) {
+    if (contextual && ROMAN[piece]) {
       out.push(ROMAN[piece]);
       continue;
     }
@@ -99,6 +107,7 @@ export function wordStems(raw: string, previous?: string): string[] {
     if (mapped) for (const m of mapped) out.push(stem(m));
     else out.push(stem(piece));
   }
+  if (!contextual && wordCache.size < 200_000) wordCache.set(raw, out);
   return out;
 }
 
@@ -107,13 +116,15 @@ export function stemWords(words: readonly string[]): { stems: string[]; from: nu
   const stems: string[] = [];
   const from: number[] = [];
   let prev: string | undefined;
-  words.forEach((w, i) => {
+  for (let i = 0; i < words.length; i++) {
+    const w = words[i];
     for (const s of wordStems(w, prev)) {
       stems.push(s);
       from.push(i);
     }
-    prev = w.toLowerCase();
-  });
+    // Only the Roman-numeral context words matter as `previous`.
+    prev = w.length <= 6 ? w.toLowerCase() : undefined;
+  }
   return { stems, from };
 }
 

@@ -34,8 +34,17 @@ const BACKWARD: Array<[string, Assertion]> = [
 const TERMINATORS = new Set(['but', 'however', 'although', 'though', 'except', 'yet', 'whereas', 'which', 'who', ';', ':', '.']);
 const SCOPE = 8;
 
-function compile(list: Array<[string, Assertion]>): Array<[string[], Assertion]> {
-  return list.map(([p, a]) => [p.split(' '), a] as [string[], Assertion]).sort((x, y) => y[0].length - x[0].length);
+/** Triggers by their first word, longest first, so each word looks only at its own few. */
+function compile(list: Array<[string, Assertion]>): Map<string, Array<[string[], Assertion]>> {
+  const byFirst = new Map<string, Array<[string[], Assertion]>>();
+  for (const [p, a] of list) {
+    const words = p.split(' ');
+    const entries = byFirst.get(words[0]) ?? [];
+    entries.push([words, a]);
+    byFirst.set(words[0], entries);
+  }
+  for (const entries of byFirst.values()) entries.sort((x, y) => y[0].length - x[0].length);
+  return byFirst;
 }
 const FWD = compile(FORWARD);
 const BWD = compile(BACKWARD);
@@ -57,12 +66,12 @@ export function assertWords(words: readonly string[], winkNegated: readonly bool
     if (PRIORITY[a] > PRIORITY[out[i]]) out[i] = a;
   };
   for (let i = 0; i < lower.length; i++) {
-    const f = FWD.find(([p]) => matchAt(lower, i, p));
+    const f = FWD.get(lower[i])?.find(([p]) => matchAt(lower, i, p));
     if (f) {
       const [p, a] = f;
       for (let j = i + p.length, n = 0; j < lower.length && n < SCOPE && !TERMINATORS.has(lower[j]); j++, n++) set(j, a);
     }
-    const b = BWD.find(([p]) => matchAt(lower, i, p));
+    const b = BWD.get(lower[i])?.find(([p]) => matchAt(lower, i, p));
     if (b) {
       const [, a] = b;
       for (let j = i - 1, n = 0; j >= 0 && n < SCOPE && !TERMINATORS.has(lower[j]); j--, n++) set(j, a);

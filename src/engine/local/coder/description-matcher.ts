@@ -33,27 +33,32 @@ export function matchDescriptions(
   }
   if (positions.size === 0) return [];
   const out: Mention[] = [];
+  const weights = index.weights;
+  const reachList = [...reach];
+  // With full coverage required, the first missing stem (rarest first) settles it.
+  const needAll = cfg.minCoverage >= 1;
   for (const code of index.candidates(positions.keys(), cfg.wideCandidates)) {
     const required = index.requiredOf(code);
     const total = index.totalWeight[code];
     if (required.length === 0 || total <= 0) continue;
+    // A partial match must still contain the title's rarest word.
+    if (!positions.has(required[0])) continue;
     let covered = 0;
     let missing = 0;
-    for (const id of required) {
-      if (positions.has(id)) covered += index.weights[id];
+    for (let k = 0; k < required.length; k++) {
+      if (positions.has(required[k])) covered += weights[required[k]];
+      else if (needAll) break;
       else missing++;
     }
     if (covered < cfg.minWeight || covered / total < cfg.minCoverage - 1e-6) continue;
-    // A partial match must still contain the title's rarest word.
-    if (missing > 0 && !positions.has(required[0])) continue;
-    const present = Array.from(required).filter((id) => positions.has(id));
+    const present = missing === 0 ? Array.from(required) : Array.from(required).filter((id) => positions.has(id));
     const win = tightestWindow(present, positions);
     const n = present.length;
     const slack = cfg.descriptions === 'exact' ? 0 : cfg.slack;
     if (win.span > n + slack) continue;
     const coverage = covered / total;
     let end = st.from[win.max];
-    for (const [pos, endWord] of reach) if (pos >= win.min && pos <= win.max) end = Math.max(end, endWord);
+    for (const [pos, endWord] of reachList) if (pos >= win.min && pos <= win.max) end = Math.max(end, endWord);
     out.push({
       code,
       sentence,
@@ -67,27 +72,32 @@ export function matchDescriptions(
   return out;
 }
 
-/** The shortest stem-position window holding one occurrence of every id, anchored on the first. */
+/**
+ * The shortest stem-position window holding one occurrence of every id: a sliding window over
+ * the merged, sorted positions, so O(P log P) in the occurrences P (the sentence is bounded).
+ */
 function tightestWindow(ids: number[], positions: Map<number, number[]>): { min: number; max: number; span: number } {
+  if (ids.length === 1) {
+    const p = positions.get(ids[0])?.[0] ?? 0;
+    return { min: p, max: p, span: 1 };
+  }
+  const events: Array<[pos: number, which: number]> = [];
+  ids.forEach((id, k) => {
+    for (const p of positions.get(id) ?? []) events.push([p, k]);
+  });
+  events.sort((a, b) => a[0] - b[0]);
+  const seen = new Array<number>(ids.length).fill(0);
+  let distinct = 0;
   let best = { min: 0, max: 0, span: Number.POSITIVE_INFINITY };
-  for (const p of positions.get(ids[0]) ?? []) {
-    let min = p;
-    let max = p;
-    for (let k = 1; k < ids.length; k++) {
-      let nearest = p;
-      let dist = Number.POSITIVE_INFINITY;
-      for (const q of positions.get(ids[k]) ?? []) {
-        const d = Math.abs(q - p);
-        if (d < dist) {
-          dist = d;
-          nearest = q;
-        }
-      }
-      min = Math.min(min, nearest);
-      max = Math.max(max, nearest);
+  let lo = 0;
+  for (let hi = 0; hi < events.length; hi++) {
+    if (seen[events[hi][1]]++ === 0) distinct++;
+    while (distinct === ids.length) {
+      const span = events[hi][0] - events[lo][0] + 1;
+      if (span < best.span) best = { min: events[lo][0], max: events[hi][0], span };
+      if (--seen[events[lo][1]] === 0) distinct--;
+      lo++;
     }
-    const span = max - min + 1;
-    if (span < best.span) best = { min, max, span };
   }
   return best;
 }

@@ -30,8 +30,11 @@ export function codifyText(table: CodeTable, text: string, model: CodifyModel): 
     const assertions = assertWords(s.words, s.negated);
     const lexical = matchLexicon(lex, s.words, st, si);
     const extra: Array<[number, number, number]> = [];
+    // First stem position of each word, so a synonym's start maps to stem space in O(1).
+    const firstStem = new Int32Array(s.words.length).fill(-1);
+    for (let k = st.from.length - 1; k >= 0; k--) firstStem[st.from[k]] = k;
     for (const m of lexical) {
-      const pos = Math.max(0, st.from.indexOf(m.start));
+      const pos = Math.max(0, firstStem[m.start]);
       for (const id of index.requiredOf(m.code)) extra.push([id, pos, m.end]);
     }
     const described = matchDescriptions(table, st, si, cfg, extra);
