@@ -1,0 +1,95 @@
+import request from 'supertest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sendWebhook } from '../../src/webhooks/send-webhook.js';
+import { resolveTarget, SsrfError } from '../../src/webhooks/ssrf-guard.js';
+import { expectSpecAnswer } from '../helpers/chaos-http.js';
+import { isolatedDatabase, startReceiver, type Receiver } from '../helpers/receiver.js';
+import { startTestApp, TEST_API_KEYS, type TestApp } from '../helpers/test-app.js';
+
+const operator = { 'x-api-key': TEST_API_KEYS[0] };
+
+/** Addresses of the service's own network, written every way a URL parser accepts. */
+const PRIVATE_URLS = [
+  'http://127.0.0.1/hook',
+  'http://127.1/hook',
+  'http://2130706433/hook', // decimal
+  'http://0x7f000001/hook', // hex
+  'http://0x7f.0.0.1/hook',
+  'http://0177.0.0.1/hook', // octal
+  'http://017700000001/hook',
+  'http://[::1]/hook',
+  'http://[0:0:0:0:0:0:0:1]/hook',
+  'http://[::ffff:127.0.0.1]/hook',
+  'http://[::ffff:7f00:1]/hook',
+  'http://[::]/hook',
+  'http://0.0.0.0/hook',
+  'http://0/hook',
+  'http://localhost/hook',
+  'http://LOCALHOST./hook',
+  'http://localhost:5432/',
+  'http://169.254.169.254/latest/meta-data/',
+  'http://[fd00:ec2::254]/latest/meta-data/',
+  'http://10.0.0.1/hook',
+  'http://172.16.5.4/hook',
+  'http://192.168.1.1/hook',
+  'http://100.64.0.1/hook',
+  'http://[fe80::1]/hook',
+  'http://[fc00::1]/hook',
+  'http://[64:ff9b::7f00:1]/hook',
+  'http://224.0.0.1/hook',
+  'http://255.255.255.255/hook',
+];
+const NOT_HTTP = ['file:///etc/passwd', 'gopher://127.0.0.1:6379/_INFO', 'ftp://example.com/', 'javascript:alert(1)', 'dict://127.0.0.1:11211/', 'http://user:pass@example.com/', '//example.com/hook', 'example.com'];
+
+describe('attacks: SSRF through webhook URLs (WEBHOOK_ALLOW_PRIVATE=false)', () => {
+  let db: Awaited<ReturnType<typeof isolatedDatabase>>;
+  let t: TestApp;
+  let rx: Receiver;
+  let target: Receiver;
+  beforeAll(async () => {
+    db = await isolatedDatabase();
+    t = await startTestApp({ env: { DATABASE_URL: db.url, WEBHOOK_ALLOW_PRIVATE: 'false' } });
+    rx = await startReceiver();
+    target = await startReceiver();
+  });
+  afterAll(async () => {
+    await rx?.stop();
+    await target?.stop();
+    await t?.close();
+    await db?.drop();
+  });
+
+  it('refuses every private, loopback, link-local and metadata address, in every notation, with 400', async () => {
+    for (const url of [...PRIVATE_URLS, ...NOT_HTTP]) {
+      const res = await request(t.app).post('/api/v1/webhook-endpoints').set(operator).send({ url });
+      expect({ url, status: res.status }).toEqual({ url, status: 400 });
+      expectSpecAnswer(res, { url });
+    }
+    const stored = await t.deps.pool.query(`SELECT count(*)::int AS n FROM webhook_endpoints`);
+    expect(stored.rows[0].n).toBe(0);
+  });
+
+  it('refuses a public-looking name that resolves to a private address (DNS rebinding is pinned)', async () => {
+    for (const address of ['127.0.0.1', '10.1.2.3', '::1', '::ffff:169.254.169.254', 'fd00::1']) {
+      const resolver = async () => [{ address: '93.184.216.34', family: 4 }, { address, family: address.includes(':') ? 6 : 4 }];
+      await expect(resolveTarget('https://hooks.example.com/x', false, resolver)).rejects.toBeInstanceOf(SsrfError);
+    }
+    const ok = await resolveTarget('https://hooks.example.com/x', false, async () => [{ address: '93.184.216.34', family: 4 }]);
+    expect(ok.address).toBe('93.184.216.34');
+  });
+
+  it('refuses a private address at delivery time too, and follows no redirect', async () => {
+    // Delivery re-checks the address: private is refused for good, and nothing is sent.
+    const refused = await sendWebhook({ url: target.url, secret: 'whsec_dGVzdA==', messageId: 'msg_1', body: '{}', allowPrivate: false });
+    expect(refused).toMatchObject({ statusCode: null, permanent: true });
+    expect(target.received).toHaveLength(0);
+    // A receiver answering 302/307 towards an internal address: the redirect is not followed.
+    for (const status of [301, 302, 303, 307, 308]) {
+      rx.respond = () => ({ status, headers: { location: `${target.url}?from=${status}` } });
+      const result = await sendWebhook({ url: rx.url, secret: 'whsec_dGVzdA==', messageId: `msg_${status}`, body: '{}', allowPrivate: true });
+      expect(result).toMatchObject({ statusCode: status, error: `HTTP ${status}` });
+    }
+    await new Promise((r) => setTimeout(r, 200));
+    expect(target.received).toHaveLength(0);
+  });
+});
