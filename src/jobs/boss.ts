@@ -14,6 +14,10 @@ export async function startBoss(connectionString: string, logger: Logger, option
     max: 10,
     supervise: options.supervise ?? true,
     schedule: options.supervise ?? true,
+    // Expired and heartbeat-lapsed jobs (a killed worker's) are retried within seconds, not the
+    // default minute: the run queue's heartbeat is 10 s.
+    superviseIntervalSeconds: 5,
+    monitorIntervalSeconds: 5,
   });
   boss.on('error', (err) => logger.error('job queue error', { error_name: err.name, error_code: (err as { code?: string }).code }));
   await boss.start();
