@@ -41,6 +41,27 @@ export async function insertInboundEvent(db: Queryable, e: NewInboundEvent): Pro
   return rowCount === 1;
 }
 
+/** Stores many events in one statement; returns the ids of the rows inserted (duplicates skipped). */
+export async function insertInboundEvents(db: Queryable, events: NewInboundEvent[]): Promise<Set<string>> {
+  const { rows } = await db.query<{ id: string }>(
+    `INSERT INTO inbound_events (id, source, event_id, type, occurred_at, group_id, data, correlation_id)
+     SELECT * FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::timestamptz[], $6::text[], $7::jsonb[], $8::text[])
+     ON CONFLICT (source, event_id) DO NOTHING
+     RETURNING id`,
+    [
+      events.map((e) => e.id),
+      events.map((e) => e.source),
+      events.map((e) => e.eventId),
+      events.map((e) => e.type),
+      events.map((e) => e.occurredAt),
+      events.map((e) => e.groupId),
+      events.map((e) => JSON.stringify(e.data)),
+      events.map((e) => e.correlationId),
+    ],
+  );
+  return new Set(rows.map((r) => r.id));
+}
+
 const COLUMNS = `id, source, event_id, type, group_id, data, status, correlation_id, pipeline, error, attempts,
   ${isoTime('occurred_at')}, ${isoTime('received_at')}, ${isoTime('processed_at')}`;
 

@@ -2,26 +2,24 @@ import { randomUUID } from 'node:crypto';
 import type { Request, Response } from 'express';
 import type { PgBoss } from 'pg-boss';
 import type { Pool } from '../../db/pool.js';
-import { withTransaction } from '../../db/transaction.js';
 import { auditResource } from '../../http/audit.js';
 import { describeZodError, parseWith } from '../../http/validate.js';
-import { bossDb } from '../../jobs/boss-db.js';
-import { INBOUND_EVENT_QUEUE } from '../../jobs/queues.js';
 import { derivedUuid } from '../../lib/derived-id.js';
 import { unprocessable } from '../../lib/errors.js';
 import { envelopeSchema, type WebhookSource } from './envelope.js';
 import { eventTypeFor } from './event-types.js';
-import { insertInboundEvent } from './inbound-events.repo.js';
+import { IngestBatcher } from './ingest-batcher.js';
 
 /** The stored row's id: derived from source and sender id, so both copies of a duplicate agree on it. */
 export const inboundRowId = (source: WebhookSource, eventId: string) => derivedUuid('inbound', source, eventId);
 
 /**
- * Verified (signedJsonBody ran first), validated, stored and enqueued in one transaction, then
- * 202. The same sender id again answers 200 `{duplicate: true}`; a concurrent copy waits on the
- * unique key and sees the same.
+ * Verified (signedJsonBody ran first), validated, stored and enqueued in one transaction (shared
+ * with events that arrive at the same moment: ingest-batcher.ts), then 202. The same sender id
+ * again answers 200 `{duplicate: true}`; a concurrent copy waits on the unique key and sees the same.
  */
 export function receiveEvent(source: WebhookSource, pool: Pool, boss: PgBoss) {
+  const ingest = new IngestBatcher(pool, boss);
   return async (req: Request, res: Response) => {
     const envelope = parseWith(envelopeSchema, req.body);
     const eventType = eventTypeFor(source, envelope.type);
@@ -31,19 +29,15 @@ export function receiveEvent(source: WebhookSource, pool: Pool, boss: PgBoss) {
 
     const id = inboundRowId(source, envelope.id);
     auditResource(res, envelope.id);
-    const stored = await withTransaction(pool, async (tx) => {
-      const inserted = await insertInboundEvent(tx, {
-        id,
-        source,
-        eventId: envelope.id,
-        type: envelope.type,
-        occurredAt: envelope.occurred_at,
-        groupId: eventType.groupId?.(parsed.data) ?? null,
-        data: parsed.data,
-        correlationId: randomUUID(),
-      });
-      if (inserted) await boss.send(INBOUND_EVENT_QUEUE, { id }, { db: bossDb(tx) });
-      return inserted;
+    const stored = await ingest.store({
+      id,
+      source,
+      eventId: envelope.id,
+      type: envelope.type,
+      occurredAt: envelope.occurred_at,
+      groupId: eventType.groupId?.(parsed.data) ?? null,
+      data: parsed.data,
+      correlationId: randomUUID(),
     });
     if (!stored) {
       res.status(200).json({ duplicate: true, id: envelope.id });
