@@ -121,6 +121,11 @@ describe('operations console API', () => {
     expect(event.body.error.details).toContain(PHI);
     expect(event.body).not.toHaveProperty('data');
     expect((await get('runs/not-a-uuid')).status).toBe(404);
+    for (const path of ['runs/%00', 'pipelines/%00']) expect((await get(path)).status, path).toBe(404);
+    for (const path of ['/api/v1/console/runs/%00/cancel', '/api/v1/console/endpoints/%00/replay-dead', '/api/v1/webhook-endpoints/%00/enable',
+      '/api/v1/webhooks/events/%00/retry', `/api/v1/webhooks/events/${'x'.repeat(300)}/retry`]) {
+      expect((await request(t.app).post(path).set(KEY)).status, path).toBe(404);
+    }
     expect(await auditRows(t.deps.pool, seeded.doneRun)).toEqual([{ operation: 'console.view run', status: 200, user_id: expect.stringMatching(/^operator:[0-9a-f]{12}$/) }]);
     expect(await auditRows(t.deps.pool, seeded.failedEvent)).toEqual([expect.objectContaining({ operation: 'console.view pipeline', status: 200 })]);
     expect(await auditRows(t.deps.pool, 'not-a-uuid')).toEqual([expect.objectContaining({ operation: 'console.view run', status: 404 })]);

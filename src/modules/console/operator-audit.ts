@@ -14,5 +14,7 @@ export function operatorId(req: Request): string {
  * with reads that show no PHI, so only explicit views and actions are recorded, here.
  */
 export async function auditConsole(db: Queryable, req: Request, operation: string, resourceId: string, status: number): Promise<void> {
-  await appendAudit(db, { requestId: req.requestId, userId: operatorId(req), operation: `console.${operation}`, resourceId, status });
+  // The id comes from the path as given: PostgreSQL text refuses NUL, and a long one is not an id.
+  const id = resourceId.replaceAll('\u0000', '').slice(0, 200);
+  await appendAudit(db, { requestId: req.requestId, userId: operatorId(req), operation: `console.${operation}`, resourceId: id, status });
 }

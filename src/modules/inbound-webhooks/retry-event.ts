@@ -20,7 +20,9 @@ export function retryEvent(pool: Pool, boss: PgBoss) {
     const { id } = req.params;
     auditResource(res, id);
     const source = typeof req.query.source === 'string' ? req.query.source : undefined;
-    const [event] = (await findInboundEventsBySenderId(pool, id)).filter((e) => !source || e.source === source);
+    // A sender id is 1-200 characters (envelope.ts) and PostgreSQL text holds no NUL: others cannot exist.
+    const possible = id.length <= 200 && !id.includes('\u0000');
+    const [event] = possible ? (await findInboundEventsBySenderId(pool, id)).filter((e) => !source || e.source === source) : [];
     if (!event) throw notFound('Event', id);
     const reopened = await withTransaction(pool, async (tx) => {
       if (!(await reopenFailedEvent(tx, event.id))) return false;
