@@ -206,7 +206,8 @@ export async function listDeliveries(db: Queryable, endpointId: string, limit: n
                  FROM webhook_delivery_attempts a WHERE a.delivery_id = d.id), '[]'::json) AS attempts
      FROM webhook_deliveries d JOIN outbox o ON o.id = d.event_id
      WHERE d.endpoint_id = $1
-     ORDER BY d.created_at DESC, d.id DESC
+     -- one dispatch transaction can create several deliveries at the same instant: then the event's time decides
+     ORDER BY d.created_at DESC, o.created_at DESC, d.id DESC
      LIMIT $2 OFFSET $3`,
     [endpointId, limit, offset],
   );
