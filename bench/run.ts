@@ -4,7 +4,7 @@
  * an embedded PostgreSQL in a temp dir on a free port; each benchmark works in a fresh database
  * that it drops. About 3-4 minutes on 2 cores with the defaults.
  *
- *   npm run bench -- [--only runs,codify,webhooks,ingest] [--runs 50] [--extractions 20]
+ *   npm run bench -- [--only codify,runs,webhooks,ingest] [--runs 50] [--extractions 20]
  *     [--codify-runs 15] [--events 2000] [--ingest-seconds 10] [--ingest-rounds 5]
  *     [--ingest-warmup 3] [--connections 50] [--log-level info] [--json out.json]
  */
@@ -22,7 +22,7 @@ import * as webhooks from './webhook-deliveries.js';
 
 const { values: a } = parseArgs({
   options: {
-    only: { type: 'string', default: 'runs,codify,webhooks,ingest' },
+    only: { type: 'string', default: 'codify,runs,webhooks,ingest' },
     runs: { type: 'string', default: '50' },
     extractions: { type: 'string', default: '20' },
     'codify-runs': { type: 'string', default: '15' },
