@@ -15,7 +15,9 @@ export const webhookDeliveryQueue: QueueDefinition = {
   name: WEBHOOK_DELIVERY_QUEUE,
   // Retries here only cover a handler that could not reach the database; HTTP retries follow
   // WEBHOOK_RETRY_SCHEDULE with a new job per attempt.
-  options: { notify: true, retryLimit: 3, retryDelay: 5, retryBackoff: true, expireInSeconds: 300 },
+  // heartbeatSeconds: a worker killed after fetching a batch but before claiming its deliveries
+  // (no lease yet, so the sweep does not see them) has its jobs retried within a minute, not at expiry.
+  options: { notify: true, retryLimit: 3, retryDelay: 5, retryBackoff: true, expireInSeconds: 300, heartbeatSeconds: 30 },
 };
 
 export const deliveryJobSchema = z.object({ delivery_id: z.uuid(), attempt: z.number().int().min(1) });

@@ -153,9 +153,11 @@ describe('fuzzing every endpoint', () => {
         fc.record({
           source: fc.constantFrom('ehr', 'voice'),
           id: fc.oneof({ arbitrary: fc.uuid().map((u) => `evt-fuzz-${u}`), weight: 4 }, fc.string({ maxLength: 300 }), fc.integer(), fc.constant(null)),
-          type: fc.oneof({ arbitrary: types, weight: 4 }, fc.anything()),
+          type: fc.oneof({ arbitrary: fc.constant('encounter.transcript'), weight: 4 }, { arbitrary: types, weight: 4 }, fc.anything()),
           occurred_at: fc.oneof({ arbitrary: fc.constant(new Date().toISOString()), weight: 4 }, fc.string(), fc.integer()),
-          data: fc.oneof(fc.object({ maxDepth: 3 }), fc.constant(encounterData()), fc.anything({ maxDepth: 2 }), fc.record({ callId: fc.string(), status: fc.string(), answers: fc.anything(), transcript: fc.anything() })),
+          data: fc.oneof(
+            fc.object({ maxDepth: 3 }),
+            { arbitrary: fc.record({ transcript: fc.string({ minLength: 1, maxLength: 400 }), template: fc.constantFrom('SOAP', 'DAP', 'BIRP', 'GIRP', 'X') }).map((o) => encounterData(o)), weight: 4 }, fc.anything({ maxDepth: 2 }), fc.record({ callId: fc.string(), status: fc.string(), answers: fc.anything(), transcript: fc.anything() })),
         }),
         async ({ source, ...env }) => {
           const raw = JSON.stringify({ ...envelope('x', {}), ...env, id: env.id === null ? undefined : env.id }) ?? '{}';
