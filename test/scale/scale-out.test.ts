@@ -115,6 +115,17 @@ describe('scale-out: two API and two worker processes on one database', () => {
     return rows[0] as Record<string, number>;
   }
 
+  /** For a failure message: deliveries not delivered, with their lease and their jobs' pg-boss state. */
+  async function stragglers(): Promise<string> {
+    const { rows } = await pool.query(
+      `SELECT d.id, d.status, d.attempt_count, d.lease_until IS NOT NULL AS leased, d.next_attempt_at,
+              (SELECT json_agg(json_build_object('state', j.state, 'retries', j.retry_count, 'started', j.started_on))
+               FROM pgboss.job j WHERE j.name = 'webhook-delivery' AND j.data->>'delivery_id' = d.id::text) AS jobs
+       FROM webhook_deliveries d WHERE d.status <> 'delivered'`,
+    );
+    return JSON.stringify(rows);
+  }
+
   async function drained(timeoutMs: number): Promise<number> {
     const started = Date.now();
     await waitFor(
@@ -236,7 +247,7 @@ describe('scale-out: two API and two worker processes on one database', () => {
           `${rerunRuns} runs re-executed, ${retriedEvents} pipelines retried; ${deliveries} deliveries in all, ${duplicates} webhook-ids received twice`,
       );
     } catch (err) {
-      throw new Error(`${(err as Error).message}\nstate: ${JSON.stringify(await state())}\n${cluster.outputs()}`);
+      throw new Error(`${(err as Error).message}\nstate: ${JSON.stringify(await state())}\nundelivered: ${await stragglers()}\n${cluster.outputs()}`);
     }
   }, 180_000);
 });
