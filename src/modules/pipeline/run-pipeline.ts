@@ -1,19 +1,21 @@
 import type { AppDeps } from '../../app-deps.js';
+import type { PoolClient } from '../../db/pool.js';
 import type { Template } from '../../engine/templates.js';
 import { PermanentJobFailure } from '../../jobs/permanent-failure.js';
 import { derivedUuid } from '../../lib/derived-id.js';
-import { insertCodifyRun } from '../codify/codify.repo.js';
+import { findCodifyRun, insertCodifyRun } from '../codify/codify.repo.js';
 import { enqueueCodification } from '../codify/enqueue-codification.js';
 import { encounterTranscriptData } from '../inbound-webhooks/types/encounter-transcript.js';
 import type { StoredInboundEvent } from '../inbound-webhooks/inbound-events.repo.js';
 import { renderNoteText } from '../notes/note-fhir.js';
 import { findNote } from '../notes/notes.repo.js';
 import { recordEvent } from '../outbox/outbox.repo.js';
+import { loadRun } from '../runs/runs.repo.js';
 import { startRun } from '../runs/start-run.js';
 import { insertThread } from '../threads/threads.repo.js';
 import { recordTranscriptionCreated } from '../transcriptions/transcription-events.js';
 import { insertTranscription } from '../transcriptions/transcriptions.repo.js';
-import { pipelineStep } from './pipeline-step.js';
+import { generationOf, pipelineStep, type PipelineState } from './pipeline-step.js';
 import { waitForCodification, waitForRunEnd } from './wait-for.js';
 
 /** A step that cannot succeed by retrying (the extraction or the codification failed). */
@@ -45,10 +47,14 @@ export async function runDocumentationPipeline(deps: AppDeps, event: StoredInbou
     return { transcription_id: transcription.id };
   });
 
-  const withRun = await pipelineStep(deps.pool, event.id, 'run_id', async (tx, state) => {
+  // A run or codification that had already failed when this attempt began (an operator's retry
+  // of the failed event) is started again under a new id; one that fails while this attempt
+  // waits fails the event.
+  const startExtraction = async (tx: PoolClient, state: PipelineState) => {
     const thread = await insertThread(tx, { id: idOf('thread'), ...owner, correlationId, metadata: { source_event_id: event.event_id } });
+    const generation = generationOf(state, 'run_id');
     const run = await startRun(tx, deps.boss, {
-      id: idOf('run'),
+      id: idOf(generation ? `run:${generation}` : 'run'),
       threadId: thread.thread_id,
       ...owner,
       kind: 'extraction',
@@ -57,22 +63,31 @@ export async function runDocumentationPipeline(deps: AppDeps, event: StoredInbou
       correlationId,
     });
     return { thread_id: thread.thread_id, run_id: run.run_id };
-  });
+  };
+  let withRun = await pipelineStep(deps.pool, event.id, 'run_id', startExtraction);
+  const earlier = await loadRun(deps.pool, withRun.run_id as string);
+  if (earlier?.status === 'failed') withRun = await pipelineStep(deps.pool, event.id, 'run_id', startExtraction, { replacing: earlier.run_id });
 
   const run = await waitForRunEnd(deps, withRun.run_id as string);
   if (run.status === 'failed') throw new PipelineFailure(`Extraction run ${run.run_id} failed: ${run.error?.details ?? 'no reason given'}`);
   const noteId = (run.output as { note_id?: string } | null)?.note_id;
   if (!noteId) throw new PipelineFailure(`Extraction run ${run.run_id} made no note`);
 
-  const withCodify = await pipelineStep(deps.pool, event.id, 'codify_run_id', async (tx) => {
+  const startCodification = async (tx: PoolClient, state: PipelineState) => {
     const note = await findNote(tx, owner.groupId, noteId);
     if (!note) throw new PipelineFailure(`Note ${noteId} is gone`);
     const text = renderNoteText(note);
-    const id = idOf('codify');
+    const generation = generationOf(state, 'codify_run_id');
+    const id = idOf(generation ? `codify:${generation}` : 'codify');
     await insertCodifyRun(tx, { id, ...owner, model: 'balanced', text, noteBytes: Buffer.byteLength(text), correlationId });
     await enqueueCodification(deps.boss, tx, { codify_run_id: id });
     return { note_id: noteId, codify_run_id: id };
-  });
+  };
+  let withCodify = await pipelineStep(deps.pool, event.id, 'codify_run_id', startCodification);
+  const earlierCodify = await findCodifyRun(deps.pool, withCodify.codify_run_id as string);
+  if (earlierCodify?.status === 'failed') {
+    withCodify = await pipelineStep(deps.pool, event.id, 'codify_run_id', startCodification, { replacing: earlierCodify.run_id });
+  }
 
   const codification = await waitForCodification(deps, withCodify.codify_run_id as string);
   if (codification.status !== 'completed' || !codification.result) {
