@@ -21,6 +21,12 @@ export async function startBoss(connectionString: string, logger: Logger, option
   });
   boss.on('error', (err) => logger.error('job queue error', { error_name: err.name, error_code: (err as { code?: string }).code }));
   await boss.start();
-  for (const queue of QUEUES) await boss.createQueue(queue.name, queue.options);
+  for (const queue of QUEUES) {
+    await boss.createQueue(queue.name, queue.options);
+    // createQueue leaves an existing queue as it was: bring a deployed queue's settings up to date
+    // (its policy and partitioning cannot change after creation).
+    const { policy: _policy, partition: _partition, ...settings } = queue.options;
+    if (Object.keys(settings).length) await boss.updateQueue(queue.name, settings);
+  }
   return boss;
 }
