@@ -6,7 +6,7 @@ import { migrate } from './db/migrate.js';
 import { createPool } from './db/pool.js';
 import { devBanner } from './dev-banner.js';
 import { fillDevSecrets } from './dev-secrets.js';
-import { startWorkers } from './jobs/workers.js';
+import { startWorkers, type Workers } from './jobs/workers.js';
 import { createLogger, type Logger } from './lib/logger.js';
 import { seedCatalog } from './modules/centers/seed-catalog.js';
 import { openRuntime, type Runtime } from './runtime.js';
@@ -14,6 +14,7 @@ import { openRuntime, type Runtime } from './runtime.js';
 interface Running {
   server?: Server;
   runtime?: Runtime;
+  workers?: Workers;
   embedded?: EmbeddedDatabase;
 }
 
@@ -70,7 +71,7 @@ export async function startServer(options: StartOptions = {}): Promise<void> {
   // Imports ICD10CM_FILE when its content is new; another process's import is seen within a minute.
   running.runtime = await openRuntime(config, databaseUrl, logger, { codeTableWatchMs: 60_000 });
   const { deps } = running.runtime;
-  if (config.ROLE !== 'api') await startWorkers(deps);
+  if (config.ROLE !== 'api') running.workers = await startWorkers(deps);
   if (config.ROLE !== 'worker') {
     const app = createApp(deps);
     running.server = app.listen(config.PORT, () => logger.info('listening', { port: config.PORT, role: config.ROLE, pid: process.pid }));
@@ -83,9 +84,16 @@ async function shutdown(running: Running, logger: Logger, signal: string): Promi
   logger.info('shutting down', { signal });
   const force = setTimeout(() => process.exit(1), 30_000);
   force.unref();
-  if (running.server) {
-    await new Promise<void>((resolve) => running.server!.close(() => resolve()));
+  const server = running.server;
+  if (server) {
+    // Long joins and event streams would hold close() open: they get 10 s, then are cut.
+    await new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      server.closeIdleConnections();
+      setTimeout(() => server.closeAllConnections(), 10_000).unref();
+    });
   }
+  running.workers?.stop();
   await running.runtime?.stop({ graceful: true });
   await running.embedded?.stop().catch(() => {});
   logger.info('stopped');

@@ -1,19 +1,26 @@
 import type { AppDeps } from '../app-deps.js';
 import { instrumentBoss } from '../metrics/instrument-boss.js';
-import { startRunWorker } from './run-worker.js';
-import { startCallDispatchWorker } from './call-dispatch-worker.js';
-import { startInboundEventWorker } from './inbound-event-worker.js';
-import { startCodifyWorker } from './codify-worker.js';
-import { startWebhookDeliveryWorker } from './webhook-delivery-worker.js';
 import { startOutboxDispatcher } from '../webhooks/outbox-dispatcher.js';
+import { startCallDispatchWorker } from './call-dispatch-worker.js';
+import { startCodifyWorker } from './codify-worker.js';
+import { startInboundEventWorker } from './inbound-event-worker.js';
+import { startRunWorker } from './run-worker.js';
+import { startWebhookDeliveryWorker } from './webhook-delivery-worker.js';
+
+export interface Workers {
+  /** Stops what runs beside pg-boss (the outbox dispatcher); pg-boss's own workers stop with it. */
+  stop(): void;
+}
 
 /**
- * Starts every queue's worker (ROLE worker or all). Each worker file exports a function that
- * registers its handler with `deps.boss.work(...)`.
+ * Starts every queue's worker (ROLE worker or all), each registered through a pg-boss instance
+ * that times and counts its jobs, and the outbox dispatcher.
  */
-export async function startWorkers(deps: AppDeps): Promise<void> {
-  const starters: Array<(deps: AppDeps) => Promise<unknown>> = [startRunWorker, startInboundEventWorker, startCallDispatchWorker, startCodifyWorker,
-    startWebhookDeliveryWorker, async (d) => startOutboxDispatcher(d)];
+export async function startWorkers(deps: AppDeps): Promise<Workers> {
   const instrumented = { ...deps, boss: instrumentBoss(deps.boss, deps.metrics) };
-  for (const start of starters) await start(instrumented);
+  for (const start of [startRunWorker, startInboundEventWorker, startCallDispatchWorker, startCodifyWorker, startWebhookDeliveryWorker]) {
+    await start(instrumented);
+  }
+  const dispatcher = startOutboxDispatcher(instrumented);
+  return { stop: () => dispatcher.stop() };
 }

@@ -54,13 +54,16 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const runtime = await openRuntime(config, config.DATABASE_URL!, logger, { supervise: false });
   const deps: AppDeps = { ...runtime.deps, ...options.deps };
   if (options.deps?.pool) deps.metrics = new Metrics(options.deps.pool);
-  if (options.workers) await startWorkers(deps);
+  const workers = options.workers ? await startWorkers(deps) : undefined;
   const app = createApp(deps);
   return {
     app,
     deps,
     config,
     codeTables: runtime.codeTables,
-    close: () => runtime.stop({ graceful: false }),
+    close: async () => {
+      workers?.stop();
+      await runtime.stop({ graceful: false });
+    },
   };
 }
