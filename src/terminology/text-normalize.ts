@@ -5,14 +5,15 @@ import { porterStemmer } from '../lib/porter-stemmer.js';
 const STOPWORDS = new Set(
   ('a an the of and or in on at to for by with as from into onto is was were be been being are has have had ' +
     'this that these those which who whose its his her their he she it they them there than then also ' +
-    'due mellitus patient'
+    'due mellitus patient do does did'
   ).split(' '),
 );
 
 // Words a description may carry that say nothing the note has to state. "Other" is not one of
-// them: residual "Other ..." codes need the note to say so.
+// them: residual "Other ..." codes need the note to say so. "Displaced" and "closed" are the
+// ICD-10-CM defaults for a fracture not said to be nondisplaced or open (chapter 19 guidelines).
 export const FREE_WORDS = new Set(
-  'unspecified nec elsewhere classified site organism side part initial encounter uncomplicated'.split(
+  'unspecified nec elsewhere classified site organism side part initial encounter uncomplicated displaced closed'.split(
     ' ',
   ),
 );
@@ -79,7 +80,8 @@ const stemCache = new Map<string, string>();
 function stem(word: string): string {
   let s = stemCache.get(word);
   if (s === undefined) {
-    s = /^\d/.test(word) ? word : porterStemmer.stem(word);
+    // The Porter stemmer makes "duodenitis" "duoden", like "duodenal": an inflammation is not its organ.
+    s = /^\d/.test(word) ? word : word.endsWith('itis') ? word : porterStemmer.stem(word);
     if (stemCache.size < 200_000) stemCache.set(word, s);
   }
   return s;
@@ -145,7 +147,8 @@ export function descriptionTokens(description: string): DescriptionToken[] {
       negScope = false;
       continue;
     }
-    if (w === 'without' || w === 'not' || w === 'no') {
+    // "Do not resuscitate" states a "not"; it is no negation clause.
+    if (w === 'without' || (w === 'not' && prev !== 'do') || w === 'no') {
       negScope = true;
       prev = w;
       continue;

@@ -6,7 +6,9 @@ export const cardioRespiratory: CatalogEntry[] = [
   ["I10", "Essential (primary) hypertension", ["hypertension", "high blood pressure", "HTN", "HBP", "arterial hypertension", "essential hypertension", "hypertensive"]],
   ["I11.9", "Hypertensive heart disease without heart failure", ["hypertensive heart disease"]],
   ["I11.0", "Hypertensive heart disease with heart failure", ["hypertensive heart disease with heart failure"]],
-  ["I25.10", "Atherosclerotic heart disease of native coronary artery without angina pectoris", ["coronary artery disease", "CAD", "ischemic heart disease", "ischaemic heart disease", "coronary heart disease", "coronary atherosclerosis"]],
+  ["I25.10", "Atherosclerotic heart disease of native coronary artery without angina pectoris", ["coronary artery disease", "CAD", "coronary heart disease", "coronary atherosclerosis"]],
+  // ICD-10-CM index: Disease, heart, ischemic (chronic) -> I25.9; atherosclerotic (coronary) -> I25.10.
+  ["I25.9", "Chronic ischemic heart disease, unspecified", ["ischemic heart disease", "ischaemic heart disease", "ischemic cardiopathy", "ischemic heart disease chronic", "IHD"]],
   ["I20.9", "Angina pectoris, unspecified", ["angina", "angina pectoris"]],
   ["I21.9", "Acute myocardial infarction, unspecified", ["myocardial infarction", "heart attack", "MI", "AMI", "acute myocardial infarction"]],
   ["I21.4", "Non-ST elevation (NSTEMI) myocardial infarction", ["NSTEMI", "non-ST elevation myocardial infarction"]],
@@ -43,6 +45,8 @@ export const cardioRespiratory: CatalogEntry[] = [
   ["I34.0", "Nonrheumatic mitral (valve) insufficiency", ["mitral regurgitation", "mitral insufficiency"]],
   ["I42.9", "Cardiomyopathy, unspecified", ["cardiomyopathy"]],
   ["I51.7", "Cardiomegaly", ["cardiomegaly"]],
+  // ICD-10-CM index: Disease, heart -> I51.9 (more specific heart diseases are longer phrases and win).
+  ["I51.9", "Heart disease, unspecified", ["heart disease", "cardiopathy", "cardiac disease"]],
   ["I31.39", "Other pericardial effusion (noninflammatory)", ["pericardial effusion"]],
   ["I30.9", "Acute pericarditis, unspecified", ["pericarditis", "acute pericarditis"]],
   ["I38", "Endocarditis, valve unspecified", ["endocarditis"]],

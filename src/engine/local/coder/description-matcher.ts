@@ -12,6 +12,7 @@ export function matchDescriptions(
   sentence: number,
   cfg: LevelConfig,
   extra: ReadonlyArray<readonly [stemId: number, pos: number, endWord: number]> = [],
+  clause?: Int32Array,
 ): Mention[] {
   const index = table.index;
   const positions = new Map<number, number[]>();
@@ -56,6 +57,8 @@ export function matchDescriptions(
     const n = present.length;
     const slack = cfg.descriptions === 'exact' ? 0 : cfg.slack;
     if (win.span > n + slack) continue;
+    // A title stated across a list ("auscultation, lower limb edema") is no statement of it.
+    if (clause && clause[st.from[win.min]] !== clause[st.from[win.max]]) continue;
     const coverage = covered / total;
     let end = st.from[win.max];
     for (const [pos, endWord] of reachList) if (pos >= win.min && pos <= win.max) end = Math.max(end, endWord);

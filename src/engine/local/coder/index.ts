@@ -7,7 +7,7 @@ import { matchDescriptions } from './description-matcher.js';
 import { compiledLexicon, matchLexicon } from './lexicon-matcher.js';
 import { LEVELS } from './levels.js';
 import { splitSentences } from './nlp.js';
-import { rescore } from './rescore.js';
+import { gateLoose } from './gate-loose.js';
 import { billableFor, categoryLessSpecific, mergeByCode, resolveSentence, type Found } from './select.js';
 
 export interface CodifyTextResult {
@@ -24,8 +24,7 @@ export function codifyText(table: CodeTable, text: string, model: CodifyModel): 
   const lex = compiledLexicon(table);
   const index = table.index;
   const sentences = splitSentences(text);
-  const found: Found[] = [];
-  sentences.forEach((s, si) => {
+  let perSentence: Found[][] = sentences.map((s, si) => {
     const st = stemWords(s.words);
     const assertions = assertWords(s.words, s.negated);
     const lexical = matchLexicon(lex, s.words, st, si);
@@ -33,20 +32,20 @@ export function codifyText(table: CodeTable, text: string, model: CodifyModel): 
     // First stem position of each word, so a synonym's start maps to stem space in O(1).
     const firstStem = new Int32Array(s.words.length).fill(-1);
     for (let k = st.from.length - 1; k >= 0; k--) firstStem[st.from[k]] = k;
-    for (const m of lexical) {
+    for (const m of cfg.bridge ? lexical : []) {
       const pos = Math.max(0, firstStem[m.start]);
       for (const id of index.requiredOf(m.code)) extra.push([id, pos, m.end]);
     }
-    const described = matchDescriptions(table, st, si, cfg, extra);
-    const items = [...lexical, ...described].map((mention) => ({
+    const described = matchDescriptions(table, st, si, cfg, extra, cfg.clauses ? clausesOf(s.words) : undefined);
+    return [...lexical, ...described].map((mention) => ({
       mention,
       assertion: assertionOf(assertions, mention.start, mention.end),
     }));
-    found.push(...resolveSentence(items, table));
   });
+  if (cfg.gateLoose) perSentence = gateLoose(perSentence, table);
+  const found = perSentence.flatMap((items) => resolveSentence(items, table));
 
   const merged = mergeByCode(found);
-  if (cfg.rescore) rescore(merged, table);
   categoryLessSpecific(
     merged.filter((f) => f.assertion === 'present'),
     table,
@@ -92,4 +91,17 @@ export function codifyText(table: CodeTable, text: string, model: CodifyModel): 
     push(finals, code, `${how} ${evidence}`, confidence);
   }
   return { final_code_assessments: finals, discarded_code_assessments: discarded };
+}
+
+const CLAUSE_BREAKS = new Set([',', ';', ':', '(', ')']);
+
+/** Clause number of each word: commas, semicolons and brackets separate the items of a list. */
+function clausesOf(words: readonly string[]): Int32Array {
+  const out = new Int32Array(words.length);
+  let c = 0;
+  for (let i = 0; i < words.length; i++) {
+    if (CLAUSE_BREAKS.has(words[i].toLowerCase())) c++;
+    out[i] = c;
+  }
+  return out;
 }

@@ -14,12 +14,16 @@ export interface LevelConfig {
   minWeight: number;
   /** final assessments need this confidence */
   minConfidence: number;
-  /** rescore by agreement between mentions of the same category across the note */
-  rescore: boolean;
+  /** synonyms found feed the title search ("T2DM with nephropathy" reaches E11.21) */
+  bridge: boolean;
+  /** a title match must lie within one clause (no comma, semicolon or bracket inside) */
+  clauses: boolean;
+  /** keep loose title matches only where firm evidence of the same category is in the note */
+  gateLoose: boolean;
 }
 
 export const LEVELS: Record<CodifyModel, LevelConfig> = {
-  fast: { descriptions: 'exact', minCoverage: 1, slack: 0, wideCandidates: false, minWeight: 6, minConfidence: 60, rescore: false },
-  balanced: { descriptions: 'window', minCoverage: 1, slack: 2, wideCandidates: false, minWeight: 8, minConfidence: 60, rescore: false },
-  'high-quality': { descriptions: 'window', minCoverage: 0.9, slack: 3, wideCandidates: true, minWeight: 8, minConfidence: 66, rescore: true },
+  fast: { descriptions: 'exact', minCoverage: 1, slack: 0, wideCandidates: false, minWeight: 7, minConfidence: 60, bridge: false, clauses: false, gateLoose: false },
+  balanced: { descriptions: 'exact', minCoverage: 1, slack: 0, wideCandidates: false, minWeight: 7, minConfidence: 60, bridge: false, clauses: true, gateLoose: false },
+  'high-quality': { descriptions: 'window', minCoverage: 1, slack: 1, wideCandidates: false, minWeight: 7, minConfidence: 60, bridge: false, clauses: true, gateLoose: true },
 };

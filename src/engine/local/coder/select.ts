@@ -68,19 +68,30 @@ export function mergeByCode(all: Found[]): Found[] {
   return [...byCode.values()];
 }
 
-/** X is less specific than Y when both are in one category and Y's title needs all of X's words and more. */
+/**
+ * X is less specific than Y when both are in one category and Y's title needs all of X's words
+ * and more. Present codes are grouped by stem, so each code meets only codes that share its rarest.
+ */
 export function categoryLessSpecific(present: Found[], table: CodeTable): void {
   const index = table.index;
+  const byStem = new Map<number, Found[]>();
+  for (const y of present) {
+    for (const id of index.requiredOf(y.mention.code)) {
+      const list = byStem.get(id);
+      if (list) list.push(y);
+      else byStem.set(id, [y]);
+    }
+  }
   for (const x of present) {
     if (x.lessSpecificThan !== undefined) continue;
     const cx = table.codeAt(x.mention.code);
     const rx = index.requiredOf(x.mention.code);
-    for (const y of present) {
+    if (rx.length === 0) continue;
+    for (const y of byStem.get(rx[0]) ?? []) {
       if (y === x || y.lessSpecificThan !== undefined) continue;
-      const cy = table.codeAt(y.mention.code);
-      if (cx.slice(0, 3) !== cy.slice(0, 3)) continue;
+      if (cx.slice(0, 3) !== table.codeAt(y.mention.code).slice(0, 3)) continue;
       const ry = index.requiredOf(y.mention.code);
-      if (ry.length > rx.length && Array.from(rx).every((id) => ry.includes(id))) {
+      if (ry.length > rx.length && rx.every((id) => ry.includes(id))) {
         x.lessSpecificThan = y.mention.code;
         break;
       }
