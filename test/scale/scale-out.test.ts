@@ -1,4 +1,4 @@
-import pg from 'pg';
+import { createPool, type Pool } from '../../src/db/pool.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { integrationSignature } from '../../src/webhooks/signing.js';
 import { encounterData, envelope } from '../helpers/inbound.js';
@@ -34,12 +34,12 @@ describe('scale-out: two API and two worker processes on one database', () => {
   let apis: Member[];
   let workers: Member[];
   let receiver: Receiver;
-  let pool: pg.Pool;
+  let pool: Pool;
   let caller: Caller;
 
   beforeAll(async () => {
     db = await ownDatabase();
-    pool = new pg.Pool({ connectionString: db.url, max: 3 });
+    pool = createPool(db.url, 3); // createPool listens for errors: a dropped idle client must not crash the test
     cluster = new Cluster(db.url);
     receiver = await startReceiver();
     caller = await newCaller();
