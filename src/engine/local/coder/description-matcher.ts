@@ -13,6 +13,7 @@ export function matchDescriptions(
   cfg: LevelConfig,
   extra: ReadonlyArray<readonly [stemId: number, pos: number, endWord: number]> = [],
   clause?: Int32Array,
+  conj?: Int32Array,
 ): Mention[] {
   const index = table.index;
   const positions = new Map<number, number[]>();
@@ -59,6 +60,8 @@ export function matchDescriptions(
     if (win.span > n + slack) continue;
     // A title stated across a list ("auscultation, lower limb edema") is no statement of it.
     if (clause && clause[st.from[win.min]] !== clause[st.from[win.max]]) continue;
+    // Spread out over "X and Y", the title's words usually belong to two things.
+    if (conj && win.span > n && conj[st.from[win.min]] !== conj[st.from[win.max]]) continue;
     const coverage = covered / total;
     let end = st.from[win.max];
     for (const [pos, endWord] of reachList) if (pos >= win.min && pos <= win.max) end = Math.max(end, endWord);

@@ -4,10 +4,10 @@ import { stemWords } from '../../../terminology/text-normalize.js';
 import { confidenceOf, quote, reasonFor, toAssessment } from './assessment.js';
 import { assertWords, assertionOf } from './context.js';
 import { matchDescriptions } from './description-matcher.js';
+import { matchExactTitles } from './exact-titles.js';
 import { compiledLexicon, matchLexicon } from './lexicon-matcher.js';
 import { LEVELS } from './levels.js';
 import { splitSentences } from './nlp.js';
-import { gateLoose } from './gate-loose.js';
 import { billableFor, categoryLessSpecific, mergeByCode, resolveSentence, type Found } from './select.js';
 
 export interface CodifyTextResult {
@@ -24,7 +24,7 @@ export function codifyText(table: CodeTable, text: string, model: CodifyModel): 
   const lex = compiledLexicon(table);
   const index = table.index;
   const sentences = splitSentences(text);
-  let perSentence: Found[][] = sentences.map((s, si) => {
+  const perSentence: Found[][] = sentences.map((s, si) => {
     const st = stemWords(s.words);
     const assertions = assertWords(s.words, s.negated);
     const lexical = matchLexicon(lex, s.words, st, si);
@@ -36,13 +36,20 @@ export function codifyText(table: CodeTable, text: string, model: CodifyModel): 
       const pos = Math.max(0, firstStem[m.start]);
       for (const id of index.requiredOf(m.code)) extra.push([id, pos, m.end]);
     }
-    const described = matchDescriptions(table, st, si, cfg, extra, cfg.clauses ? clausesOf(s.words) : undefined);
+    const described = cfg.descriptions === 'exact' ? matchExactTitles(table, st, si, cfg) : matchDescriptions(
+      table,
+      st,
+      si,
+      cfg,
+      extra,
+      cfg.clauses ? clausesOf(s.words, CLAUSE_BREAKS) : undefined,
+      cfg.clauses ? clausesOf(s.words, CONJUNCTIONS) : undefined,
+    );
     return [...lexical, ...described].map((mention) => ({
       mention,
       assertion: assertionOf(assertions, mention.start, mention.end),
     }));
   });
-  if (cfg.gateLoose) perSentence = gateLoose(perSentence, table);
   const found = perSentence.flatMap((items) => resolveSentence(items, table));
 
   const merged = mergeByCode(found);
@@ -94,13 +101,14 @@ export function codifyText(table: CodeTable, text: string, model: CodifyModel): 
 }
 
 const CLAUSE_BREAKS = new Set([',', ';', ':', '(', ')']);
+const CONJUNCTIONS = new Set(['and', 'or', '/']);
 
 /** Clause number of each word: commas, semicolons and brackets separate the items of a list. */
-function clausesOf(words: readonly string[]): Int32Array {
+function clausesOf(words: readonly string[], breaks: ReadonlySet<string>): Int32Array {
   const out = new Int32Array(words.length);
   let c = 0;
   for (let i = 0; i < words.length; i++) {
-    if (CLAUSE_BREAKS.has(words[i].toLowerCase())) c++;
+    if (breaks.has(words[i].toLowerCase())) c++;
     out[i] = c;
   }
   return out;

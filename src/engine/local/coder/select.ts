@@ -19,10 +19,13 @@ export function resolveSentence(items: Found[], table: CodeTable): Found[] {
     const prev = byCode.get(f.mention.code);
     if (!prev || better(f, prev)) byCode.set(f.mention.code, f);
   }
-  // Widest first, synonyms before title matches, then heaviest, better scored, shorter title.
+  // Firm before loose (part of a title, or its words spread out), then widest first, synonyms
+  // before title matches, then heaviest, better scored, shorter title.
   const width = (f: Found) => f.mention.end - f.mention.start;
+  const loose = (f: Found) => Number(f.mention.source === 'description' && f.mention.score < 0.999);
   const list = [...byCode.values()].sort(
     (a, b) =>
+      loose(a) - loose(b) ||
       width(b) - width(a) ||
       Number(b.mention.source === 'lexicon') - Number(a.mention.source === 'lexicon') ||
       b.mention.weight - a.mention.weight ||
