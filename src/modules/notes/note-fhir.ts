@@ -1,6 +1,6 @@
 import { TEMPLATE_FIELDS } from '../../engine/templates.js';
 import { isUuid } from '../../http/validate.js';
-import type { DocumentReferenceR4, FhirReference } from './fhir-r4.js';
+import type { DocumentReference, Reference } from '@medplum/fhirtypes';
 import type { NoteRow } from './notes.repo.js';
 
 export const LOINC_PROGRESS_NOTE = { system: 'http://loinc.org', code: '11506-3', display: 'Progress note' };
@@ -13,7 +13,7 @@ export function renderNoteText(row: Pick<NoteRow, 'template' | 'ai_generated_con
 }
 
 /** A reference by business identifier to a Clinigate resource that has no FHIR resource type. */
-function related(kind: string, id: string): FhirReference {
+function related(kind: string, id: string): Reference {
   return {
     identifier: isUuid(id)
       ? { system: 'urn:ietf:rfc:3986', value: `urn:uuid:${id}`, type: { text: kind } }
@@ -26,13 +26,13 @@ function related(kind: string, id: string): FhirReference {
  * FHIR R4 DocumentReference of a note: a preliminary progress note (LOINC 11506-3), subject and
  * author referenced by the x-patient and x-doctor identifiers, the text as a base64 attachment.
  */
-export function toDocumentReference(row: NoteRow): DocumentReferenceR4 {
-  const relatedRefs: FhirReference[] = [];
+export function toDocumentReference(row: NoteRow): DocumentReference {
+  const relatedRefs: Reference[] = [];
   if (row.transcription_id) relatedRefs.push(related('transcription', row.transcription_id));
   if (row.report_thread_id) relatedRefs.push(related('thread', row.report_thread_id));
   for (const run of row.report_run_id) relatedRefs.push(related('run', run));
 
-  const doc: DocumentReferenceR4 = {
+  const doc: DocumentReference = {
     resourceType: 'DocumentReference',
     id: row.id,
     meta: { versionId: String(row.version), lastUpdated: row.updated_at },
