@@ -79,6 +79,11 @@ export class DescriptionIndex {
     return this.stems.subarray(this.start[code], this.start[code + 1]);
   }
 
+  /** Codes whose rarest required stem is `stemId` (each code is posted under exactly one). */
+  byRarestOf(stemId: number): readonly number[] {
+    return this.byRarest.get(stemId) ?? EMPTY;
+  }
+
   /** Codes whose rarest required stem (or, when `wide`, second rarest) is among `stemIds`. */
   candidates(stemIds: Iterable<number>, wide: boolean): Set<number> {
     const out = new Set<number>();
@@ -89,6 +94,8 @@ export class DescriptionIndex {
     return out;
   }
 }
+
+const EMPTY: readonly number[] = [];
 
 function push(map: Map<number, number[]>, key: number, value: number): void {
   const list = map.get(key);

@@ -34,26 +34,38 @@ export function matchDescriptions(
     reach.set(pos, Math.max(reach.get(pos) ?? 0, endWord));
   }
   if (positions.size === 0) return [];
+  // Membership by array index instead of Map lookups in the hot loop below.
+  const seen = scratchFor(index.vocab.size);
+  const gen = ++generation;
+  for (const id of positions.keys()) seen[id] = gen;
+  const has = (id: number) => seen[id] === gen;
   const out: Mention[] = [];
   const weights = index.weights;
+  const stems = index.stems;
   const reachList = [...reach];
   // With full coverage required, the first missing stem (rarest first) settles it.
   const needAll = cfg.minCoverage >= 1;
-  for (const code of index.candidates(positions.keys(), cfg.wideCandidates)) {
-    const required = index.requiredOf(code);
+  // Without the wide search every code is posted under one stem only: no set needed to dedupe.
+  const candidates: Iterable<number> = cfg.wideCandidates
+    ? index.candidates(positions.keys(), true)
+    : [...positions.keys()].flatMap((id) => index.byRarestOf(id));
+  for (const code of candidates) {
+    const from = index.start[code];
+    const to = index.start[code + 1];
     const total = index.totalWeight[code];
-    if (required.length === 0 || total <= 0) continue;
+    if (to === from || total <= 0) continue;
     // A partial match must still contain the title's rarest word.
-    if (!positions.has(required[0])) continue;
+    if (!has(stems[from])) continue;
     let covered = 0;
     let missing = 0;
-    for (let k = 0; k < required.length; k++) {
-      if (positions.has(required[k])) covered += weights[required[k]];
+    for (let k = from; k < to; k++) {
+      if (has(stems[k])) covered += weights[stems[k]];
       else if (needAll) break;
       else missing++;
     }
     if (covered < cfg.minWeight || covered / total < cfg.minCoverage - 1e-6) continue;
-    const present = missing === 0 ? Array.from(required) : Array.from(required).filter((id) => positions.has(id));
+    const required = index.requiredOf(code);
+    const present = missing === 0 ? Array.from(required) : Array.from(required).filter(has);
     const win = tightestWindow(present, positions);
     const n = present.length;
     const slack = cfg.descriptions === 'exact' ? 0 : cfg.slack;
@@ -106,4 +118,16 @@ function tightestWindow(ids: number[], positions: Map<number, number[]>): { min:
     }
   }
   return best;
+}
+
+let scratch = new Int32Array(0);
+let generation = 0;
+
+/** One stamp per stem id, reused across sentences (a new generation marks a new sentence). */
+function scratchFor(size: number): Int32Array {
+  if (scratch.length < size || generation >= 0x3fffffff) {
+    scratch = new Int32Array(Math.max(size, scratch.length));
+    generation = 0;
+  }
+  return scratch;
 }
