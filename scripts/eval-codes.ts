@@ -1,5 +1,6 @@
 // Evaluates the local ICD-10-CM coder on CodiEsp (train split) with the full FY2026 table loaded.
-// Prints micro P/R/F1 at full-code and 3-character level for each model level, latency, build time and RSS.
+// Prints micro P/R/F1 at full-code and 3-character level for each model level, latency on CodiEsp
+// documents and on 50 KB / adversarial notes (target: 50 KB p50 <= 100 ms), build time and RSS.
 import { join, resolve } from 'node:path';
 import type { CodifyModel } from '../src/engine/engine.js';
 import { codifyText } from '../src/engine/local/coder/index.js';
@@ -65,10 +66,38 @@ function evaluate(table: CodeTable, docs: CodiEspDoc[], model: CodifyModel): voi
   console.log(`${model.padEnd(12)} full: ${prf(full)} | category: ${prf(cat)} | latency p50 ${pct(times, 0.5).toFixed(1)} ms p95 ${pct(times, 0.95).toFixed(1)} ms`);
 }
 
-function bigNote(docs: CodiEspDoc[]): string {
+/** Whole documents joined in file order up to 51,200 bytes, like bench/codify-latency.ts's note. */
+function caseReportNote(docs: CodiEspDoc[]): string {
   let s = '';
-  for (let i = 0; s.length < 51_200; i++) s += `${docs[i % docs.length].text}\n`;
-  return s.slice(0, 51_200);
+  for (let i = 0; Buffer.byteLength(s) < 51_200; i++) s += `${docs[i % docs.length].text}\n`;
+  let out = s.slice(0, 51_200);
+  while (Buffer.byteLength(out) > 51_200) out = out.slice(0, -1);
+  return out;
+}
+
+/** Long-note latency per level: the bench's note, the same without line breaks, adversarial input. */
+function longNotes(table: CodeTable, docs: CodiEspDoc[]): void {
+  const note = caseReportNote(docs);
+  const notes: Array<[string, string]> = [
+    ['50 KB case reports', note],
+    ['50 KB, no line breaks', note.replace(/\s*\n\s*/g, ' ')],
+    ['50 KB of one letter', 'a'.repeat(51_200)],
+    ['50 KB of 1-letter words', 'b '.repeat(25_600)],
+    ['one 20,000-char word', `Known hypertension. ${'x'.repeat(20_000)} Also asthma.`],
+  ];
+  for (const [name, text] of notes) {
+    const cells = MODELS.map((model) => {
+      const times: number[] = [];
+      for (let i = 0; i < 9; i++) {
+        const t = performance.now();
+        codifyText(table, text, model);
+        times.push(performance.now() - t);
+      }
+      times.sort((a, b) => a - b);
+      return `${model} p50 ${pct(times, 0.5).toFixed(1)} ms (max ${times[times.length - 1].toFixed(1)})`;
+    });
+    console.log(`${name.padEnd(22)} ${cells.join(' | ')}`);
+  }
 }
 
 async function main(): Promise<void> {
@@ -76,19 +105,9 @@ async function main(): Promise<void> {
   console.log(`table: ${table.size} codes, load+build ${ms.toFixed(0)} ms, index ${indexMs.toFixed(0)} ms, RSS ${mb(process.memoryUsage().rss)}`);
   const docs = await readCodiEspSplit(CODIESP_DIR, SPLIT);
   console.log(`codiesp ${SPLIT}: ${docs.length} documents, ${docs.reduce((n, d) => n + d.gold.size, 0)} gold codes`);
-  codifyText(table, docs[0].text, 'balanced'); // warm-up: NLP model load and lexicon compile
+  for (const model of MODELS) codifyText(table, docs[0].text, model); // warm-up: lexicon, exact-title hash
   for (const model of MODELS) evaluate(table, docs, model);
-  const note = bigNote(docs);
-  for (const model of MODELS) {
-    const times: number[] = [];
-    for (let i = 0; i < 7; i++) {
-      const t = performance.now();
-      codifyText(table, note, model);
-      times.push(performance.now() - t);
-    }
-    times.sort((a, b) => a - b);
-    console.log(`50 KB note (${model}): p50 ${pct(times, 0.5).toFixed(1)} ms, max ${times[times.length - 1].toFixed(1)} ms`);
-  }
+  longNotes(table, docs);
   console.log(`peak RSS after evaluation: ${mb(process.memoryUsage().rss)}`);
 }
 

@@ -147,8 +147,10 @@ export function descriptionTokens(description: string): DescriptionToken[] {
       negScope = false;
       continue;
     }
-    // "Do not resuscitate" states a "not"; it is no negation clause.
-    if (w === 'without' || (w === 'not' && prev !== 'do') || w === 'no') {
+    // "Do not resuscitate" states a "not"; it is no negation clause. "Unspecified as acute or
+    // chronic", "unspecified whether with hypoxia": the rest of the clause need not be stated.
+    const unspecifiedClause = prev === 'unspecified' && (w === 'as' || w === 'whether');
+    if (w === 'without' || (w === 'not' && prev !== 'do') || w === 'no' || unspecifiedClause) {
       negScope = true;
       prev = w;
       continue;

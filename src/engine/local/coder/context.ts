@@ -31,6 +31,9 @@ const BACKWARD: Array<[string, Assertion]> = [
   ['in her father', 'family'], ['resolved', 'historical'], ['years ago', 'historical'], ['in the past', 'historical'],
 ];
 
+// Pseudo-triggers (ConText): phrases holding a trigger word that negate nothing.
+const PSEUDO: string[][] = [['do', 'not', 'resuscitate'], ['not', 'only'], ['no', 'change'], ['no', 'increase'], ['not', 'ruled', 'out']];
+
 const TERMINATORS = new Set(['but', 'however', 'although', 'though', 'except', 'yet', 'whereas', 'which', 'who', ';', ':', '.']);
 const SCOPE = 8;
 
@@ -65,7 +68,10 @@ export function assertWords(words: readonly string[], winkNegated: readonly bool
   const set = (i: number, a: Assertion) => {
     if (PRIORITY[a] > PRIORITY[out[i]]) out[i] = a;
   };
+  let pseudoUntil = -1;
   for (let i = 0; i < lower.length; i++) {
+    for (const p of PSEUDO) if (lower[i] === p[0] && matchAt(lower, i, p)) pseudoUntil = Math.max(pseudoUntil, i + p.length - 1);
+    if (i <= pseudoUntil) continue;
     const f = FWD.get(lower[i])?.find(([p]) => matchAt(lower, i, p));
     if (f) {
       const [p, a] = f;

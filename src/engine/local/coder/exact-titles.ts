@@ -52,6 +52,10 @@ export function matchExactTitles(table: CodeTable, st: SentenceStems, sentence: 
     for (let len = 1; len <= titles.maxLen && i + len <= ids.length; len++) {
       const id = ids[i + len - 1];
       if (id < 0) break; // a word no title has: no title can span it
+      // Titles have distinct stems: a window holding one twice matches nothing, nor do longer ones.
+      let repeated = false;
+      for (let k = i; k < i + len - 1 && !repeated; k++) repeated = ids[k] === id;
+      if (repeated) break;
       h = (h + mix(id)) >>> 0;
       const codes = titles.byHash.get(h);
       if (!codes) continue;

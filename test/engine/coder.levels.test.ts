@@ -1,0 +1,58 @@
+import { existsSync } from 'node:fs';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { CodifyModel } from '../../src/engine/engine.js';
+import { codifyText } from '../../src/engine/local/coder/index.js';
+import { CodeTable, type CodeRow } from '../../src/terminology/code-table.js';
+import { readCodeDescriptions } from '../../src/terminology/icd10-file.js';
+
+const CODES_FILE = '../shared/data/icd10cm/icd10cm-codes-2026.txt';
+const MODELS: CodifyModel[] = ['fast', 'balanced', 'high-quality'];
+
+describe.runIf(existsSync(CODES_FILE))('coder levels and title normalisation with the full FY2026 table', () => {
+  let table: CodeTable;
+  beforeAll(async () => {
+    const rows: CodeRow[] = [];
+    for await (const r of readCodeDescriptions(CODES_FILE)) rows.push({ ...r, billable: true });
+    table = new CodeTable(rows);
+  }, 60_000);
+
+  const finals = (text: string, model: CodifyModel) => codifyText(table, text, model).final_code_assessments.map((a) => a.code);
+  const discarded = (text: string, model: CodifyModel) => codifyText(table, text, model).discarded_code_assessments.map((a) => a.code);
+
+  it.each(MODELS)('a title stated in another word order is found at every level (%s)', (model) => {
+    expect(finals('Right knee pain since Monday.', model)).toContain('M25.561');
+  });
+
+  it('only high-quality reads a title spread over a few extra words', () => {
+    const text = 'The pain radiates to the left shoulder.';
+    expect(finals(text, 'high-quality')).toContain('M25.512');
+    expect(finals(text, 'fast')).not.toContain('M25.512');
+  });
+
+  it.each(MODELS)('"-itis" is not its organ: duodenal is not duodenitis (%s)', (model) => {
+    expect(finals('Biopsy showed duodenitis.', model)).toContain('K29.80');
+    expect(finals('Extrinsic pyloric-duodenal stenosis.', model)).not.toContain('K29.80');
+    expect(finals('The mediastinal mass compresses the trachea.', model)).not.toContain('J98.51');
+  });
+
+  it.each(MODELS)('"do not resuscitate" is a code, not a negation; "do not show" is neither (%s)', (model) => {
+    expect(finals('Do not resuscitate order discussed with family.', model)).toContain('Z66');
+    const other = 'X-rays do not show bone lesions.';
+    expect([...finals(other, model), ...discarded(other, model)]).not.toContain('Z66');
+  });
+
+  it.each(MODELS)('fracture defaults: displaced and closed unless stated (%s)', (model) => {
+    expect(finals('Closed fracture of shaft of left clavicle.', model)).toContain('S42.022A');
+    expect(finals('Nondisplaced fracture of shaft of right clavicle.', model)).toContain('S42.024A');
+    expect(finals('Open fracture of shaft of left clavicle.', model)).toContain('S42.022B');
+  });
+
+  it.each(MODELS)('"unspecified as acute or chronic" need not be stated (%s)', (model) => {
+    expect(finals('Duodenal ulcer.', model)).toContain('K26.9');
+  });
+
+  it('a title is not read across a list or across "and"', () => {
+    for (const model of MODELS) expect(finals('CT showed multiple liver and bone metastases.', model)).not.toContain('C22.9');
+    expect(finals('Abdomen: soft, pain on palpation; right knee normal.', 'high-quality')).not.toContain('M25.561');
+  });
+});
