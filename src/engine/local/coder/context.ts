@@ -1,7 +1,7 @@
 /** How a sentence presents a word: asserted, or one of the reasons not to code it. */
 export type Assertion = 'present' | 'negated' | 'family' | 'historical' | 'hypothetical';
 
-// ConText-style triggers (Harkema et al. 2009), kept short; wink-nlp's negation flag adds its own scope.
+// ConText-style triggers (Harkema et al. 2009), kept short.
 const FORWARD: Array<[string, Assertion]> = [
   ['no', 'negated'], ['not', 'negated'], ['without', 'negated'], ['denies', 'negated'], ['denied', 'negated'],
   ['deny', 'negated'], ['negative for', 'negated'], ['free of', 'negated'], ['absence of', 'negated'],
@@ -59,11 +59,9 @@ function matchAt(words: string[], i: number, phrase: string[]): boolean {
 
 const PRIORITY: Record<Assertion, number> = { present: 0, historical: 1, hypothetical: 2, negated: 3, family: 4 };
 
-/** The assertion of each word of a sentence (lower-cased words, wink-nlp negation flags). */
-export function assertWords(words: readonly string[], winkNegated: readonly boolean[]): Assertion[] {
+/** The assertion of each word of a sentence, from the ConText triggers. */
+export function assertWords(words: readonly string[]): Assertion[] {
   const lower = words.map((w) => w.toLowerCase());
-  // Explicit triggers first; wink-nlp's negation flag only fills words no trigger reached, so
-  // "rule out X" stays hypothetical although wink reads "out" as a negation.
   const out: Assertion[] = lower.map(() => 'present');
   const set = (i: number, a: Assertion) => {
     if (PRIORITY[a] > PRIORITY[out[i]]) out[i] = a;
@@ -83,7 +81,7 @@ export function assertWords(words: readonly string[], winkNegated: readonly bool
       for (let j = i - 1, n = 0; j >= 0 && n < SCOPE && !TERMINATORS.has(lower[j]); j--, n++) set(j, a);
     }
   }
-  return out.map((a, i) => (a === 'present' && winkNegated[i] ? 'negated' : a));
+  return out;
 }
 
 /** The strongest non-present assertion over a span of words, or 'present'. */

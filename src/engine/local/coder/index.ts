@@ -5,8 +5,9 @@ import { confidenceOf, quote, reasonFor, toAssessment } from './assessment.js';
 import { assertWords, assertionOf } from './context.js';
 import { matchDescriptions } from './description-matcher.js';
 import { matchExactTitles } from './exact-titles.js';
-import { compiledLexicon, matchLexicon } from './lexicon-matcher.js';
-import { LEVELS } from './levels.js';
+import { compiledLexicon, matchLexicon, type CompiledLexicon } from './lexicon-matcher.js';
+import { LEVELS, type LevelConfig } from './levels.js';
+import type { Mention } from './mention.js';
 import { splitSentences } from './nlp.js';
 import { billableFor, categoryLessSpecific, mergeByCode, resolveSentence, type Found } from './select.js';
 
@@ -22,34 +23,8 @@ export interface CodifyTextResult {
 export function codifyText(table: CodeTable, text: string, model: CodifyModel): CodifyTextResult {
   const cfg = LEVELS[model];
   const lex = compiledLexicon(table);
-  const index = table.index;
   const sentences = splitSentences(text);
-  const perSentence: Found[][] = sentences.map((s, si) => {
-    const st = stemWords(s.words);
-    const assertions = assertWords(s.words, s.negated);
-    const lexical = matchLexicon(lex, s.words, st, si);
-    const extra: Array<[number, number, number]> = [];
-    // First stem position of each word, so a synonym's start maps to stem space in O(1).
-    const firstStem = new Int32Array(s.words.length).fill(-1);
-    for (let k = st.from.length - 1; k >= 0; k--) firstStem[st.from[k]] = k;
-    for (const m of cfg.bridge ? lexical : []) {
-      const pos = Math.max(0, firstStem[m.start]);
-      for (const id of index.requiredOf(m.code)) extra.push([id, pos, m.end]);
-    }
-    const described = cfg.descriptions === 'exact' ? matchExactTitles(table, st, si, cfg) : matchDescriptions(
-      table,
-      st,
-      si,
-      cfg,
-      extra,
-      cfg.clauses ? clausesOf(s.words, CLAUSE_BREAKS) : undefined,
-      cfg.clauses ? clausesOf(s.words, CONJUNCTIONS) : undefined,
-    );
-    return [...lexical, ...described].map((mention) => ({
-      mention,
-      assertion: assertionOf(assertions, mention.start, mention.end),
-    }));
-  });
+  const perSentence = sentences.map((s, si) => sentenceMentions(table, lex, cfg, s.words, si));
   const found = perSentence.flatMap((items) => resolveSentence(items, table));
 
   const merged = mergeByCode(found);
@@ -98,6 +73,30 @@ export function codifyText(table: CodeTable, text: string, model: CodifyModel): 
     push(finals, code, `${how} ${evidence}`, confidence);
   }
   return { final_code_assessments: finals, discarded_code_assessments: discarded };
+}
+
+/** Synonym and title mentions of one sentence, each with the sentence's assertion over its words. */
+function sentenceMentions(table: CodeTable, lex: CompiledLexicon, cfg: LevelConfig, words: string[], si: number): Found[] {
+  const st = stemWords(words);
+  const assertions = assertWords(words);
+  const lexical = matchLexicon(lex, words, st, si);
+  let described: Mention[];
+  if (cfg.descriptions === 'exact') described = matchExactTitles(table, st, si, cfg);
+  else {
+    const extra: Array<[number, number, number]> = [];
+    if (cfg.bridge) {
+      // First stem position of each word, so a synonym's start maps to stem space in O(1).
+      const firstStem = new Int32Array(words.length).fill(-1);
+      for (let k = st.from.length - 1; k >= 0; k--) firstStem[st.from[k]] = k;
+      for (const m of lexical) {
+        const pos = Math.max(0, firstStem[m.start]);
+        for (const id of table.index.requiredOf(m.code)) extra.push([id, pos, m.end]);
+      }
+    }
+    const clauses = cfg.clauses ? ([clausesOf(words, CLAUSE_BREAKS), clausesOf(words, CONJUNCTIONS)] as const) : undefined;
+    described = matchDescriptions(table, st, si, cfg, extra, clauses?.[0], clauses?.[1]);
+  }
+  return [...lexical, ...described].map((mention) => ({ mention, assertion: assertionOf(assertions, mention.start, mention.end) }));
 }
 
 const CLAUSE_BREAKS = new Set([',', ';', ':', '(', ')']);

@@ -3,7 +3,7 @@ import { synonymLexicon } from '../../../terminology/starter-catalog.js';
 import { wordStems } from '../../../terminology/text-normalize.js';
 import type { Mention, SentenceStems } from './mention.js';
 
-interface CompiledLexicon {
+export interface CompiledLexicon {
   byStems: Map<string, number[]>; // "stem stem" -> code indexes
   byWord: Map<string, number[]>; // case-sensitive abbreviation -> code indexes
   maxLen: number;

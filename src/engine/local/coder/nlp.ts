@@ -1,9 +1,8 @@
 import { boundedChunks } from './chunks.js';
 
-/** One sentence as the coder sees it: its words (and punctuation marks) and a negation flag for each. */
+/** One sentence as the coder sees it: its words and punctuation marks. */
 export interface Sentence {
   words: string[];
-  negated: boolean[];
 }
 
 // Sentence ends: . ! ? ; before whitespace and a capital, digit or bracket ("Dr. smith" stays one).
@@ -24,7 +23,7 @@ export function splitSentences(text: string): Sentence[] {
     for (const part of chunk.split(SENTENCE_END)) {
       const words = part.match(TOKEN);
       if (!words) continue;
-      out.push({ words, negated: new Array<boolean>(words.length).fill(false) });
+      out.push({ words });
     }
   }
   return out;
