@@ -9,8 +9,9 @@
  *
  *   tsx bench/ingest.ts [--seconds 10] [--rounds 5] [--warmup 3] [--connections 50] [--log-level info] [--cpu-prof]
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { createHmac, randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import autocannon, { type Result } from 'autocannon';
@@ -129,6 +130,30 @@ interface Server {
   events: () => Signed;
   warm: Result[];
   windows: Result[];
+  /** CPU seconds (user + system) the server process spent in each measured window. */
+  cpu: number[];
+}
+
+const TICKS = (() => {
+  try {
+    return Number(execFileSync('getconf', ['CLK_TCK']).toString().trim()) || 100;
+  } catch {
+    return 100;
+  }
+})();
+
+/**
+ * CPU seconds used so far by a process (Linux /proc; undefined elsewhere). CPU per request is
+ * steadier than req/s on a shared machine: other load slows both servers' clocks, not their work.
+ */
+function cpuSeconds(pid: number | undefined): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / TICKS;
+  } catch {
+    return undefined;
+  }
 }
 
 async function startMeasured(name: string, script: string, env: NodeJS.ProcessEnv, signedPerServer: number, nodeArgs: string[] = []): Promise<Server> {
@@ -141,7 +166,7 @@ async function startMeasured(name: string, script: string, env: NodeJS.ProcessEn
     throw err;
   }
   const events = eventSource(`${name}-${randomBytes(4).toString('hex')}`, signedPerServer);
-  return { name, port, child, events, warm: [], windows: [] };
+  return { name, port, child, events, warm: [], windows: [], cpu: [] };
 }
 
 const count = (r: Result, status: number) => Number(r.statusCodeStats?.[String(status)]?.count ?? 0);
@@ -191,7 +216,10 @@ export async function run(options: IngestOptions): Promise<BenchResult[]> {
     for (let round = 0; round < o.rounds; round++) {
       for (const server of servers) {
         if (round === 0) server.warm.push(await load(server.port, o.warmup, o.connections, server.events));
+        const cpuBefore = cpuSeconds(server.child.pid);
         server.windows.push(await load(server.port, windowSeconds, o.connections, server.events));
+        const cpuAfter = cpuSeconds(server.child.pid);
+        if (cpuBefore !== undefined && cpuAfter !== undefined) server.cpu.push(cpuAfter - cpuBefore);
         o.log(`  ${server.name} round ${round + 1}: ${Math.round(rate(server.windows[round]))} req/s`);
       }
     }
@@ -212,6 +240,18 @@ export async function run(options: IngestOptions): Promise<BenchResult[]> {
     const b = summary(baseServer.windows);
     const a = summary(appServer.windows);
     const ratio = a.rps / b.rps;
+    // Server CPU per request (µs), over all measured windows: the work each request costs.
+    const cpuPerRequest = (s: Server, total: number) => (s.cpu.length === s.windows.length && total ? (1e6 * s.cpu.reduce((x, y) => x + y, 0)) / total : undefined);
+    const bCpu = cpuPerRequest(baseServer, b.total);
+    const aCpu = cpuPerRequest(appServer, a.total);
+    const cpuRows: BenchResult[] =
+      bCpu !== undefined && aCpu !== undefined
+        ? [
+            { name: 'ingest baseline server CPU per request', value: bCpu, unit: 'µs', note: 'user + system, measured windows' },
+            { name: 'ingest app server CPU per request', value: aCpu, unit: 'µs', note: 'user + system, measured windows' },
+            { name: 'ratio: ingest baseline / app CPU per request', value: bCpu / aCpu, unit: 'x', note: 'what req/s would show with the CPU alone as the limit' },
+          ]
+        : [];
     return [
       { name: 'ingest baseline (Express + HMAC + 1 INSERT), req/s', value: b.rps, unit: 'req/s', note: `${b.total} requests in ${b.seconds.toFixed(1)} s; ${b.statuses}; errors ${b.errors}` },
       { name: 'ingest baseline p99 latency', value: b.p99, unit: 'ms', note: 'worst window' },
@@ -220,6 +260,7 @@ export async function run(options: IngestOptions): Promise<BenchResult[]> {
       { name: 'ingest app non-2xx responses and errors', value: a.non2xx + a.errors, unit: 'count', target: { op: '<=', value: 0 } },
       { name: 'ratio: ingest app / baseline req/s', value: ratio, unit: 'x', target: { op: '>=', value: 0.8 }, note: `per window: ${appServer.windows.map((w, i) => (rate(w) / rate(baseServer.windows[i])).toFixed(2)).join(', ')}` },
       { name: 'ratio: ingest app / baseline p99', value: a.p99 / b.p99, unit: 'x' },
+      ...cpuRows,
     ];
   } finally {
     await Promise.all(servers.map((s) => stopServer(s.child)));
