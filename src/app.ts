@@ -1,5 +1,4 @@
 import express, { type Express } from 'express';
-import helmet from 'helmet';
 import type { AppDeps, Guards, RouteDeps } from './app-deps.js';
 import { accessLog } from './http/access-log.js';
 import { auditTrail } from './http/audit.js';
@@ -9,6 +8,7 @@ import { bodyParsers, CODIFY_BODY_LIMIT } from './http/body-parsers.js';
 import { errorHandler, notFoundHandler } from './http/error-handler.js';
 import { requestContext } from './http/request-context.js';
 import { requireDoctor } from './http/require-doctor.js';
+import { securityHeaders } from './http/security-headers.js';
 import './http/request-types.js';
 import { callsRouter } from './modules/calls/routes.js';
 import { centersRouter } from './modules/centers/routes.js';
@@ -45,10 +45,13 @@ export function createApp(deps: AppDeps): Express {
   app.use(requestContext);
   app.use(accessLog(deps.logger));
   app.use(httpMetrics(deps.metrics));
-  app.use(helmet());
+  app.use(securityHeaders());
   app.use(['/v1', '/api/v1/calls', '/api/v1/centers', '/api/v1/webhooks', '/api/v1/webhook-endpoints', '/api/v1/webhook-deliveries'], auditTrail(deps.pool, deps.logger));
   app.use(bodyParsers({ '/v1/codify': CODIFY_BODY_LIMIT }, INBOUND_WEBHOOK_PATHS));
 
+  // Signed inbound webhooks first: the busiest path (EHR ingest) then skips every other router's
+  // layers; no other router serves a path under /api/v1/webhooks/.
+  app.use(inboundWebhooksRouter(routeDeps));
   app.use(healthRouter(routeDeps));
   app.use(metricsRouter(routeDeps));
   app.use(docsRouter(routeDeps));
@@ -59,7 +62,6 @@ export function createApp(deps: AppDeps): Express {
   app.use(centersRouter(routeDeps));
   app.use(runsRouter(routeDeps));
   app.use(notesRouter(routeDeps));
-  app.use(inboundWebhooksRouter(routeDeps));
   app.use(webhookEndpointsRouter(routeDeps));
   app.use(webhookDeliveriesRouter(routeDeps));
   app.use(consoleRouter(routeDeps));
