@@ -30,7 +30,8 @@ describe('fault: PostgreSQL restarted under load', () => {
     const pool = createPool(pg.connectionString, 2);
     await migrate(pool);
     await pool.end();
-    t = await startTestApp({ env: { DATABASE_URL: pg.connectionString }, workers: true });
+    // Supervised like the service: a job active when the database went away is expired and retried.
+    t = await startTestApp({ env: { DATABASE_URL: pg.connectionString }, workers: true, supervise: true });
     caller = await newCaller();
   }, 120_000);
   afterAll(async () => {

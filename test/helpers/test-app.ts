@@ -45,13 +45,15 @@ export interface TestAppOptions {
   deps?: Partial<AppDeps>;
   /** Start the queue workers in this process too (ROLE=all). */
   workers?: boolean;
+  /** pg-boss supervision (expiring jobs of dead workers), as the service runs it; off by default. */
+  supervise?: boolean;
 }
 
 /** The real app on the test database, with pg-boss started; close() releases everything. */
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const config = parseConfig(testEnv(options.env));
   const logger = options.logger ?? createLogger('error', { silent: true });
-  const runtime = await openRuntime(config, config.DATABASE_URL!, logger, { supervise: false });
+  const runtime = await openRuntime(config, config.DATABASE_URL!, logger, { supervise: options.supervise ?? false });
   const deps: AppDeps = { ...runtime.deps, ...options.deps };
   if (options.deps?.pool) deps.metrics = new Metrics(options.deps.pool);
   const workers = options.workers ? await startWorkers(deps) : undefined;
