@@ -35,7 +35,7 @@ export async function insertInboundEvent(db: Queryable, e: NewInboundEvent): Pro
   const { rowCount } = await db.query(
     `INSERT INTO inbound_events (id, source, event_id, type, occurred_at, group_id, data, correlation_id)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
-     ON CONFLICT (source, event_id) DO NOTHING`,
+     ON CONFLICT DO NOTHING`,
     [e.id, e.source, e.eventId, e.type, e.occurredAt, e.groupId, JSON.stringify(e.data), e.correlationId],
   );
   return rowCount === 1;
@@ -46,7 +46,9 @@ export async function insertInboundEvents(db: Queryable, events: NewInboundEvent
   const { rows } = await db.query<{ id: string }>(
     `INSERT INTO inbound_events (id, source, event_id, type, occurred_at, group_id, data, correlation_id)
      SELECT * FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::timestamptz[], $6::text[], $7::jsonb[], $8::text[])
-     ON CONFLICT (source, event_id) DO NOTHING
+     -- no conflict target: the id is derived from (source, event_id), so a concurrent copy can
+     -- meet either unique index first, and both must read as a duplicate
+     ON CONFLICT DO NOTHING
      RETURNING id`,
     [
       events.map((e) => e.id),
