@@ -1,28 +1,14 @@
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
+import { createDatabase, type CreatedDatabase } from '../../src/db/create-database.js';
 import { startEmbeddedPostgres } from '../../src/db/embedded.js';
+import { freePort } from '../../src/lib/free-port.js';
 
 export interface BenchServer {
   adminUrl: string;
   embedded: boolean;
   stop(): Promise<void>;
-}
-
-/** A TCP port free on 127.0.0.1 right now. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.unref();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /** DATABASE_URL's server when set; else an embedded PostgreSQL in a temp dir on a free port (removed at stop). */
@@ -43,27 +29,7 @@ export async function openBenchServer(log: (line: string) => void = () => {}): P
   };
 }
 
-export interface BenchDatabase {
-  url: string;
-  drop(): Promise<void>;
-}
+export type BenchDatabase = CreatedDatabase;
 
 /** A fresh database on the server, so runs never see each other's rows; drop() removes it. */
-export async function createBenchDatabase(adminUrl: string, prefix: string): Promise<BenchDatabase> {
-  const name = `clinigate_bench_${prefix}_${Date.now()}_${randomBytes(3).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const u = new URL(adminUrl);
-  u.pathname = `/${name}`;
-  return {
-    url: u.toString(),
-    drop: async () => {
-      const c = new pg.Client({ connectionString: adminUrl });
-      await c.connect();
-      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch(() => {});
-      await c.end();
-    },
-  };
-}
+export const createBenchDatabase = (adminUrl: string, prefix: string) => createDatabase(adminUrl, `clinigate_bench_${prefix}`);

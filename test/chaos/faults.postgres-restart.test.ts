@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from '../../src/db/embedded.js';
 import { migrate } from '../../src/db/migrate.js';
 import { createPool } from '../../src/db/pool.js';
-import { freePort } from '../helpers/free-port.js';
+import { freePort } from '../../src/lib/free-port.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { newCaller, type Caller } from '../helpers/tokens.js';
 import { createRun, newThread, runBody } from '../runs/run-helpers.js';

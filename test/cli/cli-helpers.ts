@@ -1,7 +1,6 @@
 import { execFile } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 import { inject } from 'vitest';
+import { createDatabase } from '../../src/db/create-database.js';
 import { cleanEnv, REPO_ROOT } from '../helpers/process.js';
 
 export interface CliResult {
@@ -26,22 +25,4 @@ export function runCli(args: string[], env: Record<string, string> = {}, entry =
 }
 
 /** An empty database of its own (no migrations) on the test server; drop() removes it. */
-export async function emptyDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
-  const adminUrl = inject('adminDatabaseUrl');
-  const name = `clinigate_cli_${Date.now()}_${randomBytes(3).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const u = new URL(adminUrl);
-  u.pathname = `/${name}`;
-  return {
-    url: u.toString(),
-    drop: async () => {
-      const c = new pg.Client({ connectionString: adminUrl });
-      await c.connect();
-      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch(() => {});
-      await c.end();
-    },
-  };
-}
+export const emptyDatabase = () => createDatabase(inject('adminDatabaseUrl'), 'clinigate_cli');

@@ -9,7 +9,7 @@ import { FallbackEngine } from '../../src/engine/fallback-engine.js';
 import { EngineAnswerError } from '../../src/engine/openai/answer-error.js';
 import { CodeTable } from '../../src/terminology/code-table.js';
 import { starterRows } from '../../src/terminology/starter-catalog.js';
-import { freePort } from '../helpers/free-port.js';
+import { freePort } from '../../src/lib/free-port.js';
 import { openaiEnv, startFakeOpenAI, type FakeOpenAI } from '../helpers/fake-openai.js';
 
 const table = new CodeTable(starterRows());

@@ -1,27 +1,20 @@
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
 import type { TestProject } from 'vitest/node';
+import { createDatabase } from '../../src/db/create-database.js';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from '../../src/db/embedded.js';
 import { migrate } from '../../src/db/migrate.js';
 import { createPool } from '../../src/db/pool.js';
 import { startBoss } from '../../src/jobs/boss.js';
 import { createLogger } from '../../src/lib/logger.js';
-import { freePort } from './free-port.js';
+import { freePort } from '../../src/lib/free-port.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
     databaseUrl: string;
     adminDatabaseUrl: string;
   }
-}
-
-function withDatabase(url: string, database: string): string {
-  const u = new URL(url);
-  u.pathname = `/${database}`;
-  return u.toString();
 }
 
 /**
@@ -38,13 +31,8 @@ export default async function setup(project: TestProject) {
     embedded = await startEmbeddedPostgres(embeddedDir, await freePort());
     adminUrl = embedded.connectionString;
   }
-  const database = `clinigate_test_${Date.now()}_${randomBytes(3).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${database}`);
-  await admin.end();
-
-  const databaseUrl = withDatabase(adminUrl, database);
+  const database = await createDatabase(adminUrl, 'clinigate_test');
+  const databaseUrl = database.url;
   const pool = createPool(databaseUrl);
   await migrate(pool);
   await pool.end();
@@ -55,10 +43,7 @@ export default async function setup(project: TestProject) {
   project.provide('adminDatabaseUrl', adminUrl);
 
   return async () => {
-    const cleanup = new pg.Client({ connectionString: adminUrl });
-    await cleanup.connect();
-    await cleanup.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`).catch(() => {});
-    await cleanup.end();
+    await database.drop();
     await embedded?.stop();
     if (embeddedDir) rmSync(embeddedDir, { recursive: true, force: true });
   };

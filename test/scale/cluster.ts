@@ -5,7 +5,7 @@ import pg from 'pg';
 import { startEmbeddedPostgres } from '../../src/db/embedded.js';
 import { migrate } from '../../src/db/migrate.js';
 import { createPool } from '../../src/db/pool.js';
-import { freePort } from '../helpers/free-port.js';
+import { freePort } from '../../src/lib/free-port.js';
 import { cleanEnv, signalGroup, spawnProcess, waitForHttp, type Spawned } from '../helpers/process.js';
 import { testEnv } from '../helpers/test-app.js';
 

@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { freePort } from '../helpers/free-port.js';
+import { freePort } from '../../src/lib/free-port.js';
 import { cleanEnv, signalGroup, spawnProcess, waitForHttp } from '../helpers/process.js';
 
 describe('npm start with no DATABASE_URL', () => {
