@@ -1,8 +1,9 @@
 import type { Queryable } from '../../db/pool.js';
+import type { TokenUsage } from '../../engine/engine.js';
 import { recordEvent } from '../outbox/outbox.repo.js';
 import { endRun, type Run, type RunError, type StoredRun } from './runs.repo.js';
 
-export type RunOutcome = { status: 'completed'; output: unknown } | { status: 'failed'; error: RunError };
+export type RunOutcome = { status: 'completed'; output: unknown; usage?: TokenUsage } | { status: 'failed'; error: RunError };
 
 /**
  * Ends an active run inside the caller's transaction: the status, its outbound event

@@ -2,7 +2,7 @@ import type { AppDeps } from '../../app-deps.js';
 import { CHANNELS } from '../../db/notifications.js';
 import type { Queryable } from '../../db/pool.js';
 import { withTransaction } from '../../db/transaction.js';
-import type { ChatMessage } from '../../engine/engine.js';
+import type { ChatMessage, TokenUsage } from '../../engine/engine.js';
 import { templateSchema } from '../../engine/templates.js';
 import { isUuid } from '../../http/validate.js';
 import { AppError } from '../../lib/errors.js';
@@ -18,6 +18,8 @@ export type RunExecutionDeps = Pick<AppDeps, 'pool' | 'engine' | 'notifications'
 /** What a run produced, before it is stored: the output and what to write with it. */
 interface Produced {
   output: Record<string, unknown>;
+  /** Tokens the engine spent (the openai engine reports them; the local one spends none). */
+  usage?: TokenUsage;
   /** Writes the run's side effects (thread messages, the note) in the transaction that ends it. */
   write(tx: Queryable): Promise<void>;
 }
@@ -34,10 +36,11 @@ async function produceChat(deps: RunExecutionDeps, run: StoredRun, signal: Abort
   // earlier runs only and a retried attempt never sees (or writes) its own messages twice.
   const history = await listThreadMessages(deps.pool, run.thread_id);
   const context: ChatMessage[] = [...history.map(({ role, content }) => ({ role, content })), ...run.input.messages];
-  const { message } = await deps.engine.chat(context, { signal });
+  const { message, usage } = await deps.engine.chat(context, { signal });
   const reply = { role: 'assistant' as const, content: message.content };
   return {
     output: { messages: [reply] },
+    usage,
     write: (tx) => appendThreadMessages(tx, run.thread_id, run.run_id, [...run.input.messages, reply]),
   };
 }
@@ -57,6 +60,7 @@ async function produceExtraction(deps: RunExecutionDeps, run: StoredRun, signal:
   const note = writeExtractionNote(run, { noteId, transcriptionId, template: result.template, content: result.content });
   return {
     output: { note_id: note.noteId, template: result.template, ai_generated_content: result.content },
+    usage: result.usage,
     write: note.write,
   };
 }
@@ -98,7 +102,7 @@ export async function executeRun(deps: RunExecutionDeps, runId: string, options:
     let produced: Produced | undefined;
     try {
       produced = run.kind === 'chat' ? await produceChat(deps, run, signal) : await produceExtraction(deps, run, signal);
-      outcome = { status: 'completed', output: produced.output };
+      outcome = { status: 'completed', output: produced.output, usage: produced.usage };
     } catch (err) {
       if (signal.aborted) return undefined;
       outcome = { status: 'failed', error: engineFailure(err) };

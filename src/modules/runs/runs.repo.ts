@@ -1,5 +1,6 @@
 import { CHANNELS } from '../../db/notifications.js';
 import type { Queryable } from '../../db/pool.js';
+import type { TokenUsage } from '../../engine/engine.js';
 import { isoTime } from '../../db/sql.js';
 
 export type RunStatus = 'pending' | 'running' | 'completed' | 'failed';
@@ -141,12 +142,12 @@ export async function markRunning(db: Queryable, runId: string): Promise<StoredR
 export async function endRun(
   db: Queryable,
   runId: string,
-  outcome: { status: 'completed'; output: unknown } | { status: 'failed'; error: RunError },
+  outcome: { status: 'completed'; output: unknown; usage?: TokenUsage } | { status: 'failed'; error: RunError },
   scope?: { groupId: string; threadId: string },
 ): Promise<StoredRun | undefined> {
   const { rows } = await db.query<StoredRun>(
     `WITH upd AS (
-       UPDATE runs SET status = $2, output = $3, error = $4, ended_at = now()
+       UPDATE runs SET status = $2, output = $3, error = $4, usage = $8, ended_at = now()
        WHERE id = $1 AND ${ACTIVE} AND ($5::text IS NULL OR group_id = $5) AND ($6::uuid IS NULL OR thread_id = $6)
        RETURNING *)
      SELECT ${STORED} FROM upd, LATERAL (SELECT pg_notify($7, $1::text)) AS n`,
@@ -158,6 +159,7 @@ export async function endRun(
       scope?.groupId ?? null,
       scope?.threadId ?? null,
       CHANNELS.runs,
+      outcome.status === 'completed' && outcome.usage ? JSON.stringify(outcome.usage) : null,
     ],
   );
   return rows[0];

@@ -1,0 +1,42 @@
+import request from 'supertest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openaiEnv, startFakeOpenAI, type FakeOpenAI } from '../helpers/fake-openai.js';
+import { isolatedDatabase, type IsolatedDatabase } from '../helpers/isolated-database.js';
+import { startTestApp, type TestApp } from '../helpers/test-app.js';
+import { newCaller, type Caller } from '../helpers/tokens.js';
+
+/** ENGINE=openai against a fake chat-completions server: each run records the tokens it spent. */
+describe('token usage per run', () => {
+  let fake: FakeOpenAI;
+  let db: IsolatedDatabase;
+  let t: TestApp;
+  let caller: Caller;
+
+  beforeAll(async () => {
+    fake = await startFakeOpenAI();
+    db = await isolatedDatabase('usage');
+    const env = openaiEnv(fake) as Record<string, string>;
+    t = await startTestApp({ workers: true, env: { ...env, ENGINE: 'openai', OPENAI_MAX_RETRIES: '0', DATABASE_URL: db.url } });
+    caller = await newCaller();
+  });
+  afterAll(async () => {
+    await t.close();
+    await fake.close();
+    await db.drop();
+  });
+
+  it('stores the prompt and completion tokens of a chat run', async () => {
+    fake.script({ content: 'The patient reported chest pain for two days.', usage: { prompt_tokens: 321, completion_tokens: 45 } });
+    const thread = await request(t.app).post('/v1/agent/threads').set(caller.headers).send({});
+    const threadId = thread.body.thread_id;
+    const run = await request(t.app)
+      .post(`/v1/agent/threads/${threadId}/runs`)
+      .set(caller.headers)
+      .send({ input: { messages: [{ role: 'user', content: 'summarise the visit' }] }, config: { configurable: { thread_id: threadId } } });
+    const joined = await request(t.app).get(`/v1/agent/threads/${threadId}/runs/${run.body.run_id}/join`).set(caller.headers);
+    expect(joined.body.error).toBeNull();
+    expect(joined.body.status).toBe('completed');
+    const { rows } = await t.deps.pool.query(`SELECT usage FROM runs WHERE id = $1`, [run.body.run_id]);
+    expect(rows[0].usage).toEqual({ prompt_tokens: 321, completion_tokens: 45 });
+  });
+});
