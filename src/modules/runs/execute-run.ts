@@ -3,6 +3,7 @@ import { CHANNELS } from '../../db/notifications.js';
 import type { Queryable } from '../../db/pool.js';
 import { withTransaction } from '../../db/transaction.js';
 import type { ChatMessage, TokenUsage } from '../../engine/engine.js';
+import { isEngineUnavailable } from '../../engine/errors.js';
 import { templateSchema } from '../../engine/templates.js';
 import { isUuid } from '../../http/validate.js';
 import { AppError } from '../../lib/errors.js';
@@ -68,6 +69,8 @@ async function produceExtraction(deps: RunExecutionDeps, run: StoredRun, signal:
 function engineFailure(err: unknown): RunError {
   if (err instanceof RunFailure) return err.runError;
   if (err instanceof AppError) return { error: err.error, details: err.details };
+  // Written by the engine from status codes and network errors, never from clinical text.
+  if (isEngineUnavailable(err)) return { error: 'Service Unavailable', details: err.message };
   // Engine messages may echo clinical text: keep only the kind of failure.
   return { error: 'Engine Error', details: `The clinical engine failed (${(err as Error)?.name ?? 'Error'})` };
 }

@@ -5,7 +5,7 @@ import { isolatedDatabase, type IsolatedDatabase } from '../helpers/isolated-dat
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { newCaller, type Caller } from '../helpers/tokens.js';
 
-/** ENGINE=openai against a fake chat-completions server: each run records the tokens it spent. */
+/** ENGINE=openai against a fake chat-completions server: each run records the tokens it spent, or why it failed. */
 describe('token usage per run', () => {
   let fake: FakeOpenAI;
   let db: IsolatedDatabase;
@@ -38,5 +38,29 @@ describe('token usage per run', () => {
     expect(joined.body.status).toBe('completed');
     const { rows } = await t.deps.pool.query(`SELECT usage FROM runs WHERE id = $1`, [run.body.run_id]);
     expect(rows[0].usage).toEqual({ prompt_tokens: 321, completion_tokens: 45 });
+  });
+});
+
+describe('a run whose engine endpoint is down', () => {
+  it('ends failed with the reason', async () => {
+    const fake = await startFakeOpenAI();
+    const db = await isolatedDatabase('engine_down');
+    const env = openaiEnv(fake) as Record<string, string>;
+    await fake.close(); // nothing listens there any more
+    const t = await startTestApp({ workers: true, env: { ...env, OPENAI_MAX_RETRIES: '0', DATABASE_URL: db.url } });
+    try {
+      const caller = await newCaller();
+      const thread = await request(t.app).post('/v1/agent/threads').set(caller.headers).send({});
+      const threadId = thread.body.thread_id;
+      const run = await request(t.app)
+        .post(`/v1/agent/threads/${threadId}/runs`)
+        .set(caller.headers)
+        .send({ input: { messages: [{ role: 'user', content: 'summarise the visit' }] }, config: { configurable: { thread_id: threadId } } });
+      const joined = await request(t.app).get(`/v1/agent/threads/${threadId}/runs/${run.body.run_id}/join`).set(caller.headers);
+      expect(joined.body).toMatchObject({ status: 'failed', error: { error: 'Service Unavailable', details: expect.stringMatching(/unreachable/) } });
+    } finally {
+      await t.close();
+      await db.drop();
+    }
   });
 });
