@@ -27,7 +27,7 @@ export async function devBanner(config: Config, generated: string[]): Promise<st
     lines.push(`  X-Api-Key:  ${config.VOICE_API_KEYS[0]}`);
   }
   if (config.jwtMode === 'hs256' && config.JWT_SECRET) {
-    const token = await mintDevToken(config.JWT_SECRET, 'dev-user', 'dev-group');
+    const token = await mintDevToken(config.JWT_SECRET, 'dev-user', 'dev-group', '12h', { issuer: config.JWT_ISSUER, audience: config.JWT_AUDIENCE });
     lines.push(`  Bearer token (user dev-user, group dev-group, 12 h):`, `    ${token}`);
     lines.push(
       '  Try:',
