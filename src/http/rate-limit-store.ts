@@ -67,3 +67,9 @@ export class PostgresRateLimitStore implements Store {
     ]);
   }
 }
+
+/** Removes windows that ended more than an hour ago: they no longer count for anyone. */
+export async function deleteExpiredRateLimitWindows(db: Queryable): Promise<number> {
+  const { rowCount } = await db.query(`DELETE FROM rate_limit_hits WHERE window_start < now() - interval '1 hour'`);
+  return rowCount ?? 0;
+}

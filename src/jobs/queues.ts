@@ -17,6 +17,9 @@ export const RUN_DEAD_QUEUE = 'run-execute-dead';
 /** Outbound questionnaire calls handed to the voice provider (startAfter = the call's scheduledAt). */
 export const CALL_DISPATCH_QUEUE = 'call-dispatch';
 
+/** Hourly clean-up of expired rate-limit windows and idempotency keys (housekeeping-worker.ts). */
+export const HOUSEKEEPING_QUEUE = 'housekeeping';
+
 /** Codifications awaited by their POST /v1/codify request (job data: the codify run id). */
 export const CODIFY_QUEUE = 'codify';
 
@@ -50,6 +53,8 @@ export const QUEUES: QueueDefinition[] = [
     name: CODIFY_QUEUE,
     options: { notify: true, retryLimit: 2, retryDelay: 1, retryBackoff: true, heartbeatSeconds: 30, expireInSeconds: 660, deleteAfterSeconds: 86_400 },
   },
+  // Hourly housekeeping; a missed hour is simply done the next one.
+  { name: HOUSEKEEPING_QUEUE, options: { retryLimit: 1, expireInSeconds: 300 } },
   // Outbound webhook attempts (webhook-queue.ts).
   webhookDeliveryQueue,
 ];

@@ -3,6 +3,7 @@ import { instrumentBoss } from '../metrics/instrument-boss.js';
 import { startOutboxDispatcher } from '../webhooks/outbox-dispatcher.js';
 import { startCallDispatchWorker } from './call-dispatch-worker.js';
 import { startCodifyWorker } from './codify-worker.js';
+import { startHousekeepingWorker } from './housekeeping-worker.js';
 import { startInboundEventWorker } from './inbound-event-worker.js';
 import { startRunWorker } from './run-worker.js';
 import { startWebhookDeliveryWorker } from './webhook-delivery-worker.js';
@@ -18,7 +19,7 @@ export interface Workers {
  */
 export async function startWorkers(deps: AppDeps): Promise<Workers> {
   const instrumented = { ...deps, boss: instrumentBoss(deps.boss, deps.metrics) };
-  for (const start of [startRunWorker, startInboundEventWorker, startCallDispatchWorker, startCodifyWorker, startWebhookDeliveryWorker]) {
+  for (const start of [startRunWorker, startInboundEventWorker, startCallDispatchWorker, startCodifyWorker, startWebhookDeliveryWorker, startHousekeepingWorker]) {
     await start(instrumented);
   }
   const dispatcher = startOutboxDispatcher(instrumented);

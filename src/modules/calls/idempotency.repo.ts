@@ -45,3 +45,9 @@ export async function storeIdempotentAnswer(
     [ref.scope, ref.route, ref.key, answer.status, JSON.stringify(answer.body), answer.resourceId ?? null],
   );
 }
+
+/** Forgets answers older than `hours`: a retry later than that is a new request. */
+export async function deleteIdempotencyKeysOlderThan(db: Queryable, hours: number): Promise<number> {
+  const { rowCount } = await db.query(`DELETE FROM idempotency_keys WHERE created_at < now() - make_interval(hours => $1::int)`, [hours]);
+  return rowCount ?? 0;
+}
