@@ -1,5 +1,6 @@
 import type { Gauge } from 'prom-client';
 import type { Queryable } from '../db/pool.js';
+import { waitingJobsByQueue } from '../jobs/waiting-jobs.repo.js';
 
 const TABLES = ['runs', 'codify_runs', 'webhook_deliveries', 'calls', 'inbound_events'] as const;
 
@@ -17,14 +18,11 @@ export async function collectStateGauges(db: Queryable, g: StateGauges): Promise
   g.state.reset();
   for (const r of counts.rows) g.state.set({ table: r.tbl, state: r.state }, r.n);
 
-  const queues = await db.query<{ name: string; depth: number; oldest: number | null }>(
-    `SELECT name, count(*)::int AS depth, extract(epoch FROM now() - min(created_on))::float AS oldest
-       FROM pgboss.job WHERE state IN ('created', 'retry') AND start_after <= now() GROUP BY name`,
-  );
+  const queues = await waitingJobsByQueue(db);
   g.queueDepth.reset();
   g.oldestWaiting.reset();
-  for (const q of queues.rows) {
-    g.queueDepth.set({ queue: q.name }, q.depth);
-    g.oldestWaiting.set({ queue: q.name }, q.oldest ?? 0);
+  for (const q of queues) {
+    g.queueDepth.set({ queue: q.queue }, q.depth);
+    g.oldestWaiting.set({ queue: q.queue }, q.oldestSeconds);
   }
 }

@@ -1,4 +1,5 @@
 import type { Queryable } from '../../db/pool.js';
+import { waitingJobsByQueue } from '../../jobs/waiting-jobs.repo.js';
 
 export type CheckStatus = 'ok' | 'degraded' | 'down';
 
@@ -38,16 +39,11 @@ export async function checkDatabase(db: Queryable): Promise<DatabaseCheck> {
 /** Waiting jobs across pg-boss queues: how many, and how long the oldest has waited. */
 export async function checkQueue(db: Queryable, degradedAfterSeconds = 300): Promise<QueueCheck> {
   try {
-    const { rows } = await withTimeout(
-      db.query<{ depth: number; oldest: number | null }>(
-        `SELECT count(*)::int AS depth,
-                extract(epoch FROM now() - min(created_on))::float AS oldest
-           FROM pgboss.job WHERE state IN ('created', 'retry') AND start_after <= now()`,
-      ),
-    );
-    const oldest = rows[0].oldest === null ? null : Math.round(rows[0].oldest);
+    const queues = await withTimeout(waitingJobsByQueue(db));
+    const depth = queues.reduce((sum, q) => sum + q.depth, 0);
+    const oldest = queues.length ? Math.round(Math.max(...queues.map((q) => q.oldestSeconds))) : null;
     const status = oldest !== null && oldest > degradedAfterSeconds ? 'degraded' : 'ok';
-    return { status, depth: rows[0].depth, oldest_waiting_seconds: oldest };
+    return { status, depth, oldest_waiting_seconds: oldest };
   } catch {
     return { status: 'down', error: 'queue unavailable' };
   }
