@@ -2,6 +2,7 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { newCaller } from '../helpers/tokens.js';
+import { createRun, joinRun, newThread, runBody } from '../runs/run-helpers.js';
 
 describe('GET /metrics', () => {
   let t: TestApp;
@@ -13,14 +14,10 @@ describe('GET /metrics', () => {
   it('exposes HTTP, job, queue and state metrics in Prometheus text, labelled by route pattern, with no PHI', async () => {
     const caller = await newCaller();
     const marker = `PHI-METRICS-${Date.now()}`;
-    const thread = await request(t.app).post('/v1/agent/threads').set(caller.headers).send({});
-    const run = await request(t.app)
-      .post(`/v1/agent/threads/${thread.body.thread_id}/runs`)
-      .set(caller.headers)
-      .send({ input: { messages: [{ role: 'user', content: `the patient said ${marker}` }] }, config: { configurable: { thread_id: thread.body.thread_id } } });
+    const threadId = await newThread(t.app, caller);
+    const run = await createRun(t.app, caller, threadId, runBody(threadId, `the patient said ${marker}`));
     expect(run.status).toBe(201);
-    const joined = await request(t.app).get(`/v1/agent/threads/${thread.body.thread_id}/runs/${run.body.run_id}/join`).set(caller.headers);
-    expect(joined.body.status).toBe('completed');
+    expect((await joinRun(t.app, caller, threadId, run.body.run_id)).status).toBe('completed');
 
     const res = await request(t.app).get('/metrics');
     expect(res.status).toBe(200);
@@ -33,6 +30,6 @@ describe('GET /metrics', () => {
     expect(text).toMatch(/# TYPE clinigate_queue_depth gauge/);
     expect(text).toMatch(/clinigate_process_resident_memory_bytes/);
     expect(text).not.toContain(marker);
-    expect(text).not.toContain(thread.body.thread_id);
+    expect(text).not.toContain(threadId);
   });
 });

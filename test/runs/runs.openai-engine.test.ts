@@ -1,9 +1,9 @@
-import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openaiEnv, startFakeOpenAI, type FakeOpenAI } from '../helpers/fake-openai.js';
 import { isolatedDatabase, type IsolatedDatabase } from '../helpers/isolated-database.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { newCaller, type Caller } from '../helpers/tokens.js';
+import { createRun, joinRun, newThread } from './run-helpers.js';
 
 /** ENGINE=openai against a fake chat-completions server: each run records the tokens it spent, or why it failed. */
 describe('token usage per run', () => {
@@ -27,15 +27,11 @@ describe('token usage per run', () => {
 
   it('stores the prompt and completion tokens of a chat run', async () => {
     fake.script({ content: 'The patient reported chest pain for two days.', usage: { prompt_tokens: 321, completion_tokens: 45 } });
-    const thread = await request(t.app).post('/v1/agent/threads').set(caller.headers).send({});
-    const threadId = thread.body.thread_id;
-    const run = await request(t.app)
-      .post(`/v1/agent/threads/${threadId}/runs`)
-      .set(caller.headers)
-      .send({ input: { messages: [{ role: 'user', content: 'summarise the visit' }] }, config: { configurable: { thread_id: threadId } } });
-    const joined = await request(t.app).get(`/v1/agent/threads/${threadId}/runs/${run.body.run_id}/join`).set(caller.headers);
-    expect(joined.body.error).toBeNull();
-    expect(joined.body.status).toBe('completed');
+    const threadId = await newThread(t.app, caller);
+    const run = await createRun(t.app, caller, threadId);
+    const joined = await joinRun(t.app, caller, threadId, run.body.run_id);
+    expect(joined.error).toBeNull();
+    expect(joined.status).toBe('completed');
     const { rows } = await t.deps.pool.query(`SELECT usage FROM runs WHERE id = $1`, [run.body.run_id]);
     expect(rows[0].usage).toEqual({ prompt_tokens: 321, completion_tokens: 45 });
   });
@@ -50,14 +46,10 @@ describe('a run whose engine endpoint is down', () => {
     const t = await startTestApp({ workers: true, env: { ...env, OPENAI_MAX_RETRIES: '0', DATABASE_URL: db.url } });
     try {
       const caller = await newCaller();
-      const thread = await request(t.app).post('/v1/agent/threads').set(caller.headers).send({});
-      const threadId = thread.body.thread_id;
-      const run = await request(t.app)
-        .post(`/v1/agent/threads/${threadId}/runs`)
-        .set(caller.headers)
-        .send({ input: { messages: [{ role: 'user', content: 'summarise the visit' }] }, config: { configurable: { thread_id: threadId } } });
-      const joined = await request(t.app).get(`/v1/agent/threads/${threadId}/runs/${run.body.run_id}/join`).set(caller.headers);
-      expect(joined.body).toMatchObject({ status: 'failed', error: { error: 'Service Unavailable', details: expect.stringMatching(/unreachable/) } });
+      const threadId = await newThread(t.app, caller);
+      const run = await createRun(t.app, caller, threadId);
+      const joined = await joinRun(t.app, caller, threadId, run.body.run_id);
+      expect(joined).toMatchObject({ status: 'failed', error: { error: 'Service Unavailable', details: expect.stringMatching(/unreachable/) } });
     } finally {
       await t.close();
       await db.drop();

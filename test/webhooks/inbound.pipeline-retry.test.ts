@@ -1,6 +1,9 @@
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ClinicalEngine } from '../../src/engine/engine.js';
+import { LocalEngine } from '../../src/engine/local/local-engine.js';
+import { CodeTable } from '../../src/terminology/code-table.js';
+import { starterRows } from '../../src/terminology/starter-catalog.js';
 import { encounterData, envelope, postSigned } from '../helpers/inbound.js';
 import { isolatedDatabase, type IsolatedDatabase } from '../helpers/isolated-database.js';
 import { startTestApp, TEST_API_KEYS, type TestApp } from '../helpers/test-app.js';
@@ -27,9 +30,8 @@ describe('operator retry of a failed documentation pipeline', () => {
 
   beforeAll(async () => {
     db = await isolatedDatabase('retry');
-    const probe = await startTestApp({ env: { DATABASE_URL: db.url } });
-    const engine = flakyEngine(probe.deps.engine, control);
-    await probe.close();
+    const starterTable = new CodeTable(starterRows());
+    const engine = flakyEngine(new LocalEngine(() => starterTable), control);
     t = await startTestApp({ workers: true, env: { DATABASE_URL: db.url }, deps: { engine } });
   });
   afterAll(async () => {
