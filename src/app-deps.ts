@@ -5,6 +5,7 @@ import type { NotificationHub } from './db/notifications.js';
 import type { Pool } from './db/pool.js';
 import type { ClinicalEngine } from './engine/engine.js';
 import type { Logger } from './lib/logger.js';
+import type { AuditWriter } from './modules/audit/audit-writer.js';
 import type { Metrics } from './metrics/metrics.js';
 
 /** What the app and its workers are built from; passed in, never module-level singletons. */
@@ -17,6 +18,8 @@ export interface AppDeps {
   /** In-process subscriptions to PostgreSQL NOTIFY channels (db/notifications.ts). */
   notifications: NotificationHub;
   metrics: Metrics;
+  /** Batched writes of the audit log (one row per operation, after its answer). */
+  audit: AuditWriter;
 }
 
 export interface Guards {

@@ -6,6 +6,7 @@ import { apiKeyAuth } from './http/auth/api-key.js';
 import { bearerAuth, createTokenVerifier } from './http/auth/bearer.js';
 import { bodyParsers, CODIFY_BODY_LIMIT } from './http/body-parsers.js';
 import { errorHandler, notFoundHandler } from './http/error-handler.js';
+import { observeRequests } from './http/observe-requests.js';
 import { requestContext } from './http/request-context.js';
 import { requireDoctor } from './http/require-doctor.js';
 import { securityHeaders } from './http/security-headers.js';
@@ -43,10 +44,14 @@ export function createApp(deps: AppDeps): Express {
   const routeDeps: RouteDeps = { ...deps, guards: createGuards(deps) };
 
   app.use(requestContext);
-  app.use(accessLog(deps.logger));
-  app.use(httpMetrics(deps.metrics));
   app.use(securityHeaders());
-  app.use(['/v1', '/api/v1/calls', '/api/v1/centers', '/api/v1/webhooks', '/api/v1/webhook-endpoints', '/api/v1/webhook-deliveries'], auditTrail(deps.pool, deps.logger));
+  app.use(
+    observeRequests([
+      accessLog(deps.logger),
+      httpMetrics(deps.metrics),
+      auditTrail(deps.audit, ['/v1', '/api/v1/calls', '/api/v1/centers', '/api/v1/webhooks', '/api/v1/webhook-endpoints', '/api/v1/webhook-deliveries']),
+    ]),
+  );
   app.use(bodyParsers({ '/v1/codify': CODIFY_BODY_LIMIT }, INBOUND_WEBHOOK_PATHS));
 
   // Signed inbound webhooks first: the busiest path (EHR ingest) then skips every other router's

@@ -7,6 +7,7 @@ import type { ClinicalEngine } from './engine/engine.js';
 import { startBoss } from './jobs/boss.js';
 import type { Logger } from './lib/logger.js';
 import { Metrics } from './metrics/metrics.js';
+import { AuditWriter } from './modules/audit/audit-writer.js';
 import { openCodeTableStore, type CodeTableStore } from './terminology/code-table-store.js';
 
 export interface RuntimeOptions {
@@ -21,7 +22,7 @@ export interface RuntimeOptions {
 export interface Runtime {
   deps: AppDeps;
   codeTables: CodeTableStore;
-  /** pg-boss (gracefully when asked), the LISTEN connection, then the pool. */
+  /** pg-boss (gracefully when asked), the LISTEN connection, pending audit rows, then the pool. */
   stop(options?: { graceful?: boolean }): Promise<void>;
 }
 
@@ -37,7 +38,8 @@ export async function openRuntime(config: Config, databaseUrl: string, logger: L
   const engine = options.engine?.(codeTables) ?? createEngine(config, { codeTable: () => codeTables.current(), logger });
   const notifications = new NotificationHub(databaseUrl, ALL_CHANNELS, logger);
   await notifications.start();
-  const deps: AppDeps = { config, pool, boss, logger, engine, notifications, metrics: new Metrics(pool) };
+  const audit = new AuditWriter(pool, logger);
+  const deps: AppDeps = { config, pool, boss, logger, engine, notifications, metrics: new Metrics(pool), audit };
   return {
     deps,
     codeTables,
@@ -45,6 +47,7 @@ export async function openRuntime(config: Config, databaseUrl: string, logger: L
       await boss.stop({ graceful, timeout: 20_000 }).catch(() => {});
       codeTables.stop();
       await notifications.stop();
+      await audit.close();
       await pool.end().catch(() => {});
     },
   };

@@ -5,7 +5,7 @@ export type PoolClient = pg.PoolClient;
 
 /** Anything that runs SQL: the pool or a client inside a transaction. Repo functions take this. */
 export interface Queryable {
-  query<R extends pg.QueryResultRow = any>(text: string, values?: unknown[]): Promise<pg.QueryResult<R>>;
+  query<R extends pg.QueryResultRow = any>(text: string | pg.QueryConfig, values?: unknown[]): Promise<pg.QueryResult<R>>;
 }
 
 // Return bigint counts as numbers; ids are UUIDs and amounts stay small.

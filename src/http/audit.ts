@@ -1,67 +1,41 @@
-import type { RequestHandler, Response } from 'express';
-import type { Queryable } from '../db/pool.js';
-import type { Logger } from '../lib/logger.js';
-import { appendAuditBatch, type AuditEntry } from '../modules/audit/audit.repo.js';
-import { routeName } from './route-name.js';
+import type { Response } from 'express';
+import type { AuditWriter } from '../modules/audit/audit-writer.js';
+import type { FinishObserver } from './observe-requests.js';
 
 /** Handlers name the resource they touched; the audit row carries its id. */
 export function auditResource(res: Response, id: string): void {
   res.locals.auditResourceId = id;
 }
 
-/** Rows per INSERT at most; a busier moment just takes several statements in a row. */
-const MAX_BATCH = 500;
-
-/**
- * Writes audit rows in batches: one statement for whatever finished while the previous one ran.
- * At low traffic a row is written as soon as its answer finishes (one row per statement); under
- * load this turns one INSERT and one commit per request into one per batch, off the hot path.
- */
-class AuditWriter {
-  private pending: Array<AuditEntry & { at: Date }> = [];
-  private flushing = false;
-  constructor(private readonly db: Queryable, private readonly logger: Logger) {}
-
-  add(entry: AuditEntry & { at: Date }): void {
-    this.pending.push(entry);
-    if (!this.flushing) void this.flush();
-  }
-
-  private async flush(): Promise<void> {
-    this.flushing = true;
-    while (this.pending.length) {
-      const batch = this.pending.splice(0, MAX_BATCH);
-      try {
-        await appendAuditBatch(this.db, batch);
-      } catch (err) {
-        this.logger.error('audit write failed', { request_ids: batch.map((e) => e.requestId), rows: batch.length, error_name: (err as Error).name });
-      }
-    }
-    this.flushing = false;
-  }
+/** `/v1` covers `/v1` and `/v1/...`, never `/v1x`; case-insensitive, as Express routes are. */
+function underAny(prefixes: readonly string[]): (path: string) => boolean {
+  const lowered = prefixes.map((p) => p.toLowerCase());
+  return (path) => {
+    const p = path.toLowerCase();
+    return lowered.some((prefix) => p === prefix || p.startsWith(`${prefix}/`));
+  };
 }
 
 /**
- * One append-only audit row per operation once the answer is sent, successes and failures
- * alike: who (user, group, doctor, patient), what (operation, resource id), outcome (status).
+ * One append-only audit row per operation under `prefixes` once the answer is sent, successes
+ * and failures alike: who (user, group, doctor, patient), what (operation, resource id), outcome.
  */
-export function auditTrail(db: Queryable, logger: Logger): RequestHandler {
-  const writer = new AuditWriter(db, logger);
-  return (req, res, next) => {
-    res.on('finish', () => {
-      const resourceId = res.locals.auditResourceId ?? req.params?.id ?? req.params?.threadId;
-      writer.add({
-        at: new Date(),
-        requestId: req.requestId,
-        userId: req.principal?.userId,
-        groupId: req.principal?.groupId,
-        doctor: req.doctor ?? req.get('x-doctor')?.slice(0, 256),
-        patient: req.patient,
-        operation: `${req.method} ${routeName(req)}`,
-        resourceId: typeof resourceId === 'string' ? resourceId : undefined,
-        status: res.statusCode,
-      });
+export function auditTrail(writer: AuditWriter, prefixes: readonly string[]): FinishObserver {
+  const audited = underAny(prefixes);
+  return (req, res, { route }) => {
+    const query = req.originalUrl.indexOf('?');
+    if (!audited(query === -1 ? req.originalUrl : req.originalUrl.slice(0, query))) return;
+    const resourceId = res.locals.auditResourceId ?? req.params?.id ?? req.params?.threadId;
+    writer.add({
+      at: new Date(),
+      requestId: req.requestId,
+      userId: req.principal?.userId,
+      groupId: req.principal?.groupId,
+      doctor: req.doctor ?? req.get('x-doctor')?.slice(0, 256),
+      patient: req.patient,
+      operation: `${req.method} ${route}`,
+      resourceId: typeof resourceId === 'string' ? resourceId : undefined,
+      status: res.statusCode,
     });
-    next();
   };
 }

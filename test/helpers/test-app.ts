@@ -6,6 +6,7 @@ import { parseConfig, type Config } from '../../src/config.js';
 import { startWorkers } from '../../src/jobs/workers.js';
 import { createLogger, type Logger } from '../../src/lib/logger.js';
 import { Metrics } from '../../src/metrics/metrics.js';
+import { AuditWriter } from '../../src/modules/audit/audit-writer.js';
 import { openRuntime } from '../../src/runtime.js';
 import type { CodeTableStore } from '../../src/terminology/code-table-store.js';
 import { TEST_JWT_SECRET } from './tokens.js';
@@ -55,7 +56,10 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const logger = options.logger ?? createLogger('error', { silent: true });
   const runtime = await openRuntime(config, config.DATABASE_URL!, logger, { supervise: options.supervise ?? false });
   const deps: AppDeps = { ...runtime.deps, ...options.deps };
-  if (options.deps?.pool) deps.metrics = new Metrics(options.deps.pool);
+  if (options.deps?.pool) {
+    deps.metrics = new Metrics(options.deps.pool);
+    deps.audit = new AuditWriter(options.deps.pool, logger);
+  }
   const workers = options.workers ? await startWorkers(deps) : undefined;
   const app = createApp(deps);
   return {

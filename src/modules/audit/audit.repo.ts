@@ -22,9 +22,10 @@ export async function appendAudit(db: Queryable, e: AuditEntry): Promise<void> {
 /** Many rows in one statement (one round trip, one commit); `at` is when each answer finished. */
 export async function appendAuditBatch(db: Queryable, entries: Array<AuditEntry & { at: Date }>): Promise<void> {
   const col = <K extends keyof AuditEntry>(k: K) => entries.map((e) => e[k] ?? null);
-  await db.query(
-    `INSERT INTO audit_log (at, request_id, user_id, group_id, doctor, patient, operation, resource_id, status)
+  await db.query({
+    name: 'audit-log-append-batch',
+    text: `INSERT INTO audit_log (at, request_id, user_id, group_id, doctor, patient, operation, resource_id, status)
      SELECT * FROM unnest($1::timestamptz[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::int[])`,
-    [entries.map((e) => e.at), col('requestId'), col('userId'), col('groupId'), col('doctor'), col('patient'), col('operation'), col('resourceId'), col('status')],
-  );
+    values: [entries.map((e) => e.at), col('requestId'), col('userId'), col('groupId'), col('doctor'), col('patient'), col('operation'), col('resourceId'), col('status')],
+  });
 }

@@ -1,0 +1,27 @@
+import type { Request, RequestHandler, Response } from 'express';
+import { routeName } from './route-name.js';
+
+/** How an answer ended, worked out once for every observer. */
+export interface Finished {
+  /** The matched route pattern (never the raw path with its ids). */
+  route: string;
+  durationMs: number;
+}
+
+/** Called once an answer has been sent: the access log, the latency metric, the audit row. */
+export type FinishObserver = (req: Request, res: Response, finished: Finished) => void;
+
+/**
+ * One middleware layer and one 'finish' listener per request for everything that watches answers
+ * (rather than a layer and a listener each): the route and the duration are worked out once.
+ */
+export function observeRequests(observers: readonly FinishObserver[]): RequestHandler {
+  return (req, res, next) => {
+    const started = process.hrtime.bigint();
+    res.on('finish', () => {
+      const finished: Finished = { route: routeName(req), durationMs: Number(process.hrtime.bigint() - started) / 1e6 };
+      for (const observe of observers) observe(req, res, finished);
+    });
+    next();
+  };
+}
