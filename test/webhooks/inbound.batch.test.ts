@@ -5,7 +5,7 @@ import type { NewInboundEvent } from '../../src/modules/inbound-webhooks/inbound
 import { inboundRowId } from '../../src/modules/inbound-webhooks/receive-event.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 
-describe('inbound webhooks: events stored in shared transactions (IngestBatcher)', () => {
+describe('inbound webhooks: events stored by shared statements (IngestBatcher)', () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await startTestApp();
@@ -26,8 +26,8 @@ describe('inbound webhooks: events stored in shared transactions (IngestBatcher)
     (await t.deps.pool.query(`SELECT count(*)::int AS n FROM pgboss.job WHERE name = 'inbound-event' AND data->>'id' = ANY($1)`, [ids])).rows[0].n;
 
   it('stores each event and its job once when many arrive together, copies included', async () => {
-    // One transaction in flight: every later event waits and joins the next batch.
-    const batcher = new IngestBatcher(t.deps.pool, t.deps.boss, { maxInFlight: 1 });
+    // One statement in flight: every later event waits and joins the next batch.
+    const batcher = new IngestBatcher(t.deps.pool, { maxInFlight: 1 });
     const ids = Array.from({ length: 30 }, () => `batch-${randomUUID()}`);
     const answers = await Promise.all([...ids, ...ids.slice(0, 10)].map((id) => batcher.store(event(id))));
     expect(answers.filter(Boolean)).toHaveLength(30);
@@ -36,7 +36,7 @@ describe('inbound webhooks: events stored in shared transactions (IngestBatcher)
   });
 
   it('fails only the event the database refuses, not the others of its batch', async () => {
-    const batcher = new IngestBatcher(t.deps.pool, t.deps.boss, { maxInFlight: 1 });
+    const batcher = new IngestBatcher(t.deps.pool, { maxInFlight: 1 });
     const good = Array.from({ length: 5 }, () => `batch-${randomUUID()}`);
     const bad = `batch-${randomUUID()}`;
     // jsonb refuses \u0000: that event's INSERT fails.

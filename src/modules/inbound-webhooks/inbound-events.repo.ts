@@ -1,5 +1,7 @@
 import type { Queryable } from '../../db/pool.js';
 import { isoTime } from '../../db/sql.js';
+import { enqueueJobsSql } from '../../jobs/enqueue-sql.js';
+import { INBOUND_EVENT_QUEUE } from '../../jobs/queues.js';
 import type { WebhookSource } from './envelope.js';
 
 export interface NewInboundEvent {
@@ -30,37 +32,29 @@ export interface StoredInboundEvent {
   processed_at: string | null;
 }
 
-/** Stores an event; false when the sender's id was stored before (a duplicate, concurrent or not). */
-export async function insertInboundEvent(db: Queryable, e: NewInboundEvent): Promise<boolean> {
-  const { rowCount } = await db.query(
-    `INSERT INTO inbound_events (id, source, event_id, type, occurred_at, group_id, data, correlation_id)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
-     ON CONFLICT DO NOTHING`,
-    [e.id, e.source, e.eventId, e.type, e.occurredAt, e.groupId, JSON.stringify(e.data), e.correlationId],
-  );
-  return rowCount === 1;
-}
-
-/** Stores many events in one statement; returns the ids of the rows inserted (duplicates skipped). */
-export async function insertInboundEvents(db: Queryable, events: NewInboundEvent[]): Promise<Set<string>> {
-  const { rows } = await db.query<{ id: string }>(
-    `INSERT INTO inbound_events (id, source, event_id, type, occurred_at, group_id, data, correlation_id)
-     SELECT * FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::timestamptz[], $6::text[], $7::jsonb[], $8::text[])
-     -- no conflict target: the id is derived from (source, event_id), so a concurrent copy can
-     -- meet either unique index first, and both must read as a duplicate
-     ON CONFLICT DO NOTHING
-     RETURNING id`,
-    [
-      events.map((e) => e.id),
-      events.map((e) => e.source),
-      events.map((e) => e.eventId),
-      events.map((e) => e.type),
-      events.map((e) => e.occurredAt),
-      events.map((e) => e.groupId),
-      events.map((e) => JSON.stringify(e.data)),
-      events.map((e) => e.correlationId),
-    ],
-  );
+/**
+ * Stores many events and enqueues a job for each new one, in one prepared statement (one round
+ * trip, one implicit transaction); returns the ids of the rows inserted, duplicates skipped. The
+ * batch travels as one JSON document: one JSON.stringify, no per-value escaping.
+ */
+export async function insertInboundEventsWithJobs(db: Queryable, events: NewInboundEvent[]): Promise<Set<string>> {
+  const { rows } = await db.query<{ id: string }>({
+    name: 'inbound-events-insert-with-jobs',
+    text: `WITH events AS (
+       INSERT INTO inbound_events (id, source, event_id, type, occurred_at, group_id, data, correlation_id)
+       SELECT id, source, "eventId", type, "occurredAt", "groupId", data, "correlationId"
+         FROM json_to_recordset($1::json) AS e (id uuid, source text, "eventId" text, type text, "occurredAt" timestamptz,
+                                                "groupId" text, data jsonb, "correlationId" text)
+       -- no conflict target: the id is derived from (source, event_id), so a concurrent copy can
+       -- meet either unique index first, and both must read as a duplicate
+       ON CONFLICT DO NOTHING
+       RETURNING id
+     ),
+     new_jobs AS (SELECT jsonb_build_object('id', id) AS job_data FROM events),
+     ${enqueueJobsSql(INBOUND_EVENT_QUEUE, 'new_jobs')}
+     SELECT id FROM events WHERE (SELECT count(*) FROM woken) >= 0`,
+    values: [JSON.stringify(events)],
+  });
   return new Set(rows.map((r) => r.id));
 }
 

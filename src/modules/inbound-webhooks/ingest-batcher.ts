@@ -1,9 +1,5 @@
-import type { PgBoss } from 'pg-boss';
-import type { Pool } from '../../db/pool.js';
-import { withTransaction } from '../../db/transaction.js';
-import { bossDb } from '../../jobs/boss-db.js';
-import { INBOUND_EVENT_QUEUE } from '../../jobs/queues.js';
-import { insertInboundEvents, type NewInboundEvent } from './inbound-events.repo.js';
+import type { Queryable } from '../../db/pool.js';
+import { insertInboundEventsWithJobs, type NewInboundEvent } from './inbound-events.repo.js';
 
 interface Pending {
   event: NewInboundEvent;
@@ -12,18 +8,18 @@ interface Pending {
 }
 
 export interface IngestBatcherOptions {
-  /** Events per transaction at most. */
+  /** Events per statement at most. */
   maxBatch?: number;
-  /** Transactions in flight at once (each holds one pool client). */
+  /** Statements in flight at once (each holds one pool client). */
   maxInFlight?: number;
 }
 
 /**
- * Stores inbound events and their jobs, many per transaction: whatever arrived while earlier
- * transactions ran goes in the next one (one multi-row INSERT, one pg-boss insert(), one commit).
- * Alone, an event is written at once; under load, per-event cost on the database falls from four
- * statements and a commit to a share of them. Every caller still waits for its own commit.
- * A failed batch is retried event by event, so one bad event fails only its own request.
+ * Stores inbound events and their jobs, many per statement: whatever arrived while earlier
+ * statements ran goes in the next one (one INSERT of the events that also enqueues their jobs,
+ * in its own implicit transaction: inbound-events.repo.ts). Alone, an event is written at once;
+ * under load, one round trip and one commit serve a whole batch. Every caller still waits for its
+ * own commit. A failed batch is retried event by event, so one bad event fails only its own request.
  */
 export class IngestBatcher {
   private readonly pending: Pending[] = [];
@@ -31,9 +27,9 @@ export class IngestBatcher {
   private readonly maxBatch: number;
   private readonly maxInFlight: number;
 
-  constructor(private readonly pool: Pool, private readonly boss: PgBoss, options: IngestBatcherOptions = {}) {
+  constructor(private readonly db: Queryable, options: IngestBatcherOptions = {}) {
     this.maxBatch = options.maxBatch ?? 200;
-    this.maxInFlight = options.maxInFlight ?? 4;
+    this.maxInFlight = options.maxInFlight ?? 2;
   }
 
   /** Resolves true once stored and enqueued (committed), false when the event was stored before. */
@@ -57,30 +53,17 @@ export class IngestBatcher {
 
   private async settle(batch: Pending[]): Promise<void> {
     try {
-      const inserted = await this.write(batch.map((p) => p.event));
+      const inserted = await insertInboundEventsWithJobs(this.db, batch.map((p) => p.event));
       // Two copies of one event in a batch: the first is stored, the later ones are duplicates.
-      for (const p of batch) {
-        const stored = inserted.delete(p.event.id);
-        p.resolve(stored);
-      }
+      for (const p of batch) p.resolve(inserted.delete(p.event.id));
     } catch (err) {
       if (batch.length === 1) {
         batch[0].reject(err);
         return;
       }
       for (const p of batch) {
-        await this.write([p.event]).then((ids) => p.resolve(ids.has(p.event.id)), p.reject);
+        await insertInboundEventsWithJobs(this.db, [p.event]).then((ids) => p.resolve(ids.has(p.event.id)), p.reject);
       }
     }
-  }
-
-  private write(events: NewInboundEvent[]): Promise<Set<string>> {
-    return withTransaction(this.pool, async (tx) => {
-      const inserted = await insertInboundEvents(tx, events);
-      if (inserted.size) {
-        await this.boss.insert(INBOUND_EVENT_QUEUE, [...inserted].map((id) => ({ data: { id } })), { db: bossDb(tx) });
-      }
-      return inserted;
-    });
   }
 }

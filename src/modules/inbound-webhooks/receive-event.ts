@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import type { Request, Response } from 'express';
-import type { PgBoss } from 'pg-boss';
 import type { Pool } from '../../db/pool.js';
 import { auditResource } from '../../http/audit.js';
 import { describeZodError, parseWith } from '../../http/validate.js';
@@ -14,12 +13,13 @@ import { IngestBatcher } from './ingest-batcher.js';
 export const inboundRowId = (source: WebhookSource, eventId: string) => derivedUuid('inbound', source, eventId);
 
 /**
- * Verified (signedJsonBody ran first), validated, stored and enqueued in one transaction (shared
- * with events that arrive at the same moment: ingest-batcher.ts), then 202. The same sender id
- * again answers 200 `{duplicate: true}`; a concurrent copy waits on the unique key and sees the same.
+ * Verified (signedJsonBody ran first), validated, stored and enqueued in one transaction (one
+ * statement, shared with events that arrive at the same moment: ingest-batcher.ts), then 202.
+ * The same sender id again answers 200 `{duplicate: true}`; a concurrent copy waits on the
+ * unique key and sees the same.
  */
-export function receiveEvent(source: WebhookSource, pool: Pool, boss: PgBoss) {
-  const ingest = new IngestBatcher(pool, boss);
+export function receiveEvent(source: WebhookSource, pool: Pool) {
+  const ingest = new IngestBatcher(pool);
   return async (req: Request, res: Response) => {
     const envelope = parseWith(envelopeSchema, req.body);
     const eventType = eventTypeFor(source, envelope.type);

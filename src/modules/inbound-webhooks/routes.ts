@@ -9,8 +9,8 @@ export const INBOUND_WEBHOOK_PATHS = ['/api/v1/webhooks/ehr', '/api/v1/webhooks/
 
 export function inboundWebhooksRouter({ pool, boss, config, guards }: RouteDeps): Router {
   const router = Router();
-  router.post('/api/v1/webhooks/ehr', signedJsonBody(() => config.EHR_WEBHOOK_SECRET), receiveEvent('ehr', pool, boss));
-  router.post('/api/v1/webhooks/voice', signedJsonBody(() => config.VOICE_WEBHOOK_SECRET), receiveEvent('voice', pool, boss));
+  router.post('/api/v1/webhooks/ehr', signedJsonBody(() => config.EHR_WEBHOOK_SECRET), receiveEvent('ehr', pool));
+  router.post('/api/v1/webhooks/voice', signedJsonBody(() => config.VOICE_WEBHOOK_SECRET), receiveEvent('voice', pool));
   router.get('/api/v1/webhooks/events/:id', ...guards.operator, getEvent(pool));
   router.post('/api/v1/webhooks/events/:id/retry', ...guards.operator, retryEvent(pool, boss));
   return router;

@@ -1,0 +1,37 @@
+/** pg-boss's schema: boss.ts keeps the default. */
+const SCHEMA = 'pgboss';
+
+/** The channel pg-boss 12 LISTENs on for its schema (plans.js notifyChannelSql). */
+const NOTIFY_CHANNEL = `('pgboss_' || left(encode(sha224('${SCHEMA}'::bytea), 'hex'), 24))`;
+
+/**
+ * Common table expressions that enqueue one pg-boss job per row of `source` (a CTE of the caller's
+ * statement with a jsonb column `job_data`), so that rows and their jobs are written by a single
+ * statement: one round trip in an implicit transaction, where BEGIN, two INSERTs and COMMIT take
+ * four. The caller's final SELECT must read `woken` (`WHERE (SELECT count(*) FROM woken) >= 0`):
+ * PostgreSQL skips a plain CTE that nothing reads.
+ *
+ * This writes pg-boss's tables directly, which pg-boss supports (its maintainer: "direct table
+ * access is in the docs"), with the values its own insert() gives a job sent without options: the
+ * queue's retry, expiry, retention and dead-letter settings, and the NOTIFY that wakes workers at
+ * once on a notify queue. test/jobs/enqueue-sql.test.ts compares such a job with one from
+ * boss.insert(), column by column, so a pg-boss upgrade that changes them fails there first.
+ */
+export function enqueueJobsSql(queue: string, source: string): string {
+  if (!/^[a-z0-9-]+$/.test(queue) || !/^[a-z_]+$/.test(source)) throw new Error(`unexpected queue or source name: ${queue}, ${source}`);
+  return `
+  enqueued AS (
+    INSERT INTO ${SCHEMA}.job (id, name, data, priority, start_after, created_on, expire_seconds, deletion_seconds, keep_until,
+                               retry_limit, retry_delay, retry_backoff, retry_delay_max, policy, dead_letter, heartbeat_seconds)
+    SELECT gen_random_uuid(), q.name, s.job_data, 0, ${SCHEMA}.job_now(), ${SCHEMA}.job_now(), q.expire_seconds, q.deletion_seconds,
+           ${SCHEMA}.job_now() + q.retention_seconds * interval '1s', q.retry_limit, q.retry_delay, q.retry_backoff, q.retry_delay_max,
+           q.policy, q.dead_letter, q.heartbeat_seconds
+      FROM ${source} s JOIN ${SCHEMA}.queue q ON q.name = '${queue}'
+    RETURNING 1
+  ),
+  woken AS (
+    SELECT pg_notify(${NOTIFY_CHANNEL}, q.name)
+      FROM ${SCHEMA}.queue q
+     WHERE q.name = '${queue}' AND q.notify AND EXISTS (SELECT 1 FROM enqueued)
+  )`;
+}
