@@ -4,14 +4,19 @@
  * against a bare Express 5 route that verifies the same HMAC and inserts one row
  * (bench/servers/baseline-server.ts). Each server runs in its own child process (`node --import
  * tsx`), the app as in production with ROLE=api (no workers: only ingest is measured). autocannon
- * runs here, 50 connections, a short warm-up, then the measured window; every request carries a
+ * runs here, 50 connections, a warm-up, then the measured windows; every request carries a
  * unique event id and a correct signature. Goal: app req/s >= 0.8x baseline req/s.
  *
- *   tsx bench/ingest.ts [--seconds 10] [--rounds 5] [--warmup 3] [--connections 50] [--log-level info] [--cpu-prof]
+ * The warm-up is 10 s per server: with 3 s, the app's first window still ran ~30% slower than
+ * its later ones (its larger hot path was still being compiled), which measured the JIT, not the app.
+ * --cpu-prof writes V8 CPU profiles of both servers' measured windows (start-up excluded) to
+ * /tmp/clinigate-ingest-prof, to compare where each spends its time.
+ *
+ *   tsx bench/ingest.ts [--seconds 10] [--rounds 5] [--warmup 10] [--connections 50] [--log-level info] [--cpu-prof]
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { createHmac, randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import autocannon, { type Result } from 'autocannon';
@@ -34,8 +39,8 @@ export interface IngestOptions extends BenchContext {
   rounds?: number;
   /** The app's LOG_LEVEL (production default: info, one access-log line per request). */
   logLevel?: string;
-  /** Extra node flags for the app server (e.g. --cpu-prof). */
-  appNodeArgs?: string[];
+  /** Writes CPU profiles of both servers' measured windows here (bench/lib/profile-on-signal.ts). */
+  profileDir?: string;
 }
 
 interface Signed {
@@ -86,7 +91,7 @@ async function load(port: number, seconds: number, connections: number, events: 
 }
 
 function startServer(name: string, script: string, env: NodeJS.ProcessEnv, nodeArgs: string[] = []): { child: ChildProcess; stderr: () => string } {
-  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', script], {
+  const child = spawn(process.execPath, ['--import', 'tsx', ...nodeArgs, script], {
     cwd: ROOT,
     env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
     stdio: ['ignore', 'ignore', 'pipe'],
@@ -133,6 +138,8 @@ interface Server {
   windows: Result[];
   /** CPU seconds (user + system) the server process spent in each measured window. */
   cpu: number[];
+  /** CPU seconds all PostgreSQL processes spent in each measured window. */
+  dbCpu: number[];
 }
 
 const TICKS = (() => {
@@ -167,7 +174,39 @@ async function startMeasured(name: string, script: string, env: NodeJS.ProcessEn
     throw err;
   }
   const events = eventSource(`${name}-${randomBytes(4).toString('hex')}`, signedPerServer);
-  return { name, port, child, events, warm: [], windows: [], cpu: [] };
+  return { name, port, child, events, warm: [], windows: [], cpu: [], dbCpu: [] };
+}
+
+/**
+ * CPU seconds used so far by every PostgreSQL process of the machine (the server both benchmarked
+ * servers write to; nothing else loads it during a window). Undefined off Linux.
+ */
+function databaseCpuSeconds(): number | undefined {
+  try {
+    let total = 0;
+    for (const pid of readdirSync('/proc')) {
+      if (!/^\d+$/.test(pid)) continue;
+      try {
+        if (readFileSync(`/proc/${pid}/comm`, 'utf8').trim() !== 'postgres') continue;
+      } catch {
+        continue; // ended meanwhile
+      }
+      total += cpuSeconds(Number(pid)) ?? 0;
+    }
+    return total;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Busy share of the whole machine's CPU time between two readings of /proc/stat (Linux). */
+function machineCpuTimes(): { idle: number; total: number } | undefined {
+  try {
+    const fields = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
+    return { idle: fields[3] + fields[4], total: fields.reduce((a, b) => a + b, 0) };
+  } catch {
+    return undefined;
+  }
 }
 
 const count = (r: Result, status: number) => Number(r.statusCodeStats?.[String(status)]?.count ?? 0);
@@ -191,7 +230,7 @@ function summary(windows: Result[]) {
 }
 
 export async function run(options: IngestOptions): Promise<BenchResult[]> {
-  const o = { ...options, seconds: options.seconds ?? 10, warmup: options.warmup ?? 3, connections: options.connections ?? 50, rounds: options.rounds ?? 5 };
+  const o = { ...options, seconds: options.seconds ?? 10, warmup: options.warmup ?? 10, connections: options.connections ?? 50, rounds: options.rounds ?? 5 };
   const db = await createBenchDatabase(options.adminUrl, 'ingest');
   const servers: Server[] = [];
   try {
@@ -207,8 +246,10 @@ export async function run(options: IngestOptions): Promise<BenchResult[]> {
     };
     // Sized for ~6,000 req/s over warm-up and windows; beyond that bodies are signed on the fly.
     const signed = Math.min(120_000, 6_000 * (o.seconds + o.warmup));
-    servers.push(await startMeasured('baseline', 'bench/servers/baseline-server.ts', { DATABASE_URL: db.url, SECRET }, signed));
-    servers.push(await startMeasured('app', 'src/main.ts', appEnv, signed, options.appNodeArgs));
+    const profiling = options.profileDir ? ['--import', './bench/lib/profile-on-signal.ts'] : [];
+    const profileEnv = options.profileDir ? { CPU_PROFILE_DIR: options.profileDir } : {};
+    servers.push(await startMeasured('baseline', 'bench/servers/baseline-server.ts', { DATABASE_URL: db.url, SECRET, ...profileEnv }, signed, profiling));
+    servers.push(await startMeasured('app', 'src/main.ts', { ...appEnv, ...profileEnv }, signed, profiling));
     const [baseServer, appServer] = servers;
     // Windows alternate (baseline, app, baseline, app, ...) so a change in the machine's other
     // load falls on both alike; each server gets its warm-up before its first window.
@@ -217,12 +258,29 @@ export async function run(options: IngestOptions): Promise<BenchResult[]> {
     for (let round = 0; round < o.rounds; round++) {
       for (const server of servers) {
         if (round === 0) server.warm.push(await load(server.port, o.warmup, o.connections, server.events));
+        if (round === 0 && options.profileDir) server.child.kill('SIGUSR2');
         const cpuBefore = cpuSeconds(server.child.pid);
-        server.windows.push(await load(server.port, windowSeconds, o.connections, server.events));
+        const dbBefore = databaseCpuSeconds();
+        const machineBefore = machineCpuTimes();
+        const w = await load(server.port, windowSeconds, o.connections, server.events);
+        server.windows.push(w);
         const cpuAfter = cpuSeconds(server.child.pid);
+        const dbAfter = databaseCpuSeconds();
+        const machineAfter = machineCpuTimes();
         if (cpuBefore !== undefined && cpuAfter !== undefined) server.cpu.push(cpuAfter - cpuBefore);
-        o.log(`  ${server.name} round ${round + 1}: ${Math.round(rate(server.windows[round]))} req/s`);
+        if (dbBefore !== undefined && dbAfter !== undefined) server.dbCpu.push(dbAfter - dbBefore);
+        const perRequest = (seconds: number | undefined) => (seconds === undefined ? '?' : Math.round((1e6 * seconds) / w.requests.total));
+        const busy = machineBefore && machineAfter ? `${Math.round(100 - (100 * (machineAfter.idle - machineBefore.idle)) / (machineAfter.total - machineBefore.total))}%` : '?';
+        o.log(
+          `  ${server.name} round ${round + 1}: ${Math.round(rate(w))} req/s, p99 ${w.latency.p99} ms; CPU per request: server ${perRequest(server.cpu[round])} µs, ` +
+            `database ${perRequest(server.dbCpu[round])} µs; machine busy ${busy}`,
+        );
       }
+    }
+    if (options.profileDir) {
+      for (const server of servers) server.child.kill('SIGUSR2');
+      await new Promise((r) => setTimeout(r, 2000)); // the profiles are written
+      o.log(`CPU profiles of the measured windows (baseline pid ${baseServer.child.pid}, app pid ${appServer.child.pid}) in ${options.profileDir}`);
     }
     await Promise.all(servers.map((s) => stopServer(s.child)));
 
@@ -241,16 +299,27 @@ export async function run(options: IngestOptions): Promise<BenchResult[]> {
     const b = summary(baseServer.windows);
     const a = summary(appServer.windows);
     const ratio = a.rps / b.rps;
-    // Server CPU per request (µs), over all measured windows: the work each request costs.
-    const cpuPerRequest = (s: Server, total: number) => (s.cpu.length === s.windows.length && total ? (1e6 * s.cpu.reduce((x, y) => x + y, 0)) / total : undefined);
-    const bCpu = cpuPerRequest(baseServer, b.total);
-    const aCpu = cpuPerRequest(appServer, a.total);
+    // CPU per request (µs) over all measured windows: the work each request costs the server
+    // process, and the database (both servers share one PostgreSQL, loaded by one at a time).
+    const perRequest = (seconds: number[], s: Server, total: number) =>
+      seconds.length === s.windows.length && total ? (1e6 * seconds.reduce((x, y) => x + y, 0)) / total : undefined;
+    const bCpu = perRequest(baseServer.cpu, baseServer, b.total);
+    const aCpu = perRequest(appServer.cpu, appServer, a.total);
+    const bDb = perRequest(baseServer.dbCpu, baseServer, b.total);
+    const aDb = perRequest(appServer.dbCpu, appServer, a.total);
     const cpuRows: BenchResult[] =
       bCpu !== undefined && aCpu !== undefined
         ? [
             { name: 'ingest baseline server CPU per request', value: bCpu, unit: 'µs', note: 'user + system, measured windows' },
             { name: 'ingest app server CPU per request', value: aCpu, unit: 'µs', note: 'user + system, measured windows' },
             { name: 'ratio: ingest baseline / app CPU per request', value: bCpu / aCpu, unit: 'x', note: 'what req/s would show with the CPU alone as the limit' },
+          ]
+        : [];
+    const dbRows: BenchResult[] =
+      bDb !== undefined && aDb !== undefined
+        ? [
+            { name: 'ingest baseline database CPU per request', value: bDb, unit: 'µs', note: 'every postgres process, measured windows' },
+            { name: 'ingest app database CPU per request', value: aDb, unit: 'µs', note: 'every postgres process, measured windows' },
           ]
         : [];
     return [
@@ -262,6 +331,7 @@ export async function run(options: IngestOptions): Promise<BenchResult[]> {
       { name: 'ratio: ingest app / baseline req/s', value: ratio, unit: 'x', target: { op: '>=', value: 0.8 }, note: `per window: ${appServer.windows.map((w, i) => (rate(w) / rate(baseServer.windows[i])).toFixed(2)).join(', ')}` },
       { name: 'ratio: ingest app / baseline p99', value: a.p99 / b.p99, unit: 'x' },
       ...cpuRows,
+      ...dbRows,
     ];
   } finally {
     await Promise.all(servers.map((s) => stopServer(s.child)));
@@ -273,7 +343,7 @@ if (isMain(import.meta.url)) {
   const { values } = parseArgs({
     options: {
       seconds: { type: 'string', default: '10' },
-      warmup: { type: 'string', default: '3' },
+      warmup: { type: 'string', default: '10' },
       connections: { type: 'string', default: '50' },
       rounds: { type: 'string', default: '5' },
       'log-level': { type: 'string', default: 'info' },
@@ -288,7 +358,7 @@ if (isMain(import.meta.url)) {
       connections: Number(values.connections),
       rounds: Number(values.rounds),
       logLevel: values['log-level'],
-      appNodeArgs: values['cpu-prof'] ? ['--cpu-prof', '--cpu-prof-dir=/tmp/clinigate-ingest-prof'] : [],
+      profileDir: values['cpu-prof'] ? '/tmp/clinigate-ingest-prof' : undefined,
     }),
   );
 }

@@ -6,7 +6,7 @@
  *
  *   npm run bench -- [--only codify,runs,webhooks,ingest] [--runs 50] [--extractions 20]
  *     [--codify-runs 15] [--events 2000] [--ingest-seconds 10] [--ingest-rounds 5]
- *     [--ingest-warmup 3] [--connections 50] [--log-level info] [--json out.json]
+ *     [--ingest-warmup 10] [--connections 50] [--log-level info] [--json out.json]
  */
 import { writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
@@ -29,7 +29,7 @@ const { values: a } = parseArgs({
     events: { type: 'string', default: '2000' },
     'ingest-seconds': { type: 'string', default: '10' },
     'ingest-rounds': { type: 'string', default: '5' },
-    'ingest-warmup': { type: 'string', default: '3' },
+    'ingest-warmup': { type: 'string', default: '10' },
     connections: { type: 'string', default: '50' },
     'log-level': { type: 'string', default: 'info' },
     json: { type: 'string' },
