@@ -4,12 +4,22 @@ const SCHEMA = 'pgboss';
 /** The channel pg-boss 12 LISTENs on for its schema (plans.js notifyChannelSql). */
 const NOTIFY_CHANNEL = `('pgboss_' || left(encode(sha224('${SCHEMA}'::bytea), 'hex'), 24))`;
 
+export interface EnqueueSql {
+  /** CTEs to list after the caller's own (`WITH rows AS (...), source AS (...), ${ctes} SELECT ...`). */
+  ctes: string;
+  /**
+   * A condition for the caller's final WHERE: true when every row of `source` became a job, and the
+   * statement fails (division by zero) when one did not, e.g. the queue is missing; it also reads
+   * `woken`, which PostgreSQL would otherwise skip as a plain CTE that nothing reads.
+   */
+  guard: string;
+}
+
 /**
  * Common table expressions that enqueue one pg-boss job per row of `source` (a CTE of the caller's
  * statement with a jsonb column `job_data`), so that rows and their jobs are written by a single
  * statement: one round trip in an implicit transaction, where BEGIN, two INSERTs and COMMIT take
- * four. The caller's final SELECT must read `woken` (`WHERE (SELECT count(*) FROM woken) >= 0`):
- * PostgreSQL skips a plain CTE that nothing reads.
+ * four.
  *
  * This writes pg-boss's tables directly, which pg-boss supports (its maintainer: "direct table
  * access is in the docs"), with the values its own insert() gives a job sent without options: the
@@ -17,9 +27,9 @@ const NOTIFY_CHANNEL = `('pgboss_' || left(encode(sha224('${SCHEMA}'::bytea), 'h
  * once on a notify queue. test/jobs/enqueue-sql.test.ts compares such a job with one from
  * boss.insert(), column by column, so a pg-boss upgrade that changes them fails there first.
  */
-export function enqueueJobsSql(queue: string, source: string): string {
+export function enqueueJobsSql(queue: string, source: string): EnqueueSql {
   if (!/^[a-z0-9-]+$/.test(queue) || !/^[a-z_]+$/.test(source)) throw new Error(`unexpected queue or source name: ${queue}, ${source}`);
-  return `
+  const ctes = `
   enqueued AS (
     INSERT INTO ${SCHEMA}.job (id, name, data, priority, start_after, created_on, expire_seconds, deletion_seconds, keep_until,
                                retry_limit, retry_delay, retry_backoff, retry_delay_max, policy, dead_letter, heartbeat_seconds)
@@ -34,4 +44,7 @@ export function enqueueJobsSql(queue: string, source: string): string {
       FROM ${SCHEMA}.queue q
      WHERE q.name = '${queue}' AND q.notify AND EXISTS (SELECT 1 FROM enqueued)
   )`;
+  const guard = `(SELECT count(*) FROM woken) >= 0
+    AND (SELECT 1 / (count(*) = (SELECT count(*) FROM ${source}))::int FROM enqueued) = 1`;
+  return { ctes, guard };
 }

@@ -5,13 +5,14 @@ import { startTestApp, type TestApp } from '../helpers/test-app.js';
 
 /** Enqueues one job per data object through enqueueJobsSql, in one statement, as the ingest does. */
 async function enqueueBySql(t: TestApp, queue: string, data: object[]): Promise<number> {
+  const enqueue = enqueueJobsSql(queue, 'new_jobs');
   const { rows } = await t.deps.pool.query(
     `WITH new_jobs AS (SELECT value AS job_data FROM jsonb_array_elements($1::jsonb)),
-     ${enqueueJobsSql(queue, 'new_jobs')}
-     SELECT count(*)::int AS n FROM enqueued WHERE (SELECT count(*) FROM woken) >= 0`,
+     ${enqueue.ctes}
+     SELECT job_data FROM new_jobs WHERE ${enqueue.guard}`,
     [JSON.stringify(data)],
   );
-  return rows[0].n;
+  return rows.length;
 }
 
 describe('jobs enqueued inside our own statements (enqueue-sql.ts)', () => {
@@ -51,6 +52,10 @@ describe('jobs enqueued inside our own statements (enqueue-sql.ts)', () => {
     const rest = (row: Record<string, unknown>) => Object.fromEntries(Object.entries(row).filter(([k]) => !own.includes(k)));
     expect(rest(bySql)).toEqual(rest(byBoss));
     expect(bySql).toMatchObject({ state: 'created', retry_limit: 3, retry_delay: 7, retry_backoff: true, expire_seconds: 123, dead_letter: `${queue}-dead` });
+  });
+
+  it('fail the whole statement when a row cannot become a job (no such queue), rather than enqueue nothing', async () => {
+    await expect(enqueueBySql(t, 'enqueue-sql-no-such-queue', [{ n: 1 }])).rejects.toThrow(/division by zero/);
   });
 
   it('wake a waiting pg-boss worker at once through its LISTEN channel, not its 30 s fallback poll', async () => {

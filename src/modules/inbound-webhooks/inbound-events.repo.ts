@@ -37,6 +37,8 @@ export interface StoredInboundEvent {
  * trip, one implicit transaction); returns the ids of the rows inserted, duplicates skipped. The
  * batch travels as one JSON document: one JSON.stringify, no per-value escaping.
  */
+const enqueue = enqueueJobsSql(INBOUND_EVENT_QUEUE, 'new_jobs');
+
 export async function insertInboundEventsWithJobs(db: Queryable, events: NewInboundEvent[]): Promise<Set<string>> {
   const { rows } = await db.query<{ id: string }>({
     name: 'inbound-events-insert-with-jobs',
@@ -51,8 +53,8 @@ export async function insertInboundEventsWithJobs(db: Queryable, events: NewInbo
        RETURNING id
      ),
      new_jobs AS (SELECT jsonb_build_object('id', id) AS job_data FROM events),
-     ${enqueueJobsSql(INBOUND_EVENT_QUEUE, 'new_jobs')}
-     SELECT id FROM events WHERE (SELECT count(*) FROM woken) >= 0`,
+     ${enqueue.ctes}
+     SELECT id FROM events WHERE ${enqueue.guard}`,
     values: [JSON.stringify(events)],
   });
   return new Set(rows.map((r) => r.id));
