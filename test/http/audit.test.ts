@@ -53,6 +53,14 @@ describe('audit log', () => {
     expect(rows[0]).toMatchObject({ status: 401, user_id: null, operation: 'POST /v1/agent/threads' });
   });
 
+  it('covers the API, not the open health check', async () => {
+    await request(t.app).get('/api/v1/health').set('x-request-id', 'audit-health-1');
+    await request(t.app).post('/V1/agent/threads').set('x-request-id', 'audit-upper-1').send({});
+    // Express routes ignore case, and so does the audit: the refused call above is recorded.
+    expect(await eventually(() => auditRows(t, 'audit-upper-1'))).toHaveLength(1);
+    expect(await auditRows(t, 'audit-health-1')).toHaveLength(0);
+  });
+
   it('cannot be changed or deleted', async () => {
     await expect(t.deps.pool.query(`UPDATE audit_log SET status = 200`)).rejects.toThrow(/append-only/);
     await expect(t.deps.pool.query(`DELETE FROM audit_log`)).rejects.toThrow(/append-only/);

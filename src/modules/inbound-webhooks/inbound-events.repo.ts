@@ -32,13 +32,13 @@ export interface StoredInboundEvent {
   processed_at: string | null;
 }
 
+const enqueue = enqueueJobsSql(INBOUND_EVENT_QUEUE, 'new_jobs');
+
 /**
  * Stores many events and enqueues a job for each new one, in one prepared statement (one round
  * trip, one implicit transaction); returns the ids of the rows inserted, duplicates skipped. The
  * batch travels as one JSON document: one JSON.stringify, no per-value escaping.
  */
-const enqueue = enqueueJobsSql(INBOUND_EVENT_QUEUE, 'new_jobs');
-
 export async function insertInboundEventsWithJobs(db: Queryable, events: NewInboundEvent[]): Promise<Set<string>> {
   const { rows } = await db.query<{ id: string }>({
     name: 'inbound-events-insert-with-jobs',
