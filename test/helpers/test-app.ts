@@ -69,6 +69,8 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     codeTables: runtime.codeTables,
     close: async () => {
       workers?.stop();
+      // A writer made above for a replaced pool is not the runtime's: stop() would not flush it.
+      if (deps.audit !== runtime.deps.audit) await deps.audit.close();
       await runtime.stop({ graceful: false });
     },
   };
