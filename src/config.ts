@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { z } from 'zod';
 
 /**
@@ -40,6 +41,16 @@ const envSchema = z.object({
   JWT_ISSUER: optionalString,
   JWT_AUDIENCE: optionalString,
   VOICE_API_KEYS: list,
+  // `name:key` or a bare key, comma-separated; parsed into {name, key} by operatorKeys() below.
+  OPERATOR_API_KEYS: list,
+  JWT_MAX_AGE_SECONDS: z.coerce.number().int().min(1).default(86_400),
+  RETENTION_DAYS: z.coerce.number().int().min(1).default(30),
+  // Encrypts stored credentials (webhook endpoint secrets, integration secrets) at rest: 32 bytes,
+  // base64 or hex. Development generates it; production without it stores them unencrypted and
+  // says so once at start-up (not required, so a deployment made from DESIGN.md's list still starts).
+  SECRETS_ENCRYPTION_KEY: optionalString,
+  HL7_MLLP_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+  HL7_MLLP_HOST: z.string().default('127.0.0.1'),
   EHR_WEBHOOK_SECRET: list,
   VOICE_WEBHOOK_SECRET: list,
   VOICE_PROVIDER_URL: optionalUrl,
@@ -77,7 +88,32 @@ export interface Config extends Env {
 export class ConfigError extends Error {}
 
 /** Secrets a production deployment must set; development generates them (dev-secrets.ts). */
-export const SECRET_VARIABLES = ['JWT_SECRET', 'VOICE_API_KEYS', 'EHR_WEBHOOK_SECRET', 'VOICE_WEBHOOK_SECRET'] as const;
+export const SECRET_VARIABLES = [
+  'JWT_SECRET',
+  'VOICE_API_KEYS',
+  'OPERATOR_API_KEYS',
+  'EHR_WEBHOOK_SECRET',
+  'VOICE_WEBHOOK_SECRET',
+] as const;
+
+export interface NamedKey {
+  /** The key's name (`name:key`), else its fingerprint: the first 8 hex digits of its SHA-256. */
+  name: string;
+  key: string;
+}
+
+/** OPERATOR_API_KEYS entries as {name, key}; a bare key is named by its fingerprint. */
+export function namedKeys(entries: string[]): NamedKey[] {
+  return entries.map((entry) => {
+    const colon = entry.indexOf(':');
+    if (colon > 0 && colon < entry.length - 1) return { name: entry.slice(0, colon), key: entry.slice(colon + 1) };
+    return { name: keyFingerprint(entry), key: entry };
+  });
+}
+
+export function keyFingerprint(key: string): string {
+  return createHash('sha256').update(key).digest('hex').slice(0, 8);
+}
 
 export function parseConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const parsed = envSchema.safeParse(env);
@@ -97,6 +133,12 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env): Config {
       }
     }
   }
+  if (cfg.NODE_ENV === 'production' && jwtMode === 'hs256' && Buffer.byteLength(cfg.JWT_SECRET ?? '', 'utf8') < 32) {
+    throw new ConfigError('Invalid configuration: JWT_SECRET must be at least 32 bytes in production');
+  }
+  if (cfg.SECRETS_ENCRYPTION_KEY && decodeKey(cfg.SECRETS_ENCRYPTION_KEY) === undefined) {
+    throw new ConfigError('Invalid configuration: SECRETS_ENCRYPTION_KEY must be 32 bytes, as 64 hex digits or base64');
+  }
   if (cfg.NODE_ENV === 'production' && cfg.VOICE_PROVIDER_URL && !cfg.VOICE_PROVIDER_SECRET) {
     throw new ConfigError('Invalid configuration: VOICE_PROVIDER_SECRET is required in production when VOICE_PROVIDER_URL is set');
   }
@@ -107,4 +149,10 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError('Invalid configuration: OPENAI_MODEL is required when ENGINE=openai');
   }
   return { ...cfg, jwtMode };
+}
+
+/** A 32-byte key written as 64 hex digits or base64; undefined when it is neither. */
+export function decodeKey(value: string): Buffer | undefined {
+  const bytes = /^[0-9a-fA-F]{64}$/.test(value) ? Buffer.from(value, 'hex') : Buffer.from(value, 'base64');
+  return bytes.length === 32 ? bytes : undefined;
 }

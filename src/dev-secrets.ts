@@ -8,8 +8,10 @@ interface StoredSecrets {
   VOICE_API_KEYS: string[];
   EHR_WEBHOOK_SECRET: string[];
   VOICE_WEBHOOK_SECRET: string[];
-  /** Added later: files written before it lack it (filled in and saved on the next start). */
+  /** Added later: files written before them lack them (filled in and saved on the next start). */
   VOICE_PROVIDER_SECRET?: string;
+  OPERATOR_API_KEYS?: string[];
+  SECRETS_ENCRYPTION_KEY?: string;
 }
 
 function generate(): StoredSecrets {
@@ -19,6 +21,8 @@ function generate(): StoredSecrets {
     EHR_WEBHOOK_SECRET: [randomBytes(32).toString('hex')],
     VOICE_WEBHOOK_SECRET: [randomBytes(32).toString('hex')],
     VOICE_PROVIDER_SECRET: `whsec_${randomBytes(32).toString('base64')}`,
+    OPERATOR_API_KEYS: [`operator:op_${randomBytes(24).toString('base64url')}`],
+    SECRETS_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
   };
 }
 
@@ -32,10 +36,10 @@ export function fillDevSecrets(config: Config): { config: Config; generated: str
   let stored: StoredSecrets;
   if (existsSync(file)) {
     stored = JSON.parse(readFileSync(file, 'utf8')) as StoredSecrets;
-    if (!stored.VOICE_PROVIDER_SECRET) {
-      stored.VOICE_PROVIDER_SECRET = generate().VOICE_PROVIDER_SECRET;
-      writeFileSync(file, JSON.stringify(stored, null, 2), { mode: 0o600 });
-    }
+    const fresh = generate();
+    const missing = (['VOICE_PROVIDER_SECRET', 'OPERATOR_API_KEYS', 'SECRETS_ENCRYPTION_KEY'] as const).filter((name) => !stored[name]);
+    for (const name of missing) Object.assign(stored, { [name]: fresh[name] });
+    if (missing.length > 0) writeFileSync(file, JSON.stringify(stored, null, 2), { mode: 0o600 });
   } else {
     stored = generate();
     mkdirSync(config.DATA_DIR, { recursive: true });
@@ -47,15 +51,17 @@ export function fillDevSecrets(config: Config): { config: Config; generated: str
     next.JWT_SECRET = stored.JWT_SECRET;
     generated.push('JWT_SECRET');
   }
-  for (const name of ['VOICE_API_KEYS', 'EHR_WEBHOOK_SECRET', 'VOICE_WEBHOOK_SECRET'] as const) {
+  for (const name of ['VOICE_API_KEYS', 'OPERATOR_API_KEYS', 'EHR_WEBHOOK_SECRET', 'VOICE_WEBHOOK_SECRET'] as const) {
     if (config[name].length === 0) {
-      next[name] = stored[name];
+      next[name] = stored[name]!;
       generated.push(name);
     }
   }
-  if (!config.VOICE_PROVIDER_SECRET) {
-    next.VOICE_PROVIDER_SECRET = stored.VOICE_PROVIDER_SECRET;
-    generated.push('VOICE_PROVIDER_SECRET');
+  for (const name of ['VOICE_PROVIDER_SECRET', 'SECRETS_ENCRYPTION_KEY'] as const) {
+    if (!config[name]) {
+      next[name] = stored[name];
+      generated.push(name);
+    }
   }
   return { config: next, generated };
 }

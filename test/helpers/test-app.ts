@@ -12,6 +12,9 @@ import type { CodeTableStore } from '../../src/terminology/code-table-store.js';
 import { TEST_JWT_SECRET } from './tokens.js';
 
 export const TEST_API_KEYS = ['test-api-key-current', 'test-api-key-previous'];
+/** Operator keys: one named (`name:key`), one bare (named by its fingerprint in the audit trail). */
+export const TEST_OPERATOR_KEYS = ['ops-test:test-operator-key', 'test-operator-key-bare'];
+export const TEST_ENCRYPTION_KEY = Buffer.alloc(32, 7).toString('base64');
 export const TEST_EHR_SECRET = 'test-ehr-webhook-secret';
 export const TEST_VOICE_SECRET = 'test-voice-webhook-secret';
 
@@ -21,6 +24,8 @@ export function testEnv(overrides: Record<string, string> = {}): NodeJS.ProcessE
     DATABASE_URL: inject('databaseUrl'),
     JWT_SECRET: TEST_JWT_SECRET,
     VOICE_API_KEYS: TEST_API_KEYS.join(','),
+    OPERATOR_API_KEYS: TEST_OPERATOR_KEYS.join(','),
+    SECRETS_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
     EHR_WEBHOOK_SECRET: TEST_EHR_SECRET,
     VOICE_WEBHOOK_SECRET: TEST_VOICE_SECRET,
     WEBHOOK_RETRY_SCHEDULE: '1,1,1',

@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, parseConfig } from '../../src/config.js';
+import { ConfigError, decodeKey, keyFingerprint, namedKeys, parseConfig } from '../../src/config.js';
 
 const secrets = {
-  JWT_SECRET: 's',
+  JWT_SECRET: 's'.repeat(32),
   VOICE_API_KEYS: 'k1,k2',
+  OPERATOR_API_KEYS: 'ops:o1,o2',
   EHR_WEBHOOK_SECRET: 'e',
   VOICE_WEBHOOK_SECRET: 'v',
 };
@@ -72,5 +73,31 @@ describe('configuration', () => {
   it('needs no JWT_SECRET in production when a public key verifies tokens', () => {
     const config = parseConfig({ NODE_ENV: 'production', DATABASE_URL: 'postgres://x/y', ...secrets, JWT_SECRET: '', JWT_JWKS_URL: 'https://idp/jwks' });
     expect(config.jwtMode).toBe('jwks');
+  });
+
+  it('refuses a JWT_SECRET shorter than 32 bytes in production', () => {
+    const base = { NODE_ENV: 'production', DATABASE_URL: 'postgres://x/y', ...secrets };
+    expect(() => parseConfig({ ...base, JWT_SECRET: 'x'.repeat(31) })).toThrow(/JWT_SECRET must be at least 32 bytes/);
+    expect(parseConfig({ ...base, JWT_SECRET: 'x'.repeat(32) }).JWT_SECRET).toHaveLength(32);
+  });
+
+  it('names operator keys by `name:key`, else by their fingerprint', () => {
+    const config = parseConfig({ OPERATOR_API_KEYS: 'ops:secret-one, bare-key' });
+    expect(namedKeys(config.OPERATOR_API_KEYS)).toEqual([
+      { name: 'ops', key: 'secret-one' },
+      { name: keyFingerprint('bare-key'), key: 'bare-key' },
+    ]);
+    expect(keyFingerprint('bare-key')).toMatch(/^[0-9a-f]{8}$/);
+  });
+
+  it('has the retention, token age and MLLP defaults of DESIGN.md', () => {
+    expect(parseConfig({})).toMatchObject({ JWT_MAX_AGE_SECONDS: 86_400, RETENTION_DAYS: 30, HL7_MLLP_HOST: '127.0.0.1' });
+    expect(parseConfig({}).HL7_MLLP_PORT).toBeUndefined();
+  });
+
+  it('takes a 32-byte encryption key as hex or base64 and refuses any other', () => {
+    expect(decodeKey('ab'.repeat(32))).toHaveLength(32);
+    expect(decodeKey(Buffer.alloc(32, 1).toString('base64'))).toHaveLength(32);
+    expect(() => parseConfig({ SECRETS_ENCRYPTION_KEY: 'short' })).toThrow(/SECRETS_ENCRYPTION_KEY/);
   });
 });
