@@ -25,7 +25,9 @@ export interface AppDeps {
 export interface Guards {
   /** Bearer token and `x-doctor`: every `/v1` operation. */
   clinical: RequestHandler[];
-  /** `X-Api-Key`: voice and operator operations under `/api/v1`. */
+  /** `X-Api-Key` of the voice platform or an operator: calls and the centers catalog. */
+  voice: RequestHandler[];
+  /** `X-Api-Key` of an operator (a voice key: 403): every other `/api/v1` operation and the console. */
   operator: RequestHandler[];
 }
 

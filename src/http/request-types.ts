@@ -1,3 +1,4 @@
+import type { KeyPrincipal } from './auth/api-key.js';
 import type { Principal } from './auth/bearer.js';
 
 declare global {
@@ -7,6 +8,10 @@ declare global {
       requestId: string;
       /** Set by bearer authentication on clinical operations. */
       principal?: Principal;
+      /** Set by API key authentication: the key's name (or fingerprint) and whether it is an operator key. */
+      apiKey?: KeyPrincipal;
+      /** The caller's `x-request-id`, kept beside the service's own request id. */
+      clientRequestId?: string;
       /** `x-doctor` and `x-patient`, set by requireDoctor. */
       doctor?: string;
       patient?: string;

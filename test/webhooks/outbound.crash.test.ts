@@ -7,9 +7,9 @@ import { recordEvent, type OutboundEvent } from '../../src/modules/outbox/outbox
 import { startOutboxDispatcher, type OutboxDispatcher } from '../../src/webhooks/outbox-dispatcher.js';
 import { REPO_ROOT, cleanEnv, signalGroup, spawnProcess } from '../helpers/process.js';
 import { isolatedDatabase, Receiver, startReceiver, verifySignatures } from '../helpers/receiver.js';
-import { startTestApp, testEnv, TEST_API_KEYS, type TestApp } from '../helpers/test-app.js';
+import { startTestApp, testEnv, TEST_OPERATOR_KEY, type TestApp } from '../helpers/test-app.js';
 
-const KEY = { 'x-api-key': TEST_API_KEYS[0] };
+const KEY = { 'x-api-key': TEST_OPERATOR_KEY };
 
 // A worker process with only the delivery worker: short lease so the test need not wait 20 s.
 const CHILD = `
