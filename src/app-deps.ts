@@ -5,6 +5,7 @@ import type { NotificationHub } from './db/notifications.js';
 import type { Pool } from './db/pool.js';
 import type { ClinicalEngine } from './engine/engine.js';
 import type { Logger } from './lib/logger.js';
+import type { SecretBox } from './lib/secret-box.js';
 import type { AuditWriter } from './modules/audit/audit-writer.js';
 import type { Metrics } from './metrics/metrics.js';
 
@@ -20,6 +21,8 @@ export interface AppDeps {
   metrics: Metrics;
   /** Batched writes of the audit log (one row per operation, after its answer). */
   audit: AuditWriter;
+  /** Seals and opens stored credentials with SECRETS_ENCRYPTION_KEY (lib/secret-box.ts). */
+  secrets: SecretBox;
 }
 
 export interface Guards {
