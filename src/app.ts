@@ -21,7 +21,8 @@ import { docsRouter } from './modules/docs/routes.js';
 import { httpMetrics } from './metrics/http-metrics.js';
 import { healthRouter } from './modules/health/routes.js';
 import { metricsRouter } from './modules/metrics/routes.js';
-import { INBOUND_WEBHOOK_PATHS, inboundWebhooksRouter } from './modules/inbound-webhooks/routes.js';
+import { INBOUND_INTEGRATION_PREFIXES, INBOUND_WEBHOOK_PATHS, inboundWebhooksRouter } from './modules/inbound-webhooks/routes.js';
+import { integrationsRouter } from './modules/integrations/routes.js';
 import { notesRouter } from './modules/notes/routes.js';
 import { runsRouter } from './modules/runs/routes.js';
 import { threadsRouter } from './modules/threads/routes.js';
@@ -61,7 +62,7 @@ export function createApp(deps: AppDeps): Express {
     ]),
   );
   app.use(noStore(['/v1', '/api/v1']));
-  app.use(bodyParsers({ '/v1/codify': CODIFY_BODY_LIMIT }, INBOUND_WEBHOOK_PATHS));
+  app.use(bodyParsers({ '/v1/codify': CODIFY_BODY_LIMIT }, INBOUND_WEBHOOK_PATHS, INBOUND_INTEGRATION_PREFIXES));
 
   // Signed inbound webhooks first: the busiest path (EHR ingest) then skips every other router's
   // layers; no other router serves a path under /api/v1/webhooks/.
@@ -80,6 +81,7 @@ export function createApp(deps: AppDeps): Express {
   app.use(webhookDeliveriesRouter(routeDeps));
   app.use(consoleRouter(routeDeps));
   app.use(auditRouter(routeDeps));
+  app.use(integrationsRouter(routeDeps));
 
   app.use(notFoundHandler);
   app.use(errorHandler(deps.logger));

@@ -1,5 +1,6 @@
 import type { KeyPrincipal } from './auth/api-key.js';
 import type { Principal } from './auth/bearer.js';
+import type { InboundSender } from '../modules/integrations/integration-sender.js';
 
 declare global {
   // eslint-disable-next-line @typescript-eslint/no-namespace
@@ -15,6 +16,8 @@ declare global {
       /** `x-doctor` and `x-patient`, set by requireDoctor. */
       doctor?: string;
       patient?: string;
+      /** The integration an inbound webhook was posted by (`/api/v1/webhooks/{source}/{integrationId}`). */
+      integration?: InboundSender;
       /** The exact bytes received, kept for signature checks on webhook routes. */
       rawBody?: Buffer;
     }

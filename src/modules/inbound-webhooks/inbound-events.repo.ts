@@ -13,6 +13,8 @@ export interface NewInboundEvent {
   groupId: string | null;
   data: unknown;
   correlationId: string;
+  /** The integration that sent it; null for the deployment-wide senders. */
+  integrationId?: string | null;
 }
 
 export interface StoredInboundEvent {
@@ -41,12 +43,12 @@ const enqueue = enqueueJobsSql(INBOUND_EVENT_QUEUE, 'new_jobs');
  */
 export async function insertInboundEventsWithJobs(db: Queryable, events: NewInboundEvent[]): Promise<Set<string>> {
   const { rows } = await db.query<{ id: string }>({
-    name: 'inbound-events-insert-with-jobs',
+    name: 'inbound-events-insert-with-jobs-v2',
     text: `WITH events AS (
-       INSERT INTO inbound_events (id, source, event_id, type, occurred_at, group_id, data, correlation_id)
-       SELECT id, source, "eventId", type, "occurredAt", "groupId", data, "correlationId"
+       INSERT INTO inbound_events (id, source, event_id, type, occurred_at, group_id, data, correlation_id, integration_id)
+       SELECT id, source, "eventId", type, "occurredAt", "groupId", data, "correlationId", "integrationId"
          FROM json_to_recordset($1::json) AS e (id uuid, source text, "eventId" text, type text, "occurredAt" timestamptz,
-                                                "groupId" text, data jsonb, "correlationId" text)
+                                                "groupId" text, data jsonb, "correlationId" text, "integrationId" uuid)
        -- no conflict target: the id is derived from (source, event_id), so a concurrent copy can
        -- meet either unique index first, and both must read as a duplicate
        ON CONFLICT DO NOTHING
