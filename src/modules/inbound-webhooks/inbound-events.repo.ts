@@ -115,3 +115,27 @@ export async function reopenFailedEvent(db: Queryable, id: string): Promise<bool
   );
   return rowCount === 1;
 }
+
+/**
+ * Data retention: the bodies of events received more than `days` ago (transcripts, PHI) are
+ * replaced by `{}`; the row, its ids, type, state, pipeline and times stay. In chunks, so one
+ * run never holds a long lock. Returns how many were redacted.
+ */
+export async function redactInboundEventsOlderThan(db: Queryable, days: number, chunk = 5_000): Promise<number> {
+  let total = 0;
+  for (;;) {
+    const { rowCount } = await db.query(
+      `UPDATE inbound_events SET data = '{}'::jsonb, redacted_at = now()
+       WHERE id IN (SELECT id FROM inbound_events WHERE redacted_at IS NULL AND received_at < now() - make_interval(days => $1) LIMIT $2)`,
+      [days, chunk],
+    );
+    total += rowCount ?? 0;
+    if ((rowCount ?? 0) < chunk) return total;
+  }
+}
+
+/** Whether the event's body was redacted after the retention period (it can no longer be processed). */
+export async function isInboundEventRedacted(db: Queryable, id: string): Promise<boolean> {
+  const { rows } = await db.query(`SELECT 1 FROM inbound_events WHERE id = $1 AND redacted_at IS NOT NULL`, [id]);
+  return rows.length > 0;
+}
