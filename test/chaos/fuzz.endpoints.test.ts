@@ -40,10 +40,14 @@ describe('fuzzing every endpoint', () => {
     const op = { 'x-api-key': TEST_OPERATOR_KEY };
     const call = await request(t.app).post('/api/v1/calls/external-questionnaire').set(op).send({ questionnaireId: 'q-1', phoneNumber: '+14155550100' });
     const ep = await request(t.app).post('/api/v1/webhook-endpoints').set(op).send({ url: 'http://127.0.0.1:9/hook' });
+    const integration = await request(t.app).post('/api/v1/integrations').set(op).send({ name: 'fuzz', source: 'ehr', group_ids: [caller.groupId] });
+    const voiceIntegration = await request(t.app).post('/api/v1/integrations').set(op).send({ name: 'fuzz', source: 'voice', group_ids: [caller.groupId] });
     real.threadId = [thread];
     real.runId = [run.body.run_id, codify.body.run_id];
     real.id = [done.output.note_id, tr.body.transcription.id, ep.body.id];
     real.callId = [call.body.callId ?? randomUUID()];
+    real.integrationId = [integration.body.id];
+    real.voiceIntegrationId = [voiceIntegration.body.id];
   }, 120_000);
   afterAll(async () => {
     await t?.close();
@@ -181,7 +185,9 @@ describe('fuzzing every endpoint', () => {
   it('survives oversized bodies on every body-taking route: 413, never a crash', async () => {
     const big = JSON.stringify({ original_transcript: 'x'.repeat(9 * 1024 * 1024), medical_note: 'y' });
     for (const route of routes.filter((r) => r.method === 'post' || r.method === 'patch')) {
-      const path = route.path.replace(/\{(\w+)\}/g, (_m, name: string) => (real[name] ?? real.id)[0]);
+      // An integration posts to its own source's path only.
+      const param = (name: string) => (name === 'integrationId' && route.path.includes('/voice/') ? 'voiceIntegrationId' : name);
+      const path = route.path.replace(/\{(\w+)\}/g, (_m, name: string) => (real[param(name)] ?? real.id)[0]);
       tried++;
       let req = request(t.app)[route.method as 'post'](path).set(caller.headers).set('x-api-key', TEST_OPERATOR_KEY).set('content-type', 'application/json');
       if (route.path.includes('/webhooks/')) req = req.set('x-integration-signature', integrationSignature(TEST_EHR_SECRET, big));
