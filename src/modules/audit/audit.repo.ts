@@ -1,4 +1,5 @@
 import type { Queryable } from '../../db/pool.js';
+import { isoTime } from '../../db/sql.js';
 import { storableText } from './audit-values.js';
 
 export interface AuditEntry {
@@ -73,7 +74,7 @@ export interface AuditFilter {
 /** Audit rows matching every given filter, newest first. */
 export async function listAuditEvents(db: Queryable, f: AuditFilter): Promise<AuditEvent[]> {
   const { rows } = await db.query<AuditEvent>(
-    `SELECT id::text, to_char(at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS at, user_id AS "user", group_id, doctor, patient,
+    `SELECT id::text, ${isoTime('at')}, user_id AS "user", group_id, doctor, patient,
        operation, resource_id, status, request_id, client_request_id
      FROM audit_log
      WHERE ($1::text IS NULL OR resource_id = $1) AND ($2::text IS NULL OR patient = $2) AND ($3::text IS NULL OR user_id = $3)
