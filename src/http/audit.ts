@@ -40,8 +40,8 @@ export function auditTrail(writer: AuditWriter, prefixes: readonly string[]): Fi
       at: new Date(),
       requestId: req.requestId,
       clientRequestId: req.clientRequestId,
-      // The bearer's user, else the API key's name or fingerprint (never the key).
-      userId: req.principal?.userId ?? req.apiKey?.name,
+      // The bearer's user, else the API key's name or fingerprint (never the key), else the inbound integration.
+      userId: req.principal?.userId ?? req.apiKey?.name ?? (req.integration ? `integration:${req.integration.id}` : undefined),
       groupId: req.principal?.groupId,
       doctor: req.doctor ?? req.get('x-doctor')?.slice(0, 256),
       patient: req.patient,

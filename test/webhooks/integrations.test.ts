@@ -58,6 +58,9 @@ describe('inbound integrations: own secrets, bound to groups', () => {
     const res = await post('ehr', ehr.id, ehr.secret, ok);
     expect(res.status).toBe(202);
     expect(await stored(ok.id)).toEqual([{ integration_id: ehr.id, group_id: group }]);
+    // Its audit row names the integration.
+    await expect.poll(async () => (await t.deps.pool.query(`SELECT user_id FROM audit_log WHERE resource_id = $1`, [ok.id])).rows)
+      .toEqual([{ user_id: `integration:${ehr.id}` }]);
     // The same id again is a duplicate of its own event.
     expect((await post('ehr', ehr.id, ehr.secret, ok)).body).toMatchObject({ duplicate: true });
 
