@@ -69,4 +69,31 @@ describe('attacks on the audit trail', () => {
     const { rows } = await pool.query(`SELECT count(*)::int AS n FROM audit_log WHERE request_id LIKE $1`, [`${tag}-%`]);
     expect(rows[0].n).toBe(10);
   });
+
+  it('records a stream or a join the client leaves before it ends', async () => {
+    const caller = await newCaller();
+    const thread = (await request(t.app).post('/v1/agent/threads').set(caller.headers).send({})).body.thread_id as string;
+    const run = (await request(t.app).post(`/v1/agent/threads/${thread}/runs`).set(caller.headers)
+      .send({ input: { messages: [{ role: 'user', content: 'hello' }] }, config: { configurable: { thread_id: thread } } })).body.run_id as string;
+    const server = t.app.listen(0, '127.0.0.1');
+    await new Promise((r) => server.once('listening', r));
+    const base = `http://127.0.0.1:${(server.address() as import('node:net').AddressInfo).port}/v1/agent/threads/${thread}/runs/${run}`;
+    const tag = randomUUID();
+    try {
+      for (const [kind, url] of [['stream', `${base}/stream`], ['join', `${base}/join?timeout=30`]]) {
+        const leave = new AbortController();
+        const pending = fetch(url, { headers: { ...caller.headers, 'x-request-id': `${tag}-${kind}` }, signal: leave.signal }).catch(() => undefined);
+        await new Promise((r) => setTimeout(r, 300));
+        leave.abort();
+        await pending;
+      }
+      await expect.poll(async () => (await rowsOf([`${tag}-stream`, `${tag}-join`])).map((r) => r.operation).sort(), { timeout: 10_000 }).toEqual([
+        'GET /v1/agent/threads/:threadId/runs/:runId/join',
+        'GET /v1/agent/threads/:threadId/runs/:runId/stream',
+      ]);
+    } finally {
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
+    }
+  });
 });
