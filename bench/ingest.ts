@@ -241,6 +241,7 @@ export async function run(options: IngestOptions): Promise<BenchResult[]> {
       LOG_LEVEL: options.logLevel ?? 'info',
       JWT_SECRET: BENCH_JWT_SECRET,
       VOICE_API_KEYS: 'bench-api-key',
+      OPERATOR_API_KEYS: 'bench:bench-operator-key',
       EHR_WEBHOOK_SECRET: SECRET,
       VOICE_WEBHOOK_SECRET: 'bench-voice-webhook-secret',
     };

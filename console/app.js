@@ -20,6 +20,8 @@ async function api(path, options = {}) {
     credentials: 'omit',
   });
   if (res.status === 401) throw new Unauthorized('The API key was refused');
+  // A voice platform key is valid but reaches calls and centers only: the console needs an operator key.
+  if (res.status === 403) throw new Unauthorized('That key is not an operator key');
   const body = res.status === 204 ? null : await res.json().catch(() => null);
   if (!res.ok) throw new Error(body?.details ?? `HTTP ${res.status}`);
   return body;
@@ -304,7 +306,7 @@ async function signIn(key) {
   try {
     await api('/api/v1/console/overview');
   } catch (err) {
-    return signOut(err instanceof Unauthorized ? 'That key was refused.' : `Sign-in failed: ${err.message}`);
+    return signOut(err instanceof Unauthorized ? `That key was refused: ${err.message.toLowerCase()}.` : `Sign-in failed: ${err.message}`);
   }
   $('signin-error').textContent = '';
   showConsole(true);

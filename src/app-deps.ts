@@ -5,6 +5,7 @@ import type { NotificationHub } from './db/notifications.js';
 import type { Pool } from './db/pool.js';
 import type { ClinicalEngine } from './engine/engine.js';
 import type { Logger } from './lib/logger.js';
+import type { SecretBox } from './lib/secret-box.js';
 import type { AuditWriter } from './modules/audit/audit-writer.js';
 import type { Metrics } from './metrics/metrics.js';
 
@@ -20,12 +21,16 @@ export interface AppDeps {
   metrics: Metrics;
   /** Batched writes of the audit log (one row per operation, after its answer). */
   audit: AuditWriter;
+  /** Seals and opens stored credentials with SECRETS_ENCRYPTION_KEY (lib/secret-box.ts). */
+  secrets: SecretBox;
 }
 
 export interface Guards {
   /** Bearer token and `x-doctor`: every `/v1` operation. */
   clinical: RequestHandler[];
-  /** `X-Api-Key`: voice and operator operations under `/api/v1`. */
+  /** `X-Api-Key` of the voice platform or an operator: calls and the centers catalog. */
+  voice: RequestHandler[];
+  /** `X-Api-Key` of an operator (a voice key: 403): every other `/api/v1` operation and the console. */
   operator: RequestHandler[];
 }
 

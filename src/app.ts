@@ -2,15 +2,17 @@ import express, { type Express } from 'express';
 import type { AppDeps, Guards, RouteDeps } from './app-deps.js';
 import { accessLog } from './http/access-log.js';
 import { auditTrail } from './http/audit.js';
-import { apiKeyAuth } from './http/auth/api-key.js';
+import { apiKeyAuth, keyRing } from './http/auth/api-key.js';
 import { bearerAuth, createTokenVerifier } from './http/auth/bearer.js';
 import { bodyParsers, CODIFY_BODY_LIMIT } from './http/body-parsers.js';
 import { errorHandler, notFoundHandler } from './http/error-handler.js';
+import { noStore } from './http/no-store.js';
 import { observeRequests } from './http/observe-requests.js';
 import { requestContext } from './http/request-context.js';
 import { requireDoctor } from './http/require-doctor.js';
 import { securityHeaders } from './http/security-headers.js';
 import './http/request-types.js';
+import { auditRouter } from './modules/audit/routes.js';
 import { callsRouter } from './modules/calls/routes.js';
 import { centersRouter } from './modules/centers/routes.js';
 import { codifyRouter } from './modules/codify/routes.js';
@@ -19,7 +21,8 @@ import { docsRouter } from './modules/docs/routes.js';
 import { httpMetrics } from './metrics/http-metrics.js';
 import { healthRouter } from './modules/health/routes.js';
 import { metricsRouter } from './modules/metrics/routes.js';
-import { INBOUND_WEBHOOK_PATHS, inboundWebhooksRouter } from './modules/inbound-webhooks/routes.js';
+import { INBOUND_INTEGRATION_PREFIXES, INBOUND_WEBHOOK_PATHS, inboundWebhooksRouter } from './modules/inbound-webhooks/routes.js';
+import { integrationsRouter } from './modules/integrations/routes.js';
 import { notesRouter } from './modules/notes/routes.js';
 import { runsRouter } from './modules/runs/routes.js';
 import { threadsRouter } from './modules/threads/routes.js';
@@ -27,10 +30,16 @@ import { transcriptionsRouter } from './modules/transcriptions/routes.js';
 import { webhookDeliveriesRouter } from './modules/webhook-deliveries/routes.js';
 import { webhookEndpointsRouter } from './modules/webhook-endpoints/routes.js';
 
+/** Every `/v1` route and every `X-Api-Key` route (and the signed inbound webhooks): one audit row per request. */
+const AUDITED_PREFIXES = ['/v1', '/api/v1/calls', '/api/v1/centers', '/api/v1/webhooks', '/api/v1/webhook-endpoints', '/api/v1/webhook-deliveries',
+  '/api/v1/integrations', '/api/v1/audit-events', '/api/v1/console'];
+
 function createGuards(deps: AppDeps): Guards {
+  const keys = keyRing(deps.config.VOICE_API_KEYS, deps.config.OPERATOR_API_KEYS);
   return {
     clinical: [bearerAuth(createTokenVerifier(deps.config)), requireDoctor],
-    operator: [apiKeyAuth(deps.config.VOICE_API_KEYS)],
+    voice: [apiKeyAuth(keys, 'voice')],
+    operator: [apiKeyAuth(keys, 'operator')],
   };
 }
 
@@ -49,10 +58,11 @@ export function createApp(deps: AppDeps): Express {
     observeRequests([
       accessLog(deps.logger),
       httpMetrics(deps.metrics),
-      auditTrail(deps.audit, ['/v1', '/api/v1/calls', '/api/v1/centers', '/api/v1/webhooks', '/api/v1/webhook-endpoints', '/api/v1/webhook-deliveries']),
+      auditTrail(deps.audit, AUDITED_PREFIXES),
     ]),
   );
-  app.use(bodyParsers({ '/v1/codify': CODIFY_BODY_LIMIT }, INBOUND_WEBHOOK_PATHS));
+  app.use(noStore(['/v1', '/api/v1']));
+  app.use(bodyParsers({ '/v1/codify': CODIFY_BODY_LIMIT }, INBOUND_WEBHOOK_PATHS, INBOUND_INTEGRATION_PREFIXES));
 
   // Signed inbound webhooks first: the busiest path (EHR ingest) then skips every other router's
   // layers; no other router serves a path under /api/v1/webhooks/.
@@ -70,6 +80,8 @@ export function createApp(deps: AppDeps): Express {
   app.use(webhookEndpointsRouter(routeDeps));
   app.use(webhookDeliveriesRouter(routeDeps));
   app.use(consoleRouter(routeDeps));
+  app.use(auditRouter(routeDeps));
+  app.use(integrationsRouter(routeDeps));
 
   app.use(notFoundHandler);
   app.use(errorHandler(deps.logger));

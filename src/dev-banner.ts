@@ -1,5 +1,5 @@
 import { SignJWT } from 'jose';
-import type { Config } from './config.js';
+import { namedKeys, type Config } from './config.js';
 
 /**
  * A development bearer token for a user and group, signed with JWT_SECRET (HS256). Pass the
@@ -24,7 +24,9 @@ export async function devBanner(config: Config, generated: string[]): Promise<st
   const lines = ['', 'Clinigate (development)', `  API:        ${base}`];
   if (generated.length) {
     lines.push(`  Generated and kept in ${config.DATA_DIR}/secrets.json: ${generated.join(', ')}`);
-    lines.push(`  X-Api-Key:  ${config.VOICE_API_KEYS[0]}`);
+    lines.push(`  X-Api-Key (voice platform: calls, centers):  ${config.VOICE_API_KEYS[0]}`);
+    const [operator] = namedKeys(config.OPERATOR_API_KEYS);
+    if (operator) lines.push(`  X-Api-Key (operator "${operator.name}": every key route, the console at ${base}/console):  ${operator.key}`);
   }
   if (config.jwtMode === 'hs256' && config.JWT_SECRET) {
     const token = await mintDevToken(config.JWT_SECRET, 'dev-user', 'dev-group', '12h', { issuer: config.JWT_ISSUER, audience: config.JWT_AUDIENCE });

@@ -1,5 +1,5 @@
 import type { AppDeps } from './app-deps.js';
-import type { Config } from './config.js';
+import { decodeKey, type Config } from './config.js';
 import { ALL_CHANNELS, NotificationHub } from './db/notifications.js';
 import { createPool } from './db/pool.js';
 import { createEngine } from './engine/create-engine.js';
@@ -7,7 +7,9 @@ import type { ClinicalEngine } from './engine/engine.js';
 import { startBoss } from './jobs/boss.js';
 import type { Logger } from './lib/logger.js';
 import { Metrics } from './metrics/metrics.js';
+import { SecretBox } from './lib/secret-box.js';
 import { AuditWriter } from './modules/audit/audit-writer.js';
+import { sealStoredSecrets } from './modules/secrets/seal-stored-secrets.js';
 import { openCodeTableStore, type CodeTableStore } from './terminology/code-table-store.js';
 
 export interface RuntimeOptions {
@@ -39,7 +41,9 @@ export async function openRuntime(config: Config, databaseUrl: string, logger: L
   const notifications = new NotificationHub(databaseUrl, ALL_CHANNELS, logger);
   await notifications.start();
   const audit = new AuditWriter(pool, logger);
-  const deps: AppDeps = { config, pool, boss, logger, engine, notifications, metrics: new Metrics(pool), audit };
+  const secrets = new SecretBox(config.SECRETS_ENCRYPTION_KEY ? decodeKey(config.SECRETS_ENCRYPTION_KEY) : undefined);
+  await sealStoredSecrets(pool, secrets, logger);
+  const deps: AppDeps = { config, pool, boss, logger, engine, notifications, metrics: new Metrics(pool), audit, secrets };
   return {
     deps,
     codeTables,

@@ -7,6 +7,15 @@ export function auditResource(res: Response, id: string): void {
   res.locals.auditResourceId = id;
 }
 
+/**
+ * For a handler that writes its own audit row at once (console views and actions, which the
+ * operator waits to see recorded): the request-wide row is then not written, so each request
+ * still leaves exactly one.
+ */
+export function auditWritten(res: Response): void {
+  res.locals.auditWritten = true;
+}
+
 /** `/v1` covers `/v1` and `/v1/...`, never `/v1x`; case-insensitive, as Express routes are. */
 function underAny(prefixes: readonly string[]): (path: string) => boolean {
   const lowered = prefixes.map((p) => p.toLowerCase());
@@ -25,11 +34,14 @@ export function auditTrail(writer: AuditWriter, prefixes: readonly string[]): Fi
   return (req, res, { route }) => {
     const query = req.originalUrl.indexOf('?');
     if (!audited(query === -1 ? req.originalUrl : req.originalUrl.slice(0, query))) return;
+    if (res.locals.auditWritten) return;
     const resourceId = res.locals.auditResourceId ?? req.params?.id ?? req.params?.threadId;
     writer.add({
       at: new Date(),
       requestId: req.requestId,
-      userId: req.principal?.userId,
+      clientRequestId: req.clientRequestId,
+      // The bearer's user, else the API key's name or fingerprint (never the key), else the inbound integration.
+      userId: req.principal?.userId ?? req.apiKey?.name ?? (req.integration ? `integration:${req.integration.id}` : undefined),
       groupId: req.principal?.groupId,
       doctor: req.doctor ?? req.get('x-doctor')?.slice(0, 256),
       patient: req.patient,

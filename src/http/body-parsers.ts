@@ -26,11 +26,12 @@ export function jsonBody(limit: number): RequestHandler {
 
 /**
  * Picks the size limit by path, so one route's larger limit never widens the others'. Paths in
- * `rawPaths` (signed webhooks) are left unread: their routes read the exact bytes themselves.
+ * `rawPaths`, or under `rawPrefixes` (signed webhooks), are left unread: their routes read the exact bytes themselves.
  */
-export function bodyParsers(largeBodyPaths: Record<string, number>, rawPaths: readonly string[] = []): RequestHandler {
+export function bodyParsers(largeBodyPaths: Record<string, number>, rawPaths: readonly string[] = [], rawPrefixes: readonly string[] = []): RequestHandler {
   const byPath = new Map(Object.entries(largeBodyPaths).map(([path, limit]) => [path, jsonBody(limit)]));
   const raw = new Set(rawPaths);
+  const isRaw = (path: string) => raw.has(path) || rawPrefixes.some((prefix) => path.startsWith(prefix));
   const standard = jsonBody(BODY_LIMIT);
-  return (req, res, next) => (raw.has(req.path) ? next() : (byPath.get(req.path) ?? standard)(req, res, next));
+  return (req, res, next) => (isRaw(req.path) ? next() : (byPath.get(req.path) ?? standard)(req, res, next));
 }

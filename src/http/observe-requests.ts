@@ -12,16 +12,23 @@ export interface Finished {
 export type FinishObserver = (req: Request, res: Response, finished: Finished) => void;
 
 /**
- * One middleware layer and one 'finish' listener per request for everything that watches answers
- * (rather than a layer and a listener each): the route and the duration are worked out once.
+ * One middleware layer per request for everything that watches answers (rather than a layer and
+ * a listener each): the route and the duration are worked out once. Observers run once, when the
+ * answer has been sent or when the connection closed before that (a client that leaves a stream
+ * or a join early still leaves its audit row).
  */
 export function observeRequests(observers: readonly FinishObserver[]): RequestHandler {
   return (req, res, next) => {
     const started = process.hrtime.bigint();
-    res.on('finish', () => {
+    let observed = false;
+    const observe = () => {
+      if (observed) return;
+      observed = true;
       const finished: Finished = { route: routeName(req), durationMs: Number(process.hrtime.bigint() - started) / 1e6 };
-      for (const observe of observers) observe(req, res, finished);
-    });
+      for (const observer of observers) observer(req, res, finished);
+    };
+    res.once('finish', observe);
+    res.once('close', observe);
     next();
   };
 }

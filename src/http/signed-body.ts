@@ -1,4 +1,4 @@
-import type { RequestHandler } from 'express';
+import type { Request, RequestHandler } from 'express';
 import getRawBody from 'raw-body';
 import { AppError, unauthorized } from '../lib/errors.js';
 import { verifyIntegrationSignature } from '../webhooks/verify-signature.js';
@@ -10,7 +10,7 @@ export const WEBHOOK_BODY_LIMIT = 1024 * 1024;
  * else looks at them (an unsigned body is never parsed), then parses the JSON.
  * Order of answers: 413 oversize, 401 missing or wrong signature, 415 not JSON, 400 malformed.
  */
-export function signedJsonBody(secrets: () => readonly string[], limit = WEBHOOK_BODY_LIMIT): RequestHandler {
+export function signedJsonBody(secrets: (req: Request) => readonly string[], limit = WEBHOOK_BODY_LIMIT): RequestHandler {
   return async (req, _res, next) => {
     let raw: Buffer;
     try {
@@ -23,7 +23,7 @@ export function signedJsonBody(secrets: () => readonly string[], limit = WEBHOOK
     }
     const signature = req.get('x-integration-signature');
     if (!signature) throw unauthorized('Missing X-Integration-Signature header');
-    if (!verifyIntegrationSignature(raw, signature, secrets())) throw unauthorized('Invalid signature');
+    if (!verifyIntegrationSignature(raw, signature, secrets(req))) throw unauthorized('Invalid signature');
     if (!req.is(['application/json', 'application/*+json'])) throw new AppError(415, 'Content-Type must be application/json');
     req.rawBody = raw;
     try {

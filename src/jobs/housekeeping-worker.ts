@@ -1,17 +1,39 @@
 import type { AppDeps } from '../app-deps.js';
 import { deleteExpiredRateLimitWindows } from '../http/rate-limit-store.js';
 import { deleteIdempotencyKeysOlderThan } from '../modules/calls/idempotency.repo.js';
+import { redactInboundEventsOlderThan } from '../modules/inbound-webhooks/inbound-events.repo.js';
+import { redactOutboxOlderThan } from '../modules/outbox/outbox.repo.js';
 import { HOUSEKEEPING_QUEUE } from './queues.js';
 
 /** How long a call's Idempotency-Key answers a retry with the first answer. */
 export const IDEMPOTENCY_KEY_HOURS = 24;
 
-/** Deletes what no longer serves anyone: expired rate-limit windows and old idempotency keys. */
-export async function housekeep(deps: Pick<AppDeps, 'pool' | 'logger'>): Promise<{ rateLimitWindows: number; idempotencyKeys: number }> {
+export interface HousekeepingResult {
+  rateLimitWindows: number;
+  idempotencyKeys: number;
+  /** Inbound event bodies and outbox payloads redacted after RETENTION_DAYS. */
+  redactedInboundEvents: number;
+  redactedOutboxEvents: number;
+}
+
+/**
+ * Deletes what no longer serves anyone (expired rate-limit windows, old idempotency keys) and
+ * redacts working copies of PHI older than RETENTION_DAYS (DESIGN "Data retention"): inbound event
+ * bodies and outbox payloads, which deliveries send. The record itself (transcriptions, notes,
+ * runs, codifications) is kept; so are the redacted rows' ids, types, states and times.
+ */
+export async function housekeep(deps: Pick<AppDeps, 'pool' | 'logger'> & { config: Pick<AppDeps['config'], 'RETENTION_DAYS'> }): Promise<HousekeepingResult> {
   const rateLimitWindows = await deleteExpiredRateLimitWindows(deps.pool);
   const idempotencyKeys = await deleteIdempotencyKeysOlderThan(deps.pool, IDEMPOTENCY_KEY_HOURS);
-  deps.logger.info('housekeeping done', { rate_limit_windows: rateLimitWindows, idempotency_keys: idempotencyKeys });
-  return { rateLimitWindows, idempotencyKeys };
+  const redactedInboundEvents = await redactInboundEventsOlderThan(deps.pool, deps.config.RETENTION_DAYS);
+  const redactedOutboxEvents = await redactOutboxOlderThan(deps.pool, deps.config.RETENTION_DAYS);
+  deps.logger.info('housekeeping done', {
+    rate_limit_windows: rateLimitWindows,
+    idempotency_keys: idempotencyKeys,
+    redacted_inbound_events: redactedInboundEvents,
+    redacted_outbox_events: redactedOutboxEvents,
+  });
+  return { rateLimitWindows, idempotencyKeys, redactedInboundEvents, redactedOutboxEvents };
 }
 
 /** Hourly, on pg-boss's schedule: one process of the deployment runs it each time. */

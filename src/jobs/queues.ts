@@ -17,7 +17,7 @@ export const RUN_DEAD_QUEUE = 'run-execute-dead';
 /** Outbound questionnaire calls handed to the voice provider (startAfter = the call's scheduledAt). */
 export const CALL_DISPATCH_QUEUE = 'call-dispatch';
 
-/** Hourly clean-up of expired rate-limit windows and idempotency keys (housekeeping-worker.ts). */
+/** Hourly clean-up of expired rate-limit windows and idempotency keys, and redaction after RETENTION_DAYS (housekeeping-worker.ts). */
 export const HOUSEKEEPING_QUEUE = 'housekeeping';
 
 /** Codifications awaited by their POST /v1/codify request (job data: the codify run id). */

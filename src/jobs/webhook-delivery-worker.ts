@@ -91,10 +91,14 @@ export async function attemptDelivery(deps: AppDeps, d: ClaimedDelivery, attempt
     await cancelDelivery(deps.pool, d.id, `endpoint ${d.endpoint_status}`);
     return;
   }
+  if (d.event_redacted) {
+    await cancelDelivery(deps.pool, d.id, 'payload redacted after the retention period');
+    return;
+  }
   const body = messageBody({ id: d.event_id, type: d.event_type, created_at: d.event_created_at, data: d.event_data }, d.thin);
   const result = await sendWebhook({
     url: d.url,
-    secret: d.secret,
+    secret: deps.secrets.open(d.secret),
     messageId: d.id,
     body,
     allowPrivate: deps.config.WEBHOOK_ALLOW_PRIVATE && d.allow_private,

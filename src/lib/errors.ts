@@ -24,6 +24,9 @@ export function reasonPhrase(status: number): string {
 
 export const badRequest = (details: string) => new AppError(400, details);
 export const unauthorized = (details: string) => new AppError(401, details);
+export const forbidden = (details: string) => new AppError(403, details);
+export const tooManyRequests = (details: string, retryAfterSeconds: number) =>
+  new AppError(429, details, { 'Retry-After': String(retryAfterSeconds) });
 export const notFound = (resource: string, id: string) => new AppError(404, `${resource} ${id} not found`);
 export const conflict = (details: string) => new AppError(409, details);
 export const preconditionFailed = (details: string) => new AppError(412, details);

@@ -11,6 +11,7 @@ import { registerReferencePaths } from './paths/reference.js';
 import { registerRunPaths } from './paths/runs.js';
 import { registerThreadPaths } from './paths/threads.js';
 import { registerTranscriptionPaths } from './paths/transcriptions.js';
+import { registerTrustPaths } from './paths/trust.js';
 import { registerWebhookPaths } from './paths/webhooks.js';
 import { createRegistry } from './registry.js';
 
@@ -18,7 +19,7 @@ export type OpenApiDocument = ReturnType<OpenApiGeneratorV31['generateDocument']
 
 const DESCRIPTION = `Integration gateway for AI-assisted clinical documentation: transcriptions, scribe threads and runs, clinical notes (SOAP, BIRP, DAP, GIRP), ICD-10-CM coding, voice questionnaire calls and signed webhooks.
 
-Clinical operations (\`/v1\`) take \`Authorization: Bearer <JWT>\` and \`x-doctor\`; voice and operator operations (\`/api/v1\`) take \`X-Api-Key\`; inbound webhooks are authenticated by \`X-Integration-Signature\`. Every error answers \`{success: false, error, details}\`; timestamps are ISO 8601 with milliseconds and \`Z\`.`;
+Clinical operations (\`/v1\`) take \`Authorization: Bearer <JWT>\` and \`x-doctor\`; voice and operator operations (\`/api/v1\`) take \`X-Api-Key\` (a voice key reaches calls and the centers catalog only; an operator key every key route); inbound webhooks are authenticated by \`X-Integration-Signature\`. Every error answers \`{success: false, error, details}\`; timestamps are ISO 8601 with milliseconds and \`Z\`.`;
 
 const TAGS = [
   ['Transcriptions', 'Step 1: store the transcript of a conversation'],
@@ -47,6 +48,7 @@ export function buildOpenApiDocument(): OpenApiDocument {
     registerCallPaths,
     registerCenterPaths,
     registerWebhookPaths,
+    registerTrustPaths,
     registerConsolePaths,
     registerHealthPaths,
     registerMetricsPaths,

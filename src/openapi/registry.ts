@@ -27,7 +27,8 @@ export function createRegistry(): OpenAPIRegistry {
     type: 'apiKey',
     in: 'header',
     name: 'X-Api-Key',
-    description: 'Operator key of the deployment (one of VOICE_API_KEYS). Missing or wrong: 401 Unauthorized.',
+    description:
+      'A voice platform key (VOICE_API_KEYS: calls and the centers catalog only) or an operator key (OPERATOR_API_KEYS: every X-Api-Key route). Missing or wrong: 401 Unauthorized; a voice key on another route: 403 Forbidden.',
   });
   return registry;
 }
@@ -71,6 +72,7 @@ export const errorDto = z
 const DEFAULT_WHEN: Record<number, string> = {
   400: 'Invalid input: a field, header or query parameter is missing or wrong (named in `details`)',
   401: 'Missing or invalid credentials',
+  403: 'The credentials are valid but do not reach this operation (a voice key on an operator route, another group, an integration not bound to the group)',
   404: 'The resource does not exist or belongs to another group (named with its id in `details`)',
   409: 'Conflict with the current state of the resource',
   412: 'If-Match does not name the current version',
@@ -86,13 +88,14 @@ const DEFAULT_WHEN: Record<number, string> = {
 const EXAMPLE_DETAILS: Record<number, string> = {
   400: 'Missing required header x-doctor',
   401: 'Missing Authorization header',
+  403: 'This key reaches calls and the centers catalog only; this route needs an operator key',
   404: 'Thread 5b1f8a0e-3c7d-4f62-9a51-2d8e6c0b7f14 not found',
   409: 'Run 9c0e2f4a-1b3d-4e5f-8a7b-6c5d4e3f2a1b has already ended',
   412: 'If-Match "2" does not match the current version "3"',
   413: 'Request body exceeds the limit of 1048576 bytes',
   415: 'Content-Type must be application/json',
   422: 'Unprocessable request',
-  429: 'Rate limit of 60 codify requests per minute for this doctor exceeded; retry after 42 s',
+  429: 'Rate limit of 60 codify requests per minute for this user exceeded; retry after 42 s',
   500: 'An unexpected error occurred',
   503: 'Service temporarily unavailable',
   504: 'Codification did not finish within 600 s',
@@ -121,8 +124,10 @@ export function errorResponses(statuses: number[], cases: ErrorCases = {}): Reco
 
 /** Errors every clinical operation can give: the token (401), `x-doctor` (400), and 500. */
 export const CLINICAL_ERRORS = [400, 401, 500];
-/** Errors every operator operation can give: the API key (401) and 500. */
+/** Errors every key operation can give: the API key (401) and 500. */
 export const OPERATOR_ERRORS = [401, 500];
+/** Errors of operations a voice key may not reach (DESIGN "Credentials"): also 403. */
+export const OPERATOR_ONLY_ERRORS = [401, 403, 500];
 /** Errors of the JSON body parser on operations that take a body. */
 export const BODY_ERRORS = [400, 413, 415];
 

@@ -5,11 +5,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deepArrays, deepObjects, expectSpecAnswer } from '../helpers/chaos-http.js';
 import { encounterData, envelope, integrationSignature, postSigned } from '../helpers/inbound.js';
 import { isolatedDatabase } from '../helpers/receiver.js';
-import { startTestApp, TEST_API_KEYS, TEST_EHR_SECRET, type TestApp } from '../helpers/test-app.js';
+import { startTestApp, TEST_OPERATOR_KEY, TEST_EHR_SECRET, type TestApp } from '../helpers/test-app.js';
 import { newCaller, type Caller } from '../helpers/tokens.js';
 import { joinRun, newThread, runBody } from '../runs/run-helpers.js';
 
-const operator = { 'x-api-key': TEST_API_KEYS[0] };
+const operator = { 'x-api-key': TEST_OPERATOR_KEY };
 
 /** Classic SQL-injection strings; each must be stored and read back literally. */
 const INJECTIONS = [

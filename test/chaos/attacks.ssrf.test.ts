@@ -4,9 +4,9 @@ import { sendWebhook } from '../../src/webhooks/send-webhook.js';
 import { resolveTarget, SsrfError } from '../../src/webhooks/ssrf-guard.js';
 import { expectSpecAnswer } from '../helpers/chaos-http.js';
 import { isolatedDatabase, startReceiver, type Receiver } from '../helpers/receiver.js';
-import { startTestApp, TEST_API_KEYS, type TestApp } from '../helpers/test-app.js';
+import { startTestApp, TEST_OPERATOR_KEY, type TestApp } from '../helpers/test-app.js';
 
-const operator = { 'x-api-key': TEST_API_KEYS[0] };
+const operator = { 'x-api-key': TEST_OPERATOR_KEY };
 
 /** Addresses of the service's own network, written every way a URL parser accepts. */
 const PRIVATE_URLS = [

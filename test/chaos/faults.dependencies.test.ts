@@ -2,10 +2,10 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshDatabase, PROVIDER_SECRET, startFakeProvider, validCall, type FakeProvider } from '../calls/support.js';
 import { startReceiver, type Receiver } from '../helpers/receiver.js';
-import { startTestApp, TEST_API_KEYS, type TestApp } from '../helpers/test-app.js';
+import { startTestApp, TEST_OPERATOR_KEY, type TestApp } from '../helpers/test-app.js';
 import { newCaller } from '../helpers/tokens.js';
 
-const operator = { 'x-api-key': TEST_API_KEYS[0] };
+const operator = { 'x-api-key': TEST_OPERATOR_KEY };
 
 /**
  * External parties failing: a webhook receiver that goes down and comes back on the same port,

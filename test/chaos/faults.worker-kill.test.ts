@@ -6,11 +6,11 @@ import { encounterData, envelope, postSigned } from '../helpers/inbound.js';
 import type { Spawned } from '../helpers/process.js';
 import { signalGroup } from '../helpers/process.js';
 import { isolatedDatabase, startReceiver, type Receiver } from '../helpers/receiver.js';
-import { startTestApp, TEST_API_KEYS, type TestApp } from '../helpers/test-app.js';
+import { startTestApp, TEST_OPERATOR_KEY, type TestApp } from '../helpers/test-app.js';
 import { newCaller } from '../helpers/tokens.js';
 import { createRun, newThread, runBody, VISIT } from '../runs/run-helpers.js';
 
-const operator = { 'x-api-key': TEST_API_KEYS[0] };
+const operator = { 'x-api-key': TEST_OPERATOR_KEY };
 
 /**
  * Worker processes (`src/main.ts`, ROLE=worker) are SIGKILLed twice while runs, documentation

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deepArrays, deepObjects, expectSpecAnswer, HEADER_SAFE } from '../helpers/chaos-http.js';
 import { encounterData, envelope, integrationSignature } from '../helpers/inbound.js';
 import { isolatedDatabase } from '../helpers/receiver.js';
-import { startTestApp, TEST_API_KEYS, TEST_EHR_SECRET, TEST_VOICE_SECRET, type TestApp } from '../helpers/test-app.js';
+import { startTestApp, TEST_OPERATOR_KEY, TEST_EHR_SECRET, TEST_VOICE_SECRET, type TestApp } from '../helpers/test-app.js';
 import { newCaller, tokenFor, type Caller } from '../helpers/tokens.js';
 import { appRoutes, type AppRoute } from '../openapi/app-routes.js';
 import { joinRun, newThread, runBody, VISIT } from '../runs/run-helpers.js';
@@ -37,13 +37,17 @@ describe('fuzzing every endpoint', () => {
     const done = await joinRun(t.app, caller, thread, run.body.run_id, 30);
     const tr = await request(t.app).post('/v1/transcriptions/create').set(caller.headers).send({ duration_seconds: 1, original_transcript: VISIT });
     const codify = await request(t.app).post('/v1/codify').set(caller.headers).send({ medical_note: 'Type 2 diabetes mellitus without complications.' });
-    const op = { 'x-api-key': TEST_API_KEYS[0] };
+    const op = { 'x-api-key': TEST_OPERATOR_KEY };
     const call = await request(t.app).post('/api/v1/calls/external-questionnaire').set(op).send({ questionnaireId: 'q-1', phoneNumber: '+14155550100' });
     const ep = await request(t.app).post('/api/v1/webhook-endpoints').set(op).send({ url: 'http://127.0.0.1:9/hook' });
+    const integration = await request(t.app).post('/api/v1/integrations').set(op).send({ name: 'fuzz', source: 'ehr', group_ids: [caller.groupId] });
+    const voiceIntegration = await request(t.app).post('/api/v1/integrations').set(op).send({ name: 'fuzz', source: 'voice', group_ids: [caller.groupId] });
     real.threadId = [thread];
     real.runId = [run.body.run_id, codify.body.run_id];
     real.id = [done.output.note_id, tr.body.transcription.id, ep.body.id];
     real.callId = [call.body.callId ?? randomUUID()];
+    real.integrationId = [integration.body.id];
+    real.voiceIntegrationId = [voiceIntegration.body.id];
   }, 120_000);
   afterAll(async () => {
     await t?.close();
@@ -104,7 +108,7 @@ describe('fuzzing every endpoint', () => {
     const qs = new URLSearchParams(input.q).toString();
     let req = request(t.app)[route.method as 'get'](`${path}${qs ? `?${qs}` : ''}`).timeout(15_000);
     if (route.path.startsWith('/api/v1/') && !route.path.startsWith('/api/v1/webhooks/ehr') && !route.path.startsWith('/api/v1/webhooks/voice')) {
-      if (input.auth !== 'none') req = req.set('x-api-key', input.auth === 'valid' ? TEST_API_KEYS[0] : input.auth);
+      if (input.auth !== 'none') req = req.set('x-api-key', input.auth === 'valid' ? TEST_OPERATOR_KEY : input.auth);
     } else if (input.auth !== 'none') {
       req = req.set('authorization', input.auth === 'valid' ? caller.headers.authorization : input.auth);
     }
@@ -181,9 +185,11 @@ describe('fuzzing every endpoint', () => {
   it('survives oversized bodies on every body-taking route: 413, never a crash', async () => {
     const big = JSON.stringify({ original_transcript: 'x'.repeat(9 * 1024 * 1024), medical_note: 'y' });
     for (const route of routes.filter((r) => r.method === 'post' || r.method === 'patch')) {
-      const path = route.path.replace(/\{(\w+)\}/g, (_m, name: string) => (real[name] ?? real.id)[0]);
+      // An integration posts to its own source's path only.
+      const param = (name: string) => (name === 'integrationId' && route.path.includes('/voice/') ? 'voiceIntegrationId' : name);
+      const path = route.path.replace(/\{(\w+)\}/g, (_m, name: string) => (real[param(name)] ?? real.id)[0]);
       tried++;
-      let req = request(t.app)[route.method as 'post'](path).set(caller.headers).set('x-api-key', TEST_API_KEYS[0]).set('content-type', 'application/json');
+      let req = request(t.app)[route.method as 'post'](path).set(caller.headers).set('x-api-key', TEST_OPERATOR_KEY).set('content-type', 'application/json');
       if (route.path.includes('/webhooks/')) req = req.set('x-integration-signature', integrationSignature(TEST_EHR_SECRET, big));
       const res = await req.send(big).catch((err: NodeJS.ErrnoException) => ({ status: 0, err }));
       if ('err' in res) {

@@ -4,11 +4,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { captureProcessOutput, capturingLogger } from '../helpers/chaos-logs.js';
 import { encounterData, envelope, postSigned } from '../helpers/inbound.js';
 import { isolatedDatabase, startReceiver, type Receiver } from '../helpers/receiver.js';
-import { startTestApp, TEST_API_KEYS, type TestApp } from '../helpers/test-app.js';
+import { startTestApp, TEST_OPERATOR_KEY, type TestApp } from '../helpers/test-app.js';
 import { newCaller } from '../helpers/tokens.js';
 import { joinRun, newThread, runBody, VISIT } from '../runs/run-helpers.js';
 
-const operator = { 'x-api-key': TEST_API_KEYS[0] };
+const operator = { 'x-api-key': TEST_OPERATOR_KEY };
 const MARK = `PHIMARK${randomBytes(6).toString('hex')}`;
 const PATIENT = `PATIENTMARK${randomBytes(6).toString('hex')}`;
 

@@ -2,11 +2,11 @@ import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isolatedDatabase, startReceiver, type Receiver } from '../helpers/receiver.js';
-import { startTestApp, TEST_API_KEYS, type TestApp } from '../helpers/test-app.js';
+import { startTestApp, TEST_OPERATOR_KEY, type TestApp } from '../helpers/test-app.js';
 import { newCaller, type Caller } from '../helpers/tokens.js';
 import { runCli } from './cli-helpers.js';
 
-const KEY = { 'x-api-key': TEST_API_KEYS[0] };
+const KEY = { 'x-api-key': TEST_OPERATOR_KEY };
 const POLL = { timeout: 30_000, interval: 100 };
 
 describe('clinigate webhooks replay --dead', { timeout: 120_000 }, () => {

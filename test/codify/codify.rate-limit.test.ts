@@ -35,15 +35,25 @@ describe('codify rate limit shared by two processes', () => {
     expect((await codify(a, caller, { medical_note: 'HTN' })).status).toBe(429);
   });
 
-  it('keys by group and doctor: another doctor of the group, and the same doctor name in another group, are not limited', async () => {
+  it('keys by group and user (sub): another user of the group, and the same doctor name in another group, are not limited', async () => {
     const caller = await newCaller();
     for (let i = 0; i < LIMIT; i++) expect((await codify(i % 2 ? a : b, caller, { medical_note: 'HTN' })).status).toBe(200);
     expect((await codify(a, caller, { medical_note: 'HTN' })).status).toBe(429);
-    const colleague = { ...caller, headers: { ...caller.headers, 'x-doctor': `${caller.doctor}-2` } };
+    // Until 2026-11-24 the key was x-doctor, which the caller chooses: a colleague is now another user (sub).
+    const colleague = await newCaller(caller.groupId);
     expect((await codify(a, colleague, { medical_note: 'HTN' })).status).toBe(200);
     const elsewhere = await newCaller();
     const sameName = { ...elsewhere, headers: { ...elsewhere.headers, 'x-doctor': caller.doctor } };
     expect((await codify(b, sameName, { medical_note: 'HTN' })).status).toBe(200);
+  });
+
+  it('does not reset for the same user rotating x-doctor (the header is the caller\'s choice)', async () => {
+    const caller = await newCaller();
+    for (let i = 0; i < LIMIT; i++) expect((await codify(a, caller, { medical_note: 'HTN' })).status).toBe(200);
+    for (const doctor of ['dr-rotated-1', 'dr-rotated-2']) {
+      const rotated = { ...caller, headers: { ...caller.headers, 'x-doctor': doctor } };
+      expect((await codify(b, rotated, { medical_note: 'HTN' })).status, doctor).toBe(429);
+    }
   });
 
   it('checks authentication first: no token is 401, not counted', async () => {

@@ -2,10 +2,10 @@ import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isolatedDatabase } from '../helpers/receiver.js';
-import { startTestApp, TEST_API_KEYS, type TestApp } from '../helpers/test-app.js';
+import { startTestApp, TEST_OPERATOR_KEY, type TestApp } from '../helpers/test-app.js';
 import { auditRows, PHI, seedActivity, seedDeadDelivery } from './fixtures.js';
 
-const KEY = { 'x-api-key': TEST_API_KEYS[0] };
+const KEY = { 'x-api-key': TEST_OPERATOR_KEY };
 const LISTS = ['overview', 'runs', 'codifications', 'pipelines', 'inbound', 'endpoints', 'deliveries/dead', 'calls', 'timeseries'];
 
 describe('operations console API', () => {
@@ -126,7 +126,7 @@ describe('operations console API', () => {
       '/api/v1/webhooks/events/%00/retry', `/api/v1/webhooks/events/${'x'.repeat(300)}/retry`]) {
       expect((await request(t.app).post(path).set(KEY)).status, path).toBe(404);
     }
-    expect(await auditRows(t.deps.pool, seeded.doneRun)).toEqual([{ operation: 'console.view run', status: 200, user_id: expect.stringMatching(/^operator:[0-9a-f]{12}$/) }]);
+    expect(await auditRows(t.deps.pool, seeded.doneRun)).toEqual([{ operation: 'console.view run', status: 200, user_id: 'ops-test' }]);
     expect(await auditRows(t.deps.pool, seeded.failedEvent)).toEqual([expect.objectContaining({ operation: 'console.view pipeline', status: 200 })]);
     expect(await auditRows(t.deps.pool, 'not-a-uuid')).toEqual([expect.objectContaining({ operation: 'console.view run', status: 404 })]);
   });

@@ -8,13 +8,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withTransaction } from '../../src/db/transaction.js';
 import { recordEvent } from '../../src/modules/outbox/outbox.repo.js';
 import { isolatedDatabase, startReceiver, type Receiver } from '../helpers/receiver.js';
-import { startTestApp, TEST_API_KEYS, type TestApp } from '../helpers/test-app.js';
+import { startTestApp, TEST_OPERATOR_KEY, type TestApp } from '../helpers/test-app.js';
 import { auditRows, PHI, seedActivity } from './fixtures.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const hasChromium = existsSync(CHROMIUM);
 if (!hasChromium) console.warn(`console.browser.test: skipped, ${CHROMIUM} is absent (apt-get install chromium)`);
-const KEY = TEST_API_KEYS[0];
+const KEY = TEST_OPERATOR_KEY;
 const ART = 'test-artifacts';
 
 describe.skipIf(!hasChromium)('operations console in a real browser (/usr/bin/chromium)', () => {

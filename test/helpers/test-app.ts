@@ -14,6 +14,8 @@ import { TEST_JWT_SECRET } from './tokens.js';
 export const TEST_API_KEYS = ['test-api-key-current', 'test-api-key-previous'];
 /** Operator keys: one named (`name:key`), one bare (named by its fingerprint in the audit trail). */
 export const TEST_OPERATOR_KEYS = ['ops-test:test-operator-key', 'test-operator-key-bare'];
+/** The named operator key's value (audit user `ops-test`): every X-Api-Key route. */
+export const TEST_OPERATOR_KEY = 'test-operator-key';
 export const TEST_ENCRYPTION_KEY = Buffer.alloc(32, 7).toString('base64');
 export const TEST_EHR_SECRET = 'test-ehr-webhook-secret';
 export const TEST_VOICE_SECRET = 'test-voice-webhook-secret';

@@ -4,7 +4,7 @@ import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { newCaller } from '../helpers/tokens.js';
 
 async function auditRows(t: TestApp, requestId: string) {
-  const { rows } = await t.deps.pool.query(`SELECT * FROM audit_log WHERE request_id = $1`, [requestId]);
+  const { rows } = await t.deps.pool.query(`SELECT * FROM audit_log WHERE client_request_id = $1`, [requestId]);
   return rows;
 }
 

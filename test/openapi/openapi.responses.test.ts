@@ -12,7 +12,7 @@ import {
   threadDetailDto,
   threadDto,
 } from '../../src/openapi/schemas.js';
-import { startTestApp, TEST_API_KEYS, type TestApp } from '../helpers/test-app.js';
+import { startTestApp, TEST_OPERATOR_KEY, type TestApp } from '../helpers/test-app.js';
 import { newCaller, type Caller } from '../helpers/tokens.js';
 
 /** The body fits the documented DTO, and has exactly its fields (nothing undocumented). */
@@ -65,7 +65,7 @@ describe('OpenAPI response DTOs match what the app answers', () => {
 
   it('health, centers, webhook endpoints and the error body', async () => {
     conforms(healthDto, (await request(t.app).get('/api/v1/health').expect(200)).body);
-    const key = { 'x-api-key': TEST_API_KEYS[0] };
+    const key = { 'x-api-key': TEST_OPERATOR_KEY };
     conforms(centerPageDto, (await request(t.app).get('/api/v1/centers?limit=2').set(key).expect(200)).body);
     const endpoint = await request(t.app).post('/api/v1/webhook-endpoints').set(key).send({ url: 'http://127.0.0.1:9/hook', events: ['note.ready'] }).expect(201);
     conforms(webhookEndpointCreatedDto, endpoint.body);

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { integrationSignature } from '../../src/webhooks/signing.js';
 import { encounterData, envelope } from '../helpers/inbound.js';
 import { startReceiver, type Receiver } from '../helpers/receiver.js';
-import { TEST_API_KEYS, TEST_EHR_SECRET } from '../helpers/test-app.js';
+import { TEST_OPERATOR_KEY, TEST_EHR_SECRET } from '../helpers/test-app.js';
 import { newCaller, type Caller } from '../helpers/tokens.js';
 import { VISIT } from '../runs/run-helpers.js';
 import { Cluster, ownDatabase, waitFor, type Member } from './cluster.js';
@@ -52,7 +52,7 @@ describe('scale-out: two API and two worker processes on one database', () => {
       throw new Error(`${(err as Error).message}\n${cluster.outputs()}`);
     }
     // Operator-wide, every event type: each outbound event gets one delivery here.
-    const ep = await call(apis[0].url!, 'POST', '/api/v1/webhook-endpoints', { url: receiver.url, events: [] }, { 'x-api-key': TEST_API_KEYS[0] });
+    const ep = await call(apis[0].url!, 'POST', '/api/v1/webhook-endpoints', { url: receiver.url, events: [] }, { 'x-api-key': TEST_OPERATOR_KEY });
     expect(ep.status).toBe(201);
   }, 150_000);
 

@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, TEST_API_KEYS, TEST_EHR_SECRET, type TestApp } from '../helpers/test-app.js';
+import { startTestApp, TEST_OPERATOR_KEY, TEST_EHR_SECRET, type TestApp } from '../helpers/test-app.js';
 import { encounterData, envelope, integrationSignature, postSigned } from '../helpers/inbound.js';
 
 describe('inbound webhooks: verification and ingest', () => {
@@ -123,11 +123,11 @@ describe('inbound webhooks: verification and ingest', () => {
     const data = encounterData();
     const body = envelope('encounter.transcript', data);
     await postSigned(t.app, 'ehr', body);
-    const res = await request(t.app).get(`/api/v1/webhooks/events/${body.id}`).set('x-api-key', TEST_API_KEYS[0]);
+    const res = await request(t.app).get(`/api/v1/webhooks/events/${body.id}`).set('x-api-key', TEST_OPERATOR_KEY);
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ id: body.id, source: 'ehr', type: 'encounter.transcript', status: 'received', group_id: data.group_id });
     expect(JSON.stringify(res.body)).not.toContain(data.transcript as string);
     expect((await request(t.app).get(`/api/v1/webhooks/events/${body.id}`)).status).toBe(401);
-    expect((await request(t.app).get('/api/v1/webhooks/events/nope').set('x-api-key', TEST_API_KEYS[0])).status).toBe(404);
+    expect((await request(t.app).get('/api/v1/webhooks/events/nope').set('x-api-key', TEST_OPERATOR_KEY)).status).toBe(404);
   });
 });

@@ -6,9 +6,9 @@ import { CodeTable } from '../../src/terminology/code-table.js';
 import { starterRows } from '../../src/terminology/starter-catalog.js';
 import { encounterData, envelope, postSigned } from '../helpers/inbound.js';
 import { isolatedDatabase, type IsolatedDatabase } from '../helpers/isolated-database.js';
-import { startTestApp, TEST_API_KEYS, type TestApp } from '../helpers/test-app.js';
+import { startTestApp, TEST_OPERATOR_KEY, type TestApp } from '../helpers/test-app.js';
 
-const operator = { 'x-api-key': TEST_API_KEYS[0] };
+const operator = { 'x-api-key': TEST_OPERATOR_KEY };
 
 /** The real engine, but extraction fails while `failing` is set (an outage of the engine). */
 function flakyEngine(real: ClinicalEngine, control: { failing: boolean }): ClinicalEngine {

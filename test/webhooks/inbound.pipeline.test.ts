@@ -2,9 +2,9 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encounterData, envelope, postSigned } from '../helpers/inbound.js';
 import { isolatedDatabase, startReceiver, verifySignatures, type Receiver } from '../helpers/receiver.js';
-import { startTestApp, TEST_API_KEYS, type TestApp } from '../helpers/test-app.js';
+import { startTestApp, TEST_OPERATOR_KEY, type TestApp } from '../helpers/test-app.js';
 
-const operator = { 'x-api-key': TEST_API_KEYS[0] };
+const operator = { 'x-api-key': TEST_OPERATOR_KEY };
 
 describe('documentation pipeline from an EHR encounter.transcript', () => {
   let t: TestApp;

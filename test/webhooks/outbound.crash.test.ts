@@ -7,14 +7,15 @@ import { recordEvent, type OutboundEvent } from '../../src/modules/outbox/outbox
 import { startOutboxDispatcher, type OutboxDispatcher } from '../../src/webhooks/outbox-dispatcher.js';
 import { REPO_ROOT, cleanEnv, signalGroup, spawnProcess } from '../helpers/process.js';
 import { isolatedDatabase, Receiver, startReceiver, verifySignatures } from '../helpers/receiver.js';
-import { startTestApp, testEnv, TEST_API_KEYS, type TestApp } from '../helpers/test-app.js';
+import { startTestApp, testEnv, TEST_OPERATOR_KEY, type TestApp } from '../helpers/test-app.js';
 
-const KEY = { 'x-api-key': TEST_API_KEYS[0] };
+const KEY = { 'x-api-key': TEST_OPERATOR_KEY };
 
 // A worker process with only the delivery worker: short lease so the test need not wait 20 s.
 const CHILD = `
 const root = 'file://' + process.env.REPO_ROOT;
-const { parseConfig } = await import(root + 'src/config.ts');
+const { parseConfig, decodeKey } = await import(root + 'src/config.ts');
+const { SecretBox } = await import(root + 'src/lib/secret-box.ts');
 const { createPool } = await import(root + 'src/db/pool.ts');
 const { startBoss } = await import(root + 'src/jobs/boss.ts');
 const { createLogger } = await import(root + 'src/lib/logger.ts');
@@ -23,7 +24,8 @@ const config = parseConfig(process.env);
 const logger = createLogger('error');
 const pool = createPool(config.DATABASE_URL);
 const boss = await startBoss(config.DATABASE_URL, logger, { supervise: false });
-await startWebhookDeliveryWorker({ config, pool, boss, logger }, { timeoutMs: 60000, leaseSeconds: 3 });
+const secrets = new SecretBox(decodeKey(config.SECRETS_ENCRYPTION_KEY));
+await startWebhookDeliveryWorker({ config, pool, boss, logger, secrets }, { timeoutMs: 60000, leaseSeconds: 3 });
 console.log('worker ready');
 `;
 

@@ -6,10 +6,10 @@ import { recordEvent, type OutboundEvent } from '../../src/modules/outbox/outbox
 import { insertEndpoint } from '../../src/modules/webhook-endpoints/webhook-endpoints.repo.js';
 import { generateWebhookSecret } from '../../src/webhooks/signing.js';
 import { isolatedDatabase, Receiver, startReceiver, verifySignatures } from '../helpers/receiver.js';
-import { startTestApp, TEST_API_KEYS, type TestApp } from '../helpers/test-app.js';
+import { startTestApp, TEST_OPERATOR_KEY, type TestApp } from '../helpers/test-app.js';
 import { newCaller } from '../helpers/tokens.js';
 
-const KEY = { 'x-api-key': TEST_API_KEYS[0] };
+const KEY = { 'x-api-key': TEST_OPERATOR_KEY };
 const POLL = { timeout: 20_000, interval: 100 };
 
 describe('outbound webhook delivery', () => {

@@ -36,8 +36,8 @@ async function replayDead(opts: ReplayOptions): Promise<void> {
     try {
       for (const id of ids) {
         const d = await reopenAndQueue(pool, boss, id);
-        if (d?.endpoint_status === 'active') queued++;
-        else if (d) skipped.set(d.endpoint_id, d.endpoint_status);
+        if (d?.endpoint_status === 'active' && !d.redacted) queued++;
+        else if (d) skipped.set(d.endpoint_id, d.redacted ? 'redacted' : d.endpoint_status);
       }
     } finally {
       await boss.stop({ graceful: false, timeout: 5_000 }).catch(() => {});

@@ -12,7 +12,8 @@ export interface Principal {
 
 export type TokenVerifier = (token: string) => Promise<Principal>;
 
-type JwtSettings = Pick<Config, 'jwtMode' | 'JWT_SECRET' | 'JWT_JWKS_URL' | 'JWT_PUBLIC_KEY' | 'JWT_ISSUER' | 'JWT_AUDIENCE'>;
+type JwtSettings = Pick<Config, 'jwtMode' | 'JWT_SECRET' | 'JWT_JWKS_URL' | 'JWT_PUBLIC_KEY' | 'JWT_ISSUER' | 'JWT_AUDIENCE'> &
+  Partial<Pick<Config, 'JWT_MAX_AGE_SECONDS'>>;
 
 function publicKeyAlgorithm(key: KeyObject): string {
   if (key.asymmetricKeyType === 'rsa') return 'RS256';
@@ -36,7 +37,9 @@ export function createTokenVerifier(config: JwtSettings): TokenVerifier {
     key = new TextEncoder().encode(config.JWT_SECRET);
     algorithms = ['HS256'];
   }
-  const options = { algorithms, issuer: config.JWT_ISSUER, audience: config.JWT_AUDIENCE };
+  // `exp` is required: a token without one would be good forever.
+  const options = { algorithms, issuer: config.JWT_ISSUER, audience: config.JWT_AUDIENCE, requiredClaims: ['exp'] };
+  const maxAgeSeconds = config.JWT_MAX_AGE_SECONDS ?? 86_400;
 
   return async (token) => {
     let payload;
@@ -45,6 +48,8 @@ export function createTokenVerifier(config: JwtSettings): TokenVerifier {
     } catch (err) {
       throw unauthorized(describeJoseError(err));
     }
+    // A token may not outlive JWT_MAX_AGE_SECONDS from now, whatever its issuer wrote.
+    if (payload.exp! > Math.floor(Date.now() / 1000) + maxAgeSeconds) throw unauthorized(`Token expires more than ${maxAgeSeconds} s ahead`);
     if (typeof payload.sub !== 'string' || !payload.sub) throw unauthorized('Token is missing the sub claim');
     const groupId = payload.group_id;
     if (typeof groupId !== 'string' || !groupId) throw unauthorized('Token is missing the group_id claim');
@@ -58,6 +63,7 @@ function describeJoseError(err: unknown): string {
     if (err.claim === 'nbf') return 'Token is not yet valid';
     if (err.claim === 'iss') return 'Token issuer is not accepted';
     if (err.claim === 'aud') return 'Token audience is not accepted';
+    if (err.claim === 'exp' && err.reason === 'missing') return 'Token is missing the exp claim';
     return `Token claim ${err.claim} is invalid`;
   }
   if (err instanceof errors.JOSEAlgNotAllowed || err instanceof errors.JOSENotSupported) {

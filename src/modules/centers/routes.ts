@@ -5,7 +5,7 @@ import { getServices } from './list-services.js';
 
 export function centersRouter({ pool, guards }: RouteDeps): Router {
   const router = Router();
-  router.get('/api/v1/centers', ...guards.operator, getCenters(pool));
-  router.get('/api/v1/centers/services', ...guards.operator, getServices(pool));
+  router.get('/api/v1/centers', ...guards.voice, getCenters(pool));
+  router.get('/api/v1/centers/services', ...guards.voice, getServices(pool));
   return router;
 }

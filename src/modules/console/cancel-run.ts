@@ -17,13 +17,13 @@ export function cancelRunAsOperator(pool: Pool) {
     const { id } = req.params;
     const exists = isUuid(id) && (await runStatus(pool, id)) !== undefined;
     if (!exists) {
-      await auditConsole(pool, req, 'cancel run', id, 404);
+      await auditConsole(pool, req, res, 'cancel run', id, 404);
       throw notFound('Run', id);
     }
     const ended = await withTransaction(pool, (tx) =>
       endRunWithEvent(tx, id, { status: 'failed', error: { error: 'Cancelled', details: `Run ${id} was cancelled by an operator` } }),
     );
-    await auditConsole(pool, req, 'cancel run', id, ended ? 200 : 409);
+    await auditConsole(pool, req, res, 'cancel run', id, ended ? 200 : 409);
     if (!ended) throw conflict(`Run ${id} has already ended`);
     res.json(runView(ended));
   };

@@ -149,14 +149,16 @@ export async function deadDeliveries(db: Queryable, limit: number, endpointId?: 
 }
 
 /**
- * Every dead delivery of an active endpoint made pending again with a fresh retry schedule (as
+ * Every dead delivery of an active endpoint (its payload not redacted) made pending again with a fresh retry schedule (as
  * a single replay does), in the caller's transaction; the caller queues their attempts.
  */
 export async function reopenDeadDeliveries(db: Queryable, endpointId: string, limit: number): Promise<Array<{ id: string; attempt_count: number }>> {
   const { rows } = await db.query<{ id: string; attempt_count: number }>(
     `UPDATE webhook_deliveries d SET status = 'pending', retry_index = 0, next_attempt_at = now(), updated_at = now()
        FROM (SELECT wd.id FROM webhook_deliveries wd JOIN webhook_endpoints e ON e.id = wd.endpoint_id
-              WHERE wd.endpoint_id = $1 AND wd.status = 'dead' AND e.status = 'active'
+              JOIN outbox o ON o.id = wd.event_id
+              -- a payload redacted after RETENTION_DAYS has nothing left to send
+              WHERE wd.endpoint_id = $1 AND wd.status = 'dead' AND e.status = 'active' AND o.redacted_at IS NULL
               ORDER BY wd.created_at LIMIT $2 FOR UPDATE OF wd) s
       WHERE d.id = s.id
       RETURNING d.id, d.attempt_count`,

@@ -15,7 +15,7 @@ function detailsHandler(db: Queryable, resource: 'run' | 'pipeline', label: stri
   return async (req: Request<{ id: string }>, res: Response) => {
     const { id } = req.params;
     const item = isUuid(id) ? await load(db, id) : undefined;
-    await auditConsole(db, req, `view ${resource}`, id, item ? 200 : 404);
+    await auditConsole(db, req, res, `view ${resource}`, id, item ? 200 : 404);
     if (!item) throw notFound(label, id);
     res.set('cache-control', 'no-store').json(item);
   };

@@ -22,11 +22,11 @@ export function replayEndpointDead(pool: Pool, boss: PgBoss) {
     const { id } = req.params;
     const endpoint = isUuid(id) ? await findEndpoint(pool, id) : undefined;
     if (!endpoint) {
-      await auditConsole(pool, req, 'replay-dead endpoint', id, 404);
+      await auditConsole(pool, req, res, 'replay-dead endpoint', id, 404);
       throw notFound('Webhook endpoint', id);
     }
     if (endpoint.status !== 'active') {
-      await auditConsole(pool, req, 'replay-dead endpoint', id, 409);
+      await auditConsole(pool, req, res, 'replay-dead endpoint', id, 409);
       throw conflict(`Webhook endpoint ${id} is ${endpoint.status}; enable it before replaying its deliveries`);
     }
     const reopened = await withTransaction(pool, async (tx) => {
@@ -34,7 +34,7 @@ export function replayEndpointDead(pool: Pool, boss: PgBoss) {
       await sendDeliveryJobs(boss, tx, rows.map((d) => ({ delivery_id: d.id, attempt: d.attempt_count + 1 })));
       return rows;
     });
-    await auditConsole(pool, req, 'replay-dead endpoint', id, 202);
+    await auditConsole(pool, req, res, 'replay-dead endpoint', id, 202);
     res.status(202).json({ endpoint_id: id, replayed: reopened.length, delivery_ids: reopened.map((d) => d.id) });
   };
 }

@@ -13,6 +13,8 @@ export interface NewInboundEvent {
   groupId: string | null;
   data: unknown;
   correlationId: string;
+  /** The integration that sent it; null for the deployment-wide senders. */
+  integrationId?: string | null;
 }
 
 export interface StoredInboundEvent {
@@ -41,12 +43,12 @@ const enqueue = enqueueJobsSql(INBOUND_EVENT_QUEUE, 'new_jobs');
  */
 export async function insertInboundEventsWithJobs(db: Queryable, events: NewInboundEvent[]): Promise<Set<string>> {
   const { rows } = await db.query<{ id: string }>({
-    name: 'inbound-events-insert-with-jobs',
+    name: 'inbound-events-insert-with-jobs-v2',
     text: `WITH events AS (
-       INSERT INTO inbound_events (id, source, event_id, type, occurred_at, group_id, data, correlation_id)
-       SELECT id, source, "eventId", type, "occurredAt", "groupId", data, "correlationId"
+       INSERT INTO inbound_events (id, source, event_id, type, occurred_at, group_id, data, correlation_id, integration_id)
+       SELECT id, source, "eventId", type, "occurredAt", "groupId", data, "correlationId", "integrationId"
          FROM json_to_recordset($1::json) AS e (id uuid, source text, "eventId" text, type text, "occurredAt" timestamptz,
-                                                "groupId" text, data jsonb, "correlationId" text)
+                                                "groupId" text, data jsonb, "correlationId" text, "integrationId" uuid)
        -- no conflict target: the id is derived from (source, event_id), so a concurrent copy can
        -- meet either unique index first, and both must read as a duplicate
        ON CONFLICT DO NOTHING
@@ -112,4 +114,28 @@ export async function reopenFailedEvent(db: Queryable, id: string): Promise<bool
     [id],
   );
   return rowCount === 1;
+}
+
+/**
+ * Data retention: the bodies of events received more than `days` ago (transcripts, PHI) are
+ * replaced by `{}`; the row, its ids, type, state, pipeline and times stay. In chunks, so one
+ * run never holds a long lock. Returns how many were redacted.
+ */
+export async function redactInboundEventsOlderThan(db: Queryable, days: number, chunk = 5_000): Promise<number> {
+  let total = 0;
+  for (;;) {
+    const { rowCount } = await db.query(
+      `UPDATE inbound_events SET data = '{}'::jsonb, redacted_at = now()
+       WHERE id IN (SELECT id FROM inbound_events WHERE redacted_at IS NULL AND received_at < now() - make_interval(days => $1) LIMIT $2)`,
+      [days, chunk],
+    );
+    total += rowCount ?? 0;
+    if ((rowCount ?? 0) < chunk) return total;
+  }
+}
+
+/** Whether the event's body was redacted after the retention period (it can no longer be processed). */
+export async function isInboundEventRedacted(db: Queryable, id: string): Promise<boolean> {
+  const { rows } = await db.query(`SELECT 1 FROM inbound_events WHERE id = $1 AND redacted_at IS NOT NULL`, [id]);
+  return rows.length > 0;
 }

@@ -7,13 +7,13 @@ import { bossDb } from '../../jobs/boss-db.js';
 import { INBOUND_EVENT_QUEUE } from '../../jobs/queues.js';
 import { conflict, notFound } from '../../lib/errors.js';
 import { publicEvent } from './get-event.js';
-import { findInboundEvent, findInboundEventsBySenderId, reopenFailedEvent } from './inbound-events.repo.js';
+import { findInboundEvent, findInboundEventsBySenderId, isInboundEventRedacted, reopenFailedEvent } from './inbound-events.repo.js';
 
 /**
  * POST /api/v1/webhooks/events/{id}/retry (the sender's id, `?source=` when both sources used
  * it): a failed event goes back to `received` and its job is queued again, in one transaction.
  * Steps already recorded are skipped (pipelineStep), so the work resumes where it failed. 202
- * with the event; an event that has not failed is a 409.
+ * with the event; an event that has not failed, or whose body was redacted (RETENTION_DAYS), is a 409.
  */
 export function retryEvent(pool: Pool, boss: PgBoss) {
   return async (req: Request<{ id: string }>, res: Response) => {
@@ -24,6 +24,7 @@ export function retryEvent(pool: Pool, boss: PgBoss) {
     const possible = id.length <= 200 && !id.includes('\u0000');
     const [event] = possible ? (await findInboundEventsBySenderId(pool, id)).filter((e) => !source || e.source === source) : [];
     if (!event) throw notFound('Event', id);
+    if (await isInboundEventRedacted(pool, event.id)) throw conflict(`Event ${id}: its body was redacted after the retention period; it cannot be retried`);
     const reopened = await withTransaction(pool, async (tx) => {
       if (!(await reopenFailedEvent(tx, event.id))) return false;
       await boss.send(INBOUND_EVENT_QUEUE, { id: event.id }, { db: bossDb(tx) });

@@ -1,16 +1,22 @@
 import { Router } from 'express';
 import type { RouteDeps } from '../../app-deps.js';
 import { signedJsonBody } from '../../http/signed-body.js';
+import { integrationSender } from '../integrations/integration-sender.js';
 import { getEvent } from './get-event.js';
 import { receiveEvent } from './receive-event.js';
 import { retryEvent } from './retry-event.js';
 
 export const INBOUND_WEBHOOK_PATHS = ['/api/v1/webhooks/ehr', '/api/v1/webhooks/voice'];
+/** Integrations' own senders: `/api/v1/webhooks/{source}/{integrationId}` (DESIGN "Inbound integrations"). */
+export const INBOUND_INTEGRATION_PREFIXES = ['/api/v1/webhooks/ehr/', '/api/v1/webhooks/voice/'];
 
-export function inboundWebhooksRouter({ pool, boss, config, guards }: RouteDeps): Router {
+export function inboundWebhooksRouter({ pool, boss, config, secrets, guards }: RouteDeps): Router {
   const router = Router();
   router.post('/api/v1/webhooks/ehr', signedJsonBody(() => config.EHR_WEBHOOK_SECRET), receiveEvent('ehr', pool));
   router.post('/api/v1/webhooks/voice', signedJsonBody(() => config.VOICE_WEBHOOK_SECRET), receiveEvent('voice', pool));
+  const ownSecret = signedJsonBody((req) => [req.integration!.secret]);
+  router.post('/api/v1/webhooks/ehr/:integrationId', integrationSender('ehr', pool, secrets), ownSecret, receiveEvent('ehr', pool));
+  router.post('/api/v1/webhooks/voice/:integrationId', integrationSender('voice', pool, secrets), ownSecret, receiveEvent('voice', pool));
   router.get('/api/v1/webhooks/events/:id', ...guards.operator, getEvent(pool));
   router.post('/api/v1/webhooks/events/:id/retry', ...guards.operator, retryEvent(pool, boss));
   return router;

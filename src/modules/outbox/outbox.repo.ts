@@ -34,3 +34,21 @@ export async function recordEvent(db: Queryable, event: OutboundEvent): Promise<
   await db.query(`SELECT pg_notify($1, $2)`, [CHANNELS.outbox, id]);
   return id;
 }
+
+/**
+ * Data retention: payloads of outbound events recorded more than `days` ago (note text, codes:
+ * what deliveries and replays send) are replaced by `{}`; the event row, its type, group and
+ * times, and every delivery with its attempts, stay. Returns how many were redacted.
+ */
+export async function redactOutboxOlderThan(db: Queryable, days: number, chunk = 5_000): Promise<number> {
+  let total = 0;
+  for (;;) {
+    const { rowCount } = await db.query(
+      `UPDATE outbox SET data = '{}'::jsonb, redacted_at = now()
+       WHERE id IN (SELECT id FROM outbox WHERE redacted_at IS NULL AND created_at < now() - make_interval(days => $1) LIMIT $2)`,
+      [days, chunk],
+    );
+    total += rowCount ?? 0;
+    if ((rowCount ?? 0) < chunk) return total;
+  }
+}

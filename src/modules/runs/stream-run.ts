@@ -25,7 +25,7 @@ async function sendRunEvents({ pool }: StreamDeps, req: Request<RunParams>, res:
   res.on('close', () => gone.abort());
   res.status(200).set({
     'content-type': 'text/event-stream; charset=utf-8',
-    'cache-control': 'no-cache, no-transform',
+    'cache-control': 'no-store, no-transform',
     connection: 'keep-alive',
     'x-accel-buffering': 'no',
   });

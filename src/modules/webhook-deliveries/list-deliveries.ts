@@ -4,16 +4,17 @@ import { auditResource } from '../../http/audit.js';
 import { isUuid } from '../../http/validate.js';
 import { notFound } from '../../lib/errors.js';
 import { parsePagination } from '../webhook-endpoints/pagination.js';
+import type { EndpointOwner } from '../webhook-endpoints/owner.js';
 import { findEndpoint } from '../webhook-endpoints/webhook-endpoints.repo.js';
 import { listDeliveries } from './webhook-deliveries.repo.js';
 
 /** GET /api/v1/webhook-endpoints/{id}/deliveries: newest first, each with its attempts; never a body. */
-export function listDeliveriesHandler(db: Queryable) {
+export function listDeliveriesHandler(db: Queryable, owner: EndpointOwner) {
   return async (req: Request<{ id: string }>, res: Response) => {
     const { id } = req.params;
     auditResource(res, id);
     const { limit, offset } = parsePagination(req.query);
-    if (!isUuid(id) || !(await findEndpoint(db, id))) throw notFound('Webhook endpoint', id);
+    if (!isUuid(id) || !(await findEndpoint(db, id, owner(req)))) throw notFound('Webhook endpoint', id);
     res.json(await listDeliveries(db, id, limit, offset));
   };
 }

@@ -65,6 +65,8 @@ export interface ClaimedDelivery {
   event_type: string;
   event_data: Record<string, unknown>;
   event_created_at: string;
+  /** The event's payload was redacted after RETENTION_DAYS: there is nothing left to send. */
+  event_redacted: boolean;
 }
 
 /**
@@ -79,7 +81,7 @@ export async function claimDelivery(db: Queryable, id: string, attempt: number, 
        AND (d.lease_until IS NULL OR d.lease_until < now())
        AND e.id = d.endpoint_id AND o.id = d.event_id
      RETURNING d.id, d.attempt_count, d.retry_index, e.id AS endpoint_id, e.status AS endpoint_status, e.url, e.secret,
-       e.thin, e.allow_private, o.id AS event_id, o.type AS event_type, o.data AS event_data,
+       e.thin, e.allow_private, o.id AS event_id, o.type AS event_type, o.data AS event_data, o.redacted_at IS NOT NULL AS event_redacted,
        ${isoTime('o.created_at', 'event_created_at')}`,
     [id, attempt, leaseSeconds],
   );
@@ -136,21 +138,25 @@ export interface DeliveryRef {
   endpoint_id: string;
   endpoint_status: string;
   attempt_count: number;
+  /** Its event's payload was redacted after RETENTION_DAYS: it cannot be sent again. */
+  redacted: boolean;
 }
 
 /**
  * Makes a delivery pending again with a fresh retry schedule (replay). Its id, and so its
- * `webhook-id`, stays. Undefined when there is no such delivery.
+ * `webhook-id`, stays. Undefined when there is no such delivery (of `groupId`'s endpoints, when
+ * given); a delivery whose endpoint is not active or whose payload was redacted is left as it is.
  */
-export async function reopenDelivery(db: Queryable, id: string): Promise<DeliveryRef | undefined> {
+export async function reopenDelivery(db: Queryable, id: string, groupId?: string): Promise<DeliveryRef | undefined> {
   const { rows } = await db.query<DeliveryRef>(
-    `SELECT d.id, d.endpoint_id, e.status AS endpoint_status, d.attempt_count
-     FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id
-     WHERE d.id = $1 FOR UPDATE OF d`,
-    [id],
+    `SELECT d.id, d.endpoint_id, e.status AS endpoint_status, d.attempt_count, o.redacted_at IS NOT NULL AS redacted
+     FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id JOIN outbox o ON o.id = d.event_id
+     WHERE d.id = $1 AND ($2::text IS NULL OR e.group_id = $2)
+     FOR UPDATE OF d`,
+    [id, groupId ?? null],
   );
   const found = rows[0];
-  if (!found || found.endpoint_status !== 'active') return found;
+  if (!found || found.endpoint_status !== 'active' || found.redacted) return found;
   await db.query(
     `UPDATE webhook_deliveries SET status = 'pending', retry_index = 0, next_attempt_at = now(), updated_at = now()
      WHERE id = $1`,

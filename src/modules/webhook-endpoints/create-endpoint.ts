@@ -5,10 +5,12 @@ import type { Config } from '../../config.js';
 import type { Queryable } from '../../db/pool.js';
 import { auditResource } from '../../http/audit.js';
 import { bodyObject, parseWith } from '../../http/validate.js';
-import { badRequest } from '../../lib/errors.js';
+import { badRequest, forbidden } from '../../lib/errors.js';
+import type { SecretBox } from '../../lib/secret-box.js';
 import { generateWebhookSecret } from '../../webhooks/signing.js';
 import { resolveTarget, SsrfError } from '../../webhooks/ssrf-guard.js';
 import { OUTBOUND_EVENT_TYPES } from './event-types.js';
+import type { EndpointOwner } from './owner.js';
 import { insertEndpoint } from './webhook-endpoints.repo.js';
 
 export const createEndpointBody = z.strictObject({
@@ -19,10 +21,18 @@ export const createEndpointBody = z.strictObject({
   thin: z.boolean().optional().default(false),
 });
 
-/** POST /api/v1/webhook-endpoints: 201 with the endpoint and its secret, which is never shown again. */
-export function createEndpoint(db: Queryable, config: Config) {
+/**
+ * POST /api/v1/webhook-endpoints (operator key: any group, or none for operator-wide) and
+ * POST /v1/webhook-endpoints (a group's token: always that group's): 201 with the endpoint and
+ * its secret, which is never shown again and is stored sealed.
+ */
+export function createEndpoint(db: Queryable, config: Config, secrets: SecretBox, owner: EndpointOwner) {
   return async (req: Request, res: Response) => {
     const body = parseWith(createEndpointBody, bodyObject(req.body));
+    const ownGroup = owner(req);
+    if (ownGroup !== undefined && body.group_id != null && body.group_id !== ownGroup) {
+      throw forbidden('group_id must be the group of the token; an endpoint for another group or for every group needs an operator key');
+    }
     try {
       await resolveTarget(body.url, config.WEBHOOK_ALLOW_PRIVATE);
     } catch (err) {
@@ -34,10 +44,10 @@ export function createEndpoint(db: Queryable, config: Config) {
       id: randomUUID(),
       url: body.url,
       events: [...new Set(body.events)],
-      groupId: body.group_id ?? null,
+      groupId: ownGroup ?? body.group_id ?? null,
       description: body.description ?? null,
       thin: body.thin,
-      secret,
+      secret: secrets.seal(secret),
       allowPrivate: config.WEBHOOK_ALLOW_PRIVATE,
     });
     auditResource(res, endpoint.id);

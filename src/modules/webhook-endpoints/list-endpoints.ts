@@ -1,12 +1,13 @@
 import type { Request, Response } from 'express';
 import type { Queryable } from '../../db/pool.js';
+import type { EndpointOwner } from './owner.js';
 import { parsePagination } from './pagination.js';
 import { listEndpoints } from './webhook-endpoints.repo.js';
 
-/** GET /api/v1/webhook-endpoints: newest first, without secrets. */
-export function listEndpointsHandler(db: Queryable) {
+/** GET .../webhook-endpoints: newest first (a group's own only, on /v1), without secrets. */
+export function listEndpointsHandler(db: Queryable, owner: EndpointOwner) {
   return async (req: Request, res: Response) => {
     const { limit, offset } = parsePagination(req.query);
-    res.json(await listEndpoints(db, limit, offset));
+    res.json(await listEndpoints(db, limit, offset, owner(req)));
   };
 }

@@ -38,19 +38,23 @@ export async function insertEndpoint(db: Queryable, e: NewWebhookEndpoint): Prom
   return rows[0];
 }
 
-export async function listEndpoints(db: Queryable, limit: number, offset: number): Promise<WebhookEndpoint[]> {
+/**
+ * `groupId` scopes every read and change to one group's endpoints (a group's own bearer token);
+ * undefined is the operator's view of all of them.
+ */
+export async function listEndpoints(db: Queryable, limit: number, offset: number, groupId?: string): Promise<WebhookEndpoint[]> {
   const { rows } = await db.query<WebhookEndpoint>(
-    `SELECT ${COLUMNS} FROM webhook_endpoints WHERE status <> 'deleted'
+    `SELECT ${COLUMNS} FROM webhook_endpoints WHERE status <> 'deleted' AND ($3::text IS NULL OR group_id = $3)
      ORDER BY created_at DESC, id DESC LIMIT $1 OFFSET $2`,
-    [limit, offset],
+    [limit, offset, groupId ?? null],
   );
   return rows;
 }
 
-export async function findEndpoint(db: Queryable, id: string): Promise<WebhookEndpoint | undefined> {
+export async function findEndpoint(db: Queryable, id: string, groupId?: string): Promise<WebhookEndpoint | undefined> {
   const { rows } = await db.query<WebhookEndpoint>(
-    `SELECT ${COLUMNS} FROM webhook_endpoints WHERE id = $1 AND status <> 'deleted'`,
-    [id],
+    `SELECT ${COLUMNS} FROM webhook_endpoints WHERE id = $1 AND status <> 'deleted' AND ($2::text IS NULL OR group_id = $2)`,
+    [id, groupId ?? null],
   );
   return rows[0];
 }
@@ -58,13 +62,15 @@ export async function findEndpoint(db: Queryable, id: string): Promise<WebhookEn
 /**
  * Takes an endpoint out of delivery (deleted by the operator, or disabled after a 410) and
  * cancels its pending deliveries; workers that already hold one see the status and stop.
- * Returns false when there was no such endpoint (or it was already deleted).
+ * A deleted endpoint's secret is wiped: nothing can sign with it again. Returns false when there
+ * was no such endpoint (or it was already deleted, or it is not of `groupId` when given).
  */
-export async function retireEndpoint(db: Queryable, id: string, status: 'deleted' | 'disabled', reason: string): Promise<boolean> {
+export async function retireEndpoint(db: Queryable, id: string, status: 'deleted' | 'disabled', reason: string, groupId?: string): Promise<boolean> {
   const { rowCount } = await db.query(
-    `UPDATE webhook_endpoints SET status = $2, disabled_reason = $3, updated_at = now()
-     WHERE id = $1 AND status <> 'deleted' AND (status = 'active' OR $2 = 'deleted')`,
-    [id, status, reason],
+    `UPDATE webhook_endpoints SET status = $2, disabled_reason = $3, updated_at = now(),
+       secret = CASE WHEN $2 = 'deleted' THEN '' ELSE secret END
+     WHERE id = $1 AND status <> 'deleted' AND (status = 'active' OR $2 = 'deleted') AND ($4::text IS NULL OR group_id = $4)`,
+    [id, status, reason, groupId ?? null],
   );
   if (!rowCount) return false;
   await db.query(

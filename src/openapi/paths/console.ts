@@ -1,6 +1,6 @@
 import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 import { activityQuery } from '../../modules/console/list-activity.js';
-import { errorResponses, json, OPERATOR_ERRORS, operatorSecurity, pathParams, statuses, z } from '../registry.js';
+import { errorResponses, json, OPERATOR_ONLY_ERRORS, operatorSecurity, pathParams, statuses, z } from '../registry.js';
 import { runDto } from '../schemas.js';
 
 /* The operations console's JSON (src/modules/console): dashboard views, read by the /console page. */
@@ -56,7 +56,7 @@ export function registerConsolePaths(registry: OpenAPIRegistry): void {
       request: { query: read.query, params: read.params },
       responses: {
         200: { description: 'The view (shape follows the console; not a stable integration contract)', content: json(read.schema) },
-        ...errorResponses(statuses(OPERATOR_ERRORS, extra), { ...apiKey401, 400: 'A bad query parameter', 404: read.notFound }),
+        ...errorResponses(statuses(OPERATOR_ONLY_ERRORS, extra), { ...apiKey401, 400: 'A bad query parameter', 404: read.notFound }),
       },
     });
   }
@@ -71,7 +71,7 @@ export function registerConsolePaths(registry: OpenAPIRegistry): void {
     request: { params: pathParams.id('Run') },
     responses: {
       200: { description: 'The run, now `failed` with error `Cancelled`', content: json(runDto) },
-      ...errorResponses(statuses(OPERATOR_ERRORS, [404, 409]), { ...apiKey401, 404: 'Run not found', 409: 'The run has already ended' }),
+      ...errorResponses(statuses(OPERATOR_ONLY_ERRORS, [404, 409]), { ...apiKey401, 404: 'Run not found', 409: 'The run has already ended' }),
     },
   });
 
@@ -88,7 +88,7 @@ export function registerConsolePaths(registry: OpenAPIRegistry): void {
         description: 'The deliveries queued again',
         content: json(z.object({ endpoint_id: z.string(), replayed: z.number().int(), delivery_ids: z.array(z.string()) }).openapi('ReplayDeadAcceptedDto')),
       },
-      ...errorResponses(statuses(OPERATOR_ERRORS, [404, 409]), { ...apiKey401, 404: 'Webhook endpoint not found', 409: 'The endpoint is not active; enable it first' }),
+      ...errorResponses(statuses(OPERATOR_ONLY_ERRORS, [404, 409]), { ...apiKey401, 404: 'Webhook endpoint not found', 409: 'The endpoint is not active; enable it first' }),
     },
   });
 }

@@ -1,5 +1,6 @@
 import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 import { cancelQuery } from '../../modules/runs/cancel-run.js';
+import { MAX_OPEN_WAITS_PER_USER } from '../../http/open-wait-cap.js';
 import { joinQuery } from '../../modules/runs/join-run.js';
 import { listRunsQuery } from '../../modules/runs/list-runs.js';
 import { runRequestBody } from '../../modules/runs/run-request.js';
@@ -33,6 +34,9 @@ const eventStream = {
     }),
   },
 };
+
+/** 429 of the long-held answers (http/open-wait-cap.ts). */
+const OPEN_CAP = `${MAX_OPEN_WAITS_PER_USER} joins and streams of this user are already open in this process; one must end first`;
 
 const createErrors = errorResponses(statuses(CLINICAL_ERRORS, BODY_ERRORS, [404, 409]), {
   400: 'Invalid input: missing or wrong fields (`thread_id` missing or not the path\'s thread), bad `x-is-chat`, missing x-doctor, malformed JSON',
@@ -87,6 +91,7 @@ export function registerRunPaths(registry: OpenAPIRegistry): void {
     responses: {
       200: { description: 'The event stream of the new run', headers: contentLocation, content: eventStream },
       ...createErrors,
+      ...errorResponses([429], { 429: OPEN_CAP }),
     },
   });
 
@@ -116,7 +121,7 @@ export function registerRunPaths(registry: OpenAPIRegistry): void {
     },
     responses: {
       200: { description: 'The run, ended or as it stands at the time-out', content: json(runDto) },
-      ...runIdsErrors([], { 400: '`timeout` not a number or above 600, or missing x-doctor' }),
+      ...runIdsErrors([429], { 400: '`timeout` not a number or above 600, or missing x-doctor', 429: OPEN_CAP }),
     },
   });
 
@@ -128,7 +133,7 @@ export function registerRunPaths(registry: OpenAPIRegistry): void {
     summary: 'Stream the events of a run',
     security: clinicalSecurity,
     request: { headers: clinicalHeaders, params: pathParams.run },
-    responses: { 200: { description: 'The event stream', content: eventStream }, ...runIdsErrors() },
+    responses: { 200: { description: 'The event stream', content: eventStream }, ...runIdsErrors([429], { 429: OPEN_CAP }) },
   });
 
   registry.registerPath({

@@ -6,7 +6,7 @@ import { encounterTranscriptType } from '../../modules/inbound-webhooks/types/en
 import type { InboundEventType } from '../../modules/inbound-webhooks/event-types.js';
 import { createEndpointBody } from '../../modules/webhook-endpoints/create-endpoint.js';
 import { OUTBOUND_EVENT_TYPES } from '../../modules/webhook-endpoints/event-types.js';
-import { BODY_ERRORS, errorResponses, json, OPERATOR_ERRORS, operatorSecurity, pathParams, statuses, z } from '../registry.js';
+import { BODY_ERRORS, errorResponses, json, OPERATOR_ONLY_ERRORS, operatorSecurity, pathParams, statuses, z } from '../registry.js';
 import {
   inboundAcceptedDto,
   inboundDuplicateDto,
@@ -80,6 +80,33 @@ export function registerWebhookPaths(registry: OpenAPIRegistry): void {
     responses: inboundResponses,
   });
 
+  const integrationParam = z.object({
+    integrationId: z.string().openapi({ description: 'The integration (POST /api/v1/integrations). Unknown or revoked: 401.', example: '7d3e1c52-9a4b-4f0e-8c6d-2b1a0f9e8d7c', param: { name: 'integrationId', in: 'path' } }),
+  });
+  const integrationResponses = {
+    ...inboundResponses,
+    ...errorResponses(statuses([400, 401, 403, 413, 415, 422, 500]), {
+      400: 'Malformed JSON, or the envelope is missing or wrong',
+      401: 'Unknown or revoked integration, or a missing or invalid X-Integration-Signature (signed with the integration\'s own secret)',
+      403: 'The event\'s group (`data.group_id`; the call\'s group for call events) is not one the integration is bound to: nothing is stored',
+      413: 'Body over 1 MB',
+      422: 'Unknown event type, or `data` does not fit the type',
+    }),
+  };
+  for (const [source, types, example] of [['ehr', [encounterTranscriptType], ehrExample], ['voice', callEventTypes, voiceExample]] as const) {
+    registry.registerPath({
+      method: 'post',
+      path: `/api/v1/webhooks/${source}/{integrationId}`,
+      operationId: `receive${source === 'ehr' ? 'Ehr' : 'Voice'}IntegrationEvent`,
+      tags: ['Inbound webhooks'],
+      summary: `Receive a${source === 'ehr' ? 'n EHR/HIS' : ' voice-service'} event from an integration`,
+      description: 'The same envelope and answers as the deployment-wide sender, signed with the integration\'s own secret; only for the groups it is bound to.',
+      security: [],
+      request: { headers: signatureHeader, params: integrationParam, body: { required: true, content: json(inboundEnvelope([...types], example)) } },
+      responses: integrationResponses,
+    });
+  }
+
   registry.registerPath({
     method: 'get',
     path: '/api/v1/webhooks/events/{id}',
@@ -93,7 +120,7 @@ export function registerWebhookPaths(registry: OpenAPIRegistry): void {
     },
     responses: {
       200: { description: 'The event', content: json(inboundEventDto) },
-      ...errorResponses(statuses(OPERATOR_ERRORS, [404]), { 401: 'Missing or invalid X-Api-Key', 404: 'Event not found' }),
+      ...errorResponses(statuses(OPERATOR_ONLY_ERRORS, [404]), { 401: 'Missing or invalid X-Api-Key', 404: 'Event not found' }),
     },
   });
 
@@ -111,7 +138,7 @@ export function registerWebhookPaths(registry: OpenAPIRegistry): void {
     },
     responses: {
       202: { description: 'Queued again', content: json(inboundEventDto) },
-      ...errorResponses(statuses(OPERATOR_ERRORS, [404, 409]), { 401: 'Missing or invalid X-Api-Key', 404: 'Event not found', 409: 'The event has not failed' }),
+      ...errorResponses(statuses(OPERATOR_ONLY_ERRORS, [404, 409]), { 401: 'Missing or invalid X-Api-Key', 404: 'Event not found', 409: 'The event has not failed, or its body was redacted after RETENTION_DAYS' }),
     },
   });
 
@@ -142,7 +169,7 @@ function registerSubscriptionPaths(registry: OpenAPIRegistry): void {
     },
     responses: {
       201: { description: 'The endpoint with its secret', content: json(webhookEndpointCreatedDto) },
-      ...errorResponses(statuses(OPERATOR_ERRORS, BODY_ERRORS), { ...apiKey401, 400: 'Wrong fields, an unknown event type, or a URL that is not allowed (private address, not http(s))' }),
+      ...errorResponses(statuses(OPERATOR_ONLY_ERRORS, BODY_ERRORS), { ...apiKey401, 400: 'Wrong fields, an unknown event type, or a URL that is not allowed (private address, not http(s))' }),
     },
   });
 
@@ -157,7 +184,7 @@ function registerSubscriptionPaths(registry: OpenAPIRegistry): void {
     request: { query: pagination },
     responses: {
       200: { description: 'The endpoints', content: json(z.array(webhookEndpointDto)) },
-      ...errorResponses(statuses(OPERATOR_ERRORS, [400]), { ...apiKey401, 400: 'Bad `limit` or `offset`' }),
+      ...errorResponses(statuses(OPERATOR_ONLY_ERRORS, [400]), { ...apiKey401, 400: 'Bad `limit` or `offset`' }),
     },
   });
 
@@ -172,7 +199,7 @@ function registerSubscriptionPaths(registry: OpenAPIRegistry): void {
     request: { params: pathParams.id('Webhook endpoint') },
     responses: {
       204: { description: 'Deleted' },
-      ...errorResponses(statuses(OPERATOR_ERRORS, [404]), { ...apiKey401, 404: 'Webhook endpoint not found' }),
+      ...errorResponses(statuses(OPERATOR_ONLY_ERRORS, [404]), { ...apiKey401, 404: 'Webhook endpoint not found' }),
     },
   });
 
@@ -187,7 +214,7 @@ function registerSubscriptionPaths(registry: OpenAPIRegistry): void {
     request: { params: pathParams.id('Webhook endpoint') },
     responses: {
       200: { description: 'The endpoint, active', content: json(webhookEndpointDto) },
-      ...errorResponses(statuses(OPERATOR_ERRORS, [404]), { ...apiKey401, 404: 'Webhook endpoint not found' }),
+      ...errorResponses(statuses(OPERATOR_ONLY_ERRORS, [404]), { ...apiKey401, 404: 'Webhook endpoint not found' }),
     },
   });
 
@@ -201,7 +228,7 @@ function registerSubscriptionPaths(registry: OpenAPIRegistry): void {
     request: { params: pathParams.id('Webhook endpoint'), query: pagination },
     responses: {
       200: { description: 'Deliveries, newest first, each with its attempts', content: json(z.array(webhookDeliveryDto)) },
-      ...errorResponses(statuses(OPERATOR_ERRORS, [400, 404]), { ...apiKey401, 400: 'Bad `limit` or `offset`', 404: 'Webhook endpoint not found' }),
+      ...errorResponses(statuses(OPERATOR_ONLY_ERRORS, [400, 404]), { ...apiKey401, 400: 'Bad `limit` or `offset`', 404: 'Webhook endpoint not found' }),
     },
   });
 
@@ -216,7 +243,7 @@ function registerSubscriptionPaths(registry: OpenAPIRegistry): void {
     request: { params: pathParams.id('Webhook delivery') },
     responses: {
       202: { description: 'Queued again', content: json(replayAcceptedDto) },
-      ...errorResponses(statuses(OPERATOR_ERRORS, [404, 409]), { ...apiKey401, 404: 'Webhook delivery not found', 409: 'Its endpoint is disabled or deleted' }),
+      ...errorResponses(statuses(OPERATOR_ONLY_ERRORS, [404, 409]), { ...apiKey401, 404: 'Webhook delivery not found', 409: 'Its endpoint is disabled or deleted, or its payload was redacted after RETENTION_DAYS' }),
     },
   });
 }

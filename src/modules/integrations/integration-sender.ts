@@ -1,0 +1,28 @@
+import type { RequestHandler } from 'express';
+import type { Queryable } from '../../db/pool.js';
+import { isUuid } from '../../http/validate.js';
+import { unauthorized } from '../../lib/errors.js';
+import type { SecretBox } from '../../lib/secret-box.js';
+import { findActiveIntegration, type IntegrationSource } from './integrations.repo.js';
+
+/** The integration a post to /api/v1/webhooks/{source}/{integrationId} comes from. */
+export interface InboundSender {
+  id: string;
+  groupIds: string[];
+  secret: string;
+}
+
+/**
+ * Finds the integration named in the path (of this source, not revoked) before the body is
+ * read: an unknown or revoked one is 401, like a wrong signature. Its secret then checks the
+ * signature (signedJsonBody) and its groups bound what it may write (receiveEvent).
+ */
+export function integrationSender(source: IntegrationSource, db: Queryable, secrets: SecretBox): RequestHandler {
+  return async (req, _res, next) => {
+    const id = req.params.integrationId;
+    const found = typeof id === 'string' && isUuid(id) ? await findActiveIntegration(db, id, source) : undefined;
+    if (!found) throw unauthorized('Unknown or revoked integration');
+    req.integration = { id: found.id, groupIds: found.group_ids, secret: secrets.open(found.secret) };
+    next();
+  };
+}

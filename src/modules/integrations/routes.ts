@@ -1,0 +1,13 @@
+import { Router } from 'express';
+import type { RouteDeps } from '../../app-deps.js';
+import { createIntegration } from './create-integration.js';
+import { deleteIntegration } from './delete-integration.js';
+import { listIntegrationsHandler } from './list-integrations.js';
+
+export function integrationsRouter({ pool, secrets, guards }: RouteDeps): Router {
+  const router = Router();
+  router.post('/api/v1/integrations', ...guards.operator, createIntegration(pool, secrets));
+  router.get('/api/v1/integrations', ...guards.operator, listIntegrationsHandler(pool));
+  router.delete('/api/v1/integrations/:id', ...guards.operator, deleteIntegration(pool));
+  return router;
+}
