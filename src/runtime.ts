@@ -46,6 +46,7 @@ export async function openRuntime(config: Config, databaseUrl: string, logger: L
     stop: async ({ graceful = true } = {}) => {
       await boss.stop({ graceful, timeout: 20_000 }).catch(() => {});
       codeTables.stop();
+      await engine.close?.();
       await notifications.stop();
       await audit.close();
       await pool.end().catch(() => {});
