@@ -19,7 +19,7 @@ import { docsRouter } from './modules/docs/routes.js';
 import { httpMetrics } from './metrics/http-metrics.js';
 import { healthRouter } from './modules/health/routes.js';
 import { metricsRouter } from './modules/metrics/routes.js';
-import { INBOUND_WEBHOOK_PATHS, inboundWebhooksRouter } from './modules/inbound-webhooks/routes.js';
+import { inboundWebhooksRouter } from './modules/inbound-webhooks/routes.js';
 import { notesRouter } from './modules/notes/routes.js';
 import { runsRouter } from './modules/runs/routes.js';
 import { threadsRouter } from './modules/threads/routes.js';
@@ -28,9 +28,12 @@ import { webhookDeliveriesRouter } from './modules/webhook-deliveries/routes.js'
 import { webhookEndpointsRouter } from './modules/webhook-endpoints/routes.js';
 
 function createGuards(deps: AppDeps): Guards {
+  // Bodies are read only once the caller is authenticated (last in every guard); signed
+  // webhooks read their own bytes and check the signature first.
+  const body = bodyParsers({ '/v1/codify': CODIFY_BODY_LIMIT });
   return {
-    clinical: [bearerAuth(createTokenVerifier(deps.config)), requireDoctor],
-    operator: [apiKeyAuth(deps.config.VOICE_API_KEYS)],
+    clinical: [bearerAuth(createTokenVerifier(deps.config)), requireDoctor, body],
+    operator: [apiKeyAuth(deps.config.VOICE_API_KEYS), body],
   };
 }
 
@@ -52,7 +55,6 @@ export function createApp(deps: AppDeps): Express {
       auditTrail(deps.audit, ['/v1', '/api/v1/calls', '/api/v1/centers', '/api/v1/webhooks', '/api/v1/webhook-endpoints', '/api/v1/webhook-deliveries']),
     ]),
   );
-  app.use(bodyParsers({ '/v1/codify': CODIFY_BODY_LIMIT }, INBOUND_WEBHOOK_PATHS));
 
   // Signed inbound webhooks first: the busiest path (EHR ingest) then skips every other router's
   // layers; no other router serves a path under /api/v1/webhooks/.

@@ -40,7 +40,9 @@ export class IsolatedEngine implements ClinicalEngine {
     this.pool = new WorkerPool({
       entry: options.entry ?? new URL(`./engine-worker${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url),
       size: options.size ?? Math.max(1, Math.min(2, availableParallelism() - 1)),
-      resourceLimits: { maxOldGenerationSizeMb: options.maxHeapMb ?? 512 },
+      // A small young generation: building the table's index in a worker peaked 25 MB higher with
+      // V8's default (48 MB), at no measurable cost in speed.
+      resourceLimits: { maxOldGenerationSizeMb: options.maxHeapMb ?? 512, maxYoungGenerationSizeMb: 8 },
     });
   }
 

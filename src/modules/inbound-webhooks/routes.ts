@@ -5,8 +5,6 @@ import { getEvent } from './get-event.js';
 import { receiveEvent } from './receive-event.js';
 import { retryEvent } from './retry-event.js';
 
-export const INBOUND_WEBHOOK_PATHS = ['/api/v1/webhooks/ehr', '/api/v1/webhooks/voice'];
-
 export function inboundWebhooksRouter({ pool, boss, config, guards }: RouteDeps): Router {
   const router = Router();
   router.post('/api/v1/webhooks/ehr', signedJsonBody(() => config.EHR_WEBHOOK_SECRET), receiveEvent('ehr', pool));
