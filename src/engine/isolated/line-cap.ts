@@ -6,13 +6,12 @@
 export const MAX_LINE_CHARS = 4_096;
 
 const isSpace = (c: number) => c === 0x20 || c === 0x09 || c === 0x0b || c === 0x0c || c === 0xa0;
-const isSurrogate = (c: number) => c >= 0xd800 && c <= 0xdfff;
 
 /**
  * Breaks every line longer than `max` into lines of at most `max` characters. The text keeps its
  * length (offsets into it stay valid): a line is broken at its last space within the limit, which
  * becomes the line break; a run without spaces (no word is that long) has one of its characters
- * replaced by the line break, never half of a surrogate pair. Text without such lines is returned as is.
+ * replaced by the line break (a surrogate pair: both halves). Text without such lines is returned as is.
  */
 export function capLineLengths(text: string, max = MAX_LINE_CHARS): string {
   let out: string[] | undefined;
@@ -24,17 +23,18 @@ export function capLineLengths(text: string, max = MAX_LINE_CHARS): string {
       continue;
     }
     if (i - lineStart < max) continue;
-    // The line reaches `max` characters at i: break it within [lineStart + 1, i].
+    // The line reaches `max` characters at i: break it at a space in the second half of the
+    // window (every line then advances by max/2 at least: linear time), else at i.
     out ??= text.split('');
+    const floor = lineStart + Math.floor(max / 2);
     let cut = i;
-    while (cut > lineStart && !isSpace(text.charCodeAt(cut))) cut--;
-    if (cut === lineStart) {
+    while (cut > floor && !isSpace(text.charCodeAt(cut))) cut--;
+    if (!isSpace(text.charCodeAt(cut))) {
       cut = i;
-      while (cut > lineStart + 1 && isSurrogate(text.charCodeAt(cut))) cut--;
       const unit = text.charCodeAt(cut);
-      // Only surrogates on the line: the whole pair gives way (a space beside the break).
-      if (unit >= 0xdc00 && unit <= 0xdfff) out[cut - 1] = ' ';
-      else if (unit >= 0xd800 && unit <= 0xdbff) out[cut + 1] = ' ';
+      // Never half of a surrogate pair: its other half becomes a space beside the break.
+      if (unit >= 0xdc00 && unit <= 0xdfff && cut - 1 > lineStart) out[cut - 1] = ' ';
+      else if (unit >= 0xd800 && unit <= 0xdbff && cut + 1 < text.length) out[cut + 1] = ' ';
     }
     out[cut] = '\n';
     lineStart = cut + 1;
