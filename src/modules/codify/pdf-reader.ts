@@ -44,7 +44,7 @@ export class PdfReader {
   }
 
   private answer(err: unknown): Error {
-    const seconds = Math.round(this.budgetMs / 1000);
+    const seconds = this.budgetMs / 1000;
     if (err instanceof WorkerTaskError && err.name === 'PdfTooManyPages') {
       return payloadTooLarge(`pdf_file has ${err.message} pages; the limit is ${MAX_PDF_PAGES}`);
     }

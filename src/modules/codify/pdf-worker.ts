@@ -1,5 +1,10 @@
+import { getResolvedPDFJS } from 'unpdf';
 import { serveTasks } from '../../lib/worker-tasks.js';
 import { extractPdfText } from './pdf-extract.js';
 
-/** The PDF worker thread: pdf.js parses here, never on the HTTP event loop (pdf-reader.ts). */
+/**
+ * The PDF worker thread: pdf.js parses here, never on the HTTP event loop (pdf-reader.ts). It is
+ * loaded before the first call is taken, so loading it never counts against a call's budget.
+ */
+await getResolvedPDFJS();
 serveTasks({ text: (bytes: Uint8Array) => extractPdfText(bytes) });
