@@ -55,10 +55,9 @@ export async function extractPdfText(bytes: Uint8Array): Promise<PdfText> {
             text += piece;
             rawBytes += Buffer.byteLength(piece, 'utf8');
           }
-          if (rawBytes > 2 * MAX_PDF_TEXT_BYTES) {
-            await reader.cancel().catch(() => {});
-            throw new PdfLimitError('PdfTextTooLarge', 'text over the limit');
-          }
+          // Stop reading; destroy() below ends pdf.js's work (cancelling the stream instead
+          // makes pdf.js close it twice, an unhandled rejection).
+          if (rawBytes > 2 * MAX_PDF_TEXT_BYTES) throw new PdfLimitError('PdfTextTooLarge', 'text over the limit');
         }
       } catch (err) {
         if (err instanceof PdfLimitError) throw err;

@@ -7,4 +7,7 @@ import { extractPdfText } from './pdf-extract.js';
  * loaded before the first call is taken, so loading it never counts against a call's budget.
  */
 await getResolvedPDFJS();
+// pdf.js may reject a promise of its own after a call has been answered (a document destroyed
+// mid-stream): that must not take the worker, and the next call, down with it.
+process.on('unhandledRejection', () => {});
 serveTasks({ text: (bytes: Uint8Array) => extractPdfText(bytes) });
