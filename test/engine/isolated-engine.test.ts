@@ -98,6 +98,18 @@ describe('the local engine in worker threads', () => {
     }
   }, 60_000);
 
+  it('fails a call that exhausts its worker heap with EngineLimitError, and serves the next call', async () => {
+    const isolated = new IsolatedEngine({ codeTable: () => starter, entry: BACKTRACKING, maxHeapMb: 64, size: 1 });
+    try {
+      const err = await isolated.chat([{ role: 'user', content: 'allocate' }]).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(EngineLimitError);
+      expect((err as Error).message).toMatch(/ran out of memory/);
+      expect((await isolated.chat([{ role: 'user', content: 'plain words' }])).message.content).toBe('plain');
+    } finally {
+      await isolated.close();
+    }
+  }, 60_000);
+
   it('refuses calls after close()', async () => {
     const isolated = new IsolatedEngine({ codeTable: () => starter });
     await isolated.close();

@@ -11,6 +11,11 @@ const scan = (text: string) => text.split('\n').some((line) => OLD_TAG.test(line
 
 serveTasks({
   chat: (a: { messages: Array<{ content: string }> }) => {
+    // An input that makes the engine allocate without bound.
+    if (a.messages.some((m) => m.content === 'allocate')) {
+      const hoard: number[][] = [];
+      for (;;) hoard.push(new Array(1_000_000).fill(1));
+    }
     const tagged = a.messages.some((m) => scan(m.content));
     return { message: { role: 'assistant', content: tagged ? 'tagged' : 'plain' } };
   },
