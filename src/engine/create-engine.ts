@@ -18,10 +18,10 @@ export function createEngine(config: Config, deps: EngineDeps): ClinicalEngine {
   switch (config.ENGINE) {
     case 'local':
       // In worker threads: no input can block the HTTP event loop (isolated-engine.ts).
-      return new IsolatedEngine({ codeTable: deps.codeTable });
+      return new IsolatedEngine({ codeTable: deps.codeTable, logger: deps.logger });
     case 'openai': {
       const engine = new OpenAIEngine(config, { codeTable: deps.codeTable, logger: deps.logger });
-      return config.ENGINE_FALLBACK === 'local' ? new FallbackEngine(engine, new IsolatedEngine({ codeTable: deps.codeTable }), deps.logger) : engine;
+      return config.ENGINE_FALLBACK === 'local' ? new FallbackEngine(engine, new IsolatedEngine({ codeTable: deps.codeTable, logger: deps.logger }), deps.logger) : engine;
     }
   }
 }

@@ -70,7 +70,7 @@ describe('the local engine in worker threads', () => {
       expect((result as PromiseRejectedResult).reason.message).toMatch(/did not finish within 1 s/);
       // Bounds for a loaded 2-core machine: the budget plus the worker's termination.
       expect(elapsed).toBeLessThan(6_000);
-      expect(stallMs).toBeLessThan(500);
+      expect(stallMs).toBeLessThan(1_000);
       // The worker was replaced: the next call is answered.
       expect((await isolated.chat([{ role: 'user', content: 'plain words' }])).message.content).toBe('plain');
     } finally {

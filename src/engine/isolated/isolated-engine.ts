@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { WorkerCrashError, WorkerPool, WorkerTimeoutError } from '../../lib/worker-pool.js';
+import type { Logger } from '../../lib/logger.js';
 import type { CodeTable } from '../../terminology/code-table.js';
 import type { ChatMessage, ChatResult, ClinicalEngine, CodifyInput, CodifyResult, EngineCallOptions, ExtractionResult } from '../engine.js';
 import { EngineLimitError, EngineUnavailableError } from '../errors.js';
@@ -20,6 +21,8 @@ export interface IsolatedEngineOptions {
   entry?: URL;
   /** Old-generation heap cap per worker, in MB. */
   maxHeapMb?: number;
+  /** For PHI-free notices when a call is stopped. */
+  logger?: Logger;
 }
 
 /**
@@ -74,6 +77,10 @@ export class IsolatedEngine implements ClinicalEngine {
     try {
       return await this.pool.run<T>(op, args, { timeoutMs: this.budgetMs, signal: options?.signal, setup });
     } catch (err) {
+      if (err instanceof WorkerTimeoutError || err instanceof WorkerCrashError) {
+        // Operation and reason only: never the input.
+        this.options.logger?.warn('engine worker replaced', { operation: op, reason: err.message, budget_ms: this.budgetMs });
+      }
       if (err instanceof WorkerTimeoutError && err.during === 'work') {
         throw new EngineLimitError(`The clinical engine did not finish within ${Math.round(this.budgetMs / 1000)} s; the work was stopped`);
       }
