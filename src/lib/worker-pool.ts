@@ -33,6 +33,11 @@ export class WorkerCrashError extends Error {
   }
 }
 
+/** Every worker is busy and the queue is full: the caller should try again shortly. */
+export class WorkerBusyError extends Error {
+  override readonly name = 'WorkerBusyError';
+}
+
 /** An error thrown inside the worker, rebuilt by name and message (never its stack). */
 export class WorkerTaskError extends Error {
   constructor(name: string, message: string) {
@@ -51,6 +56,8 @@ export interface WorkerPoolOptions {
   idleMs?: number;
   /** Bound on spawning and setup before the budget starts (module loading, a code table). */
   setupTimeoutMs?: number;
+  /** Calls that may wait for a worker; one more is refused with WorkerBusyError. Unset: no bound. */
+  maxQueue?: number;
 }
 
 export interface RunOptions {
@@ -112,6 +119,10 @@ export class WorkerPool {
   run<T>(op: string, args: unknown, options: RunOptions): Promise<T> {
     if (this.closed) return Promise.reject(new WorkerCrashError('The worker pool is closed', false));
     if (options.signal?.aborted) return Promise.reject(options.signal.reason);
+    const busy = this.slots.every((s) => s.task);
+    if (busy && this.options.maxQueue !== undefined && this.queue.length >= this.options.maxQueue) {
+      return Promise.reject(new WorkerBusyError(`All workers are busy and ${this.queue.length} calls are waiting`));
+    }
     return new Promise<T>((resolve, reject) => {
       const task: Task = { id: this.nextId++, op, args, options, resolve: resolve as (v: unknown) => void, reject };
       if (options.signal) {
