@@ -10,6 +10,11 @@ import { Worker, type ResourceLimits } from 'node:worker_threads';
  * Protocol (see worker-tasks.ts): the pool posts `{id, op, args, setup?}`; the worker answers
  * `{id, started: true}` when its setup is done and the budgeted work begins, then
  * `{id, ok: true, value}` or `{id, ok: false, error: {name, message}}`.
+ *
+ * Written here rather than taken from piscina because the engine needs what a generic pool does
+ * not give: state kept per worker (its code table, sent only to a worker that lacks it) and a
+ * budget that starts when that setup is done; piscina's abort would also charge a cold worker's
+ * module loading to the first call.
  */
 
 export class WorkerTimeoutError extends Error {
@@ -111,11 +116,6 @@ export class WorkerPool {
     this.slots = Array.from({ length: Math.max(1, options.size) }, () => ({}));
   }
 
-  /** Workers alive now (for tests and the health of the pool). */
-  get liveWorkers(): number {
-    return this.slots.filter((s) => s.worker).length;
-  }
-
   run<T>(op: string, args: unknown, options: RunOptions): Promise<T> {
     if (this.closed) return Promise.reject(new WorkerCrashError('The worker pool is closed', false));
     if (options.signal?.aborted) return Promise.reject(options.signal.reason);
@@ -173,7 +173,7 @@ export class WorkerPool {
 
   private hire(slot: Slot): Worker {
     const worker = spawn(this.options.entry, this.options.resourceLimits);
-    // Workers never keep the process alive: shutdown does not wait for an idle engine.
+    // An idle worker never keeps the process alive (a call in progress does, by its timer).
     worker.unref();
     worker.on('message', (answer: Answer) => this.onAnswer(slot, worker, answer));
     worker.on('error', (err: Error & { code?: string }) => {
