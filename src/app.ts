@@ -21,7 +21,7 @@ import { docsRouter } from './modules/docs/routes.js';
 import { httpMetrics } from './metrics/http-metrics.js';
 import { healthRouter } from './modules/health/routes.js';
 import { metricsRouter } from './modules/metrics/routes.js';
-import { INBOUND_INTEGRATION_PREFIXES, INBOUND_WEBHOOK_PATHS, inboundWebhooksRouter } from './modules/inbound-webhooks/routes.js';
+import { inboundWebhooksRouter } from './modules/inbound-webhooks/routes.js';
 import { integrationsRouter } from './modules/integrations/routes.js';
 import { notesRouter } from './modules/notes/routes.js';
 import { runsRouter } from './modules/runs/routes.js';
@@ -36,10 +36,13 @@ const AUDITED_PREFIXES = ['/v1', '/api/v1/calls', '/api/v1/centers', '/api/v1/we
 
 function createGuards(deps: AppDeps): Guards {
   const keys = keyRing(deps.config.VOICE_API_KEYS, deps.config.OPERATOR_API_KEYS);
+  // Bodies are read only once the caller is authenticated (last in every guard); signed
+  // webhooks read their own bytes and check the signature first.
+  const body = bodyParsers({ '/v1/codify': CODIFY_BODY_LIMIT });
   return {
-    clinical: [bearerAuth(createTokenVerifier(deps.config)), requireDoctor],
-    voice: [apiKeyAuth(keys, 'voice')],
-    operator: [apiKeyAuth(keys, 'operator')],
+    clinical: [bearerAuth(createTokenVerifier(deps.config)), requireDoctor, body],
+    voice: [apiKeyAuth(keys, 'voice'), body],
+    operator: [apiKeyAuth(keys, 'operator'), body],
   };
 }
 
@@ -62,7 +65,6 @@ export function createApp(deps: AppDeps): Express {
     ]),
   );
   app.use(noStore(['/v1', '/api/v1']));
-  app.use(bodyParsers({ '/v1/codify': CODIFY_BODY_LIMIT }, INBOUND_WEBHOOK_PATHS, INBOUND_INTEGRATION_PREFIXES));
 
   // Signed inbound webhooks first: the busiest path (EHR ingest) then skips every other router's
   // layers; no other router serves a path under /api/v1/webhooks/.

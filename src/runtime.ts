@@ -36,7 +36,9 @@ export interface Runtime {
 export async function openRuntime(config: Config, databaseUrl: string, logger: Logger, options: RuntimeOptions = {}): Promise<Runtime> {
   const pool = createPool(databaseUrl);
   const boss = await startBoss(databaseUrl, logger, { supervise: options.supervise });
-  const codeTables = await openCodeTableStore(pool, logger, { icd10File: config.ICD10CM_FILE, watchMs: options.codeTableWatchMs });
+  // The local engine codes in worker threads, each with its own table and index: none is built here.
+  const indexEagerly = config.ENGINE !== 'local' || options.engine !== undefined;
+  const codeTables = await openCodeTableStore(pool, logger, { icd10File: config.ICD10CM_FILE, watchMs: options.codeTableWatchMs, indexEagerly });
   const engine = options.engine?.(codeTables) ?? createEngine(config, { codeTable: () => codeTables.current(), logger });
   const notifications = new NotificationHub(databaseUrl, ALL_CHANNELS, logger);
   await notifications.start();
@@ -50,6 +52,7 @@ export async function openRuntime(config: Config, databaseUrl: string, logger: L
     stop: async ({ graceful = true } = {}) => {
       await boss.stop({ graceful, timeout: 20_000 }).catch(() => {});
       codeTables.stop();
+      await engine.close?.();
       await notifications.stop();
       await audit.close();
       await pool.end().catch(() => {});

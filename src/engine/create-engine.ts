@@ -3,7 +3,7 @@ import type { CodeTable } from '../terminology/code-table.js';
 import type { Logger } from '../lib/logger.js';
 import type { ClinicalEngine } from './engine.js';
 import { FallbackEngine } from './fallback-engine.js';
-import { LocalEngine } from './local/local-engine.js';
+import { IsolatedEngine } from './isolated/isolated-engine.js';
 import { OpenAIEngine } from './openai/openai-engine.js';
 
 export interface EngineDeps {
@@ -17,10 +17,11 @@ export interface EngineDeps {
 export function createEngine(config: Config, deps: EngineDeps): ClinicalEngine {
   switch (config.ENGINE) {
     case 'local':
-      return new LocalEngine(deps.codeTable);
+      // In worker threads: no input can block the HTTP event loop (isolated-engine.ts).
+      return new IsolatedEngine({ codeTable: deps.codeTable, logger: deps.logger });
     case 'openai': {
       const engine = new OpenAIEngine(config, { codeTable: deps.codeTable, logger: deps.logger });
-      return config.ENGINE_FALLBACK === 'local' ? new FallbackEngine(engine, new LocalEngine(deps.codeTable), deps.logger) : engine;
+      return config.ENGINE_FALLBACK === 'local' ? new FallbackEngine(engine, new IsolatedEngine({ codeTable: deps.codeTable, logger: deps.logger }), deps.logger) : engine;
     }
   }
 }

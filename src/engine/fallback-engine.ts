@@ -48,4 +48,8 @@ export class FallbackEngine implements ClinicalEngine {
   codify(input: CodifyInput, options?: EngineCallOptions): Promise<CodifyResult> {
     return this.attempt('codify', options?.signal, (e) => e.codify(input, options));
   }
+
+  async close(): Promise<void> {
+    await Promise.all([this.primary.close?.(), this.fallback.close?.()]);
+  }
 }

@@ -18,6 +18,8 @@ export class CodeTableStore {
   constructor(
     private readonly db: Queryable,
     private readonly logger?: Logger,
+    /** Build the title index at load (an in-process engine uses it); off when only worker threads code. */
+    private readonly indexEagerly = true,
   ) {
     this.table = new CodeTable(starterRows());
   }
@@ -38,7 +40,7 @@ export class CodeTableStore {
     const rows = id === null ? [] : await loadCodeRows(this.db);
     const table = rows.length ? new CodeTable(rows) : new CodeTable(starterRows());
     // Build the title index now rather than on the first codify request.
-    void table.index;
+    if (this.indexEagerly) void table.index;
     this.table = table;
     this.importId = rows.length ? id : null;
     this.logger?.info('code table loaded', { source: this.source, codes: table.size, import_id: this.importId });
@@ -67,7 +69,7 @@ export class CodeTableStore {
 export async function openCodeTableStore(
   pool: Pool,
   logger: Logger,
-  options: { icd10File?: string; watchMs?: number } = {},
+  options: { icd10File?: string; watchMs?: number; indexEagerly?: boolean } = {},
 ): Promise<CodeTableStore> {
   if (options.icd10File) {
     const result = await importIcd10(pool, { codesFile: options.icd10File });
@@ -78,7 +80,7 @@ export async function openCodeTableStore(
       duration_ms: Math.round(result.durationMs),
     });
   }
-  const store = new CodeTableStore(pool, logger);
+  const store = new CodeTableStore(pool, logger, options.indexEagerly);
   await store.refresh();
   if (options.watchMs) store.watch(options.watchMs);
   return store;

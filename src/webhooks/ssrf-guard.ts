@@ -24,29 +24,46 @@ for (const [net, prefix] of [
   ['224.0.0.0', 4], // multicast
   ['240.0.0.0', 4], // reserved and broadcast
 ] as const) blocked.addSubnet(net, prefix, 'ipv4');
+
+/**
+ * IPv6: global unicast only (2000::/3). Everything outside it is refused, which takes in every
+ * form that embeds an IPv4 address outside that range: IPv4-compatible `::127.0.0.1`,
+ * IPv4-translated `::ffff:0:7f00:1`, NAT64 `64:ff9b::/96` and `64:ff9b:1::/48`, as well as
+ * loopback, unique-local (the fd00:ec2::254 metadata service), link-local and multicast.
+ */
+const globalUnicast = new BlockList();
+globalUnicast.addSubnet('2000::', 3, 'ipv6');
+// Inside 2000::/3, the ranges that tunnel to an embedded IPv4 address or are not routable.
 for (const [net, prefix] of [
-  ['::', 128],
-  ['::1', 128],
-  ['64:ff9b::', 96], // NAT64 can reach IPv4 private space
-  ['100::', 64],
-  ['2001:db8::', 32],
-  ['fc00::', 7], // unique-local, includes the fd00:ec2::254 metadata service
-  ['fe80::', 10],
-  ['fec0::', 10],
-  ['ff00::', 8],
+  ['2001::', 32], // Teredo
+  ['2001:2::', 48], // benchmarking
+  ['2001:10::', 28], // ORCHID
+  ['2001:20::', 28], // ORCHIDv2
+  ['2001:db8::', 32], // documentation
+  ['2002::', 16], // 6to4: 2002:7f00:1::1 is 127.0.0.1
+  ['3fff::', 20], // documentation (RFC 9637)
 ] as const) blocked.addSubnet(net, prefix, 'ipv6');
 
 export class SsrfError extends Error {}
 
-/** Unwraps IPv4-mapped IPv6 (`::ffff:127.0.0.1`) so it is judged as the IPv4 address it is. */
+/**
+ * Unwraps IPv4-mapped IPv6 so it is judged as the IPv4 address it is: `::ffff:127.0.0.1`, and
+ * the hex form `::ffff:7f00:1` that URL parsing turns it into.
+ */
 function normalise(address: string): { address: string; family: 'ipv4' | 'ipv6' } {
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  if (mapped) return { address: mapped[1], family: 'ipv4' };
+  const dotted = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
+  if (dotted) return { address: dotted[1], family: 'ipv4' };
+  const hex = /^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/i.exec(address);
+  if (hex) {
+    const [hi, lo] = [parseInt(hex[1], 16), parseInt(hex[2], 16)];
+    return { address: [hi >> 8, hi & 255, lo >> 8, lo & 255].join('.'), family: 'ipv4' };
+  }
   return { address, family: isIP(address) === 6 ? 'ipv6' : 'ipv4' };
 }
 
 export function isPrivateAddress(address: string): boolean {
-  const n = normalise(address);
+  const n = normalise(address.replace(/%.*$/, ''));
+  if (n.family === 'ipv6' && !globalUnicast.check(n.address, 'ipv6')) return true;
   return blocked.check(n.address, n.family);
 }
 

@@ -36,6 +36,21 @@ const PRIVATE_URLS = [
   'http://[fe80::1]/hook',
   'http://[fc00::1]/hook',
   'http://[64:ff9b::7f00:1]/hook',
+  // IPv4 embedded in IPv6 (issue 16): only global unicast IPv6 passes.
+  'http://[::127.0.0.1]/hook', // IPv4-compatible
+  'http://[::7f00:1]/hook',
+  'http://[::ffff:0:7f00:1]/hook', // IPv4-translated
+  'http://[64:ff9b:1::7f00:1]/hook', // local-use NAT64
+  'http://[2002:7f00:1::1]/hook', // 6to4 of 127.0.0.1
+  'http://[2002:a9fe:a9fe::1]/hook', // 6to4 of 169.254.169.254
+  'http://[2001::1]/hook', // Teredo
+  'http://[::ffff:a9fe:a9fe]/hook', // mapped metadata address, hex form
+  'http://[::ffff:0a00:0001]/hook',
+  'http://[::a00:1]/hook',
+  'http://[100::1]/hook', // discard-only
+  'http://[2001:db8::1]/hook',
+  'http://[3fff::1]/hook',
+  'http://[ff02::1]/hook',
   'http://224.0.0.1/hook',
   'http://255.255.255.255/hook',
 ];
@@ -76,6 +91,14 @@ describe('attacks: SSRF through webhook URLs (WEBHOOK_ALLOW_PRIVATE=false)', () 
     }
     const ok = await resolveTarget('https://hooks.example.com/x', false, async () => [{ address: '93.184.216.34', family: 4 }]);
     expect(ok.address).toBe('93.184.216.34');
+    // Global unicast IPv6 and a public IPv4 in mapped form still pass.
+    for (const address of ['2606:2800:220:1:248:1893:25c8:1946', '2a00:1450:4007:80e::200e', '::ffff:93.184.216.34', '::ffff:5db8:d822']) {
+      const v6 = await resolveTarget('https://hooks.example.com/x', false, async () => [{ address, family: 6 }]);
+      expect(v6.address).toBe(address);
+    }
+    for (const address of ['::127.0.0.1', '::ffff:0:7f00:1', '64:ff9b:1::7f00:1', '2002:7f00:1::1', 'fe80::1%eth0']) {
+      await expect(resolveTarget('https://hooks.example.com/x', false, async () => [{ address, family: 6 }])).rejects.toBeInstanceOf(SsrfError);
+    }
   });
 
   it('refuses a private address at delivery time too, and follows no redirect', async () => {

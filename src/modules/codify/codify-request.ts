@@ -2,7 +2,8 @@ import { z } from 'zod';
 import type { CodifyModel } from '../../engine/engine.js';
 import { bodyObject, parseWith } from '../../http/validate.js';
 import { payloadTooLarge } from '../../lib/errors.js';
-import { decodePdf, pdfText } from './pdf-text.js';
+import type { PdfText } from './pdf-extract.js';
+import { decodePdf } from './pdf-text.js';
 
 export const MAX_NOTE_BYTES = 50 * 1024;
 
@@ -31,9 +32,10 @@ export interface CodifyRequest {
 
 /**
  * Validates a codify body: wrong or missing fields 400, a note over 50 KB or a PDF over 5 MB
- * decoded 413, a PDF that is not base64 or not a PDF 422.
+ * decoded 413, a PDF that is not base64 or not a PDF 422. `readPdf` reads the PDF's text off the
+ * event loop (pdf-reader.ts), with the page, text and time limits.
  */
-export async function readCodifyRequest(body: unknown): Promise<CodifyRequest> {
+export async function readCodifyRequest(body: unknown, readPdf: (bytes: Buffer) => Promise<PdfText>): Promise<CodifyRequest> {
   const parsed = parseWith(codifyBody, bodyObject(body));
   const noteBytes = Buffer.byteLength(parsed.medical_note, 'utf8');
   if (noteBytes > MAX_NOTE_BYTES) {
@@ -41,7 +43,7 @@ export async function readCodifyRequest(body: unknown): Promise<CodifyRequest> {
   }
   if (!parsed.pdf_file) return { text: parsed.medical_note, model: parsed.model, noteBytes };
   const bytes = decodePdf(parsed.pdf_file.data);
-  const pdf = await pdfText(bytes);
+  const pdf = await readPdf(bytes);
   const text = pdf.text ? `${parsed.medical_note}\n\n${pdf.text}` : parsed.medical_note;
   return { text, model: parsed.model, noteBytes, pdfBytes: bytes.length, pdfPages: pdf.pages };
 }

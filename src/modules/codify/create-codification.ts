@@ -9,6 +9,7 @@ import { awaitCodification } from './await-codification.js';
 import { endCodifyRun, findCodifyRun, insertCodifyRun, type CodifyRun } from './codify.repo.js';
 import { readCodifyRequest } from './codify-request.js';
 import { enqueueCodification } from './enqueue-codification.js';
+import { PdfReader } from './pdf-reader.js';
 
 /** The HTTP answer of an ended codification: 200 with the codes, or its stored error. */
 export function answerOf(run: CodifyRun): { final_code_assessments: unknown[]; discarded_code_assessments: unknown[]; run_id: string } {
@@ -27,9 +28,9 @@ export function answerOf(run: CodifyRun): { final_code_assessments: unknown[]; d
  * POST /v1/codify: stores the request, runs it as a durable job and answers when it ends
  * (woken by NOTIFY), or 504 past CODIFY_TIMEOUT_MS.
  */
-export function createCodification(deps: AppDeps) {
+export function createCodification(deps: AppDeps, pdfReader = new PdfReader()) {
   return async (req: Request, res: Response) => {
-    const input = await readCodifyRequest(req.body);
+    const input = await readCodifyRequest(req.body, (bytes) => pdfReader.read(bytes));
     const { userId, groupId } = req.principal!;
     const id = randomUUID();
     auditResource(res, id);

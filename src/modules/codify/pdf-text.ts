@@ -1,4 +1,3 @@
-import { extractText, getDocumentProxy } from 'unpdf';
 import { payloadTooLarge, unprocessable } from '../../lib/errors.js';
 
 export const MAX_PDF_BYTES = 5 * 1024 * 1024;
@@ -24,24 +23,4 @@ export function decodePdf(data: string): Buffer {
   // The PDF header may follow a few bytes of junk (PDF 32000-1, 7.5.2); readers look in the first 1 KB.
   if (bytes.subarray(0, 1024).indexOf('%PDF-') < 0) throw unprocessable('pdf_file.data is not a PDF document');
   return bytes;
-}
-
-export interface PdfText {
-  text: string;
-  pages: number;
-}
-
-/** The PDF's text in reading order, pages joined; a PDF that cannot be parsed is 422. */
-export async function pdfText(bytes: Buffer): Promise<PdfText> {
-  let doc: Awaited<ReturnType<typeof getDocumentProxy>> | undefined;
-  try {
-    // pdf.js takes ownership of the buffer it is given: hand it a copy.
-    doc = await getDocumentProxy(new Uint8Array(bytes), { verbosity: 0 });
-    const { totalPages, text } = await extractText(doc, { mergePages: true });
-    return { text: text.trim(), pages: totalPages };
-  } catch {
-    throw unprocessable('pdf_file.data could not be read as a PDF document');
-  } finally {
-    await doc?.destroy().catch(() => {});
-  }
 }

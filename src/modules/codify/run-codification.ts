@@ -1,7 +1,7 @@
 import type { AppDeps } from '../../app-deps.js';
 import { CHANNELS } from '../../db/notifications.js';
 import { withTransaction } from '../../db/transaction.js';
-import { isEngineUnavailable } from '../../engine/errors.js';
+import { isEngineLimit, isEngineUnavailable } from '../../engine/errors.js';
 import { recordEvent } from '../outbox/outbox.repo.js';
 import { claimCodifyRun, endCodifyRun, notifyCodifyEnded, type ClaimedRun, type CodifyError, type CodifyOutcome } from './codify.repo.js';
 import { verifyAssessments } from './verify-codes.js';
@@ -60,7 +60,9 @@ export async function runCodification(deps: AppDeps, id: string): Promise<void> 
     deps.logger.warn('codify engine failed', { codify_run_id: id, engine: deps.engine.name, error_name: (err as Error)?.name, unavailable });
     const error: CodifyError = unavailable
       ? { status: 503, error: 'Service Unavailable', details: `The coding engine is unavailable; codification ${id} was not done. Try again later.` }
-      : { status: 500, error: 'Internal Server Error', details: `An unexpected error occurred during codification ${id}` };
+      : isEngineLimit(err)
+        ? { status: 422, error: 'Unprocessable Entity', details: `${err.message}: codification ${id} was not done (the note is too demanding to code)` }
+        : { status: 500, error: 'Internal Server Error', details: `An unexpected error occurred during codification ${id}` };
     await finish(deps, run, { error, engineMs });
     return;
   }

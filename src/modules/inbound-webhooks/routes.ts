@@ -6,10 +6,6 @@ import { getEvent } from './get-event.js';
 import { receiveEvent } from './receive-event.js';
 import { retryEvent } from './retry-event.js';
 
-export const INBOUND_WEBHOOK_PATHS = ['/api/v1/webhooks/ehr', '/api/v1/webhooks/voice'];
-/** Integrations' own senders: `/api/v1/webhooks/{source}/{integrationId}` (DESIGN "Inbound integrations"). */
-export const INBOUND_INTEGRATION_PREFIXES = ['/api/v1/webhooks/ehr/', '/api/v1/webhooks/voice/'];
-
 export function inboundWebhooksRouter({ pool, boss, config, secrets, guards }: RouteDeps): Router {
   const router = Router();
   router.post('/api/v1/webhooks/ehr', signedJsonBody(() => config.EHR_WEBHOOK_SECRET), receiveEvent('ehr', pool));

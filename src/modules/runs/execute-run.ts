@@ -3,7 +3,7 @@ import { CHANNELS } from '../../db/notifications.js';
 import type { Queryable } from '../../db/pool.js';
 import { withTransaction } from '../../db/transaction.js';
 import type { ChatMessage, TokenUsage } from '../../engine/engine.js';
-import { isEngineUnavailable } from '../../engine/errors.js';
+import { isEngineLimit, isEngineUnavailable } from '../../engine/errors.js';
 import { templateSchema } from '../../engine/templates.js';
 import { isUuid } from '../../http/validate.js';
 import { AppError } from '../../lib/errors.js';
@@ -71,6 +71,8 @@ function engineFailure(err: unknown): RunError {
   if (err instanceof AppError) return { error: err.error, details: err.details };
   // Written by the engine from status codes and network errors, never from clinical text.
   if (isEngineUnavailable(err)) return { error: 'Service Unavailable', details: err.message };
+  // The input needs more time or memory than the engine's limits: retrying would fail again.
+  if (isEngineLimit(err)) return { error: 'Unprocessable Entity', details: err.message };
   // Engine messages may echo clinical text: keep only the kind of failure.
   return { error: 'Engine Error', details: `The clinical engine failed (${(err as Error)?.name ?? 'Error'})` };
 }

@@ -27,9 +27,9 @@ export function registerCodifyPaths(registry: OpenAPIRegistry): void {
     responses: {
       200: { description: 'Accepted and discarded code assessments', content: json(codifyResponseDto) },
       ...errorResponses(statuses(CLINICAL_ERRORS, [413, 415, 422, 429, 503, 504]), {
-        400: '`medical_note` missing or empty, wrong types, unknown fields, missing x-doctor, malformed JSON',
-        413: '`medical_note` over 50 KB, PDF over 5 MB decoded, or body over 8 MB',
-        422: '`pdf_file.data` is not base64 or not a PDF',
+        400: '`medical_note` missing or empty, wrong types, unknown fields, missing x-doctor, malformed JSON, JSON nested deeper than 64 levels',
+        413: '`medical_note` over 50 KB, PDF over 5 MB decoded, PDF of more than 500 pages or with more than 1 MB of text, or body over 8 MB',
+        422: '`pdf_file.data` is not base64 or not a PDF, the PDF could not be read within 10 s, or the note needs more than the engine\'s time budget',
         500: 'Unexpected failure during codification',
         503: 'The coding engine is unavailable',
         504: 'The codification did not finish within 10 minutes',

@@ -6,12 +6,15 @@ export interface Turn {
   text: string;
 }
 
-const TAG = /^\s*\[\s*([a-z_ -]+?)\s*\]\s*:?\s*/i;
-const PREFIX = /^\s*(dr|doctor|physician|provider|clinician|nurse|patient|pt|mother|father|parent|guest|spouse)\s*\.?\s*:\s*/i;
-const INAUDIBLE = /\[\s*(inaudible|crosstalk|unintelligible|silence|laughs?|pause)[^\]]*\]/gi;
+// Linear time on any line: no two adjacent parts can match the same characters. (The tag was
+// `\[\s*([a-z_ -]+?)\s*\]`, whose three overlapping parts backtracked cubically: a line of
+// "[" and 2,500 spaces took seconds.) The tag's spaces are trimmed in speakerOf().
+const TAG = /^\s*\[([a-z_ -]{1,40})\]\s*:?\s*/i;
+const PREFIX = /^\s*(dr|doctor|physician|provider|clinician|nurse|patient|pt|mother|father|parent|guest|spouse)\s*(?:\.\s*)?:\s*/i;
+const INAUDIBLE = /\[\s*(inaudible|crosstalk|unintelligible|silence|laughs?|pause)[^\]]{0,200}\]/gi;
 
 function speakerOf(tag: string): Speaker {
-  const t = tag.toLowerCase();
+  const t = tag.trim().toLowerCase();
   if (/^(doctor|dr|physician|provider|clinician|nurse)/.test(t)) return 'doctor';
   if (/^(patient|pt)$/.test(t)) return 'patient';
   return 'other';

@@ -1,0 +1,28 @@
+import { CodeTable } from '../../terminology/code-table.js';
+
+/** A code table as posted to an engine worker: two strings and a byte array clone in one copy each. */
+export interface CodeTablePayload {
+  codes: string;
+  descriptions: string;
+  billable: Uint8Array;
+}
+
+/** The rows of `table`, in its order (titles never contain a line break). */
+export function toPayload(table: CodeTable): CodeTablePayload {
+  const codes: string[] = [];
+  const descriptions: string[] = [];
+  const billable = new Uint8Array(table.size);
+  for (let i = 0; i < table.size; i++) {
+    codes.push(table.codeAt(i));
+    descriptions.push(table.descriptionAt(i).replace(/[\r\n]+/g, ' '));
+    billable[i] = table.billableAt(i) ? 1 : 0;
+  }
+  return { codes: codes.join('\n'), descriptions: descriptions.join('\n'), billable };
+}
+
+/** The worker's own table, built from the same rows as the one in force in the main thread. */
+export function fromPayload(payload: CodeTablePayload): CodeTable {
+  const codes = payload.codes ? payload.codes.split('\n') : [];
+  const descriptions = payload.descriptions.split('\n');
+  return new CodeTable(codes.map((code, i) => ({ code, description: descriptions[i] ?? '', billable: payload.billable[i] === 1 })));
+}

@@ -1,0 +1,27 @@
+import { serveTasks } from '../../lib/worker-tasks.js';
+import type { CodeTable } from '../../terminology/code-table.js';
+import { LocalEngine } from '../local/local-engine.js';
+import { fromPayload, type CodeTablePayload } from './code-table-payload.js';
+
+/**
+ * An engine worker thread: the local engine over its own copy of the code table, posted by the
+ * main thread with the first codify call after the table changed (isolated-engine.ts).
+ */
+let table: CodeTable | undefined;
+const engine = new LocalEngine(() => {
+  if (!table) throw new Error('No code table was posted to this engine worker');
+  return table;
+});
+
+serveTasks(
+  {
+    chat: (a) => engine.chat(a.messages),
+    extractNote: (a) => engine.extractNote(a.transcript, a.template),
+    codify: (a) => engine.codify(a.input),
+  },
+  (payload) => {
+    table = fromPayload(payload as CodeTablePayload);
+    // The title index is built here, in setup, not inside the first call's budget.
+    void table.index;
+  },
+);

@@ -1,0 +1,248 @@
+import { Worker, type ResourceLimits } from 'node:worker_threads';
+
+/**
+ * A small pool of worker threads that run CPU-bound work on user input (the local engine, PDF
+ * text) off the HTTP event loop. Each call has a time budget: a call over it terminates its
+ * worker (the only way to stop a thread stuck in a regular expression or a parser), which is
+ * then replaced, and the call fails with WorkerTimeoutError. A worker that dies (out of memory,
+ * crash) fails its call with WorkerCrashError and is replaced too.
+ *
+ * Protocol (see worker-tasks.ts): the pool posts `{id, op, args, setup?}`; the worker answers
+ * `{id, started: true}` when its setup is done and the budgeted work begins, then
+ * `{id, ok: true, value}` or `{id, ok: false, error: {name, message}}`.
+ *
+ * Written here rather than taken from piscina because the engine needs what a generic pool does
+ * not give: state kept per worker (its code table, sent only to a worker that lacks it) and a
+ * budget that starts when that setup is done; piscina's abort would also charge a cold worker's
+ * module loading to the first call.
+ */
+
+export class WorkerTimeoutError extends Error {
+  override readonly name = 'WorkerTimeoutError';
+  /** `setup`: the worker did not even start the work (spawn, module loading, setup). */
+  constructor(
+    message: string,
+    readonly during: 'setup' | 'work',
+  ) {
+    super(message);
+  }
+}
+
+export class WorkerCrashError extends Error {
+  override readonly name = 'WorkerCrashError';
+  constructor(
+    message: string,
+    readonly outOfMemory: boolean,
+  ) {
+    super(message);
+  }
+}
+
+/** Every worker is busy and the queue is full: the caller should try again shortly. */
+export class WorkerBusyError extends Error {
+  override readonly name = 'WorkerBusyError';
+}
+
+/** An error thrown inside the worker, rebuilt by name and message (never its stack). */
+export class WorkerTaskError extends Error {
+  constructor(name: string, message: string) {
+    super(message);
+    this.name = name;
+  }
+}
+
+export interface WorkerPoolOptions {
+  /** The worker module: a `.js` file in the build, a `.ts` file when running from source. */
+  entry: URL;
+  size: number;
+  /** Heap caps per worker, so an input that allocates without bound kills its worker, not the process. */
+  resourceLimits?: ResourceLimits;
+  /** Terminate a worker idle this long (it is spawned again on the next call); unset: keep it. */
+  idleMs?: number;
+  /** Bound on spawning and setup before the budget starts (module loading, a code table). */
+  setupTimeoutMs?: number;
+  /** Calls that may wait for a worker; one more is refused with WorkerBusyError. Unset: no bound. */
+  maxQueue?: number;
+}
+
+export interface RunOptions {
+  /** The budget of the work itself, from the worker's `started` answer. */
+  timeoutMs: number;
+  signal?: AbortSignal;
+  /**
+   * State the worker keeps between calls (a code table): `load()` is posted with the call only
+   * to a worker that does not hold `key` yet.
+   */
+  setup?: { key: unknown; load: () => unknown };
+}
+
+interface Task {
+  id: number;
+  op: string;
+  args: unknown;
+  options: RunOptions;
+  resolve(value: unknown): void;
+  reject(err: unknown): void;
+  cleanup?: () => void;
+}
+
+interface Slot {
+  worker?: Worker;
+  task?: Task;
+  setupKey?: unknown;
+  timer?: NodeJS.Timeout;
+  idleTimer?: NodeJS.Timeout;
+}
+
+type Answer =
+  | { id: number; started: true }
+  | { id: number; ok: true; value: unknown }
+  | { id: number; ok: false; error: { name: string; message: string } };
+
+/** From source (tsx, vitest) the worker needs the TypeScript loader registered in its own thread. */
+function spawn(entry: URL, resourceLimits?: ResourceLimits): Worker {
+  if (!entry.pathname.endsWith('.ts')) return new Worker(entry, { resourceLimits });
+  const boot = `import('tsx/esm/api').then((m) => { m.register(); return import(${JSON.stringify(entry.href)}); })`;
+  return new Worker(boot, { eval: true, resourceLimits });
+}
+
+export class WorkerPool {
+  private readonly slots: Slot[];
+  private readonly queue: Task[] = [];
+  private nextId = 1;
+  private closed = false;
+
+  constructor(private readonly options: WorkerPoolOptions) {
+    this.slots = Array.from({ length: Math.max(1, options.size) }, () => ({}));
+  }
+
+  run<T>(op: string, args: unknown, options: RunOptions): Promise<T> {
+    if (this.closed) return Promise.reject(new WorkerCrashError('The worker pool is closed', false));
+    if (options.signal?.aborted) return Promise.reject(options.signal.reason);
+    const busy = this.slots.every((s) => s.task);
+    if (busy && this.options.maxQueue !== undefined && this.queue.length >= this.options.maxQueue) {
+      return Promise.reject(new WorkerBusyError(`All workers are busy and ${this.queue.length} calls are waiting`));
+    }
+    return new Promise<T>((resolve, reject) => {
+      const task: Task = { id: this.nextId++, op, args, options, resolve: resolve as (v: unknown) => void, reject };
+      if (options.signal) {
+        const onAbort = () => this.abort(task);
+        options.signal.addEventListener('abort', onAbort, { once: true });
+        task.cleanup = () => options.signal!.removeEventListener('abort', onAbort);
+      }
+      this.queue.push(task);
+      this.dispatch();
+    });
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const task of this.queue.splice(0)) this.settle(task, new WorkerCrashError('The worker pool is closed', false));
+    await Promise.all(
+      this.slots.map(async (slot) => {
+        if (slot.task) this.settle(slot.task, new WorkerCrashError('The worker pool is closed', false));
+        await this.retire(slot);
+      }),
+    );
+  }
+
+  private dispatch(): void {
+    for (const slot of this.slots) {
+      if (this.queue.length === 0) return;
+      if (slot.task) continue;
+      this.start(slot, this.queue.shift()!);
+    }
+  }
+
+  private start(slot: Slot, task: Task): void {
+    clearTimeout(slot.idleTimer);
+    const worker = (slot.worker ??= this.hire(slot));
+    slot.task = task;
+    const setup = task.options.setup;
+    const needsSetup = setup !== undefined && slot.setupKey !== setup.key;
+    if (needsSetup) slot.setupKey = undefined;
+    // Spawning and setup are bounded apart from the budget: a cold worker loads its modules first.
+    slot.timer = setTimeout(() => this.fail(slot, new WorkerTimeoutError(`The worker did not start within ${this.setupTimeoutMs} ms`, 'setup')), this.setupTimeoutMs);
+    worker.postMessage({ id: task.id, op: task.op, args: task.args, setup: needsSetup ? setup.load() : undefined });
+    if (needsSetup) slot.setupKey = setup.key;
+  }
+
+  private get setupTimeoutMs(): number {
+    return this.options.setupTimeoutMs ?? 60_000;
+  }
+
+  private hire(slot: Slot): Worker {
+    const worker = spawn(this.options.entry, this.options.resourceLimits);
+    // An idle worker never keeps the process alive (a call in progress does, by its timer).
+    worker.unref();
+    worker.on('message', (answer: Answer) => this.onAnswer(slot, worker, answer));
+    worker.on('error', (err: Error & { code?: string }) => {
+      if (slot.worker !== worker) return;
+      const oom = err.code === 'ERR_WORKER_OUT_OF_MEMORY';
+      this.fail(slot, new WorkerCrashError(oom ? 'The worker ran out of memory' : `The worker failed (${err.name})`, oom));
+    });
+    worker.on('exit', () => {
+      if (slot.worker !== worker) return;
+      this.fail(slot, new WorkerCrashError('The worker exited', false));
+    });
+    return worker;
+  }
+
+  private onAnswer(slot: Slot, worker: Worker, answer: Answer): void {
+    const task = slot.task;
+    if (slot.worker !== worker || !task || answer.id !== task.id) return;
+    clearTimeout(slot.timer);
+    if ('started' in answer) {
+      const ms = task.options.timeoutMs;
+      slot.timer = setTimeout(() => this.fail(slot, new WorkerTimeoutError(`The work did not finish within ${ms} ms`, 'work')), ms);
+      return;
+    }
+    slot.task = undefined;
+    this.settle(task, answer.ok ? undefined : new WorkerTaskError(answer.error.name, answer.error.message), answer.ok ? answer.value : undefined);
+    this.idle(slot);
+    this.dispatch();
+  }
+
+  /** The slot's call fails with `err`; its worker is terminated and the slot is free for the next call. */
+  private fail(slot: Slot, err: Error): void {
+    clearTimeout(slot.timer);
+    const task = slot.task;
+    slot.task = undefined;
+    void this.retire(slot);
+    if (task) this.settle(task, err);
+    this.dispatch();
+  }
+
+  private abort(task: Task): void {
+    const queued = this.queue.indexOf(task);
+    if (queued >= 0) {
+      this.queue.splice(queued, 1);
+      this.settle(task, task.options.signal?.reason);
+      return;
+    }
+    const slot = this.slots.find((s) => s.task === task);
+    // A cancelled call must not keep its thread busy: the worker is replaced.
+    if (slot) this.fail(slot, task.options.signal?.reason ?? new Error('Aborted'));
+  }
+
+  private idle(slot: Slot): void {
+    if (this.options.idleMs === undefined) return;
+    slot.idleTimer = setTimeout(() => void this.retire(slot), this.options.idleMs);
+    slot.idleTimer.unref();
+  }
+
+  private async retire(slot: Slot): Promise<void> {
+    clearTimeout(slot.timer);
+    clearTimeout(slot.idleTimer);
+    const worker = slot.worker;
+    slot.worker = undefined;
+    slot.setupKey = undefined;
+    await worker?.terminate().catch(() => {});
+  }
+
+  private settle(task: Task, err: unknown, value?: unknown): void {
+    task.cleanup?.();
+    if (err !== undefined) task.reject(err);
+    else task.resolve(value);
+  }
+}

@@ -1,0 +1,32 @@
+import { parentPort } from 'node:worker_threads';
+
+export type TaskHandler = (args: any) => unknown;
+
+interface TaskMessage {
+  id: number;
+  op: string;
+  args: unknown;
+  setup?: unknown;
+}
+
+/**
+ * The worker side of worker-pool.ts: applies a call's `setup` (if it brings one), answers
+ * `started`, runs the handler named by `op` and answers its value or its error (name and
+ * message only: a message may not carry input text, handlers throw fixed messages).
+ */
+export function serveTasks(handlers: Record<string, TaskHandler>, setup?: (payload: unknown) => void): void {
+  const port = parentPort;
+  if (!port) throw new Error('serveTasks() runs in a worker thread');
+  port.on('message', async (msg: TaskMessage) => {
+    try {
+      if (msg.setup !== undefined) setup?.(msg.setup);
+      port.postMessage({ id: msg.id, started: true });
+      const handler = handlers[msg.op];
+      if (!handler) throw new Error(`Unknown worker operation ${msg.op}`);
+      port.postMessage({ id: msg.id, ok: true, value: await handler(msg.args) });
+    } catch (err) {
+      const e = err as Error;
+      port.postMessage({ id: msg.id, ok: false, error: { name: e?.name ?? 'Error', message: e?.message ?? String(err) } });
+    }
+  });
+}

@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest';
+import { WorkerBusyError, WorkerPool, WorkerTimeoutError } from '../../src/lib/worker-pool.js';
+import { PdfReader } from '../../src/modules/codify/pdf-reader.js';
+import { buildPagesPdf, textContent } from '../helpers/pdf.js';
+
+const BACKTRACKING = new URL('../helpers/backtracking-engine-worker.ts', import.meta.url);
+const FREEZER = '[' + ' '.repeat(2_500) + '!x';
+const chat = (content: string) => ({ messages: [{ role: 'user', content }] });
+
+describe('worker pool', () => {
+  it('refuses a call at once when every worker is busy and the queue is full', async () => {
+    const pool = new WorkerPool({ entry: BACKTRACKING, size: 1, maxQueue: 1 });
+    try {
+      const running = pool.run('chat', chat(FREEZER), { timeoutMs: 1_000 });
+      const queued = pool.run<{ message: { content: string } }>('chat', chat('plain'), { timeoutMs: 5_000 });
+      await expect(pool.run('chat', chat('one too many'), { timeoutMs: 1_000 })).rejects.toBeInstanceOf(WorkerBusyError);
+      await expect(running).rejects.toBeInstanceOf(WorkerTimeoutError);
+      // The queued call runs on the replacement worker.
+      expect((await queued).message.content).toBe('plain');
+    } finally {
+      await pool.close();
+    }
+  }, 60_000);
+
+  it('the PDF reader answers 503 with Retry-After when PDFs pile up', async () => {
+    const reader = new PdfReader({ maxQueue: 1 });
+    try {
+      const pdf = buildPagesPdf(300, textContent(Array.from({ length: 30 }, () => 'Hypertension.')));
+      const reads = [reader.read(pdf), reader.read(pdf), reader.read(pdf)].map((p) => p.catch((e: unknown) => e));
+      const third = await reads[2];
+      expect(third).toMatchObject({ status: 503, details: 'The PDF reader is busy; retry shortly', headers: { 'retry-after': '5' } });
+      expect(await reads[0]).toMatchObject({ pages: 300 });
+      expect(await reads[1]).toMatchObject({ pages: 300 });
+    } finally {
+      await reader.close();
+    }
+  }, 60_000);
+});
