@@ -2,10 +2,10 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deepArrays, deepObjects, expectSpecAnswer } from '../helpers/chaos-http.js';
 import { encounterData, envelope, integrationSignature } from '../helpers/inbound.js';
-import { startTestApp, TEST_API_KEYS, TEST_EHR_SECRET, type TestApp } from '../helpers/test-app.js';
+import { startTestApp, TEST_EHR_SECRET, TEST_OPERATOR_KEY, type TestApp } from '../helpers/test-app.js';
 import { newCaller, type Caller } from '../helpers/tokens.js';
 
-const operator = { 'x-api-key': TEST_API_KEYS[0] };
+const operator = { 'x-api-key': TEST_OPERATOR_KEY };
 
 describe('request bodies: read only after authentication, at most 64 levels deep, webhook paths in any case', () => {
   let t: TestApp;
