@@ -70,7 +70,7 @@ async function boot(config: Config, secrets: Omit<DevSecrets, 'config'>, logger:
   if (!databaseUrl) {
     running.embedded = await startEmbeddedPostgres(config.DATA_DIR, config.EMBEDDED_PG_PORT);
     databaseUrl = running.embedded.connectionString;
-    logger.info('embedded PostgreSQL started', { port: config.EMBEDDED_PG_PORT, data_dir: config.DATA_DIR });
+    logger.info('embedded PostgreSQL started', { port: config.EMBEDDED_PG_PORT, data_dir: config.DATA_DIR, cluster: running.embedded.clusterDir });
   }
   if (stopping()) return;
   await prepareDatabase(databaseUrl, logger);

@@ -43,7 +43,8 @@ function postgresUser(): { uid: number; gid: number } {
 
 /** Whether `postgres` can enter a folder (every folder above it included), asked as that user. */
 function canEnter(dir: string, ids: { uid: number; gid: number }): boolean {
-  return spawnSync('test', ['-x', dir], ids).status === 0;
+  // Absolute: a relative path would be looked up from our working folder, skipping its ancestors.
+  return spawnSync('test', ['-x', resolve(dir)], ids).status === 0;
 }
 
 /** The first folder on the way to dir that `postgres` cannot enter, for the one-line reason. */

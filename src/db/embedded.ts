@@ -10,6 +10,8 @@ import { placeCluster, type Placement } from './embedded-placement.js';
 
 export interface EmbeddedDatabase {
   connectionString: string;
+  /** DATA_DIR/pg, or where it was placed for the OS user `postgres` to reach (root in a closed folder). */
+  clusterDir: string;
   stop(): Promise<void>;
 }
 
@@ -136,7 +138,7 @@ export async function startEmbeddedPostgres(dataDir: string, port: number): Prom
       await stop().catch(() => {});
       throw err;
     }
-    return { connectionString, stop };
+    return { connectionString, clusterDir, stop };
   } catch (err) {
     lock.release();
     throw err;
