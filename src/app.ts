@@ -5,6 +5,7 @@ import { auditTrail } from './http/audit.js';
 import { apiKeyAuth } from './http/auth/api-key.js';
 import { bearerAuth, createTokenVerifier } from './http/auth/bearer.js';
 import { bodyParsers, CODIFY_BODY_LIMIT } from './http/body-parsers.js';
+import { entryPoints } from './http/entry-points.js';
 import { errorHandler, notFoundHandler } from './http/error-handler.js';
 import { observeRequests } from './http/observe-requests.js';
 import { requestContext } from './http/request-context.js';
@@ -60,6 +61,7 @@ export function createApp(deps: AppDeps): Express {
   app.use(healthRouter(routeDeps));
   app.use(metricsRouter(routeDeps));
   app.use(docsRouter(routeDeps));
+  app.get('/', entryPoints);
   app.use(transcriptionsRouter(routeDeps));
   app.use(threadsRouter(routeDeps));
   app.use(codifyRouter(routeDeps));
