@@ -59,3 +59,8 @@ export async function devBanner(config: Config, secrets: { generated: string[]; 
   lines.push('');
   return lines.join('\n');
 }
+
+/** A worker process has no HTTP: its banner says only that its workers run (tests wait for it too). */
+export function workerBanner(): string {
+  return ['', 'Clinigate (development)', '  ROLE worker: the queue workers run; this process serves no HTTP', ''].join('\n');
+}

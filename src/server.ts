@@ -5,7 +5,7 @@ import { ConfigError, parseConfig, type Config } from './config.js';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from './db/embedded.js';
 import { migrate } from './db/migrate.js';
 import { createPool } from './db/pool.js';
-import { devBanner } from './dev-banner.js';
+import { devBanner, workerBanner } from './dev-banner.js';
 import { fillDevSecrets, type DevSecrets } from './dev-secrets.js';
 import { startWorkers, type Workers } from './jobs/workers.js';
 import { createLogger, type Logger } from './lib/logger.js';
@@ -78,8 +78,15 @@ async function boot(config: Config, secrets: Omit<DevSecrets, 'config'>, logger:
   running.runtime = await openRuntime(config, databaseUrl, logger, { codeTableWatchMs: 60_000 });
   const { deps } = running.runtime;
   if (stopping()) return;
-  if (config.ROLE !== 'api') running.workers = await startWorkers(deps);
-  if (config.ROLE === 'worker' || stopping()) return;
+  if (config.ROLE !== 'api') {
+    running.workers = await startWorkers(deps);
+    logger.info('workers started', { role: config.ROLE, pid: process.pid });
+  }
+  if (config.ROLE === 'worker') {
+    if (config.NODE_ENV !== 'production' && !stopping()) process.stdout.write(workerBanner());
+    return;
+  }
+  if (stopping()) return;
   running.server = await listen(createApp(deps), config.PORT);
   // Only now: a copy whose port was taken must never claim it listens.
   logger.info('listening', { port: config.PORT, role: config.ROLE, pid: process.pid });

@@ -84,6 +84,20 @@ describe('a second copy of the service', () => {
     }
   }, 90_000);
 
+  it("its own data folder but the first copy's database port: \"embedded PostgreSQL port in use\", exit 1", async () => {
+    const ownDir = mkdtempSync(join(tmpdir(), 'clinigate-second-'));
+    const second = spawnService({ port: await freePort(), pgPort, dataDir: ownDir, via: 'tsx' });
+    try {
+      expect(await second.exited).toBe(1);
+      expect(plainLines(second)).toEqual([`Start-up failed: embedded PostgreSQL port ${pgPort} is in use by another process: stop it, or set EMBEDDED_PG_PORT to a free port`]);
+      expect(existsSync(join(ownDir, 'clinigate.pid'))).toBe(false);
+      await firstStillServes();
+    } finally {
+      signalGroup(second.child, 'SIGKILL');
+      rmSync(ownDir, { recursive: true, force: true });
+    }
+  }, 60_000);
+
   it('`clinigate serve` on the same data folder says the same, in one line', async () => {
     const { runCli } = await import('../cli/cli-helpers.js');
     const res = await runCli(['serve'], { PORT: String(await freePort()), EMBEDDED_PG_PORT: String(pgPort), DATA_DIR: dataDir, NODE_ENV: 'development', LOG_LEVEL: 'info' });
