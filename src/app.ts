@@ -5,6 +5,7 @@ import { auditTrail } from './http/audit.js';
 import { apiKeyAuth, keyRing } from './http/auth/api-key.js';
 import { bearerAuth, createTokenVerifier } from './http/auth/bearer.js';
 import { bodyParsers, CODIFY_BODY_LIMIT } from './http/body-parsers.js';
+import { entryPoints } from './http/entry-points.js';
 import { errorHandler, notFoundHandler } from './http/error-handler.js';
 import { noStore } from './http/no-store.js';
 import { observeRequests } from './http/observe-requests.js';
@@ -72,6 +73,7 @@ export function createApp(deps: AppDeps): Express {
   app.use(healthRouter(routeDeps));
   app.use(metricsRouter(routeDeps));
   app.use(docsRouter(routeDeps));
+  app.get('/', entryPoints);
   app.use(transcriptionsRouter(routeDeps));
   app.use(threadsRouter(routeDeps));
   app.use(codifyRouter(routeDeps));

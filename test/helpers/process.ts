@@ -10,8 +10,8 @@ export interface Spawned {
 }
 
 /** Starts a command in its own process group (so the whole tree can be signalled) and collects its output. */
-export function spawnProcess(command: string, args: string[], env: NodeJS.ProcessEnv): Spawned {
-  const child = spawn(command, args, { cwd: REPO_ROOT, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+export function spawnProcess(command: string, args: string[], env: NodeJS.ProcessEnv, cwd = REPO_ROOT): Spawned {
+  const child = spawn(command, args, { cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   child.stdout!.on('data', (d) => (out += d));
   child.stderr!.on('data', (d) => (out += d));

@@ -35,6 +35,25 @@ describe('PATCH /v1/clinical-notes/{id}', () => {
     expect(res.body).toMatchObject({ ai_generated_content: soap({ plan: 'Admit.' }), feedback: null, version: 2 });
   });
 
+  it('merges partial content of the same template: sections not sent keep their text', async () => {
+    const note = await newNote(t, caller);
+    const res = await patchNote(t, caller, note.id, { ai_generated_content: { plan: 'Admit for observation.' } });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ template: 'SOAP', ai_generated_content: soap({ plan: 'Admit for observation.' }), version: 2 });
+    // The template named but unchanged merges alike; the version keeps the whole content.
+    const again = await patchNote(t, caller, note.id, { template: 'SOAP', ai_generated_content: { subjective: 'Better today.' } });
+    expect(again.status).toBe(200);
+    expect(again.body.ai_generated_content).toEqual(soap({ plan: 'Admit for observation.', subjective: 'Better today.' }));
+    const versions = await request(t.app).get(`/v1/clinical-notes/${note.id}/versions`).set(caller.headers);
+    expect(JSON.stringify(versions.body)).toContain('Better today.');
+    expect(await outboxEvents(t, note.id)).toContainEqual(
+      expect.objectContaining({ type: 'note.updated', data: expect.objectContaining({ version: 2, changed_fields: ['ai_generated_content'] }) }),
+    );
+    // A partial section of the wrong type or an unknown section is still refused.
+    expect((await patchNote(t, caller, note.id, { ai_generated_content: { plan: 1 } })).status).toBe(400);
+    expect((await patchNote(t, caller, note.id, { ai_generated_content: { notes: 'n' } })).status).toBe(400);
+  });
+
   it('changes template only with content of the new shape', async () => {
     const note = await newNote(t, caller);
     const noContent = await patchNote(t, caller, note.id, { template: 'DAP' });
@@ -61,7 +80,8 @@ describe('PATCH /v1/clinical-notes/{id}', () => {
     ['content as a string', { ai_generated_content: 'text' }],
     ['content with a non-string section', { ai_generated_content: soap({ plan: ['a'] as unknown as string }) }],
     ['content with an unknown key', { ai_generated_content: { ...soap(), notes: 'n' } }],
-    ['content missing a section', { ai_generated_content: { subjective: 's', objective: 'o', assessment: 'a' } }],
+    // Sections not sent keep their text only while the template stays: a new template needs them all.
+    ['content missing a section', { template: 'DAP', ai_generated_content: { data: 'd', assessment: 'a' } }],
     ['report_run_id as a string', { report_run_id: 'abc' }],
     ['report_run_id with non-strings', { report_run_id: [1, 2] }],
     ['report_run_id as an object', { report_run_id: { a: 1 } }],

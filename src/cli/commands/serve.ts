@@ -14,7 +14,8 @@ export function registerServe(program: Command): void {
         await startServer({ role: opts.role });
       } catch (err) {
         // The same line and exit code as `npm start`.
-        process.stderr.write(`Start-up failed: ${(err as Error).message}\n`);
+        const reason = err instanceof Error ? err.message || (err as { code?: string }).code || err.name : String(err);
+        process.stderr.write(`Start-up failed: ${reason}\n`);
         process.exit(1);
       }
     });

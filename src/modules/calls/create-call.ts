@@ -24,7 +24,8 @@ function isLanguageTag(tag: string): boolean {
   }
 }
 
-export const createCallBody = z.object({
+// Strict: a misspelt field is a 400 naming it, never silently dropped.
+export const createCallBody = z.strictObject({
   questionnaireId: z.string().trim().min(1, 'must not be empty').max(200),
   phoneNumber: z
     .string()

@@ -37,3 +37,17 @@ export function assertOwnership(body: Record<string, unknown>, owner: { id?: str
     if (body[field] !== owner[field]) throw badRequest(`${field}: comes from the token and cannot be set or changed`);
   }
 }
+
+/**
+ * The content a PATCH leaves: with the same template, the sections sent over the stored ones
+ * (sections not sent keep their text, as every other field not sent keeps its value); a new
+ * template starts from what was sent alone, which must then be the whole new shape.
+ */
+export function mergeNoteContent(
+  current: { template: string; ai_generated_content: Record<string, unknown> },
+  template: string | undefined,
+  sent: Record<string, unknown>,
+): Record<string, unknown> {
+  if (template !== undefined && template !== current.template) return sent;
+  return { ...current.ai_generated_content, ...sent };
+}

@@ -5,12 +5,15 @@ import { withTransaction } from '../../db/transaction.js';
 import { auditResource } from '../../http/audit.js';
 import { bodyObject, isUuid, parseWith } from '../../http/validate.js';
 import { badRequest, notFound } from '../../lib/errors.js';
-import { assertOwnership, noteFieldsShape, READ_ONLY_FIELDS, readOnlyShape } from './note-body.js';
+import { assertOwnership, mergeNoteContent, noteFieldsShape, READ_ONLY_FIELDS, readOnlyShape } from './note-body.js';
 import { noteEtag } from './note-etag.js';
 import { checkNoteLinks } from './note-links.js';
 import { applyNoteChange, toClinicalNote } from './save-note.js';
 
-/** Partial: every field optional, fields not sent keep their values; unknown fields refused. */
+/**
+ * Partial: every field optional, fields not sent keep their values (so do content sections not sent,
+ * while the template stays); unknown fields refused.
+ */
 export const patchNoteBody = z.strictObject({
   template: noteFieldsShape.template.optional(),
   ai_generated_content: noteFieldsShape.ai_generated_content.optional(),
@@ -49,7 +52,7 @@ export function patchNote(pool: Pool) {
           return {
             ...links,
             template: body.template,
-            ai_generated_content: body.ai_generated_content as Record<string, string> | undefined,
+            ai_generated_content: body.ai_generated_content && (mergeNoteContent(current, body.template, body.ai_generated_content) as Record<string, string>),
             feedback: body.feedback,
           };
         },

@@ -9,7 +9,8 @@ import { bodyObject, parseWith } from '../../http/validate.js';
 import { recordTranscriptionCreated } from './transcription-events.js';
 import { insertTranscription } from './transcriptions.repo.js';
 
-export const createTranscriptionBody = z.object({
+// Strict: a misspelt field (`langauge_used`) is a 400 naming it, never silently dropped.
+export const createTranscriptionBody = z.strictObject({
   duration_seconds: z.number().finite().min(0),
   original_transcript: z.string().refine((s) => s.trim().length > 0, 'must not be empty'),
   language_used: z

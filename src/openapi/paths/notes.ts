@@ -57,7 +57,7 @@ export function registerNotePaths(registry: OpenAPIRegistry): void {
     operationId: 'updateClinicalNote',
     tags: ['Clinical notes'],
     summary: 'Update clinical note',
-    description: 'Fields not sent keep their values; every change is kept as a version. A change of `template` must bring content of the new shape. With `If-Match`, a stale version is refused (412).',
+    description: 'Fields not sent keep their values, and so do the sections of `ai_generated_content` not sent while the template stays (send only `plan` to change the plan); every change is kept as a version. A change of `template` must bring the whole content of the new shape. With `If-Match`, a stale version is refused (412).',
     security: clinicalSecurity,
     request: {
       headers: clinicalHeaders.extend({

@@ -5,6 +5,27 @@ import { errorResponses, z } from '../registry.js';
 export function registerReferencePaths(registry: OpenAPIRegistry): void {
   registry.registerPath({
     method: 'get',
+    path: '/',
+    operationId: 'getEntryPoints',
+    tags: ['Operations'],
+    summary: 'Where to start',
+    description: 'A browser (Accept: text/html) is redirected to /docs; any other client gets the entry points.',
+    security: [],
+    responses: {
+      200: {
+        description: 'The entry points',
+        content: {
+          'application/json': {
+            schema: z.object({ name: z.string(), version: z.string(), docs: z.string(), openapi: z.string(), health: z.string(), metrics: z.string(), console: z.string() }),
+          },
+        },
+      },
+      302: { description: 'To /docs, for a browser' },
+      ...errorResponses([500]),
+    },
+  });
+  registry.registerPath({
+    method: 'get',
     path: '/openapi.json',
     operationId: 'getOpenApiDocument',
     tags: ['Operations'],
