@@ -13,7 +13,7 @@ const CONTRACTIONS: [RegExp, string][] = [
 ];
 
 const FILLERS = [
-  /\b(u+m+|u+h+m*|h+m+|m+m+|e+r+m*|a+h+|o+h+)\b[,.]?/gi,
+  /\b(u+m+|u+h+m*|h+m+|m+m+|erm+|err+|a+h+|o+h+)\b[,.]?/gi, // not "er": the ER
   /\b(mm-hmm|mm-mm|uh-huh|uh-uh|um-hum|mhm|hmm-mm)\b[,.]?/gi,
   /\b(you know|i mean|you see)\b,?/gi,
   /,\s*like\s*,/gi,

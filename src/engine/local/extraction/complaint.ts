@@ -15,16 +15,17 @@ function tidy(s: string): string {
   return words.length > 12 ? words.slice(0, 12).join(' ') : t;
 }
 
-export function chiefComplaint(cands: Candidate[]): string | undefined {
+/** The complaint and the lines it was read from. */
+export function chiefComplaint(cands: Candidate[]): { text: string; lines: number[] } | undefined {
   const labelled = cands.find((c) => c.unit.label === 'chief complaint' || c.unit.label === 'cc');
-  if (labelled) return tidy(labelled.unit.text.replace(/[.]$/, ''));
+  if (labelled) return { text: tidy(labelled.unit.text.replace(/[.]$/, '')), lines: labelled.unit.lines };
   for (const c of cands.filter((x) => x.intro)) {
     const m = REASON.exec(c.unit.text) ?? FOLLOW_UP.exec(c.unit.text);
-    if (m && m[1].split(' ').length >= 1) return tidy(m[1]);
+    if (m && m[1].split(' ').length >= 1) return { text: tidy(m[1]), lines: c.unit.lines };
   }
   for (const c of cands.filter((x) => x.section === 'hpi').slice(0, 8)) {
     const m = COMPLAINT.exec(c.unit.text);
-    if (m && c.unit.features.symptom + c.unit.features.condition > 0) return tidy(m[1]);
+    if (m && c.unit.features.symptom + c.unit.features.condition > 0) return { text: tidy(m[1]), lines: c.unit.lines };
   }
   return undefined;
 }

@@ -1,9 +1,10 @@
 import type { NoteContent, Template } from '../../templates.js';
-import { assembleSoap, type SoapNote } from './assemble.js';
+import { allergyAnswers } from './allergies.js';
+import { assembleSoap, type SoapEvidence, type SoapNote } from './assemble.js';
 import { classify } from './classify.js';
 import { pairFindings } from './qa.js';
 import { detectGender, pronouns } from './third-person.js';
-import { toTemplate } from './template-map.js';
+import { toTemplate, type TemplateEvidence } from './template-map.js';
 import { parseTranscript } from './transcript.js';
 import { toUnits } from './units.js';
 
@@ -13,6 +14,10 @@ import { toUnits } from './units.js';
  * phase -> classify and score sentences -> pick to a length budget -> third person -> template.
  */
 export function extractSoap(transcript: string): SoapNote {
+  return extractSoapWithEvidence(transcript).note;
+}
+
+export function extractSoapWithEvidence(transcript: string): { note: SoapNote; evidence: SoapEvidence } {
   const turns = parseTranscript(transcript ?? '');
   const units = toUnits(turns);
   const cands = classify(units);
@@ -20,16 +25,23 @@ export function extractSoap(transcript: string): SoapNote {
   const doctorText = turns.filter((t) => t.speaker !== 'patient').map((t) => t.text).join(' ');
   const totalWords = units.reduce((n, u) => n + u.words.length, 0);
   // Reference notes run about a third of a long visit; short visits keep most of their content.
-  const budgetWords = Math.round(Math.min(650, Math.max(totalWords * 0.35, Math.min(totalWords, 160))));
-  return assembleSoap(cands, findings, { budgetWords, pronouns: pronouns(detectGender(doctorText)) });
+  const budgetWords = Math.round(Math.min(650, Math.max(totalWords * 0.35, Math.min(totalWords, 250))));
+  return assembleSoap(cands, findings, { budgetWords, pronouns: pronouns(detectGender(doctorText)), allergies: allergyAnswers(turns) });
+}
+
+/** The note in `template` and, per section, each sentence with the transcript lines it came from. */
+export function extractNoteWithEvidence(transcript: string, template: Template): { content: NoteContent; evidence: TemplateEvidence } {
+  const { note, evidence } = extractSoapWithEvidence(transcript);
+  return toTemplate(note, evidence, template);
 }
 
 export function extractNote(transcript: string, template: Template): NoteContent {
-  return toTemplate(extractSoap(transcript), template);
+  return extractNoteWithEvidence(transcript, template).content;
 }
 
 export { parseTranscript } from './transcript.js';
-export type { SoapNote } from './assemble.js';
+export type { SoapNote, SoapEvidence, Evidenced } from './assemble.js';
+export type { TemplateEvidence } from './template-map.js';
 export { toUnits, type Unit } from './units.js';
 export { classify, type Candidate } from './classify.js';
 export { rewrite, pronouns, detectGender, notation, type Pronouns } from './third-person.js';

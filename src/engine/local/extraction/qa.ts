@@ -9,6 +9,7 @@ import { normalizeAsr, stripLeading } from './clean.js';
  */
 export interface Finding {
   turn: number; // the answer's turn
+  lines: number[]; // the question's and the answer's transcript lines
   topic: string;
   present: boolean;
 }
@@ -53,11 +54,13 @@ export function pairFindings(turns: Turn[]): Finding[] {
     const last = qText.split(/(?<=[.!?])\s+/).filter((s) => s.trim()).pop() ?? '';
     if (!last.endsWith('?')) continue;
     const topic = topicOf(last);
-    if (!topic) continue;
+    if (!topic || /allerg/i.test(topic)) continue; // allergies have their own line (allergies.ts)
     const answer = stripLeading(normalizeAsr(a.text)).toLowerCase();
     const raw = normalizeAsr(a.text).toLowerCase();
-    if (NO.test(raw) || NO.test(answer)) out.push({ turn: i + 1, topic, present: false });
-    else if (YES.test(raw) || YES.test(answer)) out.push({ turn: i + 1, topic, present: true });
+    const lines = [...q.lines.map((l) => l.line), ...a.lines.map((l) => l.line)];
+    if (NO.test(raw) || NO.test(answer)) out.push({ turn: i + 1, topic, present: false, lines });
+    // "a little short of breath, no chest pain" answers two questions at once: the sentence itself is kept instead.
+    else if ((YES.test(raw) || YES.test(answer)) && !/\b(?:no|not|never|none)\b/.test(answer)) out.push({ turn: i + 1, topic, present: true, lines });
   }
   return out;
 }

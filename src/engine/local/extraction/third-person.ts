@@ -71,13 +71,13 @@ function rewriteSubject(text: string, subj: string, who: 'i' | 'you', obj: strin
 }
 
 /** Rewrites one sentence said by `speaker` about the patient into third person. */
-export function rewrite(text: string, speaker: Speaker, p: Pronouns): string {
+export function rewrite(text: string, speaker: Speaker, p: Pronouns, verbs?: Set<string>): string {
   let t = ` ${text} `;
   if (speaker === 'patient' || speaker === 'other') {
     t = t.replace(/\bmy\s?self\b/gi, p.refl).replace(/\bmy\b/gi, p.poss).replace(/\bmine\b/gi, p.poss).replace(/\bme\b/gi, p.obj);
     t = rewriteSubject(t, p.subj, 'i', p.obj);
   } else if (speaker === 'doctor' || speaker === 'unknown') {
-    t = t.replace(/\b(?:i(?:'d| would) like you to|i want you to|i need you to|you need to|you should|you want to)\b/gi, `I advised ${p.obj} to`);
+    t = t.replace(/\b(?:i(?:'d| would) like you to|i want you to|i need you to|you need to|you should|you want to)\b/gi, `${p.subj} was advised to`);
     t = t.replace(/\b(?:i'm (?:also |just |now )?going to|i am (?:also |just )?going to|i'll|we're (?:also |just )?going to|we are going to|we'll|let's|let us|i'd (?:also )?like to|i would (?:also )?like to|i (?:also )?want to)\s+(?:go ahead and\s+)?/gi, (m) => (/^ ?i'?d|i would|i want/i.test(m) ? 'I would like to ' : /we|let/i.test(m) ? 'we will ' : 'I will '));
     t = t.replace(/\bgo ahead and\s+/gi, '');
     t = t.replace(/\byour\s?self\b/gi, p.refl).replace(/\byours\b/gi, p.poss).replace(/\byour\b/gi, p.poss);
@@ -86,6 +86,15 @@ export function rewrite(text: string, speaker: Speaker, p: Pronouns): string {
   }
   t = t.replace(/\bi\b/g, 'I').replace(/\bi'(m|ve|ll|d)\b/g, "I'$1");
   t = t.replace(/\b(the patient|she|he) (is|was) (?:gon na|going to)\b/gi, '$1 $2 going to');
+  // "the patient squats or twist": the second verb of a pair agrees too (wink tagged it a verb).
+  if (verbs?.size) {
+    t = t.replace(/\b(the patient|she|he) ([a-z]+s) (or|and) ([a-z]+)\b(?=([.,;!?]|$)?)/gi, (m, s: string, v1: string, c: string, v2: string, end?: string) =>
+      (verbs.has(v2.toLowerCase()) || end !== undefined) && !/s$/.test(v2) ? `${s} ${v1} ${c} ${thirdPerson(v2)}` : m);
+  }
+  // Unknown gender: "the patient hurt the patient's knee" reads "the patient hurt their knee" within one clause.
+  if (p.poss === "the patient's") {
+    t = t.replace(/\b(the patient)((?: (?!and\b|but\b|or\b|so\b|when\b|because\b|while\b|if\b)[a-z]+){1,5}) the patient's\b/gi, '$1$2 their');
+  }
   return t.replace(/\s+/g, ' ').trim();
 }
 
