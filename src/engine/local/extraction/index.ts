@@ -46,5 +46,6 @@ export { toUnits, type Unit } from './units.js';
 export { classify, type Candidate } from './classify.js';
 export { rewrite, pronouns, detectGender, notation, type Pronouns } from './third-person.js';
 export { finish } from './clean.js';
+export { PLACEHOLDERS } from './assemble.js';
 export { stem } from './nlp.js';
 export type { Turn, Speaker } from './transcript.js';
