@@ -85,3 +85,17 @@ describe('evidence', () => {
     expect(lines.find((l) => l.line === 21)?.text).toMatch(/naproxen 500 mg/);
   });
 });
+
+describe('patterns that see user text stay linear', () => {
+  it.each([
+    ['[' + ' '.repeat(2_500) + '!x', 'speaker tag'],
+    ['dr' + ' '.repeat(5_000) + '.x', 'prefix'],
+    ['[doctor] ' + 'i '.repeat(20_000), 'repeated pronoun'],
+    ['[patient] ' + 'a'.repeat(100_000), 'one long token'],
+    ['[doctor] presents with '.repeat(2_000), 'repeated cue'],
+  ])('%#: %s-like input is answered fast', (input) => {
+    const t0 = performance.now();
+    extractNote(input, 'SOAP');
+    expect(performance.now() - t0).toBeLessThan(1_500);
+  });
+});
