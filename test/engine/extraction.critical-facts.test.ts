@@ -58,7 +58,7 @@ describe('critical facts land in their sections', () => {
 });
 
 const content = (s: string) => s.toLowerCase().match(/\b(?:\d+(?:\.\d+)?|[a-z]{5,})\b/g) ?? [];
-const SCRIBE_WORDS = new Set(['patient', 'reports', 'advised', 'clinician', 'endorses', 'denies', 'return', 'prescribe', 'likely', 'their', 'takes', 'reveals', 'known', 'allergies', 'follow', 'evaluation', 'address']);
+const SCRIBE_WORDS = new Set(['patient', 'reports', 'advised', 'clinician', 'endorses', 'denies', 'return', 'prescribe', 'likely', 'their', 'takes', 'reveals', 'known', 'allergies', 'follow', 'evaluation', 'address', 'understands', 'agrees', 'recommended', 'plan']); // the scribe's own words (the agreement line quotes the patient's assent)
 
 describe('evidence', () => {
   it.each(TEMPLATES)('%s: every sentence of every section cites lines that hold its content', (template) => {

@@ -1,4 +1,6 @@
+import { agreement } from './agreement.js';
 import type { AllergyAnswer } from './allergies.js';
+import type { Turn } from './transcript.js';
 import type { Candidate, Section } from './classify.js';
 import { finish } from './clean.js';
 import { chiefComplaint } from './complaint.js';
@@ -28,6 +30,7 @@ export interface AssembleOptions {
   budgetWords: number;
   pronouns: Pronouns;
   allergies: AllergyAnswer[];
+  turns?: Turn[];
 }
 
 const wordCount = (s: string) => s.split(/\s+/).filter(Boolean).length;
@@ -43,17 +46,22 @@ function similar(a: Set<string>, b: Set<string>): boolean {
 }
 
 /**
- * Critical facts are never cut for length: every plan, assessment, allergy, medication, vital
- * and result sentence with content, and every named exam test. The budget trims the narrative.
+ * Critical facts (plan, assessment, allergy, medication, vital and result sentences with content,
+ * named exam tests) may run the note 30% past its length budget; the narrative may not. Exempting
+ * them outright, or ranking them first, cost ACI-Bench 1-2 ROUGE-1 points on long visits, where
+ * clinicians repeat orders; short visits fit whole either way.
  */
+const CRITICAL_SLACK = 1.3;
 function critical(c: Candidate): boolean {
   if (c.section === 'exam') return NAMED_TEST.test(c.unit.text);
   return ['plan', 'assessment', 'allergies', 'meds', 'vitals', 'results'].includes(c.section) && c.unit.features.content >= 2;
 }
 
 function select(cands: Candidate[], budget: number): Candidate[] {
-  const rate = (c: Candidate) => c.score / Math.sqrt(c.unit.words.length + 4);
-  const ranked = [...cands].sort((a, b) => Number(critical(b)) - Number(critical(a)) || rate(b) - rate(a) || a.unit.index - b.unit.index);
+  // The learned probability and the rule score rank together (weight 3 was best in 5-fold CV:
+  // 49.2 ROUGE-1 against 48.8 for the rules alone and 48.9 at weight 10).
+  const rate = (c: Candidate) => (c.used ?? 0) * 3 + c.score / Math.sqrt(c.unit.words.length + 4);
+  const ranked = [...cands].sort((a, b) => rate(b) - rate(a) || a.unit.index - b.unit.index);
   const chosen: Candidate[] = [];
   const seen: Set<string>[] = [];
   const covered = new Set<Section>();
@@ -61,7 +69,7 @@ function select(cands: Candidate[], budget: number): Candidate[] {
   for (const c of ranked) {
     const n = c.unit.words.length;
     const first = !covered.has(c.section);
-    if (used + n > budget && !critical(c) && !(first && c.score >= 3)) continue;
+    if (used + n > budget * (critical(c) ? CRITICAL_SLACK : 1) && !(first && c.score >= 3)) continue;
     const set = stemSet(c.unit.text);
     if (seen.some((s) => similar(s, set))) continue;
     chosen.push(c);
@@ -176,8 +184,13 @@ export function assembleSoap(cands: Candidate[], findings: Finding[], opts: Asse
     ['RESULTS', ofSection(chosen, 'results', p)],
   ]);
   const stated = ofSection(chosen, 'assessment', p);
-  const assessment = render([['', stated.length ? stated : impliedAssessment(chosen, cc, p)]]);
-  const plan = render([['', ofSection(chosen, 'plan', p)]]);
+  // Notes open the assessment with who the patient is and why they came, as the clinician said it.
+  const intro = chosen.find((c) => c.intro && c.section === 'hpi');
+  const opening = intro ? [sentence(intro, p)] : [];
+  const assessment = render([['', [...opening, ...(stated.length ? stated : impliedAssessment(chosen, cc, p))]]]);
+  const planned = ofSection(chosen, 'plan', p);
+  const agreed = opts.turns ? agreement(opts.turns, planned.flatMap((s) => s.lines), p.subj) : undefined;
+  const plan = render([['', agreed ? [...planned, agreed] : planned]]);
   return {
     note: {
       subjective: subjective.text || PLACEHOLDERS.subjective,

@@ -13,9 +13,10 @@ export interface Candidate {
   score: number;
   speaker: Speaker; // who the sentence speaks as, for the third-person rewrite
   intro: boolean; // the clinician's summary of who the patient is and why they came
+  used?: number; // the sentence model's probability that a note uses the sentence (learned.ts)
 }
 
-const COMMAND = /^(?:show me|open|pull up|go to(?! the (?:er|emergency|hospital|urgent care))|bring up|let's pull up)\b/i; // voice-assistant commands
+const COMMAND = /^(?:show me|open|pull up|go to(?! the (?:er|emergency|hospital|urgent care))|bring up|let's pull up|finali[sz]e (?:the|this) (?:note|recording)|end (?:the )?recording)\b/i; // voice-assistant commands
 const GREETING = /^(?:hi|hello|hey|good (?:morning|afternoon|evening)|nice to meet you)\b/i;
 // Announcements of what comes next ("let's do a quick physical exam") carry no finding.
 const ANNOUNCE = /^(?:let's|we will|we'll|i will|i'll|i'm going to|i want to|i'd like to|let me)\s+(?:go ahead and\s+)?(?:do|perform|start|take|have)\s+(?:a |an |your )?(?:quick |brief )?(?:physical )?(?:exam(?:ination)?|look)\b[^,]*$/i;

@@ -2,6 +2,7 @@ import type { NoteContent, Template } from '../../templates.js';
 import { allergyAnswers } from './allergies.js';
 import { assembleSoap, type SoapEvidence, type SoapNote } from './assemble.js';
 import { classify } from './classify.js';
+import { applyModel, DEFAULT_MODEL, type SentenceModel } from './learned.js';
 import { pairFindings } from './qa.js';
 import { detectGender, pronouns } from './third-person.js';
 import { toTemplate, type TemplateEvidence } from './template-map.js';
@@ -13,30 +14,35 @@ import { toUnits } from './units.js';
  * the transcript. Pipeline: parse turns -> clean and split sentences -> track the visit's
  * phase -> classify and score sentences -> pick to a length budget -> third person -> template.
  */
-export function extractSoap(transcript: string): SoapNote {
-  return extractSoapWithEvidence(transcript).note;
+export interface ExtractOptions {
+  /** The sentence model; the committed weights unless a caller (cross-validation) passes its own. */
+  model?: SentenceModel;
 }
 
-export function extractSoapWithEvidence(transcript: string): { note: SoapNote; evidence: SoapEvidence } {
+export function extractSoap(transcript: string, opts: ExtractOptions = {}): SoapNote {
+  return extractSoapWithEvidence(transcript, opts).note;
+}
+
+export function extractSoapWithEvidence(transcript: string, opts: ExtractOptions = {}): { note: SoapNote; evidence: SoapEvidence } {
   const turns = parseTranscript(transcript ?? '');
   const units = toUnits(turns);
-  const cands = classify(units);
+  const cands = applyModel(units, classify(units), opts.model ?? DEFAULT_MODEL);
   const findings = pairFindings(turns);
   const doctorText = turns.filter((t) => t.speaker !== 'patient').map((t) => t.text).join(' ');
   const totalWords = units.reduce((n, u) => n + u.words.length, 0);
   // Reference notes run about a third of a long visit; short visits keep most of their content.
   const budgetWords = Math.round(Math.min(650, Math.max(totalWords * 0.35, Math.min(totalWords, 250))));
-  return assembleSoap(cands, findings, { budgetWords, pronouns: pronouns(detectGender(doctorText)), allergies: allergyAnswers(turns) });
+  return assembleSoap(cands, findings, { budgetWords, pronouns: pronouns(detectGender(doctorText)), allergies: allergyAnswers(turns), turns });
 }
 
 /** The note in `template` and, per section, each sentence with the transcript lines it came from. */
-export function extractNoteWithEvidence(transcript: string, template: Template): { content: NoteContent; evidence: TemplateEvidence } {
-  const { note, evidence } = extractSoapWithEvidence(transcript);
+export function extractNoteWithEvidence(transcript: string, template: Template, opts: ExtractOptions = {}): { content: NoteContent; evidence: TemplateEvidence } {
+  const { note, evidence } = extractSoapWithEvidence(transcript, opts);
   return toTemplate(note, evidence, template);
 }
 
-export function extractNote(transcript: string, template: Template): NoteContent {
-  return extractNoteWithEvidence(transcript, template).content;
+export function extractNote(transcript: string, template: Template, opts: ExtractOptions = {}): NoteContent {
+  return extractNoteWithEvidence(transcript, template, opts).content;
 }
 
 export { parseTranscript } from './transcript.js';

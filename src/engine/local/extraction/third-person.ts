@@ -35,7 +35,7 @@ const IRREGULAR: Record<string, string> = { have: 'has', do: 'does', go: 'goes',
 export function thirdPerson(verb: string): string {
   const v = verb.toLowerCase();
   if (IRREGULAR[v]) return IRREGULAR[v];
-  if (MODALS.has(v) || PAST.has(v) || /ed$|ing$|n't$|^[^a-z]/.test(v) || v.length < 2) return verb;
+  if (MODALS.has(v) || PAST.has(v) || /ly$/.test(v) || /ed$|ing$|n't$|^[^a-z]/.test(v) || v.length < 2) return verb;
   if (/(s|sh|ch|x|z|o)$/.test(v)) return v + 'es';
   if (/[^aeiou]y$/.test(v)) return v.slice(0, -1) + 'ies';
   return v + 's';
@@ -77,7 +77,9 @@ export function rewrite(text: string, speaker: Speaker, p: Pronouns, verbs?: Set
     t = t.replace(/\bmy\s?self\b/gi, p.refl).replace(/\bmy\b/gi, p.poss).replace(/\bmine\b/gi, p.poss).replace(/\bme\b/gi, p.obj);
     t = rewriteSubject(t, p.subj, 'i', p.obj);
   } else if (speaker === 'doctor' || speaker === 'unknown') {
-    t = t.replace(/\b(?:i(?:'d| would) like you to|i want you to|i need you to|you need to|you should|you want to)\b/gi, `${p.subj} was advised to`);
+    // "I don't think you need to..." or "if you want to..." is no advice: those stay as said.
+    t = t.replace(/\b(?:i(?:'d| would) like you to|i want you to|i need you to|you need to|you should|you want to)\b/gi, (m: string, at: number, all: string) =>
+      /(?:\b(?:not|never|if|whether|when|unless)\b|n't)[^,.;]*$/i.test(all.slice(Math.max(0, at - 40), at)) ? m : `${p.subj} was advised to`);
     t = t.replace(/\b(?:i'm (?:also |just |now )?going to|i am (?:also |just )?going to|i'll|we're (?:also |just )?going to|we are going to|we'll|let's|let us|i'd (?:also )?like to|i would (?:also )?like to|i (?:also )?want to)\s+(?:go ahead and\s+)?/gi, (m) => (/^ ?i'?d|i would|i want/i.test(m) ? 'I would like to ' : /we|let/i.test(m) ? 'we will ' : 'I will '));
     t = t.replace(/\bgo ahead and\s+/gi, '');
     t = t.replace(/\byour\s?self\b/gi, p.refl).replace(/\byours\b/gi, p.poss).replace(/\byour\b/gi, p.poss);
