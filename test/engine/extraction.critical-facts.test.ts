@@ -2,10 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { extractNote, extractNoteWithEvidence, parseTranscript } from '../../src/engine/local/extraction/index.js';
 import { PLACEHOLDERS } from '../../src/engine/local/extraction/assemble.js';
 import { TEMPLATES } from '../../src/engine/templates.js';
-import { COUGH, KNEE, VISITS } from './fixtures/visits.js';
+import { COUGH, HELD_OUT, KNEE, VISITS } from './fixtures/visits.js';
 
 describe('critical facts land in their sections', () => {
-  it.each(VISITS.map((v) => [v.name, v] as const))('%s: every fact in place, placeholders only where the visit has nothing', (_name, visit) => {
+  it.each([...VISITS, ...HELD_OUT].map((v) => [v.name, v] as const))('%s: every fact in place, placeholders only where the visit has nothing', (_name, visit) => {
     const note = extractNote(visit.transcript, 'SOAP');
     for (const [section, facts] of Object.entries(visit.facts)) {
       for (const fact of facts ?? []) expect(note[section], `${section} ${fact}`).toMatch(fact);

@@ -1,5 +1,5 @@
 import { ALLERGY } from '../extraction/cues.js';
-import { DOSE, MED_WORDS } from '../extraction/lexicon.js';
+import { DOSE, drugNames } from '../extraction/lexicon.js';
 import { finish, notation, rewrite, type Evidenced, type Pronouns, type SoapEvidence, type SoapNote, type Unit } from '../extraction/index.js';
 import type { Intent } from './intents.js';
 import { withQuotes, type LineIndex } from './quotes.js';
@@ -20,16 +20,9 @@ export interface AnswerSources {
 const NOT_SAID = (what: string) => `The visit does not say ${what}, so I can't answer that from the transcript.`;
 const EMPTY = /^No (history|examination|assessment|plan) /;
 
-// Generic words ("medication", "pill") do not make a sentence about a drug; names and doses do.
-const GENERIC = new Set(['medication', 'medications', 'medicine', 'medicines', 'meds', 'pill', 'pills', 'tablet', 'tablets', 'dose', 'doses', 'dosage', 'prescription', 'prescribed', 'prescribe', 'refill', 'refills', 'supplement', 'supplements', 'shot', 'patch', 'drops', 'spray', 'cream']);
-const DRUGS = new Set(MED_WORDS.filter((w) => !GENERIC.has(w)));
-
-// Generic-name endings, without the short ones that also end ordinary words ("inside", "cone").
-const DRUG_NAME = /^[a-z]{3,}(?:pril|sartan|olol|dipine|statin|formin|prazole|cillin|mycin|cycline|floxacin|tidine|gliptin|gliflozin|glutide|parin|xaban|triptan|azepam|zolam|oxetine|profen|coxib)$/;
-
 function namesDrug(u: Unit): boolean {
   if (ALLERGY.test(u.text)) return false; // an allergen is not a medication the patient takes
-  return DOSE.test(u.text) || u.words.some((w) => DRUGS.has(w) || DRUG_NAME.test(w));
+  return DOSE.test(u.text) || drugNames(u.words).length > 0;
 }
 
 function said(u: Unit, p: Pronouns): Evidenced {

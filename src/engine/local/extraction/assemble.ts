@@ -1,6 +1,8 @@
 import { agreement } from './agreement.js';
 import type { AllergyAnswer } from './allergies.js';
+import { DOSE, drugNames } from './lexicon.js';
 import type { Turn } from './transcript.js';
+import type { Unit } from './units.js';
 import type { Candidate, Section } from './classify.js';
 import { finish } from './clean.js';
 import { chiefComplaint } from './complaint.js';
@@ -31,6 +33,7 @@ export interface AssembleOptions {
   pronouns: Pronouns;
   allergies: AllergyAnswer[];
   turns?: Turn[];
+  units?: Unit[];
 }
 
 const wordCount = (s: string) => s.split(/\s+/).filter(Boolean).length;
@@ -40,6 +43,7 @@ function stemSet(s: string): Set<string> {
 }
 
 function similar(a: Set<string>, b: Set<string>): boolean {
+  if (Math.min(a.size, b.size) < 3) return false; // "50 mg in the morning" repeats nothing it shares one word with
   let common = 0;
   for (const w of a) if (b.has(w)) common++;
   return common / Math.max(1, Math.min(a.size, b.size)) > 0.8;
@@ -80,7 +84,20 @@ function select(cands: Candidate[], budget: number): Candidate[] {
   return chosen.sort((a, b) => a.unit.index - b.unit.index);
 }
 
-function write(c: Candidate, p: Pronouns): string {
+/**
+ * "50 mg in the morning", answering "what dose of the sertraline are you on?", names its drug from
+ * the sentences just before it; the evidence then cites that line too.
+ */
+function namedDrug(c: Candidate, units: Unit[]): { name: string; lines: number[] } | undefined {
+  if (c.section !== 'meds' || !DOSE.test(c.unit.text) || drugNames(c.unit.words).length) return undefined;
+  for (let i = c.unit.index - 1; i >= Math.max(0, c.unit.index - 6); i--) {
+    const name = drugNames(units[i].words).pop();
+    if (name) return { name, lines: units[i].lines };
+  }
+  return undefined;
+}
+
+function write(c: Candidate, p: Pronouns, drug?: string): string {
   const verbs = new Set(c.unit.words.filter((_, i) => c.unit.pos[i] === 'VERB'));
   const worded = scribeWording(c.unit.text, c.section, c.speaker);
   let t = notation(rewrite(worded, c.speaker, p, verbs));
@@ -88,17 +105,21 @@ function write(c: Candidate, p: Pronouns): string {
   if (c.speaker === 'doctor' || c.speaker === 'unknown') {
     // What the clinician says of themself mid-sentence ("so I can listen") reads as the clinician.
     t = t.replace(/(?<=\S )I (?=(?:can|will|would|could|may|had|was)\b)/g, 'the clinician ');
+    t = t.replace(/(?<=\S )I'm (?=\w+ing\b)/g, 'the clinician is ');
     t = t.replace(/(?<=\S )I (?:hear|appreciate|note|notice|see|feel)\b/g, 'exam reveals');
   }
   const subj = p.subj.toLowerCase();
   if ((c.speaker === 'patient' || c.speaker === 'other') && !t.toLowerCase().startsWith(subj)) {
-    if (c.section === 'meds' && !/^(?:i|my|she|he|the|it|they|we)\b/i.test(c.unit.text)) t = `${p.subj} takes ${t.replace(/^(?:just|only|i take|i'm taking)\s+/i, '')}`;
+    if (c.section === 'meds' && !/^(?:i|my|she|he|the|it|they|we)\b/i.test(c.unit.text)) t = `${p.subj} takes ${drug ? `${drug} ` : ''}${t.replace(/^(?:just|only|i take|i'm taking)\s+/i, '')}`;
     else t = `${p.subj} ${c.unit.question ? 'asks' : 'reports'} ${t.charAt(0).toLowerCase()}${t.slice(1)}`;
   }
   return finish(t);
 }
 
-const sentence = (c: Candidate, p: Pronouns): Evidenced => ({ text: write(c, p), lines: c.unit.lines });
+function sentence(c: Candidate, p: Pronouns): Evidenced {
+  const drug = c.drug;
+  return { text: write(c, p, drug?.name), lines: drug ? [...new Set([...drug.lines, ...c.unit.lines])].sort((a, b) => a - b) : c.unit.lines };
+}
 
 function ofSection(cands: Candidate[], section: Section, p: Pronouns): Evidenced[] {
   return cands.filter((c) => c.section === section).map((c) => sentence(c, p)).filter((s) => s.text);
@@ -167,6 +188,7 @@ export const PLACEHOLDERS: SoapNote = {
 export function assembleSoap(cands: Candidate[], findings: Finding[], opts: AssembleOptions): { note: SoapNote; evidence: SoapEvidence } {
   const p = opts.pronouns;
   const chosen = select(cands, opts.budgetWords);
+  if (opts.units) for (const c of chosen) c.drug = namedDrug(c, opts.units);
   const complaint = chiefComplaint(cands);
   const cc = complaint ? { text: finish(complaint.text), lines: complaint.lines } : undefined;
   const allergies = allergyLines(chosen, opts.allergies, p);

@@ -14,10 +14,11 @@ export interface Candidate {
   speaker: Speaker; // who the sentence speaks as, for the third-person rewrite
   intro: boolean; // the clinician's summary of who the patient is and why they came
   used?: number; // the sentence model's probability that a note uses the sentence (learned.ts)
+  drug?: { name: string; lines: number[] }; // the drug a dose-only answer is about (assemble.ts)
 }
 
 const COMMAND = /^(?:show me|open|pull up|go to(?! the (?:er|emergency|hospital|urgent care))|bring up|let's pull up|finali[sz]e (?:the|this) (?:note|recording)|end (?:the )?recording)\b/i; // voice-assistant commands
-const GREETING = /^(?:hi|hello|hey|good (?:morning|afternoon|evening)|nice to meet you)\b/i;
+const GREETING = /^(?:hi|hello|hey|good (?:morning|afternoon|evening)|nice to meet you|tell me (?:about|more)|walk me through|describe (?:the|your|it)|(?:so )?(?:here's|here is|this is) (?:the|my|our) plan\.?$)/i; // also prompts and headings said aloud
 // Announcements of what comes next ("let's do a quick physical exam") carry no finding.
 const ANNOUNCE = /^(?:let's|we will|we'll|i will|i'll|i'm going to|i want to|i'd like to|let me)\s+(?:go ahead and\s+)?(?:do|perform|start|take|have)\s+(?:a |an |your )?(?:quick |brief )?(?:physical )?(?:exam(?:ination)?|look)\b[^,]*$/i;
 const INTRO = /\b(\d+|[a-z]+)[- ]year[- ]old\b|\bpresents?\b.*\b(for|with)\b|\b(is|are) here (today )?(for|with|to)\b|\bcomes? in (today )?(for|with)\b/i;
@@ -46,7 +47,7 @@ function isVitals(u: Unit): boolean {
   const f = u.features;
   if (!f.vitals || f.dose || PLAN_ACTION.test(u.text)) return false;
   if (/\b(vital signs|vitals)\b/i.test(u.text)) return true;
-  if (/\b(?:blood pressure|temperature|heart rate|pulse|oxygen|saturation|weight|respiratory rate)\b(?: today)? (?:is|was|of|at) (?:\w+ )?\d/i.test(u.text)) return true;
+  if (/\b(?:blood pressure|temperature|temp|heart rate|pulse|oxygen|saturation|weight|respiratory rate)\b(?: (?:today|here|in the office))? (?:is|was|of|at) (?:\w+ )?\d/i.test(u.text)) return true;
   if (f.numbers > 0 && /\b\d{2,3}\s*(?:\/|over)\s*\d{2,3}\b|\b\d+(?:\.\d+)?\s*(?:%|percent|degrees|beats|bpm)/i.test(u.text)) return true;
   return u.phase !== 'history' && u.phase !== 'plan' && /\b(today|in the office|here|normal|elevated|looks? good)\b/i.test(u.text);
 }
@@ -93,6 +94,8 @@ function strongSection(u: Unit): Section | undefined {
   const t = u.text;
   if (planCue(t)) return 'plan';
   if (assessCue(t) && (u.phase !== 'history' || /^(?:so )?i think (?:this|it|that|you)/i.test(t))) return 'assessment';
+  // After the exam, "so you have strep throat" is the diagnosis, said to the patient.
+  if (u.phase !== 'history' && /^(?:so |and |well )?(?:you have|you've got|you do have|(?:it )?looks like you have) /i.test(t)) return 'assessment';
   if (isVitals(u)) return 'vitals';
   if (NAMED_TEST.test(t)) return 'exam';
   if (resultCue(t) && u.phase !== 'history') return 'results';

@@ -19,23 +19,24 @@ export const PLAN_STRONG = new RegExp(
     "take (?:it|this|one|two|1|2|the) .{0,40}(?:times a day|twice a day|daily|at bedtime|every)",
     "please (?:check|take|call|bring|keep|make|schedule|get|go|use|drink|avoid|stop|continue|come|follow|monitor|start|try)",
     "(?:i'm|i am|we're|we are) (?:also |just )?(?:referring|ordering|prescribing|starting|sending|adding|increasing|decreasing|switching|stopping|scheduling)",
+    "(?:you can|you may) (?:keep|continue|use|take|stop|go back|return|resume)|stay (?:home|off|out of)",
     "drink plenty|keep a \\w+ (?:diary|log)|cut back on|avoid |ice (?:it|the)|rest (?:it|the)|elevate",
   ].join('|'),
   'i',
 );
 
 export const ASSESS_STRONG =
-  /\b(?:i think (?:this|it|that|you) (?:is|are|has|have|'s)|i suspect|i believe (?:this|it|you)|(?:this|it|that) (?:sounds|looks|seems) like|(?:this|it) is (?:most likely|likely|probably|consistent with)|consistent with|my (?:diagnosis|impression|assessment)|diagnos(?:is|ed) (?:is|of|with)|most likely|rule out|differential|(?:is|are) (?:not )?(?:well )?controlled|above (?:your )?goal|at goal|this is (?:a|an) (?:\w+ ){0,3}(?:infection|strain|sprain|tear|fracture|flare|exacerbation))\b/i;
+  /\b(?:i think (?:this|it|that|you) (?:is|are|has|have|'s)|i suspect|i believe (?:this|it|you)|(?:this|it|that) (?:sounds|looks|seems) like|(?:this|it) is (?:most likely|likely|probably|consistent with)|consistent with|my (?:diagnosis|impression|assessment)|diagnos(?:is|ed) (?:is|of|with)|most likely|rule out|differential|(?:is|are) (?:not )?(?:well )?controlled|above (?:your )?goal|at goal|this is (?:a|an) (?:\w+ ){0,5}(?:infection|strain|sprain|tear|fracture|flare|exacerbation)|(?:is|are) (?:improving|worsening|resolving|resolved|(?:not )?in remission))\b/i;
 
 /** Examination tests a clinician names, kept with their result. */
 export const NAMED_TEST =
   /\b(?:mcmurray|lachman|drawer|pivot shift|apley|thessaly|straight leg raise|slr|faber|fadir|patrick|spurling|phalen|tinel|finkelstein|hawkins|neer|empty can|drop arm|speed's|yergason|apprehension|murphy's|mcburney|rovsing|psoas|obturator|romberg|babinski|hoffman|kernig|brudzinski|homans|thompson|anterior drawer|posterior drawer|varus|valgus|monofilament|cva tenderness|costovertebral)\b/i;
 
 export const EXAM_STRONG =
-  /\b(?:on (?:my |the |your |physical )?exam(?:ination)?|(?:is|was) (?:positive|negative)|there (?:is|was|are) (?:a |an |some |no |mild |moderate |trace |significant )?(?:\w+ )?(?:tenderness|effusion|edema|swelling|erythema|ecchymosis|crackles|wheez\w*|murmur|rash|laxity|crepitus)|tender(?:ness)? (?:to|on|along|over)|range of motion|reflexes (?:are|were)|strength (?:is|was)|clear to auscultation|lungs (?:are|sound)|heart (?:is|has|sounds)|regular rate|no murmurs?|(?:listening to|on) (?:your|the) (?:heart|lungs|chest|abdomen|belly)|i (?:hear|appreciate|feel|see|notice) (?:some |a |an |no |mild |moderate |trace )?(?:crackles|wheez\w*|murmur|tenderness|swelling|effusion|fluid|rash|redness|click)|cranial nerves|neurologic exam|neuro exam|pulses (?:are|were)|sensation (?:is|was))/i;
+  /\b(?:on (?:my |the |your |physical )?exam(?:ination)?|(?:is|was) (?:positive|negative)|there (?:is|was|are) (?:a |an |some |no |mild |moderate |trace |significant )?(?:\w+ )?(?:tenderness|effusion|edema|swelling|erythema|ecchymosis|crackles|wheez\w*|murmur|rash|laxity|crepitus)|tender(?:ness)? (?:to|on|along|over)|range of motion|reflexes (?:are|were)|strength (?:is|was)|clear to auscultation|lungs (?:are|sound)|heart (?:is|has|sounds)|regular rate|no murmurs?|(?:listening to|on) (?:your|the) (?:heart|lungs|chest|abdomen|belly)|i (?:hear|appreciate|feel|see|notice) (?:some |a |an |no |mild |moderate |trace )?(?:crackles|wheez\w*|murmur|tenderness|swelling|effusion|fluid|rash|redness|click)|cranial nerves|neurologic exam|neuro exam|affect (?:is|was)|alert and oriented|eye contact|pulses (?:are|were)|sensation (?:is|was))/i;
 
 export const RESULT_STRONG =
-  /\b(?:x-?rays?|mri|ct|cat scan|ultrasound|echo(?:cardiogram)?|ekg|ecg|a1c|labs?|lab work|blood ?work|urine (?:dip|test)|urinalysis|culture|biopsy|mammogram|panel|kidney function|potassium|creatinine|cholesterol|hemoglobin|tsh|culture)\b[^.?!]{0,80}\b(?:shows?|showed|reveals?|revealed|demonstrat\w+|came back|was|were|is|are|at)\b/i;
+  /\bcame back (?:positive|negative|normal|abnormal|elevated|low|high)|\b(?:phq-?9|gad-?7|score|strep|flu|covid|swab|pregnancy test|x-?rays?|mri|ct|cat scan|ultrasound|echo(?:cardiogram)?|ekg|ecg|a1c|labs?|lab work|blood ?work|urine (?:dip|test)|urinalysis|culture|biopsy|mammogram|panel|kidney function|potassium|creatinine|cholesterol|hemoglobin|tsh|culture)\b[^.?!]{0,80}\b(?:shows?|showed|reveals?|revealed|demonstrat\w+|came back|was|were|is|are|at)\b/i;
 
 /** A sentence the clinician says about what will happen, not what happened (for the plan). */
 export function planCue(text: string): boolean {

@@ -30,9 +30,9 @@ export function extractSoapWithEvidence(transcript: string, opts: ExtractOptions
   const findings = pairFindings(turns);
   const doctorText = turns.filter((t) => t.speaker !== 'patient').map((t) => t.text).join(' ');
   const totalWords = units.reduce((n, u) => n + u.words.length, 0);
-  // Reference notes run about a third of a long visit; short visits keep most of their content.
-  const budgetWords = Math.round(Math.min(650, Math.max(totalWords * 0.35, Math.min(totalWords, 250))));
-  return assembleSoap(cands, findings, { budgetWords, pronouns: pronouns(detectGender(doctorText)), allergies: allergyAnswers(turns), turns });
+  // Reference notes run about a third of a long visit; a short visit (up to 400 words) keeps all it has.
+  const budgetWords = totalWords <= 400 ? totalWords : Math.round(Math.min(650, Math.max(totalWords * 0.35, 250)));
+  return assembleSoap(cands, findings, { budgetWords, pronouns: pronouns(detectGender(doctorText)), allergies: allergyAnswers(turns), turns, units });
 }
 
 /** The note in `template` and, per section, each sentence with the transcript lines it came from. */

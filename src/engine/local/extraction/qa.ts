@@ -15,7 +15,7 @@ export interface Finding {
 }
 
 const ASKS = [
-  /^(?:(?:and|so|now|also|then|any|but)\s+)*(?:do|did|does|have|has|are|were|is|was|had|can|could)\s+you\s+(?:ever\s+|still\s+|also\s+|recently\s+)?(?:been\s+)?(?:had|have|having|noticed?|noticing|experienced?|experiencing|get|got|getting|gotten|feel|felt|feeling|seen?|suffer\w*|develop\w*|run|running)?\s*(?:any\s+|a\s+|an\s+)?(.+)$/i,
+  /^(?:(?:and|so|now|also|then|any|but)\s+)*(?:do|did|does|have|has|are|were|is|was|had|can|could)\s+you\s+(?:ever\s+|still\s+|also\s+|recently\s+)?(?:been\s+)?(?:had|have|having|hear|heard|noticed?|noticing|experienced?|experiencing|get|got|getting|gotten|feel|felt|feeling|seen?|suffer\w*|develop\w*|run|running)?\s*(?:any\s+|a\s+|an\s+)?(.+)$/i,
   /^(?:(?:and|so|now|also|then|but)\s+)*(?:any|no)\s+(.+)$/i,
   /^(?:(?:and|so|now|also|then|but)\s+)*(?:how|what)\s+about\s+(?:any\s+)?(.+)$/i,
   /^(?:(?:and|so|now|also|then|but)\s+)*(?:is\s+there|are\s+there)\s+(?:any\s+)?(.+)$/i,
@@ -31,7 +31,7 @@ function topicOf(question: string): string | undefined {
     const m = re.exec(q);
     if (!m) continue;
     let topic = m[1].replace(TRAIL, '').replace(TRAIL, '').trim();
-    topic = topic.replace(/\byour\b/gi, 'the').replace(/\byou\b/gi, '').replace(/\s+/g, ' ').trim();
+    topic = topic.replace(/\byourself\b/gi, 'themselves').replace(/\byour\b/gi, 'the').replace(/\byou\b/gi, '').replace(/\s+/g, ' ').trim();
     const words = topic.toLowerCase().split(/\s+/);
     if (words.length === 0 || words.length > 8) return undefined;
     const lex = lexicon();
