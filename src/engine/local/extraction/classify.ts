@@ -21,7 +21,7 @@ const COMMAND = /^(?:show me|open|pull up|go to(?! the (?:er|emergency|hospital|
 const GREETING = /^(?:hi|hello|hey|good (?:morning|afternoon|evening)|nice to meet you|tell me (?:about|more)|walk me through|describe (?:the|your|it)|(?:so )?(?:here's|here is|this is) (?:the|my|our) plan\.?$)/i; // also prompts and headings said aloud
 // Announcements of what comes next ("let's do a quick physical exam") carry no finding.
 const ANNOUNCE = /^(?:let's|we will|we'll|i will|i'll|i'm going to|i want to|i'd like to|let me)\s+(?:go ahead and\s+)?(?:do|perform|start|take|have)\s+(?:a |an |your )?(?:quick |brief )?(?:physical )?(?:exam(?:ination)?|look)\b[^,]*$/i;
-const INTRO = /\b(\d+|[a-z]+)[- ]year[- ]old\b|\bpresents?\b.*\b(for|with)\b|\b(is|are) here (today )?(for|with|to)\b|\bcomes? in (today )?(for|with)\b/i;
+const INTRO = /\b(\d+|[a-z]+)[- ]year[- ]old\b|\bpresents?\b.*\b(for|with)\b|\b(is|are|'re|'s) here (today )?(for|with|to)\b|\bcomes? in (today )?(for|with)\b/i;
 const CLINICIAN_FIRST_PERSON = /\b(i|we)(?:'ll| will| would| am going to|'m going to|'d like to| want to)? (prescrib\w*|order\w*|refer\w*|recommend\w*|examin\w*|reviewed|increas\w*|start\w*|schedul\w*|advis\w*)\b/i;
 const LABEL_SECTION: Record<string, Section> = {
   'chief complaint': 'hpi', cc: 'hpi', hpi: 'hpi', 'history of present illness': 'hpi', history: 'hpi',

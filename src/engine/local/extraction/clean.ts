@@ -28,7 +28,7 @@ export function normalizeAsr(text: string): string {
   t = t.replace(ASSISTANT, ' ');
   t = t.replace(/\b[a-z]+-(?=\s|$)/gi, ' '); // cut-off words: "ex- exerting"
   t = t.replace(/\s+([,.?!;:%])/g, '$1'); // "pain ." -> "pain."
-  t = t.replace(/\b(\w+(?:'\w+)?)(?:[,.]?\s+\1\b)+/gi, '$1'); // stutters: "i, i, i" -> "i"
+  t = t.replace(/\b(\w+(?:'\w+)?)(?:,?\s+\1(?![\w']))+/gi, '$1'); // stutters: "i, i, i" -> "i" (not across a full stop, not "you. you're")
   t = t.replace(/([,;])(\s*[,;.?!])+/g, '$2'); // punctuation left by removals
   t = t.replace(/([.?!])(\s*[,;])+/g, '$1');
   t = t.replace(/^[\s,.;]+/, '');
