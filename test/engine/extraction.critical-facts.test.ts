@@ -99,3 +99,22 @@ describe('patterns that see user text stay linear', () => {
     expect(performance.now() - t0).toBeLessThan(1_500);
   });
 });
+
+describe('written as a note', () => {
+  it.each([...VISITS, ...HELD_OUT].map((v) => [v.name, v] as const))('%s: third person throughout, no fillers, no first-person quotes', (_name, visit) => {
+    const text = Object.values(extractNote(visit.transcript, 'SOAP')).join('\n');
+    expect(text).not.toMatch(/\bI\b|\bI'm\b|\bI'll\b|\bmy\b|\bme\b|\byou\b|\byour\b/);
+    expect(text).not.toMatch(/\b(um|uh|gonna|you know)\b/i);
+  });
+
+  it('keeps the hedge of a clinician opinion given mid-plan, in the third person', () => {
+    const note = extractNote("[doctor] on exam there is pitting edema .\n[doctor] for your heart failure , i think you are retaining fluid , so i'd like to increase your lasix to 80 mg a day .", 'SOAP');
+    expect(note.plan).toMatch(/the clinician thinks the patient is retaining fluid/i);
+    expect(note.plan).toMatch(/lasix to 80 mg a day/i);
+  });
+
+  it('never turns a doubt into advice: "I don\'t think you need to" stays a doubt', () => {
+    const note = extractNote("[doctor] on exam your lungs are clear .\n[doctor] i don't think you need to see the surgeon anymore .", 'SOAP');
+    expect(Object.values(note).join(' ')).not.toMatch(/advised to see the surgeon/);
+  });
+});

@@ -8,7 +8,7 @@ import { finish } from './clean.js';
 import { chiefComplaint } from './complaint.js';
 import { NAMED_TEST } from './cues.js';
 import { stem } from './nlp.js';
-import { acronyms, fillPlaceholders, scribeWording } from './note-style.js';
+import { acronyms, clinicianVoice, fillPlaceholders, scribeWording } from './note-style.js';
 import type { Finding } from './qa.js';
 import { notation, rewrite, type Pronouns } from './third-person.js';
 
@@ -103,9 +103,7 @@ function write(c: Candidate, p: Pronouns, drug?: string): string {
   let t = notation(rewrite(worded, c.speaker, p, verbs));
   t = acronyms(fillPlaceholders(t, p));
   if (c.speaker === 'doctor' || c.speaker === 'unknown') {
-    // What the clinician says of themself mid-sentence ("so I can listen") reads as the clinician.
-    t = t.replace(/(?<=\S )I (?=(?:can|will|would|could|may|had|was)\b)/g, 'the clinician ');
-    t = t.replace(/(?<=\S )I'm (?=\w+ing\b)/g, 'the clinician is ');
+    t = clinicianVoice(t);
     t = t.replace(/(?<=\S )I (?:hear|appreciate|note|notice|see|feel)\b/g, 'exam reveals');
   }
   const subj = p.subj.toLowerCase();

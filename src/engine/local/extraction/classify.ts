@@ -20,7 +20,7 @@ export interface Candidate {
 const COMMAND = /^(?:show me|open|pull up|go to(?! the (?:er|emergency|hospital|urgent care))|bring up|let's pull up|finali[sz]e (?:the|this) (?:note|recording)|end (?:the )?recording)\b/i; // voice-assistant commands
 const GREETING = /^(?:hi|hello|hey|good (?:morning|afternoon|evening)|nice to meet you|tell me (?:about|more)|walk me through|describe (?:the|your|it)|(?:so )?(?:here's|here is|this is) (?:the|my|our) plan\.?$)/i; // also prompts and headings said aloud
 // Announcements of what comes next ("let's do a quick physical exam") carry no finding.
-const ANNOUNCE = /^(?:let's|we will|we'll|i will|i'll|i'm going to|i want to|i'd like to|let me)\s+(?:go ahead and\s+)?(?:do|perform|start|take|have)\s+(?:a |an |your )?(?:quick |brief )?(?:physical )?(?:exam(?:ination)?|look)\b[^,]*$/i;
+const ANNOUNCE = /^(?:let's|we will|we'll|i will|i'll|i'm going to|i want to|i just want to|i'd like to|let me)\s+(?:just\s+|also\s+)?(?:go ahead and\s+)?(?:do|perform|start|take|have)\s+(?:a |an |your )?(?:quick |brief )?(?:physical )?(?:exam(?:ination)?|look)\b[^,]*$|^(?:let me|let's|i'm going to|i want to|i'd like to|now i'm going to)\s+(?:just\s+)?(?:go over|talk about|discuss|review)\b[^.]{0,60}\b(?:assessment|plan|results|findings)\b[^,]*$/i;
 const INTRO = /\b(\d+|[a-z]+)[- ]year[- ]old\b|\bpresents?\b.*\b(for|with)\b|\b(is|are|'re|'s) here (today )?(for|with|to)\b|\bcomes? in (today )?(for|with)\b/i;
 const CLINICIAN_FIRST_PERSON = /\b(i|we)(?:'ll| will| would| am going to|'m going to|'d like to| want to)? (prescrib\w*|order\w*|refer\w*|recommend\w*|examin\w*|reviewed|increas\w*|start\w*|schedul\w*|advis\w*)\b/i;
 const LABEL_SECTION: Record<string, Section> = {
@@ -103,13 +103,18 @@ function strongSection(u: Unit): Section | undefined {
   return undefined;
 }
 
+/** Sentences no note uses whatever their words: questions, commands to the assistant, greetings, announcements. */
+export function conversational(u: Unit): boolean {
+  return (u.question && !u.label) || ACKNOWLEDGEMENT.test(u.text) || COMMAND.test(u.text) || GREETING.test(u.text) || ANNOUNCE.test(u.text);
+}
+
 export function classify(units: Unit[]): Candidate[] {
   const out: Candidate[] = [];
   for (const u of units) {
     const f = u.features;
-    if (u.question && !u.label) continue;
+    if (conversational(u)) continue;
     const named = f.condition + f.med > 0 || ALLERGY.test(u.text); // "i have asthma" is short but matters
-    if (ACKNOWLEDGEMENT.test(u.text) || f.content < (named ? 1 : 2) || COMMAND.test(u.text) || GREETING.test(u.text) || ANNOUNCE.test(u.text)) continue;
+    if (f.content < (named ? 1 : 2)) continue;
     const weight = clinicalWeight(f);
     if (f.smallTalk && weight < 2) continue;
     const voice = voiceOf(u);

@@ -27,6 +27,7 @@ export function normalizeAsr(text: string): string {
   for (const re of FILLERS) t = t.replace(re, ' ');
   t = t.replace(ASSISTANT, ' ');
   t = t.replace(/\b[a-z]+-(?=\s|$)/gi, ' '); // cut-off words: "ex- exerting"
+  t = t.replace(/\b(?:i|we|you)-(?=[a-z])/gi, ''); // "i-there is a murmur"
   t = t.replace(/\s+([,.?!;:%])/g, '$1'); // "pain ." -> "pain."
   t = t.replace(/\b(\w+(?:'\w+)?)(?:,?\s+\1(?![\w']))+/gi, '$1'); // stutters: "i, i, i" -> "i" (not across a full stop, not "you. you're")
   t = t.replace(/([,;])(\s*[,;.?!])+/g, '$2'); // punctuation left by removals

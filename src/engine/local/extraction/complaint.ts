@@ -10,6 +10,8 @@ const OWN_WORDS = /^(?:(?:yes|yeah|well|so|um|uh|oh)\b,? )*(?:(?:i've|i have|i|w
 
 function tidy(s: string): string {
   const t = s
+    .split(/\b(?:can you|could you|tell me|what's going|so tell)\b/i)[0]
+    .replace(/\bmy\s+/gi, '')
     .replace(/\b(?:today|this morning|again)\b/gi, '')
     .replace(/^(?:this|that|these|those|some|a|an|the|my|her|his|your)\s+/i, '')
     .replace(/\s+/g, ' ')

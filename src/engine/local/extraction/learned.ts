@@ -1,5 +1,5 @@
 import weightsFile from './weights.json' with { type: 'json' };
-import type { Candidate, Section } from './classify.js';
+import { conversational, type Candidate, type Section } from './classify.js';
 import { ALLERGY, assessCue, examCue, NAMED_TEST, planCue, resultCue } from './cues.js';
 import { stem } from './nlp.js';
 import type { Unit } from './units.js';
@@ -101,7 +101,7 @@ export function applyModel(units: Unit[], cands: Candidate[], model: SentenceMod
       out.push({ ...c, used });
       return;
     }
-    if (used < addAt || u.question || u.features.content < 3) return;
+    if (used < addAt || conversational(u) || u.features.content < 3) return;
     let best = 1;
     for (let k = 2; k < p.length; k++) if (p[k] > p[best]) best = k;
     const section = FINE[model.classes[best]] ?? 'hpi';

@@ -1,6 +1,6 @@
 import type { Section } from './classify.js';
 import type { Speaker } from './transcript.js';
-import type { Pronouns } from './third-person.js';
+import { thirdPerson, type Pronouns } from './third-person.js';
 
 /**
  * Turns what a clinician said into how a scribe writes it, before the third-person rewrite:
@@ -64,6 +64,28 @@ export function scribeWording(text: string, section: Section, speaker: Speaker):
   }
   return t;
 }
+
+/**
+ * What the clinician says of themself reads in the third person: "I do appreciate a murmur" ->
+ * "there is a murmur"; "I think he is retaining fluid" -> "the clinician thinks he is retaining
+ * fluid" (the hedge kept); "call me" -> "call the clinician".
+ */
+export function clinicianVoice(text: string): string {
+  return text
+    .replace(/\bI (?:do |also |can |could )?(?:hear|appreciate|note|notice|see|feel)(?= (?:a|an|some|no|mild|moderate|trace|fine|slight|significant|\d))/g, 'there is')
+    .replace(/\bI'm\b/g, 'the clinician is')
+    .replace(/\bI've\b/g, 'the clinician has')
+    .replace(/\bI'd\b/g, 'the clinician would')
+    .replace(/\bI'll\b/g, 'the clinician will')
+    .replace(/\bI (?:(do|don't|did|didn't|would|will|can|could|may|might) )?(?:(just|also|really|still|actually) )?([a-z']+)\b/g, (_m, aux: string | undefined, adv: string | undefined, verb: string) =>
+      `the clinician ${aux ? `${AUX[aux] ?? aux} ` : ''}${adv ? `${adv} ` : ''}${aux ? verb : thirdPerson(verb)}`)
+    .replace(/\b(?:call|see|tell|contact|message|email|follow up with|let) me\b/gi, (m) => m.replace(/me$/i, 'the clinician'))
+    .replace(/\bmy\b/g, "the clinician's")
+    .replace(/\bme\b/g, 'the clinician')
+    .replace(/^the clinician/, 'The clinician');
+}
+
+const AUX: Record<string, string> = { do: 'does', "don't": "doesn't" };
 
 /** Placeholders left by scribeWording become words once pronouns are known. */
 export function fillPlaceholders(text: string, p: Pronouns): string {
