@@ -64,11 +64,13 @@ export interface TrainOptions {
   rate?: number;
   l2?: number;
   minCount?: number;
+  /** Features whose largest weight is smaller than this are left out of the file. */
+  prune?: number;
 }
 
 /** Multinomial logistic regression by AdaGrad SGD with L2; rare features are left out. */
 export function train(data: Sample[], opts: TrainOptions = {}): SentenceModel {
-  const { epochs = 25, rate = 0.2, l2 = 1e-4, minCount = 3 } = opts;
+  const { epochs = 25, rate = 0.2, l2 = 1e-4, minCount = 8, prune = 0.1 } = opts;
   const k = CLASSES.length;
   const counts = new Map<string, number>();
   for (const d of data) for (const f of d.features) counts.set(f, (counts.get(f) ?? 0) + 1);
@@ -110,7 +112,7 @@ export function train(data: Sample[], opts: TrainOptions = {}): SentenceModel {
   }
   const weights: Record<string, number[]> = {};
   for (const [f, wf] of [...w].sort(([a], [b]) => a.localeCompare(b))) {
-    if (Math.max(...wf.map(Math.abs)) < 0.02) continue;
+    if (Math.max(...wf.map(Math.abs)) < prune) continue;
     weights[f] = [...wf].map((v) => Math.round(v * 1000) / 1000);
   }
   return { classes: CLASSES, weights };
