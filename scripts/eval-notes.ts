@@ -41,7 +41,7 @@ function run(encs: Encounter[], model?: SentenceModel): Output[] {
 function row(name: string, encs: Encounter[], outs: { text: string }[], ms = 0): string {
   const s = encs.map((e, i) => paperRouge(e.note, outs[i].text));
   const stemmed = mean(encs.map((e, i) => rouge(e.note, outs[i].text).rouge1.fmeasure));
-  return `${name.padEnd(22)}${pct(mean(s.map((x) => x.rouge1.fmeasure)))}${pct(mean(s.map((x) => x.rouge2.fmeasure)))}${pct(mean(s.map((x) => x.rougeL.fmeasure)))}${pct(stemmed)}${mean(outs.map((o) => words(o.text))).toFixed(0).padStart(7)}${(ms ? ms.toFixed(1) : "-").padStart(8)}`;
+  return `${name.padEnd(22)}${pct(mean(s.map((x) => x.rouge1.fmeasure)))}${pct(mean(s.map((x) => x.rouge2.fmeasure)))}${pct(mean(s.map((x) => x.rougeL.fmeasure)))}${pct(stemmed)}${mean(outs.map((o) => words(o.text))).toFixed(0).padStart(7)}${(ms ? ms.toFixed(1) : '-').padStart(8)}`;
 }
 
 function sectionRows(encs: Encounter[], outs: Output[]): string[] {

@@ -46,7 +46,8 @@ function similar(a: Set<string>, b: Set<string>): boolean {
   if (Math.min(a.size, b.size) < 3) return false; // "50 mg in the morning" repeats nothing it shares one word with
   let common = 0;
   for (const w of a) if (b.has(w)) common++;
-  return common / Math.max(1, Math.min(a.size, b.size)) > 0.8;
+  // Mostly the same words both ways: "no fever, no back pain" does not repeat "call if fever or back pain develop".
+  return common / Math.min(a.size, b.size) > 0.8 && common / Math.max(a.size, b.size) > 0.5;
 }
 
 /**
