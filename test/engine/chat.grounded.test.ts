@@ -41,3 +41,11 @@ describe('grounded scribe chat', () => {
     expect(ask('what did the patient say about chest pain?')).toMatch(/does not say/);
   });
 });
+
+describe('chat input that would backtrack', () => {
+  it.each([`[${' '.repeat(20_000)}!x`, '\n'.repeat(20_000) + 'x', `what medications?\n[${' '.repeat(5_000)}`])('%#: answers fast', (content) => {
+    const t0 = performance.now();
+    expect(typeof answerChat([{ role: 'user', content }])).toBe('string');
+    expect(performance.now() - t0).toBeLessThan(1_500);
+  });
+});

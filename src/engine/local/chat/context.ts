@@ -6,7 +6,8 @@ export interface ChatContext {
   transcript: string;
 }
 
-const TAGGED = /^\s*\[\s*[a-z_ -]+\s*\]/im;
+// Linear: bounded runs only (the old /^\s*\[\s*[a-z_ -]+\s*\]/m backtracked on "[" + spaces).
+const TAGGED = /^[ \t]{0,20}\[[a-z_ -]{1,40}\]/im;
 const words = (s: string) => s.split(/\s+/).filter(Boolean).length;
 
 /** A message reads as visit material when it has speaker tags or is long clinical prose. */
