@@ -35,12 +35,12 @@ function stem(token: string): string {
   return s;
 }
 
-export function rougeTokens(text: string): string[] {
+export function rougeTokens(text: string, stemming = true): string[] {
   return text
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, ' ')
     .split(/\s+/)
-    .map((t) => (t.length > 3 ? stem(t) : t))
+    .map((t) => (stemming && t.length > 3 ? stem(t) : t))
     .filter((t) => /^[a-z0-9]+$/.test(t));
 }
 
@@ -84,6 +84,73 @@ function lcsLength(a: string[], b: string[]): number {
     [prev, cur] = [cur, prev];
   }
   return prev[b.length];
+}
+
+/**
+ * ROUGE-Lsum as rouge-score computes it: texts split into sentences on newlines, and for each
+ * reference sentence the union of its LCS hits with every predicted sentence, each token counted
+ * at most as often as it occurs.
+ */
+function rougeLsum(target: string, prediction: string, stemming: boolean): RougeScore {
+  const split = (s: string) => s.split('\n').map((l) => rougeTokens(l, stemming)).filter((t) => t.length);
+  const refs = split(target);
+  const preds = split(prediction);
+  const count = (sents: string[][]) => {
+    const m = new Map<string, number>();
+    for (const s of sents) for (const t of s) m.set(t, (m.get(t) ?? 0) + 1);
+    return m;
+  };
+  const refCounts = count(refs);
+  const predCounts = count(preds);
+  let hits = 0;
+  for (const r of refs) {
+    const union = new Set<number>();
+    for (const p of preds) for (const i of lcsIndices(r, p)) union.add(i);
+    for (const i of union) {
+      const t = r[i];
+      if ((refCounts.get(t) ?? 0) > 0 && (predCounts.get(t) ?? 0) > 0) {
+        hits++;
+        refCounts.set(t, refCounts.get(t)! - 1);
+        predCounts.set(t, predCounts.get(t)! - 1);
+      }
+    }
+  }
+  const total = (sents: string[][]) => sents.reduce((n, s) => n + s.length, 0);
+  return score(hits, total(preds), total(refs));
+}
+
+/** Indices in `a` of one longest common subsequence of `a` and `b`. */
+function lcsIndices(a: string[], b: string[]): number[] {
+  const w = b.length + 1;
+  const table = new Uint16Array((a.length + 1) * w);
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      table[i * w + j] = a[i - 1] === b[j - 1] ? table[(i - 1) * w + j - 1] + 1 : Math.max(table[(i - 1) * w + j], table[i * w + j - 1]);
+    }
+  }
+  const out: number[] = [];
+  let i = a.length;
+  let j = b.length;
+  while (i > 0 && j > 0) {
+    if (a[i - 1] === b[j - 1]) {
+      out.push(i - 1);
+      i--;
+      j--;
+    } else if (table[(i - 1) * w + j] >= table[i * w + j - 1]) i--;
+    else j--;
+  }
+  return out.reverse();
+}
+
+/**
+ * The ACI-Bench paper's scorer: no stemming, ROUGE-L as rougeLsum (sentences on newlines).
+ * Notes are put one sentence per line first, as the paper's evaluation does before scoring.
+ */
+export function paperRouge(target: string, prediction: string): RougeScores {
+  const lines = (s: string) => s.split(/\n+|(?<=[.!?])\s+/).map((x) => x.trim()).filter(Boolean).join('\n');
+  const t = rougeTokens(target, false);
+  const p = rougeTokens(prediction, false);
+  return { rouge1: rougeN(t, p, 1), rouge2: rougeN(t, p, 2), rougeL: rougeLsum(lines(target), lines(prediction), false) };
 }
 
 /** Scores `prediction` against `target` (argument order as in rouge_scorer.score). */

@@ -11,6 +11,24 @@ export interface EngineCallOptions {
   signal?: AbortSignal;
 }
 
+/** The visit a chat is about: the transcript of the thread's extraction or of its `transcription_id`. */
+export interface VisitContext {
+  transcript: string;
+}
+
+export interface ChatOptions extends EngineCallOptions {
+  visit?: VisitContext;
+}
+
+/** One sentence of a note section and the 1-based transcript lines it was drawn from. */
+export interface EvidenceSentence {
+  text: string;
+  lines: number[];
+}
+
+/** Evidence of an extracted note, keyed by the template's section names (DESIGN.md, Clinical notes). */
+export type NoteEvidence = Record<string, EvidenceSentence[]>;
+
 export interface TokenUsage {
   prompt_tokens: number;
   completion_tokens: number;
@@ -24,6 +42,8 @@ export interface ChatResult {
 export interface ExtractionResult {
   template: Template;
   content: NoteContent;
+  /** Where each sentence came from; the local engine always gives it. */
+  evidence?: NoteEvidence;
   usage?: TokenUsage;
 }
 
@@ -50,7 +70,7 @@ export interface CodifyResult {
 /** The clinical engine: `local` (embedded, deterministic, no network) or `openai`. */
 export interface ClinicalEngine {
   readonly name: string;
-  chat(messages: ChatMessage[], options?: EngineCallOptions): Promise<ChatResult>;
+  chat(messages: ChatMessage[], options?: ChatOptions): Promise<ChatResult>;
   extractNote(transcript: string, template: Template, options?: EngineCallOptions): Promise<ExtractionResult>;
   codify(input: CodifyInput, options?: EngineCallOptions): Promise<CodifyResult>;
   /** Releases what the engine holds (worker threads); called once at shutdown. */

@@ -1,6 +1,7 @@
 import type { Logger } from '../lib/logger.js';
 import type {
   ChatMessage,
+  ChatOptions,
   ChatResult,
   ClinicalEngine,
   CodifyInput,
@@ -37,7 +38,7 @@ export class FallbackEngine implements ClinicalEngine {
     }
   }
 
-  chat(messages: ChatMessage[], options?: EngineCallOptions): Promise<ChatResult> {
+  chat(messages: ChatMessage[], options?: ChatOptions): Promise<ChatResult> {
     return this.attempt('chat', options?.signal, (e) => e.chat(messages, options));
   }
 

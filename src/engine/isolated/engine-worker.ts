@@ -15,7 +15,7 @@ const engine = new LocalEngine(() => {
 
 serveTasks(
   {
-    chat: (a) => engine.chat(a.messages),
+    chat: (a) => engine.chat(a.messages, { visit: a.visit }),
     extractNote: (a) => engine.extractNote(a.transcript, a.template),
     codify: (a) => engine.codify(a.input),
   },

@@ -2,7 +2,7 @@ import { availableParallelism } from 'node:os';
 import { WorkerCrashError, WorkerPool, WorkerTimeoutError } from '../../lib/worker-pool.js';
 import type { Logger } from '../../lib/logger.js';
 import type { CodeTable } from '../../terminology/code-table.js';
-import type { ChatMessage, ChatResult, ClinicalEngine, CodifyInput, CodifyResult, EngineCallOptions, ExtractionResult } from '../engine.js';
+import type { ChatMessage, ChatOptions, ChatResult, ClinicalEngine, CodifyInput, CodifyResult, EngineCallOptions, ExtractionResult } from '../engine.js';
 import { EngineLimitError, EngineUnavailableError } from '../errors.js';
 import type { Template } from '../templates.js';
 import { toPayload } from './code-table-payload.js';
@@ -49,9 +49,10 @@ export class IsolatedEngine implements ClinicalEngine {
     });
   }
 
-  chat(messages: ChatMessage[], options?: EngineCallOptions): Promise<ChatResult> {
+  chat(messages: ChatMessage[], options?: ChatOptions): Promise<ChatResult> {
     const capped = messages.map((m) => ({ role: m.role, content: capLineLengths(m.content) }));
-    return this.call('chat', { messages: capped }, options);
+    const visit = options?.visit && { ...options.visit, transcript: capLineLengths(options.visit.transcript) };
+    return this.call('chat', { messages: capped, visit }, options);
   }
 
   extractNote(transcript: string, template: Template, options?: EngineCallOptions): Promise<ExtractionResult> {

@@ -1,6 +1,7 @@
 import type { CodeTable } from '../../terminology/code-table.js';
 import type {
   ChatMessage,
+  ChatOptions,
   ChatResult,
   ClinicalEngine,
   CodifyInput,
@@ -10,7 +11,7 @@ import type {
 import type { Template } from '../templates.js';
 import { answerChat } from './chat/index.js';
 import { codifyText } from './coder/index.js';
-import { extractNote } from './extraction/index.js';
+import { extractNoteWithEvidence } from './extraction/index.js';
 
 /** The embedded engine: deterministic, explainable, no network. */
 export class LocalEngine implements ClinicalEngine {
@@ -19,12 +20,13 @@ export class LocalEngine implements ClinicalEngine {
   /** `codeTable` returns the table in force (reloaded after an import). */
   constructor(private readonly codeTable: () => CodeTable) {}
 
-  async chat(messages: ChatMessage[]): Promise<ChatResult> {
-    return { message: { role: 'assistant', content: answerChat(messages) } };
+  async chat(messages: ChatMessage[], options?: ChatOptions): Promise<ChatResult> {
+    return { message: { role: 'assistant', content: answerChat(messages, options?.visit) } };
   }
 
   async extractNote(transcript: string, template: Template): Promise<ExtractionResult> {
-    return { template, content: extractNote(transcript, template) };
+    const { content, evidence } = extractNoteWithEvidence(transcript, template);
+    return { template, content, evidence };
   }
 
   async codify(input: CodifyInput): Promise<CodifyResult> {

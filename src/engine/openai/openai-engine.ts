@@ -3,6 +3,7 @@ import type { Logger } from '../../lib/logger.js';
 import type { CodeTable } from '../../terminology/code-table.js';
 import type {
   ChatMessage,
+  ChatOptions,
   ChatResult,
   ClinicalEngine,
   CodifyInput,
@@ -17,6 +18,8 @@ import { createClient, defaultModel, type OpenAIConfig } from './client.js';
 import { codify } from './codification.js';
 import { extractNote } from './extraction.js';
 import { PROMPT_VERSIONS } from './prompts/index.js';
+
+const numbered = (t: string) => t.split('\n').map((l, i) => `${i + 1}: ${l}`).join('\n');
 
 export interface OpenAIEngineDeps {
   /** The ICD-10-CM table in force (reloaded after an import). */
@@ -44,8 +47,10 @@ export class OpenAIEngine implements ClinicalEngine {
     deps.logger?.info('openai engine ready', { model, timeout_ms: config.OPENAI_TIMEOUT_MS, max_retries: config.OPENAI_MAX_RETRIES, prompts: PROMPT_VERSIONS });
   }
 
-  chat(messages: ChatMessage[], options?: EngineCallOptions): Promise<ChatResult> {
-    return answerChat(this.ctx, messages, options?.signal);
+  chat(messages: ChatMessage[], options?: ChatOptions): Promise<ChatResult> {
+    // The visit travels as a system message ahead of the thread, so the model answers from it.
+    const visit: ChatMessage[] = options?.visit ? [{ role: 'system', content: `Visit transcript (numbered lines):\n${numbered(options.visit.transcript)}` }] : [];
+    return answerChat(this.ctx, [...visit, ...messages], options?.signal);
   }
 
   extractNote(transcript: string, template: Template, options?: EngineCallOptions): Promise<ExtractionResult> {

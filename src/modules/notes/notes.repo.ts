@@ -1,5 +1,6 @@
 import type { Queryable } from '../../db/pool.js';
 import { isoTime } from '../../db/sql.js';
+import type { NoteEvidence } from '../../engine/engine.js';
 import type { NoteContent, Template } from '../../engine/templates.js';
 
 /** A clinical note as the API answers it (spec fields plus `version`). */
@@ -16,12 +17,15 @@ export interface ClinicalNote {
   version: number;
   created_at: string;
   updated_at: string;
+  /** Present on extracted notes: per section, each sentence with its transcript lines. */
+  evidence?: NoteEvidence;
 }
 
 /** The stored row: the API note plus the doctor and patient identifiers (FHIR author and subject). */
-export interface NoteRow extends ClinicalNote {
+export interface NoteRow extends Omit<ClinicalNote, 'evidence'> {
   doctor_id: string | null;
   patient_id: string | null;
+  evidence: NoteEvidence | null;
 }
 
 export interface NoteVersion {
@@ -46,6 +50,7 @@ export interface NewNoteRow {
   reportThreadId: string | null;
   reportRunIds: string[];
   correlationId: string | null;
+  evidence?: NoteEvidence | null;
 }
 
 /** The fields a change may set; absent keys keep their values. */
@@ -56,10 +61,12 @@ export interface NoteFields {
   feedback?: string | null;
   report_thread_id?: string | null;
   report_run_id?: string[];
+  /** Not a changeable field of the API: the extraction sets it, a content change prunes it. */
+  evidence?: NoteEvidence | null;
 }
 
 const COLUMNS = `id, user_id, group_id, doctor_id, patient_id, transcription_id, template, ai_generated_content,
-  feedback, report_thread_id, report_run_id, version, ${isoTime('created_at')}, ${isoTime('updated_at')}`;
+  feedback, report_thread_id, report_run_id, version, ${isoTime('created_at')}, ${isoTime('updated_at')}, evidence`;
 
 /**
  * Inserts a note at version 1; an id that exists already (a retried pipeline step) inserts nothing
@@ -71,15 +78,15 @@ export async function insertNote(db: Queryable, n: NewNoteRow): Promise<{ row: N
     `WITH ins AS (
        INSERT INTO clinical_notes (id, group_id, user_id, doctor_id, patient_id, transcription_id, template,
                                    ai_generated_content, feedback, report_thread_id, report_run_id, version,
-                                   correlation_id, created_at, updated_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, 1, $12, clock_timestamp(), clock_timestamp())
+                                   correlation_id, evidence, created_at, updated_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, 1, $12, $13, clock_timestamp(), clock_timestamp())
        ON CONFLICT (id) DO NOTHING
        RETURNING *)
      SELECT ${COLUMNS}, true AS inserted FROM ins
      UNION ALL
      SELECT ${COLUMNS}, false AS inserted FROM clinical_notes WHERE id = $1 AND NOT EXISTS (SELECT 1 FROM ins)`,
     [n.id, n.groupId, n.userId, n.doctorId, n.patientId, n.transcriptionId, n.template, JSON.stringify(n.content),
-      n.feedback, n.reportThreadId, n.reportRunIds, n.correlationId],
+      n.feedback, n.reportThreadId, n.reportRunIds, n.correlationId, n.evidence ? JSON.stringify(n.evidence) : null],
   );
   const { inserted, ...row } = rows[0];
   return { row, inserted };
@@ -99,11 +106,11 @@ export async function updateNoteRow(db: Queryable, id: string, version: number, 
   const { rows } = await db.query<NoteRow>(
     `UPDATE clinical_notes
         SET transcription_id = $3, template = $4, ai_generated_content = $5, feedback = $6,
-            report_thread_id = $7, report_run_id = $8, version = $2, updated_at = clock_timestamp()
+            report_thread_id = $7, report_run_id = $8, evidence = $9, version = $2, updated_at = clock_timestamp()
       WHERE id = $1
       RETURNING ${COLUMNS}`,
     [id, version, f.transcription_id, f.template, JSON.stringify(f.ai_generated_content), f.feedback,
-      f.report_thread_id, f.report_run_id],
+      f.report_thread_id, f.report_run_id, f.evidence ? JSON.stringify(f.evidence) : null],
   );
   return rows[0];
 }

@@ -5,7 +5,9 @@ import { CONTENT_SCHEMAS, templateSchema, type NoteContent, type Template } from
 import { describeZodError } from '../../http/validate.js';
 import { badRequest, conflict, preconditionFailed } from '../../lib/errors.js';
 import { recordEvent } from '../outbox/outbox.repo.js';
+import type { NoteEvidence } from '../../engine/engine.js';
 import { ifMatchSatisfied, noteEtag } from './note-etag.js';
+import { keptEvidence } from './note-evidence.js';
 import {
   findNote,
   insertNote,
@@ -23,8 +25,8 @@ const CHANGEABLE = ['transcription_id', 'template', 'ai_generated_content', 'fee
 
 /** The API shape of a stored row (drops the doctor and patient identifiers). */
 export function toClinicalNote(row: NoteRow): ClinicalNote {
-  const { doctor_id: _d, patient_id: _p, ...note } = row;
-  return note;
+  const { doctor_id: _d, patient_id: _p, evidence, ...note } = row;
+  return evidence ? { ...note, evidence } : note; // additive: only extracted notes carry evidence
 }
 
 /** Checks content against its template's schema; a 400 naming `ai_generated_content.<field>`. */
@@ -50,6 +52,7 @@ export interface CreateNoteInput {
   reportThreadId?: string | null;
   reportRunIds?: string[];
   correlationId?: string;
+  evidence?: NoteEvidence;
 }
 
 /**
@@ -73,6 +76,7 @@ export async function createNote(tx: Queryable, input: CreateNoteInput): Promise
     reportThreadId: input.reportThreadId ?? null,
     reportRunIds: input.reportRunIds ?? [],
     correlationId: input.correlationId ?? null,
+    evidence: input.evidence ?? null,
   });
   if (!inserted) {
     if (row.group_id !== input.groupId) throw conflict(`Clinical note id ${row.id} is already in use`);
@@ -132,6 +136,7 @@ export async function applyNoteChange(tx: Queryable, input: ApplyChangeInput): P
   }
   const fields = await input.change(current);
   const next: Required<NoteFields> = {
+    evidence: current.evidence,
     transcription_id: current.transcription_id,
     template: current.template,
     ai_generated_content: current.ai_generated_content,
@@ -144,9 +149,14 @@ export async function applyNoteChange(tx: Queryable, input: ApplyChangeInput): P
     throw badRequest(`Changing template from ${current.template} to ${next.template} needs ai_generated_content of the ${next.template} shape`);
   }
   next.ai_generated_content = assertContentFits(next.template, next.ai_generated_content);
+  // New evidence comes with an extraction; otherwise changed sections lose theirs.
+  next.evidence =
+    fields.evidence !== undefined
+      ? fields.evidence
+      : keptEvidence(current.evidence, { template: current.template, content: current.ai_generated_content }, { template: next.template, content: next.ai_generated_content });
 
   const changedFields = CHANGEABLE.filter((f) => stableJson(next[f]) !== stableJson(current[f]));
-  if (changedFields.length === 0) return { row: current, changedFields };
+  if (changedFields.length === 0 && stableJson(next.evidence) === stableJson(current.evidence)) return { row: current, changedFields };
 
   const row = await updateNoteRow(tx, current.id, current.version + 1, next);
   const note = toClinicalNote(row);
@@ -166,6 +176,7 @@ export interface UpdateNoteContentInput {
   doctorId?: string;
   template?: Template;
   content?: NoteContent;
+  evidence?: NoteEvidence;
   addReportRunId?: string;
   reportThreadId?: string;
 }
@@ -183,6 +194,7 @@ export async function updateNoteContent(tx: Queryable, input: UpdateNoteContentI
     change: (current) => ({
       template: input.template,
       ai_generated_content: input.content,
+      evidence: input.content ? (input.evidence ?? null) : undefined,
       report_thread_id: input.reportThreadId,
       report_run_id:
         input.addReportRunId && !current.report_run_id.includes(input.addReportRunId)

@@ -9,6 +9,7 @@ import { isUuid } from '../../http/validate.js';
 import { AppError } from '../../lib/errors.js';
 import { appendThreadMessages, listThreadMessages } from '../threads/threads.repo.js';
 import { findTranscription } from '../transcriptions/transcriptions.repo.js';
+import { chatVisit } from './chat-visit.js';
 import { endRunWithEvent, type RunOutcome } from './end-run.js';
 import { writeExtractionNote } from './extraction-note.js';
 import { messagesTranscript } from './run-request.js';
@@ -37,7 +38,8 @@ async function produceChat(deps: RunExecutionDeps, run: StoredRun, signal: Abort
   // earlier runs only and a retried attempt never sees (or writes) its own messages twice.
   const history = await listThreadMessages(deps.pool, run.thread_id);
   const context: ChatMessage[] = [...history.map(({ role, content }) => ({ role, content })), ...run.input.messages];
-  const { message, usage } = await deps.engine.chat(context, { signal });
+  const visit = await chatVisit(deps.pool, run);
+  const { message, usage } = await deps.engine.chat(context, { signal, visit });
   const reply = { role: 'assistant' as const, content: message.content };
   return {
     output: { messages: [reply] },
@@ -58,9 +60,9 @@ async function produceExtraction(deps: RunExecutionDeps, run: StoredRun, signal:
   }
   const result = await deps.engine.extractNote(transcript, template, { signal });
   const noteId = typeof configurable.note_id === 'string' ? configurable.note_id : undefined;
-  const note = writeExtractionNote(run, { noteId, transcriptionId, template: result.template, content: result.content });
+  const note = writeExtractionNote(run, { noteId, transcriptionId, template: result.template, content: result.content, evidence: result.evidence });
   return {
-    output: { note_id: note.noteId, template: result.template, ai_generated_content: result.content },
+    output: { note_id: note.noteId, template: result.template, ai_generated_content: result.content, ...(result.evidence && { evidence: result.evidence }) },
     usage: result.usage,
     write: note.write,
   };

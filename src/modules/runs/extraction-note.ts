@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Queryable } from '../../db/pool.js';
+import type { NoteEvidence } from '../../engine/engine.js';
 import type { NoteContent, Template } from '../../engine/templates.js';
 import { notFound } from '../../lib/errors.js';
 import { createNote, updateNoteContent } from '../notes/save-note.js';
@@ -11,6 +12,7 @@ export interface ExtractionNoteInput {
   transcriptionId?: string;
   template: Template;
   content: NoteContent;
+  evidence?: NoteEvidence;
 }
 
 /**
@@ -30,6 +32,7 @@ export function writeExtractionNote(run: StoredRun, input: ExtractionNoteInput):
           noteId,
           template: input.template,
           content: input.content,
+          evidence: input.evidence,
           reportThreadId: run.thread_id,
           addReportRunId: run.run_id,
         });
@@ -43,6 +46,7 @@ export function writeExtractionNote(run: StoredRun, input: ExtractionNoteInput):
         transcriptionId: input.transcriptionId ?? null,
         template: input.template,
         content: input.content,
+        evidence: input.evidence,
         reportThreadId: run.thread_id,
         reportRunIds: [run.run_id],
         correlationId: run.correlation_id ?? undefined,

@@ -164,3 +164,14 @@ export async function endRun(
   );
   return rows[0];
 }
+
+/** The thread's latest completed extraction run: the visit a later chat on the thread is about. */
+export async function latestExtraction(db: Queryable, threadId: string): Promise<Pick<StoredRun, 'input' | 'config'> | undefined> {
+  const { rows } = await db.query<Pick<StoredRun, 'input' | 'config'>>(
+    `SELECT input, config FROM runs
+      WHERE thread_id = $1 AND kind = 'extraction' AND status = 'completed'
+      ORDER BY ended_at DESC NULLS LAST, created_at DESC LIMIT 1`,
+    [threadId],
+  );
+  return rows[0];
+}

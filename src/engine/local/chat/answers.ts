@@ -1,81 +1,106 @@
-import { finish, notation, rewrite, type Pronouns, type SoapNote, type Unit } from '../extraction/index.js';
+import { ALLERGY } from '../extraction/cues.js';
+import { DOSE, drugNames } from '../extraction/lexicon.js';
+import { finish, notation, rewrite, type Evidenced, type Pronouns, type SoapEvidence, type SoapNote, type Unit } from '../extraction/index.js';
 import type { Intent } from './intents.js';
+import { withQuotes, type LineIndex } from './quotes.js';
 import { searchTopic } from './search.js';
 
-/** Writes the scribe's reply for one intent from the visit's extracted note and sentences. */
+/**
+ * Writes the scribe's reply for one intent from the visit: the extracted note and its evidence,
+ * or the visit's sentences. Every statement quotes the transcript lines it relies on; when the
+ * visit says nothing on the question, the reply says so plainly.
+ */
 export interface AnswerSources {
-  soap: () => SoapNote;
+  soap: () => { note: SoapNote; evidence: SoapEvidence };
   units: Unit[];
   pronouns: Pronouns;
+  lines: LineIndex;
 }
 
-const NOT_FOUND = (what: string) => `I couldn't find ${what} in this conversation, so I can't answer that from the visit.`;
+const NOT_SAID = (what: string) => `The visit does not say ${what}, so I can't answer that from the transcript.`;
 const EMPTY = /^No (history|examination|assessment|plan) /;
 
-function section(soap: SoapNote, heading: string): string {
-  const m = new RegExp(`${heading}: ([^\\n]+)`).exec(soap.subjective + '\n' + soap.objective);
-  return m ? m[1] : '';
+function namesDrug(u: Unit): boolean {
+  if (ALLERGY.test(u.text)) return false; // an allergen is not a medication the patient takes
+  return DOSE.test(u.text) || drugNames(u.words).length > 0;
 }
 
-function medications(units: Unit[], p: Pronouns): string {
-  const meds = units.filter((u) => !u.question && (u.features.med > 0 || u.features.dose) && u.words.length >= 3);
-  if (meds.length === 0) return NOT_FOUND('any medications');
-  const lines = meds.slice(0, 10).map((u) => {
-    const voice = u.speaker === 'unknown' ? 'doctor' : u.speaker;
-    let t = notation(rewrite(u.text, voice, p));
-    if ((voice === 'patient' || voice === 'other') && !t.toLowerCase().startsWith(p.subj)) t = `${p.subj} reports ${t.charAt(0).toLowerCase()}${t.slice(1)}`;
-    return `- ${finish(t)}`;
-  });
-  return `Medications mentioned in the visit:\n${lines.join('\n')}`;
+function said(u: Unit, p: Pronouns): Evidenced {
+  const voice = u.speaker === 'unknown' ? 'doctor' : u.speaker;
+  let t = notation(rewrite(u.text, voice, p));
+  if ((voice === 'patient' || voice === 'other') && !t.toLowerCase().startsWith(p.subj)) t = `${p.subj} said ${t.charAt(0).toLowerCase()}${t.slice(1)}`;
+  else if (voice === 'doctor' && !/^(the patient|she|he)\b/i.test(t)) t = `The clinician said: ${t}`;
+  return { text: finish(t), lines: u.lines };
 }
 
-function summary(soap: SoapNote): string {
-  const cc = section(soap, 'CHIEF COMPLAINT');
-  const hpi = section(soap, 'HISTORY OF PRESENT ILLNESS').split(/(?<=[.!?])\s+/).slice(0, 3).join(' ');
-  const parts = [
-    cc && `Reason for visit: ${cc}`,
-    hpi && `History: ${hpi}`,
-    !EMPTY.test(soap.objective) && `Findings: ${soap.objective.replace(/\n+/g, ' ').split(/(?<=[.!?])\s+/).slice(0, 4).join(' ')}`,
-    !EMPTY.test(soap.assessment) && `Assessment: ${soap.assessment}`,
-    !EMPTY.test(soap.plan) && `Plan: ${soap.plan}`,
-  ].filter(Boolean);
-  return parts.length ? `Visit summary:\n${parts.join('\n')}` : NOT_FOUND('enough clinical content to summarise');
+function list(title: string, items: Evidenced[], src: AnswerSources): string {
+  return `${title}\n${items.map((i) => withQuotes(i, src.lines)).join('\n')}`;
+}
+
+/** What the patient said, in the third person, with the lines cited by number rather than quoted. */
+function cited(title: string, items: Evidenced[]): string {
+  return `${title}\n${items.map((i) => `- ${i.text} (line${i.lines.length > 1 ? 's' : ''} ${i.lines.join(', ')})`).join('\n')}`;
+}
+
+function medications(src: AnswerSources): string {
+  const meds = src.units.filter((u) => !u.question && u.words.length >= 2 && namesDrug(u));
+  if (meds.length === 0) return NOT_SAID('which medications the patient takes or was prescribed');
+  return list('Medications in the visit (with doses where stated):', meds.slice(0, 12).map((u) => said(u, src.pronouns)), src);
+}
+
+function allergies(src: AnswerSources): string {
+  const { note, evidence } = src.soap();
+  const m = /ALLERGIES: ([^\n]+)/.exec(note.subjective);
+  if (!m) {
+    const mentions = src.units.filter((u) => !u.question && ALLERGY.test(u.text));
+    if (!mentions.length) return NOT_SAID('whether the patient has allergies (no allergy was asked about or mentioned)');
+    return list('Allergies:', mentions.map((u) => said(u, src.pronouns)), src);
+  }
+  const items = evidence.subjective.filter((e) => m[1].includes(e.text));
+  return list('Allergies:', items, src);
+}
+
+function fromSection(title: string, section: keyof SoapNote, what: string, src: AnswerSources): string {
+  const { note, evidence } = src.soap();
+  if (EMPTY.test(note[section]) || evidence[section].length === 0) return NOT_SAID(what);
+  return list(title, evidence[section], src);
+}
+
+function summary(src: AnswerSources): string {
+  const { note, evidence } = src.soap();
+  const pick = (k: keyof SoapNote, n: number) => (EMPTY.test(note[k]) ? [] : evidence[k].slice(0, n));
+  const items = [...pick('subjective', 4), ...pick('objective', 3), ...pick('assessment', 2), ...pick('plan', 5)];
+  return items.length ? list('Visit summary:', items, src) : NOT_SAID('enough clinical content to summarise');
 }
 
 export function answerFor(intent: Intent, question: string, src: AnswerSources): string {
-  const p = src.pronouns;
   switch (intent) {
     case 'note': {
-      const s = src.soap();
+      const s = src.soap().note;
       return `SUBJECTIVE\n${s.subjective}\n\nOBJECTIVE\n${s.objective}\n\nASSESSMENT\n${s.assessment}\n\nPLAN\n${s.plan}`;
     }
     case 'summary':
-      return summary(src.soap());
+      return summary(src);
+    case 'allergies':
+      return allergies(src);
     case 'medications':
-      return medications(src.units, p);
-    case 'plan': {
-      const plan = src.soap().plan;
-      return EMPTY.test(plan) ? NOT_FOUND('a plan') : `Draft plan:\n${plan}`;
-    }
-    case 'assessment': {
-      const a = src.soap().assessment;
-      return EMPTY.test(a) ? NOT_FOUND('a stated assessment or diagnosis') : `Assessment:\n${a}`;
-    }
-    case 'objective': {
-      const o = src.soap().objective;
-      return EMPTY.test(o) ? NOT_FOUND('examination findings, vital signs or results') : o;
-    }
-    case 'history': {
-      const s = src.soap().subjective;
-      return EMPTY.test(s) ? NOT_FOUND('a history') : s;
-    }
+      return medications(src);
+    case 'plan':
+      return fromSection('Plan:', 'plan', 'a plan (no order, prescription, referral or follow-up was given)', src);
+    case 'assessment':
+      return fromSection('Assessment:', 'assessment', 'an assessment or diagnosis', src);
+    case 'objective':
+      return fromSection('Findings:', 'objective', 'any examination findings, vital signs or results', src);
+    case 'history':
+      return fromSection('History:', 'subjective', 'a history', src);
     case 'symptoms-negative': {
-      const ros = section(src.soap(), 'REVIEW OF SYSTEMS');
-      return ros || NOT_FOUND('any symptoms the patient denied');
+      const { evidence } = src.soap();
+      const denied = evidence.subjective.filter((e) => /\bdenies\b/i.test(e.text));
+      return denied.length ? list('Pertinent negatives:', denied, src) : NOT_SAID('any symptoms the patient denied');
     }
     default: {
-      const hits = searchTopic(src.units, question, p);
-      return hits.length ? hits.join('\n') : "I can't answer that from this conversation: nothing in the visit transcript addresses it.";
+      const hits = searchTopic(src.units, question, src.pronouns);
+      return hits.length ? cited('From the visit:', hits) : NOT_SAID(`anything about that (${question.slice(0, 80).trim()})`);
     }
   }
 }

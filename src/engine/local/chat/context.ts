@@ -6,9 +6,8 @@ export interface ChatContext {
   transcript: string;
 }
 
-// Linear time (as transcript.ts's TAG): `^\s*\[\s*[a-z_ -]+\s*\]` backtracked cubically on "[" and
-// spaces, and its leading `\s*` rescanned every later line from each line start ("\r" x 25,000).
-const TAGGED = /^[^\S\r\n]*\[[a-z_ -]{1,40}\]/im;
+// Linear: bounded runs only (the old /^\s*\[\s*[a-z_ -]+\s*\]/m backtracked on "[" + spaces).
+const TAGGED = /^[ \t]{0,20}\[[a-z_ -]{1,40}\]/im;
 const words = (s: string) => s.split(/\s+/).filter(Boolean).length;
 
 /** A message reads as visit material when it has speaker tags or is long clinical prose. */

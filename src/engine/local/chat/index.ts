@@ -1,15 +1,19 @@
-import type { ChatMessage } from '../../engine.js';
-import { detectGender, extractSoap, parseTranscript, pronouns, toUnits } from '../extraction/index.js';
+import type { ChatMessage, VisitContext } from '../../engine.js';
+import { detectGender, extractSoapWithEvidence, parseTranscript, pronouns, toUnits } from '../extraction/index.js';
 import { answerFor } from './answers.js';
 import { chatContext } from './context.js';
 import { intentOf } from './intents.js';
+import { lineIndex } from './quotes.js';
 
 /**
- * The local scribe assistant: answers from the thread's own conversation (the visit transcript
- * and earlier turns), reusing note extraction; it says so when the thread cannot answer.
+ * The local scribe assistant: answers from the visit (the thread's extraction transcript or its
+ * transcription when the gateway passes one, else transcript pasted into the thread), quoting the
+ * lines it relied on; it says so plainly when the visit does not answer.
  */
-export function answerChat(messages: ChatMessage[]): string {
-  const { question, transcript } = chatContext(messages);
+export function answerChat(messages: ChatMessage[], visit?: VisitContext): string {
+  const context = chatContext(messages);
+  const question = context.question;
+  const transcript = visit?.transcript?.trim() ? visit.transcript : context.transcript;
   const intent = intentOf(question);
   if (intent === 'help') return HELP;
   if (!transcript.trim()) {
@@ -18,8 +22,9 @@ export function answerChat(messages: ChatMessage[]): string {
   const turns = parseTranscript(transcript);
   const units = toUnits(turns);
   const p = pronouns(detectGender(turns.filter((t) => t.speaker !== 'patient').map((t) => t.text).join(' ')));
-  return answerFor(intent, question, { soap: () => extractSoap(transcript), units, pronouns: p });
+  let soap: ReturnType<typeof extractSoapWithEvidence> | undefined;
+  return answerFor(intent, question, { soap: () => (soap ??= extractSoapWithEvidence(transcript)), units, pronouns: p, lines: lineIndex(turns) });
 }
 
 const HELP =
-  'I am the scribe assistant. Ask me about the visit in this conversation, for example: "summarise the visit", "what medications were mentioned?", "draft the plan", "what did the patient say about the pain?", or "write a SOAP note".';
+  'I am the scribe assistant. Ask me about the visit in this conversation, for example: "summarise the visit", "what medications were mentioned?", "any allergies?", "draft the plan", "what did the patient say about the pain?", or "write a SOAP note".';

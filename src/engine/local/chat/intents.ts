@@ -1,9 +1,10 @@
 /** What the clinician asks the scribe for. */
-export type Intent = 'note' | 'summary' | 'medications' | 'plan' | 'assessment' | 'objective' | 'history' | 'symptoms-negative' | 'help' | 'topic';
+export type Intent = 'note' | 'summary' | 'allergies' | 'medications' | 'plan' | 'assessment' | 'objective' | 'history' | 'symptoms-negative' | 'help' | 'topic';
 
 const RULES: [Intent, RegExp][] = [
   ['help', /^\s*(help|what can you do|who are you|hi|hello|hey)\b[\s?!.]*$/i],
   ['note', /\b(soap|(?:write|draft|generate|create|produce|make)\b.*\bnote|clinical note|visit note|document (?:the|this) visit)\b/i],
+  ['allergies', /\b(allerg\w*|nkda|reactions? to)\b/i],
   ['medications', /\b(medications?|medicines?|meds|drugs?|prescri\w+|doses?|dosages?|pills?|tablets?)\b/i],
   ['plan', /\b(plan|next steps?|follow[- ]?up|orders?|referrals?|instructions?|treatment)\b/i],
   ['assessment', /\b(assessment|diagnos\w*|impression|problems?|conditions?)\b/i],

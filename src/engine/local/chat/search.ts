@@ -1,4 +1,4 @@
-import { classify, finish, notation, rewrite, stem, type Pronouns, type Unit } from '../extraction/index.js';
+import { classify, finish, notation, rewrite, stem, type Evidenced, type Pronouns, type Unit } from '../extraction/index.js';
 
 /** Finds what was said in the visit about the topic of a free question. */
 const STOP = new Set(`what which who whom whose when where why how did does do is are was were be been the a an of
@@ -14,10 +14,12 @@ export function topicTerms(question: string): string[] {
 }
 
 /** Sentences of the visit that mention the question's terms, best first, in third person. */
-export function searchTopic(units: Unit[], question: string, p: Pronouns, limit = 6): string[] {
+export function searchTopic(units: Unit[], question: string, p: Pronouns, limit = 6): Evidenced[] {
   const terms = topicTerms(question);
   if (terms.length === 0) return [];
   const asksPatient = /\b(patient|she|he|they)\b.*\b(say|said|report|mention|tell|told|describe)/i.test(question);
+  // "chest pain" needs both words: a sentence about knee pain does not answer it.
+  const need = terms.length <= 2 ? terms.length : terms.length - 1;
   const kept = new Set(classify(units).map((c) => c.unit.index));
   const hits = units
     .map((u) => {
@@ -27,7 +29,7 @@ export function searchTopic(units: Unit[], question: string, p: Pronouns, limit 
       if (u.question) score -= 1.5;
       return { u, matched, score };
     })
-    .filter((h) => h.matched > 0 && h.u.words.length >= 3)
+    .filter((h) => h.matched >= need && h.u.words.length >= 3)
     .sort((a, b) => b.score - a.score || a.u.index - b.u.index)
     .slice(0, limit)
     .sort((a, b) => a.u.index - b.u.index);
@@ -38,6 +40,6 @@ export function searchTopic(units: Unit[], question: string, p: Pronouns, limit 
       const s = p.subj;
       if (!t.toLowerCase().startsWith(s)) t = `${s} ${u.question ? 'asked' : 'said'} ${t.charAt(0).toLowerCase()}${t.slice(1)}`;
     } else if (u.question) t = `The clinician asked: ${t}`;
-    return finish(t);
+    return { text: finish(t), lines: u.lines };
   });
 }

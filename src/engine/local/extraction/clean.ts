@@ -13,7 +13,7 @@ const CONTRACTIONS: [RegExp, string][] = [
 ];
 
 const FILLERS = [
-  /\b(u+m+|u+h+m*|h+m+|m+m+|e+r+m*|a+h+|o+h+)\b[,.]?/gi,
+  /\b(u+m+|u+h+m*|h+m+|m+m+|erm+|err+|a+h+|o+h+)\b[,.]?/gi, // not "er": the ER
   /\b(mm-hmm|mm-mm|uh-huh|uh-uh|um-hum|mhm|hmm-mm)\b[,.]?/gi,
   /\b(you know|i mean|you see)\b,?/gi,
   /,\s*like\s*,/gi,
@@ -27,8 +27,9 @@ export function normalizeAsr(text: string): string {
   for (const re of FILLERS) t = t.replace(re, ' ');
   t = t.replace(ASSISTANT, ' ');
   t = t.replace(/\b[a-z]+-(?=\s|$)/gi, ' '); // cut-off words: "ex- exerting"
+  t = t.replace(/\b(?:i|we|you)-(?=[a-z])/gi, ''); // "i-there is a murmur"
   t = t.replace(/\s+([,.?!;:%])/g, '$1'); // "pain ." -> "pain."
-  t = t.replace(/\b(\w+(?:'\w+)?)(?:[,.]?\s+\1\b)+/gi, '$1'); // stutters: "i, i, i" -> "i"
+  t = t.replace(/\b(\w+(?:'\w+)?)(?:,?\s+\1(?![\w']))+/gi, '$1'); // stutters: "i, i, i" -> "i" (not across a full stop, not "you. you're")
   t = t.replace(/([,;])(\s*[,;.?!])+/g, '$2'); // punctuation left by removals
   t = t.replace(/([.?!])(\s*[,;])+/g, '$1');
   t = t.replace(/^[\s,.;]+/, '');

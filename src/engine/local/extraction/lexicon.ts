@@ -53,7 +53,7 @@ export const EXAM = words(`exam examination examine palpation palpate tenderness
   bruising laxity positive negative intact distention distended soft nontender guarding rebound lesions
   neurovascularly flexion extension rotation gait inspection visible alert oriented`);
 
-export const VITALS = /\b(blood pressure|bp|heart rate|pulse|temperature|temp|fever of|oxygen|o2|sat(uration)?s?|respiratory rate|respirations|weight|bmi|vital signs|vitals)\b/i;
+export const VITALS = /\b(blood pressure|bp|heart rate|pulse|temperature|temp|fever of|oxygen|o2|sat(uration)?s?|respiratory rate|respirations|(?<!bear |put |bearing )weight(?! bearing)|bmi|vital signs|vitals)\b/i;
 
 export const RESULTS = words(`x-ray x-rays xray xrays mri ct scan scans ultrasound echocardiogram echo ekg ecg
   lab labs bloodwork results result a1c hemoglobin biopsy culture cultures panel level levels cbc cmp
@@ -83,4 +83,15 @@ export function lexicon() {
     result: toStems(RESULTS),
   };
   return stemSets;
+}
+
+// Generic words ("medication", "pill") name no drug; names and generic-name endings do. The
+// endings leave out the short ones that also end ordinary words ("inside", "cone").
+const GENERIC_MED = new Set(['medication', 'medications', 'medicine', 'medicines', 'meds', 'pill', 'pills', 'tablet', 'tablets', 'dose', 'doses', 'dosage', 'prescription', 'prescribed', 'prescribe', 'refill', 'refills', 'supplement', 'supplements', 'shot', 'patch', 'drops', 'spray', 'cream', 'mg', 'milligrams', 'milligram', 'mcg', 'micrograms', 'units', 'capsule', 'injection', 'injections', 'ointment', 'vitamin', 'vitamins', 'antibiotic', 'antibiotics', 'steroid', 'steroids', 'inhaler']);
+const DRUG_NAMES = new Set(MED_WORDS.filter((w) => !GENERIC_MED.has(w)));
+const DRUG_NAME = /^[a-z]{3,}(?:pril|sartan|olol|dipine|statin|formin|prazole|cillin|mycin|cycline|floxacin|tidine|gliptin|gliflozin|glutide|parin|xaban|triptan|azepam|zolam|oxetine|profen|coxib|traline|pam|pine|done)$/;
+
+/** The drug names among lower-case words. */
+export function drugNames(words: string[]): string[] {
+  return words.filter((w) => DRUG_NAMES.has(w) || DRUG_NAME.test(w));
 }

@@ -9,12 +9,13 @@ import { normalizeAsr, stripLeading } from './clean.js';
  */
 export interface Finding {
   turn: number; // the answer's turn
+  lines: number[]; // the question's and the answer's transcript lines
   topic: string;
   present: boolean;
 }
 
 const ASKS = [
-  /^(?:(?:and|so|now|also|then|any|but)\s+)*(?:do|did|does|have|has|are|were|is|was|had|can|could)\s+you\s+(?:ever\s+|still\s+|also\s+|recently\s+)?(?:been\s+)?(?:had|have|having|noticed?|noticing|experienced?|experiencing|get|got|getting|gotten|feel|felt|feeling|seen?|suffer\w*|develop\w*|run|running)?\s*(?:any\s+|a\s+|an\s+)?(.+)$/i,
+  /^(?:(?:and|so|now|also|then|any|but)\s+)*(?:do|did|does|have|has|are|were|is|was|had|can|could)\s+you\s+(?:ever\s+|still\s+|also\s+|recently\s+)?(?:been\s+)?(?:had|have|having|hear|heard|noticed?|noticing|experienced?|experiencing|get|got|getting|gotten|feel|felt|feeling|seen?|suffer\w*|develop\w*|run|running)?\s*(?:any\s+|a\s+|an\s+)?(.+)$/i,
   /^(?:(?:and|so|now|also|then|but)\s+)*(?:any|no)\s+(.+)$/i,
   /^(?:(?:and|so|now|also|then|but)\s+)*(?:how|what)\s+about\s+(?:any\s+)?(.+)$/i,
   /^(?:(?:and|so|now|also|then|but)\s+)*(?:is\s+there|are\s+there)\s+(?:any\s+)?(.+)$/i,
@@ -30,7 +31,7 @@ function topicOf(question: string): string | undefined {
     const m = re.exec(q);
     if (!m) continue;
     let topic = m[1].replace(TRAIL, '').replace(TRAIL, '').trim();
-    topic = topic.replace(/\byour\b/gi, 'the').replace(/\byou\b/gi, '').replace(/\s+/g, ' ').trim();
+    topic = topic.replace(/\byourself\b/gi, 'themselves').replace(/\byour\b/gi, 'the').replace(/\byou\b/gi, '').replace(/\s+/g, ' ').trim();
     const words = topic.toLowerCase().split(/\s+/);
     if (words.length === 0 || words.length > 8) return undefined;
     const lex = lexicon();
@@ -53,11 +54,13 @@ export function pairFindings(turns: Turn[]): Finding[] {
     const last = qText.split(/(?<=[.!?])\s+/).filter((s) => s.trim()).pop() ?? '';
     if (!last.endsWith('?')) continue;
     const topic = topicOf(last);
-    if (!topic) continue;
+    if (!topic || /allerg/i.test(topic)) continue; // allergies have their own line (allergies.ts)
     const answer = stripLeading(normalizeAsr(a.text)).toLowerCase();
     const raw = normalizeAsr(a.text).toLowerCase();
-    if (NO.test(raw) || NO.test(answer)) out.push({ turn: i + 1, topic, present: false });
-    else if (YES.test(raw) || YES.test(answer)) out.push({ turn: i + 1, topic, present: true });
+    const lines = [...q.lines.map((l) => l.line), ...a.lines.map((l) => l.line)];
+    if (NO.test(raw) || NO.test(answer)) out.push({ turn: i + 1, topic, present: false, lines });
+    // "a little short of breath, no chest pain" answers two questions at once: the sentence itself is kept instead.
+    else if ((YES.test(raw) || YES.test(answer)) && !/\b(?:no|not|never|none)\b/.test(answer)) out.push({ turn: i + 1, topic, present: true, lines });
   }
   return out;
 }

@@ -1,43 +1,48 @@
 import type { NoteContent, Template } from '../../templates.js';
-import type { SoapNote } from './assemble.js';
+import type { Evidenced, SoapEvidence, SoapNote } from './assemble.js';
+
+export type TemplateEvidence = Record<string, Evidenced[]>;
 
 /**
- * Maps the SOAP sections onto the other templates. Behavioural notes (BIRP, GIRP) take the
- * patient's presentation as behaviour, the clinician's findings and actions as intervention,
- * the assessment as the response to care; DAP joins subjective and objective as data.
+ * Maps the SOAP sections onto the other templates, their evidence with them. Behavioural notes
+ * (BIRP, GIRP) take the patient's presentation as behaviour, the clinician's findings and actions
+ * as intervention, the assessment as the response to care; DAP joins subjective and objective as data.
  */
-export function toTemplate(soap: SoapNote, template: Template): NoteContent {
+export function toTemplate(soap: SoapNote, ev: SoapEvidence, template: Template): { content: NoteContent; evidence: TemplateEvidence } {
   const join = (...parts: string[]) => parts.filter((s) => s.trim()).join('\n\n');
+  const done = ev.plan.filter((s) => DONE.test(s.text));
+  const intervention = { text: join(soap.objective, done.map((s) => s.text).join(' ')), evidence: [...ev.objective, ...done] };
   switch (template) {
     case 'SOAP':
-      return { ...soap };
+      return { content: { ...soap }, evidence: { ...ev } };
     case 'DAP':
-      return { data: join(soap.subjective, soap.objective), assessment: soap.assessment, plan: soap.plan };
+      return {
+        content: { data: join(soap.subjective, soap.objective), assessment: soap.assessment, plan: soap.plan },
+        evidence: { data: [...ev.subjective, ...ev.objective], assessment: ev.assessment, plan: ev.plan },
+      };
     case 'BIRP':
       return {
-        behavior: soap.subjective,
-        intervention: join(soap.objective, interventionFromPlan(soap.plan)),
-        response: soap.assessment,
-        plan: soap.plan,
+        content: { behavior: soap.subjective, intervention: intervention.text, response: soap.assessment, plan: soap.plan },
+        evidence: { behavior: ev.subjective, intervention: intervention.evidence, response: ev.assessment, plan: ev.plan },
       };
-    case 'GIRP':
+    case 'GIRP': {
+      const goals = goalsOf(soap, ev);
       return {
-        goals: goalsOf(soap),
-        intervention: join(soap.objective, interventionFromPlan(soap.plan)),
-        response: join(soap.subjective, soap.assessment),
-        plan: soap.plan,
+        content: { goals: goals.text, intervention: intervention.text, response: join(soap.subjective, soap.assessment), plan: soap.plan },
+        evidence: { goals: goals.evidence, intervention: intervention.evidence, response: [...ev.subjective, ...ev.assessment], plan: ev.plan },
       };
+    }
   }
 }
 
 /** The visit's goals: what the patient came for and what the plan aims at. */
-function goalsOf(soap: SoapNote): string {
+function goalsOf(soap: SoapNote, ev: SoapEvidence): { text: string; evidence: Evidenced[] } {
   const cc = /CHIEF COMPLAINT: ([^\n]+)/.exec(soap.subjective)?.[1];
-  const goal = cc ? `Address ${cc.charAt(0).toLowerCase()}${cc.slice(1)}` : '';
-  return [goal, soap.assessment].filter(Boolean).join(' ');
+  const ccEvidence = cc ? ev.subjective.find((s) => s.text === cc) : undefined;
+  const goal = cc ? { text: `Address the presenting complaint: ${cc.charAt(0).toLowerCase()}${cc.slice(1)}`, lines: ccEvidence?.lines ?? [] } : undefined;
+  const items = [...(goal ? [goal] : []), ...(ev.assessment.length ? ev.assessment : [])];
+  const text = [goal?.text, soap.assessment].filter(Boolean).join(' ');
+  return { text, evidence: items.filter((s) => s.lines.length) };
 }
 
-function interventionFromPlan(plan: string): string {
-  const done = plan.split(/(?<=[.!?])\s+/).filter((s) => /\b(discussed|reviewed|counsel\w*|educat\w*|explained|advised|examined|prescribed|gave|administered)\b/i.test(s));
-  return done.join(' ');
-}
+const DONE = /\b(discussed|reviewed|counsel\w*|educat\w*|explained|advised|examined|prescribed?|gave|administered)\b/i;

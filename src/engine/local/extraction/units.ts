@@ -1,6 +1,7 @@
 import { normalizeAsr, stripLeading } from './clean.js';
 import { featuresOf, type Features } from './features.js';
 import { splitSentences } from './nlp.js';
+import { assessCue, planCue } from './cues.js';
 import { PHASE_ORDER, phaseCue, type Phase } from './phases.js';
 import type { Speaker, Turn } from './transcript.js';
 
@@ -17,6 +18,22 @@ export interface Unit {
   phase: Phase;
   label?: string; // explicit heading in prose ("Plan:", "BP:")
   features: Features;
+  lines: number[]; // 1-based transcript lines the sentence was read from
+}
+
+const wordsOf = (s: string) => new Set(s.toLowerCase().split(/[^a-z0-9]+/).filter((w) => w.length > 2));
+
+/** The lines of a turn that hold a sentence: all of a one-line turn, else those sharing its words. */
+function linesOf(turn: Turn, words: string[]): number[] {
+  if (turn.lines.length === 1) return [turn.lines[0].line];
+  const want = words.filter((w) => w.length > 2);
+  const scored = turn.lines.map((l) => {
+    const have = wordsOf(l.text);
+    return { line: l.line, hits: want.filter((w) => have.has(w)).length };
+  });
+  const best = Math.max(...scored.map((x) => x.hits));
+  const hit = scored.filter((x) => x.hits > 0 && x.hits >= best / 3).map((x) => x.line);
+  return hit.length ? hit : [turn.lines[0].line];
 }
 
 const LABEL = /^\s*(chief complaint|cc|hpi|history of present illness|history|subjective|objective|vitals?|vital signs|exam|examination|physical exam(?:ination)?|pe|results?|labs?|imaging|assessment|impression|diagnosis|diagnoses|a\/p|assessment and plan|plan|medications?|meds|current medications|allergies|ros|review of systems|instructions|follow[- ]?up)\s*:\s*/i;
@@ -57,10 +74,13 @@ export function toUnits(turns: Turn[]): Unit[] {
         const cue = phaseCue(text, question);
         if (cue && PHASE_ORDER[cue] >= PHASE_ORDER[phase]) phase = cue;
         else if (cue === 'exam' && phase === 'results') phase = cue;
+        // Once the examination has begun, an impression or an order means the plan has started.
+        else if (!question && phase !== 'history' && (planCue(text) || assessCue(text))) phase = 'plan';
       }
       units.push({
         index: units.length, turn: t, speaker: turn.speaker, text, words: s.words, pos: s.pos,
         negated: s.negated, question, phase, label, features: featuresOf(text, s.words, s.pos),
+        lines: linesOf(turn, s.words),
       });
     }
   });

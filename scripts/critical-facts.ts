@@ -1,0 +1,52 @@
+/**
+ * The critical-facts check: visits written for this project (test/engine/fixtures/visits.ts),
+ * each with the facts a clinician insists on per SOAP section. Prints facts in place / total per
+ * visit and section, the facts missed, and the placeholder sections (right only where the visit
+ * has nothing for them). Usage: npm run critical-facts
+ */
+import { extractNote } from '../src/engine/local/extraction/index.js';
+import { PLACEHOLDERS } from '../src/engine/local/extraction/assemble.js';
+import { HELD_OUT, VISITS, type Visit } from '../test/engine/fixtures/visits.js';
+
+const SECTIONS = ['subjective', 'objective', 'assessment', 'plan'] as const;
+function check(title: string, visits: Visit[]): boolean {
+  let found = 0;
+  let total = 0;
+  let placeholders = 0;
+  let wrongPlaceholders = 0;
+  const bySection = Object.fromEntries(SECTIONS.map((s) => [s, { found: 0, total: 0 }]));
+  for (const v of visits) {
+    const note = extractNote(v.transcript, 'SOAP');
+    const missed: string[] = [];
+    let vf = 0;
+    let vt = 0;
+    for (const s of SECTIONS) {
+      for (const re of v.facts[s] ?? []) {
+        const ok = re.test(note[s]);
+        vt++;
+        bySection[s].total++;
+        if (ok) {
+          vf++;
+          bySection[s].found++;
+        } else missed.push(`${s} ${re}`);
+      }
+      if (note[s] === PLACEHOLDERS[s]) {
+        placeholders++;
+        if (!v.empty?.includes(s)) wrongPlaceholders++;
+      }
+    }
+    found += vf;
+    total += vt;
+    const empty = SECTIONS.filter((s) => note[s] === PLACEHOLDERS[s]);
+    console.log(`${v.name.padEnd(28)} ${vf}/${vt}${empty.length ? `  placeholders: ${empty.join(', ')}` : ''}${missed.length ? `\n  missed: ${missed.join('; ')}` : ''}`);
+  }
+  console.log(`${title}: facts in place ${found}/${total} (${((100 * found) / Math.max(1, total)).toFixed(1)}%); by section ${SECTIONS.map((s) => `${s} ${bySection[s].found}/${bySection[s].total}`).join(', ')}`);
+  console.log(`${title}: placeholder sections ${placeholders} (${wrongPlaceholders} where the visit had content)`);
+  return found === total && wrongPlaceholders === 0;
+}
+
+console.log('Visits the rules were tuned against:');
+const tuned = check('tuned', VISITS);
+console.log('\nVisits written after tuning, scored untouched (held out):');
+check('held out', HELD_OUT);
+if (!tuned) process.exitCode = 1;
