@@ -1,0 +1,63 @@
+import type { CodeTable } from '../../../terminology/code-table.js';
+import type { Candidate } from './candidate.js';
+import type { AcceptanceModel, CoderArtifacts } from './learned/types.js';
+
+/** The features the acceptance model weighs, in order (scripts/train-coder.ts fits them). */
+export const FEATURES = [
+  'bias', 'lexicon', 'learned', 'description', 'rule', 'score', 'log_weight', 'log_words', 'single_word',
+  'unspecified_title', 'other_title', 'log_occurrences', 'code_prior', 'code_prior_known', 'chapter_r', 'chapter_z',
+  'chapter_st', 'neoplasm', 'code_length', 'uncertain_inpatient', 'log_finals', 'position', 'lexicon_and_title',
+];
+
+export interface FeatureContext {
+  table: CodeTable;
+  textLength: number;
+  finals: number;
+  priors: CoderArtifacts['priors'];
+  /** codes proposed by more than one source in this note */
+  multiSource: ReadonlySet<string>;
+}
+
+const logit = (p: number) => Math.log(p / (1 - p));
+
+/** Numbers describing how a candidate was found; the same function serves training and coding. */
+export function featuresOf(c: Candidate, fx: FeatureContext): number[] {
+  const m = c.found?.mention;
+  const title = fx.table.descriptionAt(c.index);
+  const words = m ? m.end - m.start + 1 : 1;
+  const prior = fx.priors[c.code];
+  // Smoothed share of right proposals of this code out of fold, toward a base rate of 0.5.
+  const p = prior ? (prior[0] + 1) / (prior[1] + 2) : 0.5;
+  return [
+    1,
+    Number(c.origin === 'lexicon'),
+    Number(c.origin === 'learned'),
+    Number(c.origin === 'description'),
+    Number(c.origin === 'rule'),
+    m ? m.score : 1,
+    Math.log1p(m ? m.weight : 10),
+    Math.log(words),
+    Number(words === 1),
+    Number(/unspecified/i.test(title)),
+    Number(/^other\b/i.test(title)),
+    Math.log(c.occurrences),
+    logit(p),
+    Number(prior !== undefined),
+    Number(c.code.startsWith('R')),
+    Number(c.code.startsWith('Z')),
+    Number(/^[ST]/.test(c.code)),
+    Number(/^C|^D[0-4]/.test(c.code)),
+    c.code.length - 3,
+    Number(c.assertion === 'uncertain'),
+    Math.log1p(fx.finals),
+    c.spans.length ? c.spans[0].start / Math.max(1, fx.textLength) : 0.5,
+    Number(fx.multiSource.has(c.code)),
+  ];
+}
+
+/** P(the code is right) under the model. */
+export function probability(model: AcceptanceModel, x: readonly number[]): number {
+  let z = 0;
+  for (let i = 0; i < x.length; i++) z += (model.weights[i] ?? 0) * x[i];
+  return 1 / (1 + Math.exp(-z));
+}
