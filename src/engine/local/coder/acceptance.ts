@@ -5,8 +5,8 @@ import type { AcceptanceModel, CoderArtifacts } from './learned/types.js';
 /** The features the acceptance model weighs, in order (scripts/train-coder.ts fits them). */
 export const FEATURES = [
   'bias', 'lexicon', 'learned', 'description', 'rule', 'score', 'log_weight', 'log_words', 'single_word',
-  'unspecified_title', 'other_title', 'log_occurrences', 'code_prior', 'code_prior_known', 'chapter_r', 'chapter_z',
-  'chapter_st', 'neoplasm', 'code_length', 'uncertain_inpatient', 'log_finals', 'position', 'lexicon_and_title',
+  'unspecified_title', 'other_title', 'code_prior', 'code_prior_known', 'chapter_r', 'chapter_z',
+  'chapter_st', 'neoplasm', 'code_length', 'uncertain_inpatient', 'lexicon_and_title',
 ];
 
 export interface FeatureContext {
@@ -20,7 +20,11 @@ export interface FeatureContext {
 
 const logit = (p: number) => Math.log(p / (1 - p));
 
-/** Numbers describing how a candidate was found; the same function serves training and coding. */
+/**
+ * Numbers describing how a candidate was found; the same function serves training and coding.
+ * Only the candidate's own match counts (not how long the note is or how often it repeats), so a
+ * note copied twice codes as it does once.
+ */
 export function featuresOf(c: Candidate, fx: FeatureContext): number[] {
   const m = c.found?.mention;
   const title = fx.table.descriptionAt(c.index);
@@ -40,7 +44,6 @@ export function featuresOf(c: Candidate, fx: FeatureContext): number[] {
     Number(words === 1),
     Number(/unspecified/i.test(title)),
     Number(/^other\b/i.test(title)),
-    Math.log(c.occurrences),
     logit(p),
     Number(prior !== undefined),
     Number(c.code.startsWith('R')),
@@ -49,8 +52,6 @@ export function featuresOf(c: Candidate, fx: FeatureContext): number[] {
     Number(/^C|^D[0-4]/.test(c.code)),
     c.code.length - 3,
     Number(c.assertion === 'uncertain'),
-    Math.log1p(fx.finals),
-    c.spans.length ? c.spans[0].start / Math.max(1, fx.textLength) : 0.5,
     Number(fx.multiSource.has(c.code)),
   ];
 }
@@ -60,4 +61,17 @@ export function probability(model: AcceptanceModel, x: readonly number[]): numbe
   let z = 0;
   for (let i = 0; i < x.length; i++) z += (model.weights[i] ?? 0) * x[i];
   return 1 / (1 + Math.exp(-z));
+}
+
+/**
+ * A firm candidate states its code outright: a curated name, or a whole official title of two
+ * words or more. The acceptance model sets its confidence but does not drop it; the model's
+ * threshold decides the weak ones (learned phrases, one-word or spread-out titles).
+ */
+export function isFirm(c: Candidate): boolean {
+  const m = c.found?.mention;
+  if (c.origin === 'rule') return true;
+  if (!m) return false;
+  if (c.origin === 'lexicon') return true;
+  return c.origin === 'description' && m.score >= 0.999 && m.end > m.start;
 }

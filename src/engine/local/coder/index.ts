@@ -1,7 +1,7 @@
 import type { CodeAssessment, CodifyModel } from '../../engine.js';
 import type { CodeTable } from '../../../terminology/code-table.js';
 import { stemWords } from '../../../terminology/text-normalize.js';
-import { FEATURES, featuresOf, probability, type FeatureContext } from './acceptance.js';
+import { FEATURES, featuresOf, isFirm, probability, type FeatureContext } from './acceptance.js';
 import { confidenceOf } from './assessment.js';
 import { Candidates, dotted, type Candidate, type NoteContext } from './candidate.js';
 import { assertWords, assertionOf } from './context.js';
@@ -46,8 +46,8 @@ export function codifyText(table: CodeTable, text: string, model: CodifyModel, o
     if (!acceptance) continue;
     const p = probability(acceptance, features(c));
     c.confidence = Math.round(100 * p);
-    // Guideline rules decide their own codes; the model decides codes read from words.
-    if (c.final && c.origin !== 'rule' && p < acceptance.threshold) {
+    // Guideline rules and firm statements decide their own codes; the model decides weak readings.
+    if (c.final && !isFirm(c) && p < acceptance.threshold) {
       cands.discard(c, `Discarded: low confidence (${c.confidence}%), under the ${model} level's acceptance threshold of ${Math.round(100 * acceptance.threshold)}%.`);
     }
   }
@@ -87,18 +87,29 @@ export function codifyCandidates(
   const senseDropped: Found[] = [];
   const found: Found[] = [];
   sentences.forEach((s, si) => {
-    const items = sentenceMentions(table, lex, learned, cfg, s.words, si);
+    const fromData: Found[] = [];
+    const items = sentenceMentions(table, lex, learned, cfg, s.words, si, fromData);
     const lower = s.words.map((w) => w.toLowerCase());
     const kept: Found[] = [];
-    for (const f of items) {
+    for (const f of [...items, ...fromData]) {
       const set = sources.get(f.mention.code) ?? new Set();
       set.add(f.mention.source);
       sources.set(f.mention.code, set);
       const problem = senseProblem(table, f.mention, lower);
       if (problem) senseDropped.push({ ...f, discard: problem });
-      else kept.push(f);
+      else if (f.mention.source !== 'learned') kept.push(f);
     }
-    found.push(...resolveSentence(kept, table));
+    const resolved = resolveSentence(kept, table);
+    // Learned phrases are associations, not statements of a concept: they neither cover nor are
+    // covered by what the sentence states; they add the codes it does not already hold.
+    const held = new Set(resolved.map((f) => f.mention.code));
+    const learnedBest = new Map<number, Found>();
+    for (const f of fromData) {
+      if (held.has(f.mention.code) || senseProblem(table, f.mention, lower)) continue;
+      const prev = learnedBest.get(f.mention.code);
+      if (!prev || f.mention.score > prev.mention.score) learnedBest.set(f.mention.code, f);
+    }
+    found.push(...resolved, ...learnedBest.values());
   });
   const occurrences = new Map<number, number>();
   for (const f of found) occurrences.set(f.mention.code, (occurrences.get(f.mention.code) ?? 0) + 1);
@@ -191,18 +202,21 @@ function sentenceMentions(
   cfg: LevelConfig,
   words: string[],
   si: number,
+  learnedOut: Found[],
 ): Found[] {
   const st = stemWords(words);
   const assertions = assertWords(words);
   const lexical = matchLexicon(lex, words, st, si);
   const fromData = learned ? matchLearned(learned, st, si) : [];
+  learnedOut.length = 0;
+  for (const mention of fromData) learnedOut.push({ mention, assertion: assertionOf(assertions, mention.start, mention.end) });
   let described: Mention[];
   if (cfg.descriptions === 'exact') described = matchExactTitles(table, st, si, cfg);
   else {
     const clauses = cfg.clauses ? ([clausesOf(words, CLAUSE_BREAKS), clausesOf(words, CONJUNCTIONS)] as const) : undefined;
     described = matchDescriptions(table, st, si, cfg, [], clauses?.[0], clauses?.[1]);
   }
-  return [...lexical, ...fromData, ...described].map((mention) => ({ mention, assertion: assertionOf(assertions, mention.start, mention.end) }));
+  return [...lexical, ...described].map((mention) => ({ mention, assertion: assertionOf(assertions, mention.start, mention.end) }));
 }
 
 const CLAUSE_BREAKS = new Set([',', ';', ':', '(', ')']);

@@ -19,10 +19,11 @@ const DRUGS: Array<[string, string]> = [
   ...words('alendronate risedronate ibandronate zoledronic', 'Z79.83'),
 ];
 const BY_DRUG = new Map(DRUGS);
-// Cues that a drug is being taken now and goes on (a dose, "on", "takes", "daily", "chronic").
-const ONGOING = /^(on|takes|taking|take|uses|using|receives|receiving|maintained|continues|continue|continuing|chronic|long-term|longterm|daily|nightly|bid|tid|qd|qid|mg|units|u|home|current|currently|regimen)$/;
+// Cues that a drug is being taken now and goes on ("on", "takes", "daily", "chronic"); a dose
+// alone is not one (a course of treatment in hospital is not long-term use).
+const ONGOING = /^(on|takes|taking|take|uses|using|maintained|continues|continue|continuing|chronic|chronically|long-term|longterm|daily|nightly|home|current|currently)$/;
 // A drug being started, stopped or considered is not long-term use.
-const NOT_ONGOING = /^(start|started|starting|initiate|initiated|begin|add|added|adding|consider|considering|prescribe|prescribed|switch|switched|discontinue|discontinued|stop|stopped|hold|held|allergy|allergic|after|once|single|dose|loading|bolus|if)$/;
+const NOT_ONGOING = /^(start|started|starting|initiate|initiated|begin|add|added|adding|consider|considering|prescribe|prescribed|switch|switched|discontinue|discontinued|stop|stopped|hold|held|allergy|allergic|after|once|single|dose|loading|bolus|if|treated|treatment|course|empirical|intravenous|iv)$/;
 
 function words(list: string, code: string): Array<[string, string]> {
   return list.split(' ').map((w) => [w, code]);
@@ -44,7 +45,7 @@ export function applyDrugTherapy(cands: Candidates): void {
       if (asserted[i] !== 'present') continue;
       const near = lower.slice(Math.max(0, i - 4), i + 4);
       if (near.some((w) => NOT_ONGOING.test(w))) continue;
-      if (!lower.some((w) => ONGOING.test(w)) && !/\d/.test(lower[i + 1] ?? '')) continue;
+      if (!near.some((w) => ONGOING.test(w))) continue;
       const list = found.get(code) ?? [];
       list.push({ start: s.starts[i], end: s.ends[i] });
       found.set(code, list);
