@@ -6,12 +6,13 @@
 // Writes src/engine/local/coder/learned/artifacts.ts. Deterministic: `npm run train:coder`.
 import { writeFileSync } from 'node:fs';
 import type { CodifyModel } from '../src/engine/engine.js';
-import { FEATURES, isFirm } from '../src/engine/local/coder/acceptance.js';
+import { FEATURES, isFirm, probability } from '../src/engine/local/coder/acceptance.js';
 import { codifyCandidates } from '../src/engine/local/coder/index.js';
 import type { AcceptanceModel, CoderArtifacts } from '../src/engine/local/coder/learned/types.js';
 import { readCodiEspSplit, type CodiEspDoc } from './lib/codiesp.js';
 import { CODIESP_DIR, idHash, isHeldApart, loadFullTable } from './lib/full-table.js';
 import { docPhrases, LEXICON_OPTIONS, learnLexicon } from './lib/learn-lexicon.js';
+import { fitIsotonic } from './lib/isotonic.js';
 import { fitLogistic } from './lib/logistic.js';
 
 const OUT = 'src/engine/local/coder/learned/artifacts.ts';
@@ -36,6 +37,8 @@ const fold = (d: CodiEspDoc) => (idHash(d.id) >>> 4) % INNER;
 
 // Out-of-fold candidates: each document coded with a lexicon and priors learned without it.
 const rows: Record<CodifyModel, Row[]> = { fast: [], balanced: [], 'high-quality': [] };
+// Codes the guideline rules made: their share of right ones becomes their confidence.
+const ruled: Record<CodifyModel, Row[]> = { fast: [], balanced: [], 'high-quality': [] };
 const priorSlots: Array<CoderArtifacts['priors']> = [];
 for (let k = 0; k < INNER; k++) {
   const inner = train.filter((d) => fold(d) !== k);
@@ -45,18 +48,18 @@ for (let k = 0; k < INNER; k++) {
   const artifacts = { ...placeholder(), lexicon, priors };
   for (const d of train.filter((x) => fold(x) === k)) {
     for (const model of MODELS) {
-      const { cands, features } = codifyCandidates(table, d.text, model, artifacts);
-      for (const c of cands.finals()) {
+      codifyCandidates(table, d.text, model, artifacts, (stage, c, features) => {
         const dotted = c.code.length > 3 ? `${c.code.slice(0, 3)}.${c.code.slice(3)}` : c.code;
-        rows[model].push({ doc: d.id, code: c.code, rule: isFirm(c), label: Number(d.gold.has(dotted)), features: () => features(c) });
-      }
+        const row = { doc: d.id, code: c.code, rule: isFirm(c), label: Number(d.gold.has(dotted)), features };
+        (stage === 'raw' ? rows : ruled)[model].push(row);
+      });
     }
   }
   console.log(`fold ${k}: lexicon of ${lexicon.length} phrases from ${inner.length} documents`);
 }
 // Priors of fold k: right/proposed per code at the balanced level in the other folds.
 const foldOf = new Map(train.map((d) => [d.id, fold(d)]));
-for (let k = 0; k < INNER; k++) Object.assign(priorSlots[k], priorsFrom(rows.balanced.filter((r) => foldOf.get(r.doc) !== k)));
+for (let k = 0; k < INNER; k++) Object.assign(priorSlots[k], priorsFrom([...rows.balanced, ...ruled.balanced].filter((r) => foldOf.get(r.doc) !== k)));
 
 const goldTotal = train.reduce((n, d) => n + [...d.gold].length, 0);
 const models = {} as Record<CodifyModel, AcceptanceModel>;
@@ -64,7 +67,9 @@ for (const model of MODELS) {
   const x = rows[model].map((r) => r.features());
   const y = rows[model].map((r) => r.label);
   const weights = fitLogistic(x, y, 1).map((w) => Math.round(w * 1e4) / 1e4);
-  const p = x.map((f) => 1 / (1 + Math.exp(-f.reduce((z, v, i) => z + v * weights[i], 0))));
+  const raw = x.map((f) => 1 / (1 + Math.exp(-f.reduce((z, v, i) => z + v * weights[i], 0))));
+  const calibration = fitIsotonic(raw, y);
+  const p = x.map((f) => probability({ weights, threshold: 0, calibration }, f));
   let best = { t: 0.5, f1: 0 };
   for (let t = 0.05; t <= 0.9; t += 0.01) {
     let tp = 0;
@@ -77,7 +82,7 @@ for (const model of MODELS) {
     const f1 = (2 * tp) / (2 * tp + fp + (goldTotal - tp));
     if (f1 > best.f1) best = { t: Math.round(t * 100) / 100, f1 };
   }
-  models[model] = { weights, threshold: best.t };
+  models[model] = { weights, threshold: best.t, calibration };
   console.log(`${model}: ${rows[model].length} out-of-fold candidates, threshold ${best.t}, out-of-fold F1 ${best.f1.toFixed(3)}`);
 }
 
@@ -86,7 +91,7 @@ const artifacts: CoderArtifacts = {
   trainIds: train.map((d) => d.id).sort(),
   features: FEATURES,
   lexicon: learnLexicon(table, train, phrases),
-  priors: priorsFrom(rows.balanced),
+  priors: priorsFrom([...rows.balanced, ...ruled.balanced]),
   models,
 };
 writeFileSync(

@@ -56,11 +56,19 @@ export function featuresOf(c: Candidate, fx: FeatureContext): number[] {
   ];
 }
 
-/** P(the code is right) under the model. */
+/** P(the code is right): the model's logistic output, mapped through its isotonic calibration. */
 export function probability(model: AcceptanceModel, x: readonly number[]): number {
   let z = 0;
   for (let i = 0; i < x.length; i++) z += (model.weights[i] ?? 0) * x[i];
-  return 1 / (1 + Math.exp(-z));
+  const p = 1 / (1 + Math.exp(-z));
+  const steps = model.calibration;
+  if (!steps?.length) return p;
+  let value = steps[0][1];
+  for (const [from, v] of steps) {
+    if (p < from) break;
+    value = v;
+  }
+  return value;
 }
 
 /**

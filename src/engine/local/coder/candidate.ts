@@ -25,6 +25,8 @@ export interface Candidate {
   origin: Origin;
   assertion: Assertion;
   found?: Found;
+  /** the candidates a guideline rule made this one from (a combination code's parts) */
+  from?: Candidate[];
   /** occurrences in the note of the code's mentions (asserted or not) */
   occurrences: number;
   confidence: number;
@@ -66,6 +68,11 @@ export class Candidates {
     return this.list.filter((c) => c.final && prefixes.some((p) => c.code.startsWith(p)));
   }
 
+  /** Final codes the note states (a learned association is no statement a rule may build on). */
+  statedIn(...prefixes: string[]): Candidate[] {
+    return this.finalsIn(...prefixes).filter((c) => c.origin !== 'learned');
+  }
+
   discard(c: Candidate, why: string): void {
     if (!c.final) return;
     c.final = false;
@@ -89,6 +96,7 @@ export class Candidates {
         existing.assertion = 'present';
       }
       existing.rule = rule;
+      if (from.length) existing.from = [...from];
       existing.spans = uniqueSpans([...existing.spans, ...allSpans]);
       return existing;
     }
@@ -99,6 +107,7 @@ export class Candidates {
       rule,
       spans: allSpans,
       origin: 'rule',
+      from: from.length ? [...from] : undefined,
       assertion: 'present',
       occurrences: Math.max(1, ...from.map((f) => f.occurrences)),
       confidence: 0,

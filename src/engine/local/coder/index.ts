@@ -39,24 +39,12 @@ export interface CodifyOptions {
  */
 export function codifyText(table: CodeTable, text: string, model: CodifyModel, options: CodifyOptions = {}): CodifyTextResult {
   const artifacts = options.artifacts === undefined ? ARTIFACTS : options.artifacts;
-  const { cands, features } = codifyCandidates(table, text, model, artifacts);
-  const cfg = LEVELS[model];
-  const acceptance = artifacts?.models[model];
-  for (const c of cands.list) {
-    if (!acceptance) continue;
-    const p = probability(acceptance, features(c));
-    c.confidence = Math.round(100 * p);
-    // Guideline rules and firm statements decide their own codes; the model decides weak readings.
-    if (c.final && !isFirm(c) && p < acceptance.threshold) {
-      cands.discard(c, `Discarded: low confidence (${c.confidence}%), under the ${model} level's acceptance threshold of ${Math.round(100 * acceptance.threshold)}%.`);
-    }
-  }
-  if (!acceptance) {
-    for (const c of cands.list) if (c.final && c.origin !== 'rule' && c.confidence < cfg.minConfidence) cands.discard(c, `Discarded: low confidence (${c.confidence}%).`);
-  }
+  const cands = codifyCandidates(table, text, model, artifacts);
   const finals: CodeAssessment[] = [];
   const discarded: CodeAssessment[] = [];
   for (const c of cands.list) {
+    // A learned phrase the model rejects was an association, never a statement: not reported.
+    if (!c.final && c.origin === 'learned' && c.assertion === 'present' && !c.found?.discard && !c.found?.lessSpecificThan) continue;
     (c.final ? finals : discarded).push({
       code: dotted(c.code),
       description: table.descriptionAt(c.index),
@@ -68,16 +56,15 @@ export function codifyText(table: CodeTable, text: string, model: CodifyModel, o
   return { final_code_assessments: finals, discarded_code_assessments: discarded };
 }
 
+/** What the training script watches: each raw final candidate (with its features), then each rule-made code. */
+export type Observer = (stage: 'raw' | 'ruled', c: Candidate, features: () => number[]) => void;
+
 /**
- * The candidate codes of a note after the guideline rules, before the acceptance model, with a
- * function giving each one's features (the training script fits the model on these).
+ * The candidate codes of a note: read from its words, judged by the level's acceptance model
+ * (weak readings under its threshold are discarded), then the guideline rules, which only see
+ * what was accepted; a code a rule makes is as sure as its least sure part.
  */
-export function codifyCandidates(
-  table: CodeTable,
-  text: string,
-  model: CodifyModel,
-  artifacts: CoderArtifacts | null,
-): { cands: Candidates; features: (c: Candidate) => number[] } {
+export function codifyCandidates(table: CodeTable, text: string, model: CodifyModel, artifacts: CoderArtifacts | null, observe?: Observer): Candidates {
   const cfg = LEVELS[model];
   const lex = compiledLexicon(table);
   const learned = artifacts && cfg.learned ? compiledLearned(table, artifacts.lexicon) : undefined;
@@ -122,13 +109,46 @@ export function codifyCandidates(
   const cands = new Candidates(ctx);
   for (const f of order) addFound(cands, f, occurrences.get(f.mention.code) ?? 1);
   for (const f of mergeByCode(senseDropped)) if (!cands.get(table.codeAt(f.mention.code))) addFound(cands, f, 1);
-  readMs(cands);
-  applyGuidelines(cands, cfg);
-  if (!artifacts) for (const c of cands.list) c.confidence = c.found ? confidenceOf(c.found, table) : 90;
+
   const multiSource = new Set<string>();
   for (const [code, s] of sources) if (s.size > 1) multiSource.add(table.codeAt(code));
-  const fx: FeatureContext = { table, textLength: text.length, finals: cands.finals().length, priors: artifacts?.priors ?? {}, multiSource };
-  return { cands, features: (c) => featuresOf(c, fx) };
+  const fx: FeatureContext = { table, textLength: text.length, finals: 0, priors: artifacts?.priors ?? {}, multiSource };
+  const features = (c: Candidate) => featuresOf(c, fx);
+  if (observe) for (const c of cands.finals()) observe('raw', c, () => features(c));
+  accept(cands, model, artifacts, features);
+  readMs(cands);
+  applyGuidelines(cands, cfg);
+  for (const c of cands.list) {
+    if (c.origin !== 'rule') continue;
+    // A code a rule made from parts is as sure as its least sure part; otherwise as often as
+    // the coder was right with this code out of fold.
+    if (c.from?.length) c.confidence = Math.min(...c.from.map((f) => f.confidence));
+    else {
+      const prior = artifacts?.priors[c.code];
+      c.confidence = prior ? Math.round((100 * (prior[0] + 1)) / (prior[1] + 2)) : 50;
+    }
+    if (observe && c.final) observe('ruled', c, () => features(c));
+  }
+  return cands;
+}
+
+/** Confidence for every candidate; weak final ones under the level's threshold are discarded. */
+function accept(cands: Candidates, model: CodifyModel, artifacts: CoderArtifacts | null, features: (c: Candidate) => number[]): void {
+  const acceptance = artifacts?.models[model];
+  if (acceptance && acceptance.weights.length === 0) return; // training: every reading stays
+  for (const c of cands.list) {
+    if (!acceptance) {
+      c.confidence = c.found ? confidenceOf(c.found, cands.ctx.table) : 50;
+      if (c.final && c.confidence < LEVELS[model].minConfidence) cands.discard(c, `Discarded: low confidence (${c.confidence}%).`);
+      continue;
+    }
+    const p = probability(acceptance, features(c));
+    c.confidence = Math.round(100 * p);
+    // Firm statements keep their code whatever the model says; it decides weak readings.
+    if (c.final && !isFirm(c) && p < acceptance.threshold) {
+      cands.discard(c, `Discarded: low confidence (${c.confidence}%), under the ${model} level's acceptance threshold of ${Math.round(100 * acceptance.threshold)}%.`);
+    }
+  }
 }
 
 const REASONS = {

@@ -6,8 +6,10 @@ export type LearnedEntry = [stems: string, code: string, precision: number, supp
 /** Logistic regression over the candidate features (acceptance.ts), and the level's threshold. */
 export interface AcceptanceModel {
   weights: number[];
-  /** final codes need at least this probability (0-1) */
+  /** final codes need at least this probability (0-1), after calibration */
   threshold: number;
+  /** isotonic map of the model's raw probability to the share of right codes out of fold: [from, value] steps */
+  calibration?: Array<[number, number]>;
 }
 
 /** Everything scripts/train-coder.ts learns; committed as learned/artifacts.ts. */
