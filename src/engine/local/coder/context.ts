@@ -46,6 +46,9 @@ const PSEUDO: string[][] = [
 
 const TERMINATORS = new Set(['but', 'however', 'although', 'though', 'except', 'yet', 'whereas', 'which', 'who', ';', ':', '.']);
 const SCOPE = 8;
+// "asthma versus bronchitis", "pneumonia likely": these reach only their neighbours.
+const SHORT = new Set(['versus', 'vs', 'likely', 'is likely']);
+const SHORT_SCOPE = 3;
 
 /** Triggers by their first word, longest first, so each word looks only at its own few. */
 function compile(list: Array<[string, Assertion]>): Map<string, Array<[string[], Assertion]>> {
@@ -83,12 +86,14 @@ export function assertWords(words: readonly string[]): Assertion[] {
     const f = FWD.get(lower[i])?.find(([p]) => matchAt(lower, i, p));
     if (f) {
       const [p, a] = f;
-      for (let j = i + p.length, n = 0; j < lower.length && n < SCOPE && !TERMINATORS.has(lower[j]); j++, n++) set(j, a);
+      const scope = SHORT.has(p.join(' ')) ? SHORT_SCOPE : SCOPE;
+      for (let j = i + p.length, n = 0; j < lower.length && n < scope && !TERMINATORS.has(lower[j]) && !(scope === SHORT_SCOPE && lower[j] === ','); j++, n++) set(j, a);
     }
     const b = BWD.get(lower[i])?.find(([p]) => matchAt(lower, i, p));
     if (b) {
-      const [, a] = b;
-      for (let j = i - 1, n = 0; j >= 0 && n < SCOPE && !TERMINATORS.has(lower[j]); j--, n++) set(j, a);
+      const [p, a] = b;
+      const scope = SHORT.has(p.join(' ')) ? SHORT_SCOPE : SCOPE;
+      for (let j = i - 1, n = 0; j >= 0 && n < scope && !TERMINATORS.has(lower[j]) && !(scope === SHORT_SCOPE && lower[j] === ','); j--, n++) set(j, a);
     }
   }
   return out;

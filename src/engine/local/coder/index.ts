@@ -19,7 +19,7 @@ import type { Mention } from './mention.js';
 import { splitSentences } from './nlp.js';
 import { billableFor, categoryLessSpecific, mergeByCode, resolveSentence, type Found } from './select.js';
 import { isInpatient } from './setting.js';
-import { msSense, senseProblem } from './word-sense.js';
+import { coldIllness, msSense, senseProblem } from './word-sense.js';
 
 export interface CodifyTextResult {
   final_code_assessments: CodeAssessment[];
@@ -44,7 +44,7 @@ export function codifyText(table: CodeTable, text: string, model: CodifyModel, o
   const discarded: CodeAssessment[] = [];
   for (const c of cands.list) {
     // A learned phrase the model rejects was an association, never a statement: not reported.
-    if (!c.final && c.origin === 'learned' && c.assertion === 'present' && !c.found?.discard && !c.found?.lessSpecificThan) continue;
+    if (!c.final && c.origin === 'learned') continue;
     (c.final ? finals : discarded).push({
       code: dotted(c.code),
       description: table.descriptionAt(c.index),
@@ -117,6 +117,8 @@ export function codifyCandidates(table: CodeTable, text: string, model: CodifyMo
   if (observe) for (const c of cands.finals()) observe('raw', c, () => features(c));
   accept(cands, model, artifacts, features);
   readMs(cands);
+  const cold = coldIllness(sentences);
+  if (cold.length) cands.assign('J00', '"a cold" in this sentence is the common cold (Index: Cold, common, J00), not cold temperature', [], cold);
   applyGuidelines(cands, cfg);
   for (const c of cands.list) {
     if (c.origin !== 'rule') continue;

@@ -26,11 +26,11 @@ export interface LevelConfig {
 }
 
 // fast: exact titles (hash lookup) and the curated synonyms; balanced: titles read within a clause,
-// plus the phrases learned from CodiEsp training documents and side/acuity refinement;
+// plus the phrases learned from CodiEsp training documents;
 // high-quality: titles spread over up to two extra words. Each level has its own acceptance
 // model and threshold (learned/artifacts.ts, fitted by scripts/train-coder.ts).
 export const LEVELS: Record<CodifyModel, LevelConfig> = {
-  fast: { descriptions: 'exact', minCoverage: 1, slack: 0, wideCandidates: false, minWeight: 7, minConfidence: 60, learned: false, qualifiers: false, clauses: false },
+  fast: { descriptions: 'exact', minCoverage: 1, slack: 0, wideCandidates: false, minWeight: 7, minConfidence: 60, learned: false, qualifiers: true, clauses: false },
   balanced: { descriptions: 'window', minCoverage: 1, slack: 0, wideCandidates: false, minWeight: 7, minConfidence: 60, learned: true, qualifiers: true, clauses: true },
   'high-quality': { descriptions: 'window', minCoverage: 1, slack: 2, wideCandidates: false, minWeight: 7, minConfidence: 60, learned: true, qualifiers: true, clauses: true },
 };

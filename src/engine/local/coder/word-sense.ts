@@ -1,5 +1,7 @@
 import type { CodeTable } from '../../../terminology/code-table.js';
+import { assertWords } from './context.js';
 import type { Mention } from './mention.js';
+import type { Sentence } from './nlp.js';
 
 // Heads after a condition word that make it name something else: "pain medication", "diabetes
 // education", "HIV test". A title word alone must not make a code.
@@ -10,7 +12,8 @@ const NOT_A_CONDITION = new Set(
     .split(' '),
 );
 const URINARY = /^(urinat|urine|micturi|void|pee)/;
-const HOSPITAL_DISCHARGE_NEXT = new Set(['home', 'summary', 'diagnosis', 'diagnoses', 'instructions', 'medication', 'medications', 'planning', 'plan', 'date', 'from', 'to', 'letter', 'report', 'criteria']);
+const HOSPITAL_DISCHARGE_NEXT = new Set(['home', 'summary', 'diagnosis', 'diagnoses', 'instructions', 'medication', 'medications', 'planning', 'plan', 'date', 'to', 'letter', 'report', 'criteria']);
+const CARE_PLACE = /^(hospital|icu|ward|unit|rehab|rehabilitation|er|ed|emergency|service|department)$/;
 const HOSPITAL_DISCHARGE_PREV = new Set(['hospital', 'at', 'on', 'upon', 'after', 'before', 'until', 'prior', 'since', 'following', 'for', 'was', 'were', 'be', 'is']);
 const NOT_MOOD_DEPRESSION = new Set(['st', 'st-segment', 'segment', 'respiratory', 'marrow', 'myocardial', 'cns', 'skull', 'ventilatory', 'pr', 'pr-segment']);
 const COLD_NOT_ILLNESS = /^(exposur|intoleran|extremit|hand|feet|foot|finger|toe|sweat|agglutinin|water|compress|pack|skin|limb|ischemi|clammy|temperatur|weather|environment|injur|urticari)/;
@@ -42,7 +45,8 @@ export function senseProblem(table: CodeTable, m: Mention, lower: readonly strin
   }
   // Hospital discharge versus a discharge from a body site.
   if (span.some((w) => w === 'discharge' || w === 'discharged' || w === 'discharges')) {
-    if (has('discharged') || HOSPITAL_DISCHARGE_NEXT.has(next) || (span[0].startsWith('discharge') && HOSPITAL_DISCHARGE_PREV.has(prev))) {
+    const fromCare = next === 'from' && (CARE_PLACE.test(lower[m.end + 2] ?? '') || CARE_PLACE.test(lower[m.end + 3] ?? ''));
+    if (has('discharged') || fromCare || HOSPITAL_DISCHARGE_NEXT.has(next) || (span[0].startsWith('discharge') && HOSPITAL_DISCHARGE_PREV.has(prev))) {
       return 'The note speaks of discharge from hospital, not a discharge from a body site.';
     }
   }
@@ -70,4 +74,25 @@ export function msSense(text: string): 'G35' | 'I05.0' | undefined {
   const cardiac = CARDIAC.test(text);
   if (neuro === cardiac) return undefined;
   return neuro ? 'G35' : 'I05.0';
+}
+
+const CAUGHT = new Set(['has', 'had', 'have', 'having', 'caught', 'with', 'got', 'developed', 'fighting', 'recent']);
+
+/**
+ * "has a cold", "caught a cold", "head cold": the common cold (J00), not cold temperature. Returns
+ * the offsets of each such "cold" that is asserted.
+ */
+export function coldIllness(sentences: readonly Sentence[]): Array<{ start: number; end: number }> {
+  const out: Array<{ start: number; end: number }> = [];
+  for (const s of sentences) {
+    const lower = s.words.map((w) => w.toLowerCase());
+    const asserted = lower.includes('cold') ? assertWords(s.words) : undefined;
+    for (let i = 1; i < lower.length; i++) {
+      if (lower[i] !== 'cold' || asserted?.[i] !== 'present') continue;
+      const prev = lower[i - 1];
+      const illness = prev === 'head' || prev === 'chest' || prev === 'common' || (prev === 'a' && CAUGHT.has(lower[i - 2] ?? ''));
+      if (illness && !COLD_NOT_ILLNESS.test(lower[i + 1] ?? '')) out.push({ start: s.starts[i], end: s.ends[i] });
+    }
+  }
+  return out;
 }

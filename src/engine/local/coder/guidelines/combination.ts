@@ -21,6 +21,7 @@ function wordsNear(cands: Candidates, of: readonly Candidate[]): Set<string> {
  * (I.C.9.a); COPD with exacerbation J44.1, with a lower respiratory infection J44.0 (I.C.10.a).
  */
 export function applyCombinations(cands: Candidates): void {
+  restoreCkd(cands);
   ckdStage(cands);
   diabetes(cands);
   hypertension(cands);
@@ -43,7 +44,7 @@ function diabetes(cands: Candidates): void {
   if (neuro.length) {
     const w = wordsNear(cands, neuro);
     const code = w.has('autonomic') ? '43' : [...w].some((x) => /^(poly|peripheral|polyneuropath)/.test(x)) || neuro.some((n) => n.code.startsWith('G62')) ? '42' : /mononeuropath/.test([...w].join(' ')) ? '41' : '40';
-    link(code, code === '42' ? 'polyneuropathy' : 'neuropathy', neuro, neuro.filter((n) => !n.code.startsWith(family)));
+    link(code, code === '42' ? 'polyneuropathy' : 'neuropathy', neuro, neuro.filter((n) => !n.code.startsWith(family) || n.code === `${family}40`));
   }
   const ckd = cands.statedIn('N18');
   if (ckd.length) link('22', 'chronic kidney disease', ckd, cands.statedIn(`${family}21`)); // the N18 stage code stays
@@ -69,14 +70,17 @@ function hypertension(cands: Candidates): void {
   if (htn.length === 0) return;
   const ckd = cands.statedIn('N18');
   const hf = cands.statedIn('I50');
-  if (ckd.length === 0 && hf.length === 0) return;
+  // A title already stating the pair counts as its parts ("hypertensive heart disease with heart failure").
+  const hasCkd = ckd.length > 0 || htn.some((h) => /^I1[23]/.test(h.code));
+  const hasHf = hf.length > 0 || htn.some((h) => h.code === 'I110' || h.code === 'I130' || h.code === 'I132');
+  if (!hasCkd && !hasHf) return;
   const stage5 = ckd.some((c) => c.code === 'N185' || c.code === 'N186');
   let code: string;
   let why: string;
-  if (ckd.length && hf.length) {
+  if (hasCkd && hasHf) {
     code = stage5 ? 'I13.2' : 'I13.0';
     why = 'hypertension with heart failure and chronic kidney disease';
-  } else if (ckd.length) {
+  } else if (hasCkd) {
     code = stage5 ? 'I12.0' : 'I12.9';
     why = 'hypertension with chronic kidney disease';
   } else {
@@ -125,5 +129,17 @@ function ckdStage(cands: Candidates): void {
     if (!code) continue;
     const made = cands.assign(code, `chronic kidney disease is coded by its documented stage (${code})`, [c]);
     if (made && made !== c) cands.discard(c, `Discarded: the note documents the stage of chronic kidney disease; coded ${code}.`);
+  }
+}
+
+/**
+ * I12 and I13 say "use additional code to identify the stage of chronic kidney disease": a CKD
+ * code set aside as less specific than a hypertensive CKD title comes back.
+ */
+function restoreCkd(cands: Candidates): void {
+  if (cands.statedIn('N18').length || !cands.statedIn('I12', 'I13').length) return;
+  const ckd = cands.list.find((c) => !c.final && c.code.startsWith('N18') && c.assertion === 'present' && c.found?.lessSpecificThan !== undefined);
+  if (ckd) {
+    cands.assign(ckd.code, 'hypertensive chronic kidney disease needs an additional code for the stage of chronic kidney disease (I12, I13)', [], ckd.spans);
   }
 }

@@ -30,7 +30,8 @@ const INTEGRAL: Array<[string[], string[]]> = [
 /** Drops symptom codes integral to a confirmed diagnosis in the same note; says which one. */
 export function applyIntegralSymptoms(cands: Candidates): void {
   for (const [dx, symptoms] of INTEGRAL) {
-    const confirmed = cands.finalsIn(...dx).filter((c) => c.assertion === 'present');
+    // Final means confirmed, or coded as established in an inpatient record (II.H).
+    const confirmed = cands.finalsIn(...dx);
     if (confirmed.length === 0) continue;
     for (const s of cands.finalsIn(...symptoms)) {
       const d = confirmed[0];
