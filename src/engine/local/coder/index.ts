@@ -76,7 +76,7 @@ export function codifyCandidates(table: CodeTable, text: string, model: CodifyMo
   sentences.forEach((s, si) => {
     const fromData: Found[] = [];
     const items = sentenceMentions(table, lex, learned, cfg, s.words, si, fromData);
-    const lower = s.words.map((w) => w.toLowerCase());
+    const lower = s.lower;
     const kept: Found[] = [];
     for (const f of [...items, ...fromData]) {
       const set = sources.get(f.mention.code) ?? new Set();

@@ -6,6 +6,8 @@ import { boundedRanges, MAX_TOKEN } from './chunks.js';
  */
 export interface Sentence {
   words: string[];
+  /** the words in lower case, made once for every rule that reads them */
+  lower: string[];
   starts: number[];
   ends: number[];
 }
@@ -29,25 +31,28 @@ export function splitSentences(text: string): Sentence[] {
     const piece = text.slice(chunk.start, chunk.end);
     const long: Array<[number, number]> = [];
     if (piece.length > MAX_TOKEN) for (const m of piece.matchAll(LONG_RUN)) long.push([m.index, m.index + m[0].length]);
-    let from = 0;
     const bounds: number[] = [];
     for (const m of piece.matchAll(SENTENCE_END)) bounds.push(m.index);
     bounds.push(piece.length);
+    let bi = 0;
     let li = 0;
-    for (const to of bounds) {
-      const s: Sentence = { words: [], starts: [], ends: [] };
-      TOKEN.lastIndex = from;
-      for (let m = TOKEN.exec(piece); m && m.index < to; m = TOKEN.exec(piece)) {
-        const a = m.index;
-        while (li < long.length && long[li][1] <= a) li++;
-        if (li < long.length && long[li][0] <= a) continue; // inside an over-long run
-        s.words.push(m[0]);
-        s.starts.push(chunk.start + a);
-        s.ends.push(chunk.start + a + m[0].length);
+    let s: Sentence = { words: [], lower: [], starts: [], ends: [] };
+    for (const m of piece.matchAll(TOKEN)) {
+      const a = m.index;
+      while (a >= bounds[bi]) {
+        if (s.words.length) out.push(s);
+        s = { words: [], lower: [], starts: [], ends: [] };
+        bi++;
       }
-      if (s.words.length) out.push(s);
-      from = to;
+      while (li < long.length && long[li][1] <= a) li++;
+      if (li < long.length && long[li][0] <= a) continue; // inside an over-long run
+      const w = m[0];
+      s.words.push(w);
+      s.lower.push(w.toLowerCase());
+      s.starts.push(chunk.start + a);
+      s.ends.push(chunk.start + a + w.length);
     }
+    if (s.words.length) out.push(s);
   }
   return out;
 }

@@ -16,8 +16,8 @@ export function isInpatient(sentences: readonly Sentence[]): boolean {
   let inpatient = false;
   for (const s of sentences) {
     for (let i = 0; i < s.words.length; i++) {
-      const w = s.words[i].toLowerCase();
-      const next = s.words[i + 1]?.toLowerCase() ?? '';
+      const w = s.lower[i];
+      const next = s.lower[i + 1] ?? '';
       if (w === 'outpatient' || w === 'telehealth' || w === 'telemedicine' || (OUTPATIENT_FIRST.has(w) && OUTPATIENT_NEXT.has(next))) return false;
       if (w === 'urgent' && next === 'care') return false;
       if (INPATIENT.has(w) || (w === 'intensive' && next === 'care') || (w === 'discharge' && next === 'summary')) inpatient = true;

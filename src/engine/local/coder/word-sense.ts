@@ -85,7 +85,7 @@ const CAUGHT = new Set(['has', 'had', 'have', 'having', 'caught', 'with', 'got',
 export function coldIllness(sentences: readonly Sentence[]): Array<{ start: number; end: number }> {
   const out: Array<{ start: number; end: number }> = [];
   for (const s of sentences) {
-    const lower = s.words.map((w) => w.toLowerCase());
+    const lower = s.lower;
     const asserted = lower.includes('cold') ? assertWords(s.words) : undefined;
     for (let i = 1; i < lower.length; i++) {
       if (lower[i] !== 'cold' || asserted?.[i] !== 'present') continue;

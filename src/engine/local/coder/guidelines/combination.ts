@@ -8,7 +8,7 @@ function wordsNear(cands: Candidates, of: readonly Candidate[]): Set<string> {
   for (const c of of) {
     for (const sp of c.spans) {
       const s = cands.ctx.sentences.find((x) => x.starts[0] <= sp.start && x.ends[x.ends.length - 1] >= sp.end);
-      if (s) for (const w of s.words) out.add(w.toLowerCase());
+      if (s) for (const w of s.lower) out.add(w);
     }
   }
   return out;
@@ -121,7 +121,7 @@ function ckdStage(cands: Candidates): void {
     const w = [...wordsNear(cands, [c])];
     const sentence = cands.ctx.sentences.find((x) => x.starts[0] <= c.spans[0].start && x.ends[x.ends.length - 1] >= c.spans[0].end);
     if (!sentence) continue;
-    const lower = sentence.words.map((x) => x.toLowerCase());
+    const lower = sentence.lower;
     const at = lower.indexOf('stage');
     const stage = at >= 0 ? STAGE[lower[at + 1] ?? ''] : undefined;
     const esrd = w.includes('esrd') || (w.includes('end') && w.includes('stage') && w.includes('renal'));

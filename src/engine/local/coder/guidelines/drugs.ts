@@ -36,7 +36,7 @@ function words(list: string, code: string): Array<[string, string]> {
 export function applyDrugTherapy(cands: Candidates): void {
   const found = new Map<string, Span[]>();
   for (const s of cands.ctx.sentences) {
-    const lower = s.words.map((w) => w.toLowerCase());
+    const lower = s.lower;
     let asserted: ReturnType<typeof assertWords> | undefined;
     for (let i = 0; i < lower.length; i++) {
       const code = BY_DRUG.get(lower[i]);

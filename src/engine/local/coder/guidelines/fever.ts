@@ -13,7 +13,7 @@ export function applyFeverChills(cands: Candidates): void {
   if (chills.length === 0) return;
   let fever: Span | undefined;
   for (const s of cands.ctx.sentences) {
-    const lower = s.words.map((w) => w.toLowerCase());
+    const lower = s.lower;
     for (let i = 0; i < lower.length && !fever; i++) {
       const temp = TEMP.test(lower[i]) && lower.slice(Math.max(0, i - 4), i + 3).some((w) => /^(temperature|temp|t|°c|°f|c|f|degrees|axillary|tympanic)$/.test(w));
       if (!FEBRILE.test(lower[i]) && !temp) continue;

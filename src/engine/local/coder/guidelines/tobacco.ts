@@ -7,6 +7,10 @@ const CHEW = /^(chew|chews|chewing|smokeless|snuff|dip)$/;
 const VAPE = /^(vape|vapes|vaping|e-cigarettes?|cigars?|pipe)$/;
 const SMOKE = /^(smoker|smokers|smokes|smoking|smoked|smoke|tobacco|cigarettes?|pack-years?)$/;
 const SECONDHAND = /^(secondhand|second-hand|passive)$/;
+// Any of these words sends a sentence to the regular expressions above (a Set lookup per word).
+const TRIGGERS = new Set(
+  'smoker smokers smokes smoking smoked smoke tobacco cigarette cigarettes pack-year pack-years nicotine chew chews chewing smokeless snuff dip vape vapes vaping e-cigarette e-cigarettes cigar cigars pipe'.split(' '),
+);
 const DEPENDENCE = /^(dependence|dependent|addiction|addicted)$/;
 
 /**
@@ -20,9 +24,8 @@ export function applyTobacco(cands: Candidates): void {
     if (!status || rank > status.rank) status = { code, rule, spans, rank };
   };
   for (const s of cands.ctx.sentences) {
-    const lower = s.words.map((w) => w.toLowerCase());
-    const idx = lower.findIndex((w) => SMOKE.test(w) || CHEW.test(w) || VAPE.test(w) || w === 'nicotine');
-    if (idx < 0) continue;
+    const lower = s.lower;
+    if (!lower.some((w) => TRIGGERS.has(w))) continue;
     if (lower.some((w) => /^(nonsmoker|non-smoker|never-smoker|nonsmoking|non-smoking)$/.test(w))) continue;
     const asserted = assertWords(s.words);
     const spanOf = (i: number): Span => ({ start: s.starts[i], end: s.ends[i] });
