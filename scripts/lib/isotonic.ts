@@ -19,11 +19,11 @@ export function fitIsotonic(scores: number[], labels: number[], minBlock = 25): 
       if (i > 1) i--;
     } else i++;
   }
-  // Each step reports the Wilson lower bound (half a standard error) of its share, kept
+  // Each step reports the Wilson lower bound (one standard error) of its share, kept
   // non-decreasing: a confidence of 90 should hold on documents the steps were not fitted on.
   let floor = 0;
   return blocks.map((b, i) => {
-    floor = Math.max(floor, wilsonLower(b.sum, b.n, 0.5));
+    floor = Math.max(floor, wilsonLower(b.sum, b.n, 1));
     return [i === 0 ? 0 : Math.round(b.from * 1e4) / 1e4, Math.round(floor * 1e3) / 1e3];
   });
 }

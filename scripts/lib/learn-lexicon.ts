@@ -17,7 +17,7 @@ export interface LexiconOptions {
   maxDocShare: number;
 }
 
-export const LEXICON_OPTIONS: LexiconOptions = { maxLen: 3, minDocs: 3, minSupport: 3, minPrecision: 0.5, maxDocShare: 0.1 };
+export const LEXICON_OPTIONS: LexiconOptions = { maxLen: 3, minDocs: 3, minSupport: 3, minPrecision: 0.35, maxDocShare: 0.1 };
 
 /** The asserted stem n-grams of a document (negated, family, uncertain words excluded). */
 export function docPhrases(text: string, maxLen: number): Set<string> {

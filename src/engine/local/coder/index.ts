@@ -67,7 +67,7 @@ export type Observer = (stage: 'raw' | 'ruled', c: Candidate, features: () => nu
 export function codifyCandidates(table: CodeTable, text: string, model: CodifyModel, artifacts: CoderArtifacts | null, observe?: Observer): Candidates {
   const cfg = LEVELS[model];
   const lex = compiledLexicon(table);
-  const learned = artifacts && cfg.learned ? compiledLearned(table, artifacts.lexicon) : undefined;
+  const learned = artifacts && cfg.learned ? compiledLearned(table, artifacts.lexicon, cfg.learnedMinPrecision) : undefined;
   const sentences = splitSentences(text);
   const ctx: NoteContext = { table, text, sentences, inpatient: isInpatient(sentences) };
   const sources = new Map<number, Set<string>>();

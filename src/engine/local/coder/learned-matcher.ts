@@ -7,16 +7,19 @@ export interface CompiledLearned {
   maxLen: number;
 }
 
-const cache = new WeakMap<CodeTable, WeakMap<readonly LearnedEntry[], CompiledLearned>>();
+const cache = new WeakMap<CodeTable, WeakMap<readonly LearnedEntry[], Map<number, CompiledLearned>>>();
 
 /** The learned phrases restricted to codes of `table`, cached per table and lexicon. */
-export function compiledLearned(table: CodeTable, entries: readonly LearnedEntry[]): CompiledLearned {
+export function compiledLearned(table: CodeTable, entries: readonly LearnedEntry[], minPrecision = 0): CompiledLearned {
   let perTable = cache.get(table);
   if (!perTable) cache.set(table, (perTable = new WeakMap()));
-  let out = perTable.get(entries);
+  let perLexicon = perTable.get(entries);
+  if (!perLexicon) perTable.set(entries, (perLexicon = new Map()));
+  let out = perLexicon.get(minPrecision);
   if (out) return out;
   out = { byStems: new Map(), maxLen: 1 };
   for (const [stems, code, precision] of entries) {
+    if (precision < minPrecision) continue;
     const i = table.indexOf(code);
     if (i === undefined || !table.billableAt(i)) continue;
     const list = out.byStems.get(stems) ?? [];
@@ -24,7 +27,7 @@ export function compiledLearned(table: CodeTable, entries: readonly LearnedEntry
     out.byStems.set(stems, list);
     out.maxLen = Math.max(out.maxLen, stems.split(' ').length);
   }
-  perTable.set(entries, out);
+  perLexicon.set(minPrecision, out);
   return out;
 }
 

@@ -19,6 +19,8 @@ export interface LevelConfig {
   minConfidence: number;
   /** phrases learned from the CodiEsp training documents are matched too */
   learned: boolean;
+  /** learned phrases need at least this share of their training documents to carry the code */
+  learnedMinPrecision: number;
   /** laterality and acute/chronic stated near a code move it to the sibling that says so */
   qualifiers: boolean;
   /** a title match must lie within one clause; spread out, not across "and"/"or" (window) */
@@ -30,7 +32,7 @@ export interface LevelConfig {
 // high-quality: titles spread over up to two extra words. Each level has its own acceptance
 // model and threshold (learned/artifacts.ts, fitted by scripts/train-coder.ts).
 export const LEVELS: Record<CodifyModel, LevelConfig> = {
-  fast: { descriptions: 'exact', minCoverage: 1, slack: 0, wideCandidates: false, minWeight: 7, minConfidence: 60, learned: false, qualifiers: true, clauses: false },
-  balanced: { descriptions: 'window', minCoverage: 1, slack: 0, wideCandidates: false, minWeight: 7, minConfidence: 60, learned: true, qualifiers: true, clauses: true },
-  'high-quality': { descriptions: 'window', minCoverage: 1, slack: 2, wideCandidates: false, minWeight: 7, minConfidence: 60, learned: true, qualifiers: true, clauses: true },
+  fast: { descriptions: 'exact', minCoverage: 1, slack: 0, wideCandidates: false, minWeight: 7, minConfidence: 60, learned: false, learnedMinPrecision: 1, qualifiers: true, clauses: false },
+  balanced: { descriptions: 'window', minCoverage: 1, slack: 0, wideCandidates: false, minWeight: 7, minConfidence: 60, learned: true, learnedMinPrecision: 0.5, qualifiers: true, clauses: true },
+  'high-quality': { descriptions: 'window', minCoverage: 1, slack: 2, wideCandidates: false, minWeight: 7, minConfidence: 60, learned: true, learnedMinPrecision: 0.35, qualifiers: true, clauses: true },
 };
