@@ -6,7 +6,8 @@ import type { AcceptanceModel, CoderArtifacts } from './learned/types.js';
 export const FEATURES = [
   'bias', 'lexicon', 'learned', 'description', 'rule', 'score', 'log_weight', 'log_words', 'single_word',
   'unspecified_title', 'other_title', 'code_prior', 'code_prior_known', 'chapter_r', 'chapter_z',
-  'chapter_st', 'neoplasm', 'code_length', 'uncertain_inpatient', 'lexicon_and_title',
+  'chapter_st', 'neoplasm', 'code_length', 'uncertain_inpatient', 'lexicon_and_title', 'title_words', 'log_prior_count',
+  'learned_score',
 ];
 
 export interface FeatureContext {
@@ -53,6 +54,9 @@ export function featuresOf(c: Candidate, fx: FeatureContext): number[] {
     c.code.length - 3,
     Number(c.assertion === 'uncertain'),
     Number(fx.multiSource.has(c.code)),
+    Math.min(8, fx.table.index.requiredOf(c.index).length),
+    Math.log1p(prior ? prior[1] : 0),
+    c.origin === 'learned' && m ? m.score : 0,
   ];
 }
 
