@@ -24,7 +24,10 @@ interface Row {
   code: string;
   /** firm: kept whatever the model says */
   rule: boolean;
+  /** right, counting a code whose parent the gold holds from the 2018 edition (isRight) */
   label: number;
+  /** right as eval:codes scores it: the gold holds this very code */
+  strict: number;
   features: () => number[];
 }
 
@@ -50,7 +53,7 @@ for (let k = 0; k < INNER; k++) {
     for (const model of MODELS) {
       codifyCandidates(table, d.text, model, artifacts, (stage, c, features) => {
         const dotted = c.code.length > 3 ? `${c.code.slice(0, 3)}.${c.code.slice(3)}` : c.code;
-        const row = { doc: d.id, code: c.code, rule: isFirm(c), label: Number(d.gold.has(dotted)), features };
+        const row = { doc: d.id, code: c.code, rule: isFirm(c), label: Number(isRight(c.code, d.gold)), strict: Number(d.gold.has(dotted)), features };
         (stage === 'raw' ? rows : ruled)[model].push(row);
       });
     }
@@ -68,7 +71,9 @@ for (const model of MODELS) {
   const y = rows[model].map((r) => r.label);
   const weights = fitLogistic(x, y, 1).map((w) => Math.round(w * 1e4) / 1e4);
   const raw = x.map((f) => 1 / (1 + Math.exp(-f.reduce((z, v, i) => z + v * weights[i], 0))));
-  const calibration = fitIsotonic(raw, y);
+  // The model ranks with edition-aware labels; the confidence it reports is the share of codes
+  // right as eval:codes scores them, so the reliability table holds on that measure.
+  const calibration = fitIsotonic(raw, rows[model].map((r) => r.strict));
   const p = x.map((f) => probability({ weights, threshold: 0, calibration }, f));
   let best = { t: 0.5, f1: 0 };
   for (let t = 0.05; t <= 0.9; t += 0.01) {
@@ -76,7 +81,7 @@ for (const model of MODELS) {
     let fp = 0;
     rows[model].forEach((r, i) => {
       if (!r.rule && p[i] < t) return;
-      if (r.label) tp++;
+      if (r.strict) tp++;
       else fp++;
     });
     const f1 = (2 * tp) / (2 * tp + fp + (goldTotal - tp));
@@ -101,6 +106,18 @@ writeFileSync(
     `export const ARTIFACTS: CoderArtifacts | null = ${JSON.stringify(artifacts)};\n`,
 );
 console.log(`wrote ${OUT}: ${artifacts.lexicon.length} phrases, ${Object.keys(artifacts.priors).length} code priors`);
+
+/**
+ * Right when the gold has the code, or has its parent where the parent is no longer a billable
+ * code: CodiEsp was coded with the 2018 edition, and R05 (cough) or R51 (headache) have since
+ * been split (R05.9, R51.9). Without this the model would learn that "cough" is never R05.9.
+ */
+function isRight(code: string, gold: ReadonlySet<string>): boolean {
+  const dotted = (c: string) => (c.length > 3 ? `${c.slice(0, 3)}.${c.slice(3)}` : c);
+  if (gold.has(dotted(code))) return true;
+  const parent = code.slice(0, -1);
+  return parent.length >= 3 && !table.isBillable(parent) && gold.has(dotted(parent));
+}
 
 function priorsFrom(list: Row[]): CoderArtifacts['priors'] {
   const out: CoderArtifacts['priors'] = {};

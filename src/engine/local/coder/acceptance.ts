@@ -12,8 +12,6 @@ export const FEATURES = [
 
 export interface FeatureContext {
   table: CodeTable;
-  textLength: number;
-  finals: number;
   priors: CoderArtifacts['priors'];
   /** codes proposed by more than one source in this note */
   multiSource: ReadonlySet<string>;
@@ -82,7 +80,7 @@ export function probability(model: AcceptanceModel, x: readonly number[]): numbe
  */
 export function isFirm(c: Candidate): boolean {
   const m = c.found?.mention;
-  if (c.origin === 'rule') return true;
+  if (c.origin === 'rule' || c.named) return true;
   if (!m) return false;
   if (c.origin === 'lexicon') return true;
   return c.origin === 'description' && m.score >= 0.999 && m.end > m.start;

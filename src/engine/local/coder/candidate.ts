@@ -23,6 +23,8 @@ export interface Candidate {
   why?: string;
   spans: Span[];
   origin: Origin;
+  /** a curated name of this code was found in the note (whatever reading won) */
+  named?: boolean;
   assertion: Assertion;
   found?: Found;
   /** the candidates a guideline rule made this one from (a combination code's parts) */
@@ -118,9 +120,10 @@ export class Candidates {
 export function uniqueSpans(spans: Span[]): Span[] {
   const seen = new Set<string>();
   const out: Span[] = [];
-  for (const s of spans.sort((a, b) => a.start - b.start || a.end - b.end)) {
+  // Wider first at one start, so a span inside another ("smoker" in "Former smoker") is dropped.
+  for (const s of spans.sort((a, b) => a.start - b.start || b.end - a.end)) {
     const k = `${s.start}:${s.end}`;
-    if (seen.has(k)) continue;
+    if (seen.has(k) || out.some((o) => o.start <= s.start && o.end >= s.end)) continue;
     seen.add(k);
     out.push(s);
   }

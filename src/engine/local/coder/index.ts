@@ -1,7 +1,7 @@
 import type { CodeAssessment, CodifyModel } from '../../engine.js';
 import type { CodeTable } from '../../../terminology/code-table.js';
 import { stemWords } from '../../../terminology/text-normalize.js';
-import { FEATURES, featuresOf, isFirm, probability, type FeatureContext } from './acceptance.js';
+import { featuresOf, isFirm, probability, type FeatureContext } from './acceptance.js';
 import { confidenceOf } from './assessment.js';
 import { Candidates, dotted, type Candidate, type NoteContext } from './candidate.js';
 import { assertWords, assertionOf } from './context.js';
@@ -9,7 +9,7 @@ import { matchDescriptions } from './description-matcher.js';
 import { evidenceOf } from './evidence.js';
 import { matchExactTitles } from './exact-titles.js';
 import { applyGuidelines } from './guidelines.js';
-import { justify, ruleOf } from './justify.js';
+import { justify } from './justify.js';
 import { ARTIFACTS } from './learned/artifacts.js';
 import type { CoderArtifacts } from './learned/types.js';
 import { compiledLearned, matchLearned, type CompiledLearned } from './learned-matcher.js';
@@ -111,8 +111,14 @@ export function codifyCandidates(table: CodeTable, text: string, model: CodifyMo
   for (const f of mergeByCode(senseDropped)) if (!cands.get(table.codeAt(f.mention.code))) addFound(cands, f, 1);
 
   const multiSource = new Set<string>();
-  for (const [code, s] of sources) if (s.size > 1) multiSource.add(table.codeAt(code));
-  const fx: FeatureContext = { table, textLength: text.length, finals: 0, priors: artifacts?.priors ?? {}, multiSource };
+  for (const [code, s] of sources) {
+    if (s.size > 1) multiSource.add(table.codeAt(code));
+    if (s.has('lexicon')) {
+      const c = cands.get(table.codeAt(code));
+      if (c) c.named = true;
+    }
+  }
+  const fx: FeatureContext = { table, priors: artifacts?.priors ?? {}, multiSource };
   const features = (c: Candidate) => featuresOf(c, fx);
   if (observe) for (const c of cands.finals()) observe('raw', c, () => features(c));
   accept(cands, model, artifacts, features);
@@ -201,7 +207,7 @@ function addFound(cands: Candidates, f: Found, occurrences: number): void {
 
 /** "MS": multiple sclerosis in a neurological note, mitral stenosis in a cardiac one, else not coded. */
 function readMs(cands: Candidates): void {
-  const { text, table } = cands.ctx;
+  const { text } = cands.ctx;
   for (const c of cands.finalsIn('G35')) {
     const said = text.slice(c.spans[0].start, c.spans[0].end);
     if (said !== 'MS') continue;
@@ -212,7 +218,6 @@ function readMs(cands: Candidates): void {
     } else if (sense === undefined) {
       cands.discard(c, 'Discarded: word sense. "MS" is ambiguous here (multiple sclerosis, mitral stenosis, morphine sulfate, mental status) and the note does not say which.');
     }
-    void table;
   }
 }
 
@@ -254,5 +259,3 @@ function clausesOf(words: readonly string[], breaks: ReadonlySet<string>): Int32
   }
   return out;
 }
-
-export { FEATURES, ruleOf };
