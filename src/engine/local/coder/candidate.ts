@@ -131,3 +131,18 @@ export function uniqueSpans(spans: Span[]): Span[] {
 }
 
 export const dotted = (code: string) => (code.length > 3 ? `${code.slice(0, 3)}.${code.slice(3)}` : code);
+
+/** The sentence holding [start, end): a binary search, sentences being in text order. */
+export function sentenceAt(ctx: NoteContext, start: number, end: number): NoteContext['sentences'][number] | undefined {
+  const list = ctx.sentences;
+  let lo = 0;
+  let hi = list.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const s = list[mid];
+    if (s.ends[s.ends.length - 1] < end) lo = mid + 1;
+    else if (s.starts[0] > start) hi = mid - 1;
+    else return s;
+  }
+  return undefined;
+}

@@ -75,10 +75,10 @@ export function codifyCandidates(table: CodeTable, text: string, model: CodifyMo
   const found: Found[] = [];
   sentences.forEach((s, si) => {
     const fromData: Found[] = [];
-    const items = sentenceMentions(table, lex, learned, cfg, s.words, si, fromData);
+    const items = sentenceMentions(table, lex, learned, cfg, s.words, s.lower, si, fromData);
     const lower = s.lower;
     const kept: Found[] = [];
-    for (const f of [...items, ...fromData]) {
+    for (const f of items.length && fromData.length ? items.concat(fromData) : items.length ? items : fromData) {
       const set = sources.get(f.mention.code) ?? new Set();
       set.add(f.mention.source);
       sources.set(f.mention.code, set);
@@ -228,6 +228,7 @@ function sentenceMentions(
   learned: CompiledLearned | undefined,
   cfg: LevelConfig,
   words: string[],
+  lower: string[],
   si: number,
   learnedOut: Found[],
 ): Found[] {
@@ -240,7 +241,7 @@ function sentenceMentions(
   let described: Mention[];
   if (cfg.descriptions === 'exact') described = matchExactTitles(table, st, si, cfg);
   else {
-    const clauses = cfg.clauses ? ([clausesOf(words, CLAUSE_BREAKS), clausesOf(words, CONJUNCTIONS)] as const) : undefined;
+    const clauses = cfg.clauses ? ([clausesOf(lower, CLAUSE_BREAKS), clausesOf(lower, CONJUNCTIONS)] as const) : undefined;
     described = matchDescriptions(table, st, si, cfg, [], clauses?.[0], clauses?.[1]);
   }
   return [...lexical, ...described].map((mention) => ({ mention, assertion: assertionOf(assertions, mention.start, mention.end) }));
@@ -250,11 +251,11 @@ const CLAUSE_BREAKS = new Set([',', ';', ':', '(', ')']);
 const CONJUNCTIONS = new Set(['and', 'or', '/']);
 
 /** Clause number of each word: commas, semicolons and brackets separate the items of a list. */
-function clausesOf(words: readonly string[], breaks: ReadonlySet<string>): Int32Array {
-  const out = new Int32Array(words.length);
+function clausesOf(lower: readonly string[], breaks: ReadonlySet<string>): Int32Array {
+  const out = new Int32Array(lower.length);
   let c = 0;
-  for (let i = 0; i < words.length; i++) {
-    if (breaks.has(words[i].toLowerCase())) c++;
+  for (let i = 0; i < lower.length; i++) {
+    if (breaks.has(lower[i])) c++;
     out[i] = c;
   }
   return out;

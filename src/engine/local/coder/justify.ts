@@ -1,12 +1,12 @@
 import type { CodeTable } from '../../../terminology/code-table.js';
-import { type Candidate, dotted } from './candidate.js';
+import { type Candidate, dotted, sentenceAt } from './candidate.js';
 import type { NoteContext } from './candidate.js';
 
 const MAX_QUOTE = 180;
 
 /** The sentence holding a span, trimmed around it to at most MAX_QUOTE characters. */
 export function quoteSentence(ctx: NoteContext, start: number, end: number): string {
-  const s = ctx.sentences.find((x) => x.starts[0] <= start && x.ends[x.ends.length - 1] >= end);
+  const s = sentenceAt(ctx, start, end);
   if (!s) return ctx.text.slice(start, end);
   let a = s.starts[0];
   let b = s.ends[s.ends.length - 1];
@@ -41,3 +41,4 @@ export function justify(c: Candidate, ctx: NoteContext): string {
   const rule = c.rule || ruleOf(c, ctx.table, ctx.text);
   return `Coded because ${rule}.${quote}`;
 }
+

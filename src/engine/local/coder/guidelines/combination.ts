@@ -1,4 +1,4 @@
-import { type Candidate, type Candidates, dotted } from '../candidate.js';
+import { type Candidate, type Candidates, dotted, sentenceAt } from '../candidate.js';
 
 const DIABETES = ['E08', 'E09', 'E10', 'E11', 'E13'];
 
@@ -7,7 +7,7 @@ function wordsNear(cands: Candidates, of: readonly Candidate[]): Set<string> {
   const out = new Set<string>();
   for (const c of of) {
     for (const sp of c.spans) {
-      const s = cands.ctx.sentences.find((x) => x.starts[0] <= sp.start && x.ends[x.ends.length - 1] >= sp.end);
+      const s = sentenceAt(cands.ctx, sp.start, sp.end);
       if (s) for (const w of s.lower) out.add(w);
     }
   }
@@ -119,7 +119,7 @@ const STAGE: Record<string, string> = { '1': 'N18.1', i: 'N18.1', '2': 'N18.2', 
 function ckdStage(cands: Candidates): void {
   for (const c of cands.statedIn('N189')) {
     const w = [...wordsNear(cands, [c])];
-    const sentence = cands.ctx.sentences.find((x) => x.starts[0] <= c.spans[0].start && x.ends[x.ends.length - 1] >= c.spans[0].end);
+    const sentence = sentenceAt(cands.ctx, c.spans[0].start, c.spans[0].end);
     if (!sentence) continue;
     const lower = sentence.lower;
     const at = lower.indexOf('stage');

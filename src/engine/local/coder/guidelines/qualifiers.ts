@@ -1,5 +1,5 @@
 import { wordStems } from '../../../../terminology/text-normalize.js';
-import { type Candidates, dotted } from '../candidate.js';
+import { type Candidates, dotted, sentenceAt } from '../candidate.js';
 
 const QUALIFIERS = ['right', 'left', 'bilateral', 'acute', 'chronic'];
 const NEAR = 6;
@@ -21,7 +21,7 @@ export function applyQualifiers(cands: Candidates): void {
   for (const c of cands.finals()) {
     if (c.origin === 'rule' || !/unspecified/i.test(table.descriptionAt(c.index)) || c.spans.length === 0) continue;
     const sp = c.spans[0];
-    const s = sentences.find((x) => x.starts[0] <= sp.start && x.ends[x.ends.length - 1] >= sp.end);
+    const s = sentenceAt(cands.ctx, sp.start, sp.end);
     if (!s) continue;
     const i0 = s.starts.findIndex((st) => st >= sp.start);
     let i1 = i0;
