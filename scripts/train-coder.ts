@@ -119,11 +119,12 @@ function isRight(code: string, gold: ReadonlySet<string>): boolean {
   return parent.length >= 3 && !table.isBillable(parent) && gold.has(dotted(parent));
 }
 
+/** Per code: right as eval scores it (strict), and proposed; a confidence feature and the confidence of rule-made codes. */
 function priorsFrom(list: Row[]): CoderArtifacts['priors'] {
   const out: CoderArtifacts['priors'] = {};
   for (const r of list) {
     const p = (out[r.code] ??= [0, 0]);
-    p[0] += r.label;
+    p[0] += r.strict;
     p[1] += 1;
   }
   return out;

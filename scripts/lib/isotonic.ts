@@ -3,7 +3,7 @@
  * function [score from which the step holds, calibrated value], with at least `minBlock` rows per
  * step so a step's value is a share of several cases.
  */
-export function fitIsotonic(scores: number[], labels: number[], minBlock = 25): Array<[number, number]> {
+export function fitIsotonic(scores: number[], labels: number[], minBlock = 50): Array<[number, number]> {
   const order = scores.map((_, i) => i).sort((a, b) => scores[a] - scores[b]);
   const blocks: Array<{ from: number; sum: number; n: number }> = [];
   // Start from runs of minBlock rows, then pool neighbours that decrease.

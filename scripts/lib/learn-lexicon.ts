@@ -2,7 +2,8 @@ import type { LearnedEntry } from '../../src/engine/local/coder/learned/types.js
 import { assertWords } from '../../src/engine/local/coder/context.js';
 import { splitSentences } from '../../src/engine/local/coder/nlp.js';
 import type { CodeTable } from '../../src/terminology/code-table.js';
-import { stemWords } from '../../src/terminology/text-normalize.js';
+import { synonymLexicon } from '../../src/terminology/starter-catalog.js';
+import { stemWords, wordStems } from '../../src/terminology/text-normalize.js';
 import type { CodiEspDoc } from './codiesp.js';
 
 export interface LexiconOptions {
@@ -63,12 +64,26 @@ export function learnLexicon(table: CodeTable, docs: readonly CodiEspDoc[], phra
   }
   const byPhrase = new Map<string, LearnedEntry[]>();
   const index = table.index;
+  const names = namesByCode();
+  const related = (phrase: string, code: string): boolean => {
+    const i = table.indexOf(code);
+    if (i === undefined) return false;
+    const own = new Set<string>();
+    for (const id of index.requiredOf(i)) own.add(stemOf(id));
+    for (const n of names.get(code) ?? []) for (const st of n) own.add(st);
+    // The same word in another form shares a 5-letter stem start ("brucella", "brucellosis").
+    return phrase.split(' ').some((w) => own.has(w) || (w.length >= 5 && [...own].some((o) => o.length >= 5 && o.slice(0, 5) === w.slice(0, 5))));
+  };
+  const byId = [...index.vocab.keys()];
+  const stemOf = (id: number) => byId[id];
   for (const [k, n] of co) {
     if (n < o.minSupport) continue;
     const [p, code] = k.split('\t');
     if (df.get(p)! > o.maxDocShare * docs.length) continue;
-    // At least one word of the phrase must be a word of some official title.
-    if (!p.split(' ').some((w) => w.length > 2 && index.stemId(w) !== undefined)) continue;
+    // The phrase must share a word with the code's own title (or a curated name of it): a
+    // coder accepts "septic" for sepsis, never "hyperuricemia" for hypertension, however often
+    // the two appear together in case reports.
+    if (!related(p, code)) continue;
     const precision = n / df.get(p)!;
     if (precision < o.minPrecision) continue;
     const list = byPhrase.get(p) ?? [];
@@ -91,4 +106,15 @@ export function learnLexicon(table: CodeTable, docs: readonly CodiEspDoc[], phra
     return true;
   });
   return kept.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] < b[1] ? -1 : 1));
+}
+
+/** The stems of each code's curated names (starter catalog synonyms). */
+function namesByCode(): Map<string, string[][]> {
+  const out = new Map<string, string[][]>();
+  for (const e of synonymLexicon()) {
+    const list = out.get(e.code) ?? [];
+    list.push(e.phrase.split(/\s+/).flatMap((w) => [...wordStems(w)]));
+    out.set(e.code, list);
+  }
+  return out;
 }
