@@ -71,8 +71,9 @@ export function learnLexicon(table: CodeTable, docs: readonly CodiEspDoc[], phra
     const own = new Set<string>();
     for (const id of index.requiredOf(i)) own.add(stemOf(id));
     for (const n of names.get(code) ?? []) for (const st of n) own.add(st);
-    // The same word in another form shares a 5-letter stem start ("brucella", "brucellosis").
-    return phrase.split(' ').some((w) => own.has(w) || (w.length >= 5 && [...own].some((o) => o.length >= 5 && o.slice(0, 5) === w.slice(0, 5))));
+    // The same word in another form shares its first 7 letters ("brucella", "brucellosis");
+    // "hyperuricemia" and "hypertension" share only "hyper".
+    return phrase.split(' ').some((w) => own.has(w) || (w.length >= 7 && [...own].some((o) => o.length >= 7 && o.slice(0, 7) === w.slice(0, 7))));
   };
   const byId = [...index.vocab.keys()];
   const stemOf = (id: number) => byId[id];
