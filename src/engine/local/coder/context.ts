@@ -21,8 +21,7 @@ const FORWARD: Array<[string, Assertion]> = [
   ['differential diagnosis', 'uncertain'], ['concern for', 'uncertain'], ['evaluate for', 'uncertain'],
   ['if', 'hypothetical'], ['risk of', 'hypothetical'], ['at risk for', 'hypothetical'], ['in case of', 'hypothetical'],
   ['prophylaxis', 'hypothetical'], ['prevention of', 'hypothetical'], ['screening for', 'hypothetical'],
-  ['consider', 'hypothetical'], ['should', 'hypothetical'], ['could', 'hypothetical'], ['until', 'hypothetical'],
-  ['once', 'hypothetical'],
+  ['consider', 'hypothetical'], ['should', 'hypothetical'], ['could', 'hypothetical'], ['once', 'hypothetical'],
   ['resolved', 'historical'], ['resolution of', 'historical'], ['recovered from', 'historical'],
   ['in childhood', 'historical'], ['as a child', 'historical'], ['previous episode of', 'historical'],
   ['remote history of', 'historical'], ['past history of', 'historical'],
@@ -34,14 +33,14 @@ const BACKWARD: Array<[string, Assertion]> = [
   ['not found', 'negated'], ['not seen', 'negated'], ['not observed', 'negated'], ['not detected', 'negated'],
   ['unlikely', 'uncertain'], ['was suspected', 'uncertain'], ['cannot be excluded', 'uncertain'], ['likely', 'uncertain'],
   ['is likely', 'uncertain'], ['versus', 'uncertain'], ['vs', 'uncertain'], ['vs.', 'uncertain'], ['suspected', 'uncertain'],
-  ['resolves', 'hypothetical'], ['clears', 'hypothetical'], ['improves', 'hypothetical'],
+  ['resolves', 'hypothetical'],
   ['in the family', 'family'], ['in her mother', 'family'], ['in his mother', 'family'], ['in his father', 'family'],
   ['in her father', 'family'], ['resolved', 'historical'], ['years ago', 'historical'], ['in the past', 'historical'],
 ];
 
 // Pseudo-triggers (ConText): phrases holding a trigger word that negate nothing.
 const PSEUDO: string[][] = [
-  ['do', 'not', 'resuscitate'], ['not', 'only'], ['no', 'change'], ['no', 'increase'], ['not', 'ruled', 'out'], ['once', 'daily'], ['once', 'a'],
+  ['do', 'not', 'resuscitate'], ['not', 'only'], ['no', 'change'], ['no', 'increase'], ['not', 'ruled', 'out'], ['once', 'daily'], ['once', 'a'], ['once', 'again'], ['once', 'more'], ['once', 'weekly'],
 ];
 
 const TERMINATORS = new Set(['but', 'however', 'although', 'though', 'except', 'yet', 'whereas', 'which', 'who', ';', ':', '.']);
