@@ -1,17 +1,19 @@
-// Evaluates the local ICD-10-CM coder on CodiEsp (train split) with the full FY2026 table loaded.
-// Prints micro P/R/F1 at full-code and 3-character level for each model level, latency on CodiEsp
-// documents and on 50 KB / adversarial notes (target: 50 KB p50 <= 100 ms), build time and RSS.
-import { join, resolve } from 'node:path';
+// Evaluates the local ICD-10-CM coder on CodiEsp with the full FY2026 table loaded. On the train
+// split it scores the documents the learned artifacts did not see (the held-apart fifth, see
+// scripts/train-coder.ts); CODIESP_SPLIT=dev/test (or ALL=1) scores every document of the split.
+// Prints micro P/R/F1 at full-code and 3-character level per model level, a reliability table
+// (confidence band, count, precision), latency on CodiEsp documents and on 50 KB / adversarial
+// notes, build time and RSS.
 import type { CodifyModel } from '../src/engine/engine.js';
 import { codifyText } from '../src/engine/local/coder/index.js';
-import { CodeTable, type CodeRow } from '../src/terminology/code-table.js';
-import { readCodeDescriptions } from '../src/terminology/icd10-file.js';
+import { ARTIFACTS } from '../src/engine/local/coder/learned/artifacts.js';
+import type { CodeTable } from '../src/terminology/code-table.js';
 import { readCodiEspSplit, type CodiEspDoc } from './lib/codiesp.js';
+import { CODIESP_DIR, loadFullTable } from './lib/full-table.js';
 
-const ICD10_DIR = resolve(process.env.ICD10_DIR ?? '../shared/data/icd10cm');
-const CODIESP_DIR = resolve(process.env.CODIESP_DIR ?? '../shared/data/codiesp');
 const SPLIT = process.env.CODIESP_SPLIT ?? 'train';
 const MODELS: CodifyModel[] = ['fast', 'balanced', 'high-quality'];
+const BANDS: Array<[number, number]> = [[0, 50], [50, 70], [70, 80], [80, 90], [90, 101]];
 
 interface Counts {
   tp: number;
@@ -38,32 +40,40 @@ function pct(sorted: number[], q: number): number {
 
 const mb = (n: number) => `${Math.round(n / 1048576)} MB`;
 
-async function loadTable(): Promise<{ table: CodeTable; ms: number; indexMs: number }> {
-  const t0 = performance.now();
-  const rows: CodeRow[] = [];
-  for await (const r of readCodeDescriptions(join(ICD10_DIR, 'icd10cm-codes-2026.txt'))) {
-    rows.push({ code: r.code, description: r.description, billable: true });
-  }
-  const table = new CodeTable(rows);
-  const t1 = performance.now();
-  void table.index;
-  return { table, ms: t1 - t0, indexMs: performance.now() - t1 };
-}
-
-function evaluate(table: CodeTable, docs: CodiEspDoc[], model: CodifyModel): void {
+function evaluate(table: CodeTable, docs: CodiEspDoc[], model: CodifyModel) {
   const full: Counts = { tp: 0, fp: 0, fn: 0 };
   const cat: Counts = { tp: 0, fp: 0, fn: 0 };
   const times: number[] = [];
+  const bands = BANDS.map(() => ({ n: 0, right: 0 }));
   for (const d of docs) {
     const t = performance.now();
     const out = codifyText(table, d.text, model);
     times.push(performance.now() - t);
+    for (const a of out.final_code_assessments) {
+      const b = bands[BANDS.findIndex(([lo, hi]) => a.confidence_percent >= lo && a.confidence_percent < hi)];
+      b.n++;
+      b.right += Number(d.gold.has(a.code));
+    }
     const pred = new Set(out.final_code_assessments.map((a) => a.code));
     score(pred, d.gold, full);
     score(new Set([...pred].map((c) => c.slice(0, 3))), new Set([...d.gold].map((c) => c.slice(0, 3))), cat);
   }
   times.sort((a, b) => a - b);
   console.log(`${model.padEnd(12)} full: ${prf(full)} | category: ${prf(cat)} | latency p50 ${pct(times, 0.5).toFixed(1)} ms p95 ${pct(times, 0.95).toFixed(1)} ms`);
+  return bands;
+}
+
+type Bands = ReturnType<typeof evaluate>;
+
+/** Per level: how many final codes fell in each confidence band, and how many of them were right. */
+function reliability(perModel: Array<[CodifyModel, Bands]>): void {
+  console.log('reliability of final codes (confidence band: count, precision)');
+  console.log(`${'band'.padEnd(10)} ${perModel.map(([m]) => m.padEnd(20)).join(' ')}`);
+  BANDS.forEach(([lo, hi], i) => {
+    const label = `${lo}-${Math.min(hi, 100)}`.padEnd(10);
+    const cells = perModel.map(([, b]) => `${String(b[i].n).padStart(5)}  ${b[i].n ? (b[i].right / b[i].n).toFixed(3) : '  -  '}`.padEnd(20));
+    console.log(`${label} ${cells.join(' ')}`);
+  });
 }
 
 /** Whole documents joined in file order up to 51,200 bytes, like bench/codify-latency.ts's note. */
@@ -101,13 +111,19 @@ function longNotes(table: CodeTable, docs: CodiEspDoc[]): void {
 }
 
 async function main(): Promise<void> {
-  const { table, ms, indexMs } = await loadTable();
+  const { table, ms, indexMs } = await loadFullTable();
   console.log(`table: ${table.size} codes, load+build ${ms.toFixed(0)} ms, index ${indexMs.toFixed(0)} ms, RSS ${mb(process.memoryUsage().rss)}`);
-  const docs = await readCodiEspSplit(CODIESP_DIR, SPLIT);
-  console.log(`codiesp ${SPLIT}: ${docs.length} documents, ${docs.reduce((n, d) => n + d.gold.size, 0)} gold codes`);
+  const split = await readCodiEspSplit(CODIESP_DIR, SPLIT);
+  const seen = new Set(ARTIFACTS?.trainIds ?? []);
+  const heldApart = SPLIT === 'train' && !process.env.ALL;
+  const docs = heldApart ? split.filter((d) => !seen.has(d.id)) : split;
+  const which = heldApart ? `the ${docs.length} documents the learned artifacts did not see` : `all ${docs.length} documents`;
+  console.log(`codiesp ${SPLIT}: ${which}, ${docs.reduce((n, d) => n + d.gold.size, 0)} gold codes`);
+  if (ARTIFACTS) console.log(`learned artifacts: ${ARTIFACTS.trainedOn}; ${ARTIFACTS.lexicon.length} phrases`);
   for (const model of MODELS) codifyText(table, docs[0].text, model); // warm-up: lexicon, exact-title hash
-  for (const model of MODELS) evaluate(table, docs, model);
-  longNotes(table, docs);
+  const perModel = MODELS.map((model) => [model, evaluate(table, docs, model)] as [CodifyModel, Bands]);
+  reliability(perModel);
+  longNotes(table, split);
   console.log(`peak RSS after evaluation: ${mb(process.memoryUsage().rss)}`);
 }
 

@@ -49,16 +49,28 @@ export interface ExtractionResult {
 
 export type CodifyModel = 'fast' | 'balanced' | 'high-quality';
 
+/** Where the note supports a code: offsets in UTF-16 code units, `text` the exact span. */
+export interface CodeEvidence {
+  start: number;
+  end: number;
+  text: string;
+  /** `note`: offsets into medical_note; `pdf`: offsets into the PDF's text */
+  source: 'note' | 'pdf';
+}
+
 export interface CodeAssessment {
   code: string; // dotted ICD-10-CM, e.g. E11.9
   description: string; // official title
   justification: string;
   confidence_percent: number; // 0-100
+  evidence?: CodeEvidence[];
 }
 
 export interface CodifyInput {
   text: string; // the medical note, with any PDF text appended
   model: CodifyModel;
+  /** length (UTF-16) of medical_note within `text`; the PDF's text starts after it and a blank line */
+  noteLength?: number;
 }
 
 export interface CodifyResult {

@@ -58,4 +58,30 @@ describe('codify engine failures and the final code check', () => {
       { code: 'E11.9', description: 'Type 2 diabetes mellitus without complications', justification: 'family history', confidence_percent: 0 },
     ]);
   });
+
+  it('keeps only evidence whose offsets hold its exact text in the note or the PDF text', async () => {
+    const note = 'Señora 👵. Known HTN.';
+    const at = note.indexOf('HTN');
+    engine.next = async () => ({
+      final_code_assessments: [
+        {
+          code: 'I10',
+          description: '',
+          justification: 'stated',
+          confidence_percent: 90,
+          evidence: [
+            { start: at, end: at + 3, text: 'HTN', source: 'note' },
+            { start: at, end: at + 3, text: 'hypertension', source: 'note' }, // not what the note says there
+            { start: 9_000, end: 9_003, text: 'HTN', source: 'note' }, // outside the note
+            { start: 0, end: 3, text: 'HTN', source: 'pdf' }, // no PDF sent
+            { start: -1, end: 2, text: 'x', source: 'elsewhere' } as never,
+          ],
+        },
+      ],
+      discarded_code_assessments: [],
+    });
+    const res = await codify(t, await newCaller(), { medical_note: note });
+    expect(res.status).toBe(200);
+    expect(res.body.final_code_assessments[0].evidence).toEqual([{ start: at, end: at + 3, text: 'HTN', source: 'note' }]);
+  });
 });

@@ -43,6 +43,7 @@ describe('POST /v1/codify with ENGINE=openai', () => {
         description: 'Essential (primary) hypertension',
         justification: 'Hypertension on treatment. Evidence: "Known hypertension"',
         confidence_percent: 93,
+        evidence: [{ start: NOTE.indexOf('Known hypertension'), end: NOTE.indexOf('Known hypertension') + 18, text: 'Known hypertension', source: 'note' }],
       },
     ]);
     expect(res.body.discarded_code_assessments.map((a: CodeAssessment) => a.code)).toEqual(['J45.909']);

@@ -57,6 +57,8 @@ describe('openai engine: codification checked against ICD-10-CM', () => {
         description: 'Essential (primary) hypertension',
         justification: 'Hypertension on treatment. Evidence: "Known hypertension on lisinopril."',
         confidence_percent: 95,
+        // DESIGN.md (Codify): the model's quotation, found in the note, becomes offsets.
+        evidence: [{ start: 0, end: 33, text: 'Known hypertension on lisinopril.', source: 'note' }],
       },
       expect.objectContaining({ code: 'E11.9', description: 'Type 2 diabetes mellitus without complications', confidence_percent: 88 }),
     ]);
@@ -120,5 +122,22 @@ describe('openai engine: codification checked against ICD-10-CM', () => {
     const err = await engine.codify({ text: NOTE, model: 'balanced' }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(EngineAnswerError);
     expect((err as Error).message).toBe('engine answer did not fit the codification schema');
+  });
+});
+
+describe('openai engine: evidence offsets', () => {
+  it('places a verbatim quotation in the note, falls back to the local coder when the model paraphrases', async () => {
+    fake.script({
+      content: answer(
+        dx('I10', 'final', 95, { evidence: 'known HYPERTENSION', reason: 'Hypertension.' }),
+        dx('E11.9', 'final', 90, { evidence: 'the patient is diabetic', reason: 'Diabetes.' }),
+      ),
+    });
+    const out = await engine.codify({ text: NOTE, model: 'balanced' });
+    const [i10, e119] = out.final_code_assessments;
+    expect(i10.evidence).toEqual([{ start: 0, end: 18, text: 'Known hypertension', source: 'note' }]);
+    // Not in the note: the local coder's span for the same code, never the model's words.
+    expect(e119.evidence?.[0]).toMatchObject({ text: 'Type 2 diabetes', source: 'note' });
+    for (const a of out.final_code_assessments) for (const e of a.evidence ?? []) expect(NOTE.slice(e.start, e.end)).toBe(e.text);
   });
 });

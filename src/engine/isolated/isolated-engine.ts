@@ -63,7 +63,7 @@ export class IsolatedEngine implements ClinicalEngine {
     const table = this.options.codeTable();
     let version = this.versions.get(table);
     if (version === undefined) this.versions.set(table, (version = ++this.lastVersion));
-    return this.call('codify', { input: { text: capLineLengths(input.text), model: input.model } }, options, {
+    return this.call('codify', { input: { ...input, text: capLineLengths(input.text) } }, options, {
       key: version,
       load: () => toPayload(table),
     });

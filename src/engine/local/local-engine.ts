@@ -30,6 +30,6 @@ export class LocalEngine implements ClinicalEngine {
   }
 
   async codify(input: CodifyInput): Promise<CodifyResult> {
-    return codifyText(this.codeTable(), input.text, input.model);
+    return codifyText(this.codeTable(), input.text, input.model, { noteLength: input.noteLength });
   }
 }

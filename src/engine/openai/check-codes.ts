@@ -1,6 +1,7 @@
-import type { CodeAssessment } from '../engine.js';
+import type { CodeAssessment, CodeEvidence } from '../engine.js';
 import type { CodeTable } from '../../terminology/code-table.js';
 import { toDotted } from '../../terminology/icd10-file.js';
+import { locateEvidence } from './locate-evidence.js';
 
 /** One diagnosis as the model proposes it. */
 export interface Proposal {
@@ -36,7 +37,12 @@ function justification(p: Proposal): string {
  * description is the table's official title. Finals are taken first, so a code both accepted
  * and discarded stays accepted.
  */
-export function checkCodes(table: CodeTable, proposals: Proposal[]): CheckedCodes {
+export function checkCodes(
+  table: CodeTable,
+  proposals: Proposal[],
+  /** the coded text, to place each quotation in it, and what the local coder found for each code */
+  where?: { text: string; noteLength?: number; local?: ReadonlyMap<string, CodeEvidence[]> },
+): CheckedCodes {
   const out: CheckedCodes = { final_code_assessments: [], discarded_code_assessments: [], unknown: [] };
   const seen = new Set<string>();
   const ordered = [...proposals.filter((p) => p.status === 'final'), ...proposals.filter((p) => p.status !== 'final')];
@@ -55,6 +61,11 @@ export function checkCodes(table: CodeTable, proposals: Proposal[]): CheckedCode
       justification: justification(p),
       confidence_percent: clampConfidence(p.confidence_percent),
     };
+    if (where) {
+      const found = locateEvidence(where.text, p.evidence, where.noteLength);
+      const evidence = found.length ? found : (where.local?.get(code) ?? []);
+      if (evidence.length) assessment.evidence = evidence;
+    }
     if (p.status === 'final' && !row.billable) {
       assessment.justification = `${NOT_BILLABLE}. Proposed: ${assessment.justification}`;
       out.discarded_code_assessments.push(assessment);

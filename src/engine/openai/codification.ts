@@ -24,8 +24,7 @@ export const codifyAnswerSchema = z.strictObject({
 });
 
 /** The local coder's findings, so the model chooses among real codes of the table. */
-function candidateLines(table: CodeTable, input: CodifyInput): string {
-  const local = codifyText(table, input.text, input.model);
+function candidateLines(local: ReturnType<typeof codifyText>): string {
   const lines = [
     ...local.final_code_assessments.map((a) => `${a.code} | ${a.description} | accepted (${a.confidence_percent}%): ${a.justification}`),
     ...local.discarded_code_assessments.map((a) => `${a.code} | ${a.description} | ${a.justification}`),
@@ -41,6 +40,12 @@ export async function codify(
   signal?: AbortSignal,
 ): Promise<CodifyResult> {
   const model = codifyModel(ctx.config, input.model);
+  // The local coder at the same level proposes the candidates and, where the model's quotation
+  // cannot be found in the note, the evidence offsets.
+  const local = codifyText(table, input.text, input.model, { noteLength: input.noteLength });
+  const localEvidence = new Map(
+    [...local.final_code_assessments, ...local.discarded_code_assessments].map((a) => [a.code, a.evidence ?? []] as const),
+  );
   const { value, usage } = await structuredAnswer(
     ctx,
     {
@@ -48,7 +53,7 @@ export async function codify(
       model,
       messages: [
         { role: 'system', content: render(prompt.SYSTEM, { level: prompt.LEVELS[input.model] }) },
-        { role: 'user', content: render(prompt.USER, { candidates: candidateLines(table, input), note: input.text }) },
+        { role: 'user', content: render(prompt.USER, { candidates: candidateLines(local), note: input.text }) },
       ],
       name: 'icd10cm_codes',
       schema: codifyAnswerSchema,
@@ -56,7 +61,7 @@ export async function codify(
     },
     signal,
   );
-  const checked = checkCodes(table, value.diagnoses);
+  const checked = checkCodes(table, value.diagnoses, { text: input.text, noteLength: input.noteLength, local: localEvidence });
   if (checked.unknown.length) {
     ctx.logger?.warn('openai proposed codes not in the table', { operation: 'codify', model, dropped: checked.unknown.length });
   }

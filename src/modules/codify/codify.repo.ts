@@ -72,6 +72,8 @@ export interface ClaimedRun {
   doctor_id: string;
   model: CodifyModel;
   input_text: string;
+  /** UTF-8 bytes of medical_note at the start of input_text (the PDF's text follows) */
+  note_bytes: number;
   correlation_id: string | null;
 }
 
@@ -80,7 +82,7 @@ export async function claimCodifyRun(db: Queryable, id: string): Promise<Claimed
   const { rows } = await db.query<ClaimedRun>(
     `UPDATE codify_runs SET status = 'running', started_at = coalesce(started_at, now()), attempts = attempts + 1
      WHERE id = $1 AND status IN ('pending', 'running') AND input_text IS NOT NULL
-     RETURNING id, group_id, user_id, doctor_id, model, input_text, correlation_id`,
+     RETURNING id, group_id, user_id, doctor_id, model, input_text, note_bytes, correlation_id`,
     [id],
   );
   return rows[0];

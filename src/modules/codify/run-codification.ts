@@ -47,10 +47,11 @@ export async function runCodification(deps: AppDeps, id: string): Promise<void> 
   const run = await claimCodifyRun(deps.pool, id);
   if (!run) return;
   const started = performance.now();
+  const noteLength = noteLengthOf(run.input_text, run.note_bytes);
   let raw: CodifyOutcome;
   try {
     const out = await deps.engine.codify(
-      { text: run.input_text, model: run.model },
+      { text: run.input_text, model: run.model, noteLength },
       { signal: AbortSignal.timeout(deps.config.CODIFY_TIMEOUT_MS) },
     );
     raw = { final_code_assessments: out.final_code_assessments ?? [], discarded_code_assessments: out.discarded_code_assessments ?? [] };
@@ -67,7 +68,7 @@ export async function runCodification(deps: AppDeps, id: string): Promise<void> 
     return;
   }
   const engineMs = performance.now() - started;
-  const { outcome, dropped } = await verifyAssessments(deps.pool, raw);
+  const { outcome, dropped } = await verifyAssessments(deps.pool, raw, { text: run.input_text, noteLength });
   if (dropped) deps.logger.warn('codify dropped codes absent from the table', { codify_run_id: id, dropped });
   await finish(deps, run, { result: outcome, engineMs });
   deps.logger.info('codify completed', {
@@ -77,4 +78,10 @@ export async function runCodification(deps: AppDeps, id: string): Promise<void> 
     discarded: outcome.discarded_code_assessments.length,
     engine_ms: Math.round(engineMs),
   });
+}
+
+/** UTF-16 length of medical_note at the start of the stored text, from its UTF-8 byte count. */
+export function noteLengthOf(text: string, noteBytes: number | null | undefined): number {
+  if (typeof noteBytes !== 'number' || noteBytes < 0) return text.length;
+  return Buffer.from(text, 'utf8').subarray(0, noteBytes).toString('utf8').length;
 }

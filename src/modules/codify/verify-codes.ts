@@ -1,5 +1,6 @@
 import type { Queryable } from '../../db/pool.js';
-import type { CodeAssessment } from '../../engine/engine.js';
+import type { CodeAssessment, CodeEvidence } from '../../engine/engine.js';
+import { PDF_SEPARATOR } from '../../engine/local/coder/evidence.js';
 import { CodeTable, type CodeRow } from '../../terminology/code-table.js';
 import { findCodes } from '../../terminology/icd10-codes.repo.js';
 import { isValidCodeFormat, toDotted, toUndotted } from '../../terminology/icd10-file.js';
@@ -31,7 +32,11 @@ const confidence = (n: unknown) => (typeof n === 'number' && Number.isFinite(n) 
  * dropped, whatever the engine said), written dotted with its official title; a final code that
  * is a non-billable header moves to the discarded list. Returns the outcome and how many were dropped.
  */
-export async function verifyAssessments(db: Queryable, outcome: CodifyOutcome): Promise<{ outcome: CodifyOutcome; dropped: number }> {
+export async function verifyAssessments(
+  db: Queryable,
+  outcome: CodifyOutcome,
+  coded?: { text: string; noteLength: number },
+): Promise<{ outcome: CodifyOutcome; dropped: number }> {
   const all = [...outcome.final_code_assessments, ...outcome.discarded_code_assessments];
   const candidates = [...new Set(all.map((a) => (typeof a.code === 'string' ? toUndotted(a.code) : '')).filter(isValidCodeFormat))];
   const official = candidates.length ? await officialRows(db, candidates) : new Map<string, CodeRow>();
@@ -49,7 +54,9 @@ export async function verifyAssessments(db: Queryable, outcome: CodifyOutcome): 
     if (seen.has(code)) return;
     seen.add(code);
     const justification = typeof a.justification === 'string' ? a.justification : '';
-    const verified = { code: toDotted(code), description: row.description, justification, confidence_percent: confidence(a.confidence_percent) };
+    const verified: CodeAssessment = { code: toDotted(code), description: row.description, justification, confidence_percent: confidence(a.confidence_percent) };
+    const evidence = coded ? exactEvidence(a.evidence, coded.text, coded.noteLength) : [];
+    if (evidence.length) verified.evidence = evidence;
     if (final && !row.billable) {
       discarded.push({ ...verified, justification: `Discarded: header (non-billable) code. ${justification}`.trim() });
     } else (final ? finals : discarded).push(verified);
@@ -57,4 +64,26 @@ export async function verifyAssessments(db: Queryable, outcome: CodifyOutcome): 
   for (const a of outcome.final_code_assessments) take(a, true);
   for (const a of outcome.discarded_code_assessments) take(a, false);
   return { outcome: { final_code_assessments: finals, discarded_code_assessments: discarded }, dropped };
+}
+
+/**
+ * The evidence entries whose offsets hold exactly their text in the note (or the PDF's text): an
+ * engine's evidence is checked like its codes, and entries that do not match are dropped.
+ */
+function exactEvidence(list: unknown, text: string, noteLength: number): CodeEvidence[] {
+  if (!Array.isArray(list)) return [];
+  const pdfStart = noteLength + PDF_SEPARATOR.length;
+  const out: CodeEvidence[] = [];
+  for (const e of list.slice(0, 20)) {
+    if (!e || typeof e !== 'object') continue;
+    const { start, end, text: quoted, source } = e as Record<string, unknown>;
+    if (!Number.isInteger(start) || !Number.isInteger(end) || typeof quoted !== 'string' || (source !== 'note' && source !== 'pdf')) continue;
+    const s = start as number;
+    const t = end as number;
+    const base = source === 'note' ? 0 : pdfStart;
+    const limit = source === 'note' ? noteLength : text.length - pdfStart;
+    if (s < 0 || t <= s || t > limit || text.slice(base + s, base + t) !== quoted) continue;
+    out.push({ start: s, end: t, text: quoted, source });
+  }
+  return out;
 }

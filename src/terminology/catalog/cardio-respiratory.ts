@@ -5,6 +5,11 @@ export const cardioRespiratory: CatalogEntry[] = [
   // cardiovascular
   ["I10", "Essential (primary) hypertension", ["hypertension", "high blood pressure", "HTN", "HBP", "arterial hypertension", "essential hypertension", "hypertensive"]],
   ["I11.9", "Hypertensive heart disease without heart failure", ["hypertensive heart disease"]],
+  ["I12.9", "Hypertensive chronic kidney disease with stage 1 through stage 4 chronic kidney disease, or unspecified chronic kidney disease", ["hypertensive chronic kidney disease", "hypertensive kidney disease"]],
+  ["I13.0", "Hypertensive heart and chronic kidney disease with heart failure and stage 1 through stage 4 chronic kidney disease, or unspecified chronic kidney disease", ["hypertensive heart and chronic kidney disease with heart failure"]],
+  ["R94.31", "Abnormal electrocardiogram [ECG] [EKG]", ["ST depression", "ST-segment depression", "ST segment depression", "abnormal ECG", "abnormal EKG"]],
+  ["I05.0", "Rheumatic mitral stenosis", ["mitral stenosis"]],
+  ["J44.0", "Chronic obstructive pulmonary disease with (acute) lower respiratory infection", ["COPD with pneumonia", "COPD with acute bronchitis"]],
   ["I11.0", "Hypertensive heart disease with heart failure", ["hypertensive heart disease with heart failure"]],
   ["I25.10", "Atherosclerotic heart disease of native coronary artery without angina pectoris", ["coronary artery disease", "CAD", "coronary heart disease", "coronary atherosclerosis"]],
   // ICD-10-CM index: Disease, heart, ischemic (chronic) -> I25.9; atherosclerotic (coronary) -> I25.10.

@@ -3,11 +3,12 @@ import type { CatalogEntry } from './types.js';
 // Official FY2026 titles (CMS code-descriptions file); synonyms hand-curated.
 export const metabolicRenalDigestive: CatalogEntry[] = [
   // endocrine and metabolic
-  ["E11.9", "Type 2 diabetes mellitus without complications", ["type 2 diabetes", "T2DM", "DM2", "type II diabetes", "diabetes mellitus type 2", "NIDDM", "adult-onset diabetes", "diabetes", "diabetes mellitus", "DM", "sugar diabetes", "sugar"]],
+  ["E11.9", "Type 2 diabetes mellitus without complications", ["type 2 diabetes", "T2DM", "DM2", "type II diabetes", "diabetes mellitus type 2", "NIDDM", "adult-onset diabetes", "diabetes", "diabetes mellitus", "DM", "sugar diabetes"]],
   ["E11.65", "Type 2 diabetes mellitus with hyperglycemia", ["poorly controlled diabetes", "uncontrolled diabetes"]],
   ["E11.21", "Type 2 diabetes mellitus with diabetic nephropathy", ["diabetic nephropathy"]],
   ["E11.22", "Type 2 diabetes mellitus with diabetic chronic kidney disease", ["diabetic kidney disease", "diabetic chronic kidney disease"]],
   ["E11.40", "Type 2 diabetes mellitus with diabetic neuropathy, unspecified", ["diabetic neuropathy"]],
+  ["E11.42", "Type 2 diabetes mellitus with diabetic polyneuropathy", ["diabetic polyneuropathy", "diabetic peripheral neuropathy"]],
   ["E11.319", "Type 2 diabetes mellitus with unspecified diabetic retinopathy without macular edema", ["diabetic retinopathy"]],
   ["E11.621", "Type 2 diabetes mellitus with foot ulcer", ["diabetic foot ulcer"]],
   ["E10.9", "Type 1 diabetes mellitus without complications", ["type 1 diabetes", "T1DM", "DM1", "type I diabetes", "IDDM", "juvenile diabetes", "diabetes mellitus type 1"]],
@@ -64,7 +65,7 @@ export const metabolicRenalDigestive: CatalogEntry[] = [
   ["R80.9", "Proteinuria, unspecified", ["proteinuria"]],
   ["R33.9", "Retention of urine, unspecified", ["urinary retention"]],
   ["R32", "Unspecified urinary incontinence", ["urinary incontinence"]],
-  ["R30.0", "Dysuria", ["dysuria"]],
+  ["R30.0", "Dysuria", ["dysuria", "burning on urination", "burning with urination", "burning when urinating", "burning when passing urine", "painful urination", "pain on urination", "pain with urination", "burning micturition"]],
   ["R35.0", "Frequency of micturition", ["urinary frequency"]],
   ["N04.9", "Nephrotic syndrome with unspecified morphologic changes", ["nephrotic syndrome"]],
   ["N05.9", "Unspecified nephritic syndrome with unspecified morphologic changes", ["glomerulonephritis"]],

@@ -58,6 +58,8 @@ export const neuroMskSkin: CatalogEntry[] = [
   // ICD-10-CM index: Smoker -> Dependence, drug, nicotine -> F17.200; cigarettes only when stated.
   ["F17.200", "Nicotine dependence, unspecified, uncomplicated", ["smoker", "smoking", "smokes", "current smoker", "active smoker", "tobacco use", "tobacco dependence", "nicotine dependence"]],
   ["F17.210", "Nicotine dependence, cigarettes, uncomplicated", ["cigarette smoking", "cigarette smoker", "smokes cigarettes", "cigarettes a day", "cigarettes per day", "pack-years", "packs per year", "packs/year"]],
+  ["F17.220", "Nicotine dependence, chewing tobacco, uncomplicated", ["chewing tobacco"]],
+  ["Z72.0", "Tobacco use", ["tobacco user"]],
   ["Z87.891", "Personal history of nicotine dependence", ["former smoker", "ex-smoker", "quit smoking", "former smoking"]],
   ["F11.20", "Opioid dependence, uncomplicated", ["opioid dependence"]],
   ["F14.10", "Cocaine abuse, uncomplicated", ["cocaine use", "cocaine abuse"]],

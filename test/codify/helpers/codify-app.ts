@@ -32,4 +32,5 @@ export const ASSESSMENT = {
   description: expect.any(String),
   justification: expect.any(String),
   confidence_percent: expect.any(Number),
+  evidence: expect.any(Array),
 };

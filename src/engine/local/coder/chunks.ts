@@ -3,28 +3,43 @@ export const MAX_CHUNK = 2_000;
 /** Longer runs without whitespace are not words (base64, hashes, keyboard mashing): dropped. */
 export const MAX_TOKEN = 60;
 
-const LONG_TOKEN = new RegExp(`\\S{${MAX_TOKEN + 1},}`, 'g');
+/** A piece of the note: `text.slice(start, end)`, so offsets found in it map back to the note. */
+export interface Chunk {
+  start: number;
+  end: number;
+}
 
 /**
- * The non-blank lines of a note, over-long tokens removed, each cut into pieces of at most
- * MAX_CHUNK characters: at sentence punctuation when there is one, else at the last whitespace.
- * Linear in the length of the text.
+ * The non-blank lines of a note, each cut into pieces of at most MAX_CHUNK characters: at
+ * sentence punctuation when there is one, else at the last whitespace. Pieces are ranges of the
+ * original text so that evidence offsets stay exact. Linear in the length of the text.
  */
-export function boundedChunks(text: string): string[] {
-  const out: string[] = [];
-  for (const raw of text.split(/\r?\n|\r/)) {
-    const line = raw.length > MAX_TOKEN ? raw.replace(LONG_TOKEN, ' ') : raw;
-    if (line.trim() === '') continue;
-    let rest = line;
-    while (rest.length > MAX_CHUNK) {
-      const cut = cutPoint(rest);
-      const piece = rest.slice(0, cut);
-      if (piece.trim() !== '') out.push(piece);
-      rest = rest.slice(cut);
+export function boundedRanges(text: string): Chunk[] {
+  const out: Chunk[] = [];
+  const LINE = /[^\r\n]+/g;
+  for (const m of text.matchAll(LINE)) {
+    let start = m.index;
+    const end = start + m[0].length;
+    while (end - start > MAX_CHUNK) {
+      const cut = start + cutPoint(text.slice(start, Math.min(end, start + MAX_CHUNK + 1)));
+      if (/\S/.test(text.slice(start, cut))) out.push({ start, end: cut });
+      start = cut;
     }
-    if (rest.trim() !== '') out.push(rest);
+    if (/\S/.test(text.slice(start, end))) out.push({ start, end });
   }
   return out;
+}
+
+const LONG_TOKEN = new RegExp(`\\S{${MAX_TOKEN + 1},}`, 'g');
+
+/** The chunks as strings, over-long tokens blanked out (what the splitter reads). */
+export function boundedChunks(text: string): string[] {
+  return boundedRanges(text)
+    .map((c) => {
+      const s = text.slice(c.start, c.end);
+      return s.length > MAX_TOKEN ? s.replace(LONG_TOKEN, ' ') : s;
+    })
+    .filter((s) => s.trim() !== '');
 }
 
 /** Where to cut a text longer than MAX_CHUNK: after the last sentence end, else the last space. */

@@ -1,5 +1,5 @@
 /** How a sentence presents a word: asserted, or one of the reasons not to code it. */
-export type Assertion = 'present' | 'negated' | 'family' | 'historical' | 'hypothetical';
+export type Assertion = 'present' | 'negated' | 'family' | 'historical' | 'uncertain' | 'hypothetical';
 
 // ConText-style triggers (Harkema et al. 2009), kept short.
 const FORWARD: Array<[string, Assertion]> = [
@@ -11,12 +11,17 @@ const FORWARD: Array<[string, Assertion]> = [
   ['brother', 'family'], ['sister', 'family'], ['sibling', 'family'], ['siblings', 'family'], ['aunt', 'family'],
   ['uncle', 'family'], ['grandmother', 'family'], ['grandfather', 'family'], ['parents', 'family'],
   ['cousin', 'family'], ['maternal', 'family'], ['paternal', 'family'], ['fh', 'family'],
-  ['rule out', 'hypothetical'], ['r/o', 'hypothetical'], ['to exclude', 'hypothetical'], ['suspected', 'hypothetical'],
-  ['suspicion of', 'hypothetical'], ['suspicious for', 'hypothetical'], ['possible', 'hypothetical'],
+  // Uncertain diagnoses (guidelines IV.H and II.H): "probable", "suspected", "rule out", "versus".
+  ['rule out', 'uncertain'], ['r/o', 'uncertain'], ['to exclude', 'uncertain'], ['suspected', 'uncertain'],
+  ['suspicion of', 'uncertain'], ['suspicious for', 'uncertain'], ['possible', 'uncertain'], ['possibly', 'uncertain'],
+  ['probable', 'uncertain'], ['probably', 'uncertain'], ['likely', 'uncertain'], ['most likely', 'uncertain'],
+  ['presumed', 'uncertain'], ['presumptive', 'uncertain'], ['questionable', 'uncertain'], ['query', 'uncertain'],
+  ['versus', 'uncertain'], ['vs', 'uncertain'], ['vs.', 'uncertain'], ['consistent with', 'uncertain'],
+  ['compatible with', 'uncertain'], ['suggestive of', 'uncertain'], ['working diagnosis', 'uncertain'],
+  ['differential diagnosis', 'uncertain'], ['concern for', 'uncertain'], ['evaluate for', 'uncertain'],
   ['if', 'hypothetical'], ['risk of', 'hypothetical'], ['at risk for', 'hypothetical'], ['in case of', 'hypothetical'],
   ['prophylaxis', 'hypothetical'], ['prevention of', 'hypothetical'], ['screening for', 'hypothetical'],
-  ['differential diagnosis', 'hypothetical'], ['consider', 'hypothetical'], ['concern for', 'hypothetical'],
-  ['evaluate for', 'hypothetical'], ['should', 'hypothetical'], ['could', 'hypothetical'],
+  ['consider', 'hypothetical'], ['should', 'hypothetical'], ['could', 'hypothetical'], ['once', 'hypothetical'],
   ['resolved', 'historical'], ['resolution of', 'historical'], ['recovered from', 'historical'],
   ['in childhood', 'historical'], ['as a child', 'historical'], ['previous episode of', 'historical'],
   ['remote history of', 'historical'], ['past history of', 'historical'],
@@ -26,16 +31,23 @@ const BACKWARD: Array<[string, Assertion]> = [
   ['was ruled out', 'negated'], ['were ruled out', 'negated'], ['ruled out', 'negated'], ['was excluded', 'negated'],
   ['were excluded', 'negated'], ['was negative', 'negated'], ['were negative', 'negated'], ['absent', 'negated'],
   ['not found', 'negated'], ['not seen', 'negated'], ['not observed', 'negated'], ['not detected', 'negated'],
-  ['unlikely', 'hypothetical'], ['was suspected', 'hypothetical'], ['cannot be excluded', 'hypothetical'],
+  ['unlikely', 'uncertain'], ['was suspected', 'uncertain'], ['cannot be excluded', 'uncertain'], ['likely', 'uncertain'],
+  ['is likely', 'uncertain'], ['versus', 'uncertain'], ['vs', 'uncertain'], ['vs.', 'uncertain'], ['suspected', 'uncertain'],
+  ['resolves', 'hypothetical'],
   ['in the family', 'family'], ['in her mother', 'family'], ['in his mother', 'family'], ['in his father', 'family'],
   ['in her father', 'family'], ['resolved', 'historical'], ['years ago', 'historical'], ['in the past', 'historical'],
 ];
 
 // Pseudo-triggers (ConText): phrases holding a trigger word that negate nothing.
-const PSEUDO: string[][] = [['do', 'not', 'resuscitate'], ['not', 'only'], ['no', 'change'], ['no', 'increase'], ['not', 'ruled', 'out']];
+const PSEUDO: string[][] = [
+  ['do', 'not', 'resuscitate'], ['not', 'only'], ['no', 'change'], ['no', 'increase'], ['not', 'ruled', 'out'], ['once', 'daily'], ['once', 'a'], ['once', 'again'], ['once', 'more'], ['once', 'weekly'],
+];
 
 const TERMINATORS = new Set(['but', 'however', 'although', 'though', 'except', 'yet', 'whereas', 'which', 'who', ';', ':', '.']);
 const SCOPE = 8;
+// "asthma versus bronchitis", "pneumonia likely": these reach only their neighbours.
+const SHORT = new Set(['versus', 'vs', 'likely', 'is likely']);
+const SHORT_SCOPE = 3;
 
 /** Triggers by their first word, longest first, so each word looks only at its own few. */
 function compile(list: Array<[string, Assertion]>): Map<string, Array<[string[], Assertion]>> {
@@ -57,7 +69,7 @@ function matchAt(words: string[], i: number, phrase: string[]): boolean {
   return true;
 }
 
-const PRIORITY: Record<Assertion, number> = { present: 0, historical: 1, hypothetical: 2, negated: 3, family: 4 };
+const PRIORITY: Record<Assertion, number> = { present: 0, historical: 1, uncertain: 2, hypothetical: 3, negated: 4, family: 5 };
 
 /** The assertion of each word of a sentence, from the ConText triggers. */
 export function assertWords(words: readonly string[]): Assertion[] {
@@ -73,12 +85,14 @@ export function assertWords(words: readonly string[]): Assertion[] {
     const f = FWD.get(lower[i])?.find(([p]) => matchAt(lower, i, p));
     if (f) {
       const [p, a] = f;
-      for (let j = i + p.length, n = 0; j < lower.length && n < SCOPE && !TERMINATORS.has(lower[j]); j++, n++) set(j, a);
+      const scope = SHORT.has(p.join(' ')) ? SHORT_SCOPE : SCOPE;
+      for (let j = i + p.length, n = 0; j < lower.length && n < scope && !TERMINATORS.has(lower[j]) && !(scope === SHORT_SCOPE && lower[j] === ','); j++, n++) set(j, a);
     }
     const b = BWD.get(lower[i])?.find(([p]) => matchAt(lower, i, p));
     if (b) {
-      const [, a] = b;
-      for (let j = i - 1, n = 0; j >= 0 && n < SCOPE && !TERMINATORS.has(lower[j]); j--, n++) set(j, a);
+      const [p, a] = b;
+      const scope = SHORT.has(p.join(' ')) ? SHORT_SCOPE : SCOPE;
+      for (let j = i - 1, n = 0; j >= 0 && n < scope && !TERMINATORS.has(lower[j]) && !(scope === SHORT_SCOPE && lower[j] === ','); j--, n++) set(j, a);
     }
   }
   return out;

@@ -1,100 +1,248 @@
 import type { CodeAssessment, CodifyModel } from '../../engine.js';
 import type { CodeTable } from '../../../terminology/code-table.js';
 import { stemWords } from '../../../terminology/text-normalize.js';
-import { confidenceOf, quote, reasonFor, toAssessment } from './assessment.js';
+import { featuresOf, isFirm, probability, type FeatureContext } from './acceptance.js';
+import { confidenceOf } from './assessment.js';
+import { Candidates, dotted, type Candidate, type NoteContext } from './candidate.js';
 import { assertWords, assertionOf } from './context.js';
 import { matchDescriptions } from './description-matcher.js';
+import { evidenceOf } from './evidence.js';
 import { matchExactTitles } from './exact-titles.js';
+import { applyGuidelines } from './guidelines.js';
+import { justify } from './justify.js';
+import { ARTIFACTS } from './learned/artifacts.js';
+import type { CoderArtifacts } from './learned/types.js';
+import { compiledLearned, matchLearned, type CompiledLearned } from './learned-matcher.js';
 import { compiledLexicon, matchLexicon, type CompiledLexicon } from './lexicon-matcher.js';
 import { LEVELS, type LevelConfig } from './levels.js';
 import type { Mention } from './mention.js';
 import { splitSentences } from './nlp.js';
 import { billableFor, categoryLessSpecific, mergeByCode, resolveSentence, type Found } from './select.js';
+import { isInpatient } from './setting.js';
+import { coldIllness, msSense, senseProblem } from './word-sense.js';
 
 export interface CodifyTextResult {
   final_code_assessments: CodeAssessment[];
   discarded_code_assessments: CodeAssessment[];
 }
 
+export interface CodifyOptions {
+  /** UTF-16 length of medical_note within the text (evidence after it is the PDF's) */
+  noteLength?: number;
+  /** learned lexicon and acceptance model; null: none (training), default: the committed ones */
+  artifacts?: CoderArtifacts | null;
+}
+
 /**
  * Codes a clinical note against `table`: pure, synchronous, deterministic. Every code it returns,
- * final or discarded, is a row of `table`.
+ * final or discarded, is a row of `table`, with its evidence in the note.
  */
-export function codifyText(table: CodeTable, text: string, model: CodifyModel): CodifyTextResult {
+export function codifyText(table: CodeTable, text: string, model: CodifyModel, options: CodifyOptions = {}): CodifyTextResult {
+  const artifacts = options.artifacts === undefined ? ARTIFACTS : options.artifacts;
+  const cands = codifyCandidates(table, text, model, artifacts);
+  const finals: CodeAssessment[] = [];
+  const discarded: CodeAssessment[] = [];
+  for (const c of cands.list) {
+    // A learned phrase the model rejects was an association, never a statement: not reported.
+    if (!c.final && c.origin === 'learned') continue;
+    (c.final ? finals : discarded).push({
+      code: dotted(c.code),
+      description: table.descriptionAt(c.index),
+      justification: justify(c, cands.ctx),
+      confidence_percent: c.confidence,
+      evidence: evidenceOf(text, c.spans, options.noteLength),
+    });
+  }
+  return { final_code_assessments: finals, discarded_code_assessments: discarded };
+}
+
+/** What the training script watches: each raw final candidate (with its features), then each rule-made code. */
+export type Observer = (stage: 'raw' | 'ruled', c: Candidate, features: () => number[]) => void;
+
+/**
+ * The candidate codes of a note: read from its words, judged by the level's acceptance model
+ * (weak readings under its threshold are discarded), then the guideline rules, which only see
+ * what was accepted; a code a rule makes is as sure as its least sure part.
+ */
+export function codifyCandidates(table: CodeTable, text: string, model: CodifyModel, artifacts: CoderArtifacts | null, observe?: Observer): Candidates {
   const cfg = LEVELS[model];
   const lex = compiledLexicon(table);
+  const learned = artifacts && cfg.learned ? compiledLearned(table, artifacts.lexicon, cfg.learnedMinPrecision) : undefined;
   const sentences = splitSentences(text);
-  const perSentence = sentences.map((s, si) => sentenceMentions(table, lex, cfg, s.words, si));
-  const found = perSentence.flatMap((items) => resolveSentence(items, table));
-
+  const ctx: NoteContext = { table, text, sentences, inpatient: isInpatient(sentences) };
+  const sources = new Map<number, Set<string>>();
+  const senseDropped: Found[] = [];
+  const found: Found[] = [];
+  sentences.forEach((s, si) => {
+    const fromData: Found[] = [];
+    const items = sentenceMentions(table, lex, learned, cfg, s.words, s.lower, si, fromData);
+    const lower = s.lower;
+    const kept: Found[] = [];
+    for (const f of items.length && fromData.length ? items.concat(fromData) : items.length ? items : fromData) {
+      const set = sources.get(f.mention.code) ?? new Set();
+      set.add(f.mention.source);
+      sources.set(f.mention.code, set);
+      const problem = senseProblem(table, f.mention, lower);
+      if (problem) senseDropped.push({ ...f, discard: problem });
+      else if (f.mention.source !== 'learned') kept.push(f);
+    }
+    const resolved = resolveSentence(kept, table);
+    // Learned phrases are associations, not statements of a concept: they neither cover nor are
+    // covered by what the sentence states; they add the codes it does not already hold.
+    const held = new Set(resolved.map((f) => f.mention.code));
+    const learnedBest = new Map<number, Found>();
+    for (const f of fromData) {
+      if (held.has(f.mention.code) || senseProblem(table, f.mention, lower)) continue;
+      const prev = learnedBest.get(f.mention.code);
+      if (!prev || f.mention.score > prev.mention.score) learnedBest.set(f.mention.code, f);
+    }
+    found.push(...resolved, ...learnedBest.values());
+  });
+  const occurrences = new Map<number, number>();
+  for (const f of found) occurrences.set(f.mention.code, (occurrences.get(f.mention.code) ?? 0) + 1);
   const merged = mergeByCode(found);
   categoryLessSpecific(
     merged.filter((f) => f.assertion === 'present'),
     table,
   );
-
-  const finals: CodeAssessment[] = [];
-  const discarded: CodeAssessment[] = [];
-  const emitted = new Set<string>();
   const order = merged.sort((a, b) => a.mention.sentence - b.mention.sentence || a.mention.start - b.mention.start);
-  for (const f of order) {
-    const evidence = quote(sentences[f.mention.sentence].words, f.mention.start, f.mention.end);
-    const confidence = confidenceOf(f, table);
-    let code = f.mention.code;
-    const push = (list: CodeAssessment[], c: number, why: string, conf: number) => {
-      const key = table.codeAt(c);
-      if (emitted.has(key) || !table.has(key)) return;
-      emitted.add(key);
-      list.push(toAssessment(table, c, why, conf));
-    };
-    const reason = reasonFor(f.assertion);
-    if (reason) {
-      push(discarded, code, `${reason}: ${evidence}`, confidence);
-      continue;
+  const cands = new Candidates(ctx);
+  for (const f of order) addFound(cands, f, occurrences.get(f.mention.code) ?? 1);
+  for (const f of mergeByCode(senseDropped)) if (!cands.get(table.codeAt(f.mention.code))) addFound(cands, f, 1);
+
+  const multiSource = new Set<string>();
+  for (const [code, s] of sources) {
+    if (s.size > 1) multiSource.add(table.codeAt(code));
+    if (s.has('lexicon')) {
+      const c = cands.get(table.codeAt(code));
+      if (c) c.named = true;
     }
-    if (f.lessSpecificThan !== undefined) {
-      push(discarded, code, `Discarded: less specific than ${table.dottedAt(f.lessSpecificThan)}, stated as ${evidence}`, confidence);
-      continue;
-    }
-    if (!table.billableAt(code)) {
-      const child = billableFor(table, code);
-      if (child === undefined) {
-        push(discarded, code, `Discarded: header (non-billable) code; the note does not say which billable child applies: ${evidence}`, confidence);
-        continue;
-      }
-      push(discarded, code, `Discarded: header (non-billable) code; coded as ${table.dottedAt(child)} instead`, confidence);
-      code = child;
-    }
-    if (confidence < cfg.minConfidence) {
-      push(discarded, code, `Discarded: low confidence (${confidence}%), partial match of the title: ${evidence}`, confidence);
-      continue;
-    }
-    const how = f.mention.source === 'lexicon' ? 'Stated as' : 'Title matched by';
-    push(finals, code, `${how} ${evidence}`, confidence);
   }
-  return { final_code_assessments: finals, discarded_code_assessments: discarded };
+  const fx: FeatureContext = { table, priors: artifacts?.priors ?? {}, multiSource };
+  const features = (c: Candidate) => featuresOf(c, fx);
+  if (observe) for (const c of cands.finals()) observe('raw', c, () => features(c));
+  accept(cands, model, artifacts, features);
+  readMs(cands);
+  const cold = coldIllness(sentences);
+  if (cold.length) cands.assign('J00', '"a cold" in this sentence is the common cold (Index: Cold, common, J00), not cold temperature', [], cold);
+  applyGuidelines(cands, cfg);
+  for (const c of cands.list) {
+    if (c.origin !== 'rule') continue;
+    // A code a rule made from parts is as sure as its least sure part; otherwise as often as
+    // the coder was right with this code out of fold.
+    if (c.from?.length) c.confidence = Math.min(...c.from.map((f) => f.confidence));
+    else {
+      const prior = artifacts?.priors[c.code];
+      c.confidence = prior ? Math.round((100 * (prior[0] + 1)) / (prior[1] + 2)) : 50;
+    }
+    if (observe && c.final) observe('ruled', c, () => features(c));
+  }
+  return cands;
 }
 
-/** Synonym and title mentions of one sentence, each with the sentence's assertion over its words. */
-function sentenceMentions(table: CodeTable, lex: CompiledLexicon, cfg: LevelConfig, words: string[], si: number): Found[] {
+/** Confidence for every candidate; weak final ones under the level's threshold are discarded. */
+function accept(cands: Candidates, model: CodifyModel, artifacts: CoderArtifacts | null, features: (c: Candidate) => number[]): void {
+  const acceptance = artifacts?.models[model];
+  if (acceptance && acceptance.weights.length === 0) return; // training: every reading stays
+  for (const c of cands.list) {
+    if (!acceptance) {
+      c.confidence = c.found ? confidenceOf(c.found, cands.ctx.table) : 50;
+      if (c.final && c.confidence < LEVELS[model].minConfidence) cands.discard(c, `Discarded: low confidence (${c.confidence}%).`);
+      continue;
+    }
+    const p = probability(acceptance, features(c));
+    c.confidence = Math.round(100 * p);
+    // Firm statements keep their code whatever the model says; it decides weak readings.
+    if (c.final && !isFirm(c) && p < acceptance.threshold) {
+      cands.discard(c, `Discarded: low confidence (${c.confidence}%), under the ${model} level's acceptance threshold of ${Math.round(100 * acceptance.threshold)}%.`);
+    }
+  }
+}
+
+const REASONS = {
+  negated: 'Discarded: negated in the note.',
+  family: 'Discarded: family history, not the patient.',
+  historical: 'Discarded: historical or resolved, not a current condition.',
+  hypothetical: 'Discarded: hypothetical (a plan, a risk or a condition), not a diagnosis of this encounter.',
+  uncertain:
+    'Discarded: uncertain diagnosis (probable, suspected, hypothetical or rule-out) in an outpatient note; its signs and symptoms are coded instead (guideline IV.H).',
+} as const;
+
+function addFound(cands: Candidates, f: Found, occurrences: number): void {
+  const { table, sentences, inpatient } = cands.ctx;
+  const m = f.mention;
+  const s = sentences[m.sentence];
+  let index = m.code;
+  const c: Candidate = {
+    index,
+    code: table.codeAt(index),
+    final: false,
+    rule: '',
+    spans: [{ start: s.starts[m.start], end: s.ends[m.end] }],
+    origin: m.source,
+    assertion: f.assertion,
+    found: f,
+    occurrences,
+    confidence: 0,
+  };
+  if (f.discard) c.why = `Discarded: word sense. ${f.discard}`;
+  else if (f.assertion === 'uncertain' && inpatient) {
+    c.final = true;
+    c.rule = 'an uncertain diagnosis in an inpatient record is coded as if established (guideline II.H)';
+  } else if (f.assertion !== 'present') c.why = REASONS[f.assertion];
+  else if (f.lessSpecificThan !== undefined) c.why = `Discarded: less specific than ${table.dottedAt(f.lessSpecificThan)}, stated in the same words.`;
+  else if (!table.billableAt(index)) {
+    const child = billableFor(table, index);
+    if (child === undefined) c.why = 'Discarded: header (non-billable) code; the note does not say which billable child applies.';
+    else {
+      c.why = `Discarded: header (non-billable) code; coded as ${table.dottedAt(child)} instead.`;
+      cands.add(c);
+      index = child;
+      cands.add({ ...c, index, code: table.codeAt(index), final: true, why: undefined });
+      return;
+    }
+  } else c.final = true;
+  cands.add(c);
+}
+
+/** "MS": multiple sclerosis in a neurological note, mitral stenosis in a cardiac one, else not coded. */
+function readMs(cands: Candidates): void {
+  const { text } = cands.ctx;
+  for (const c of cands.finalsIn('G35')) {
+    const said = text.slice(c.spans[0].start, c.spans[0].end);
+    if (said !== 'MS') continue;
+    const sense = msSense(text);
+    if (sense === 'G35') continue;
+    if (sense === 'I05.0' && cands.assign('I05.0', '"MS" in a note about the heart valves is mitral stenosis', [c])) {
+      cands.discard(c, 'Discarded: word sense. "MS" here is mitral stenosis (the note speaks of the heart valves), not multiple sclerosis.');
+    } else if (sense === undefined) {
+      cands.discard(c, 'Discarded: word sense. "MS" is ambiguous here (multiple sclerosis, mitral stenosis, morphine sulfate, mental status) and the note does not say which.');
+    }
+  }
+}
+
+/** Synonym, learned and title mentions of one sentence, each with the sentence's assertion over its words. */
+function sentenceMentions(
+  table: CodeTable,
+  lex: CompiledLexicon,
+  learned: CompiledLearned | undefined,
+  cfg: LevelConfig,
+  words: string[],
+  lower: string[],
+  si: number,
+  learnedOut: Found[],
+): Found[] {
   const st = stemWords(words);
   const assertions = assertWords(words);
   const lexical = matchLexicon(lex, words, st, si);
+  const fromData = learned ? matchLearned(learned, st, si) : [];
+  learnedOut.length = 0;
+  for (const mention of fromData) learnedOut.push({ mention, assertion: assertionOf(assertions, mention.start, mention.end) });
   let described: Mention[];
   if (cfg.descriptions === 'exact') described = matchExactTitles(table, st, si, cfg);
   else {
-    const extra: Array<[number, number, number]> = [];
-    if (cfg.bridge) {
-      // First stem position of each word, so a synonym's start maps to stem space in O(1).
-      const firstStem = new Int32Array(words.length).fill(-1);
-      for (let k = st.from.length - 1; k >= 0; k--) firstStem[st.from[k]] = k;
-      for (const m of lexical) {
-        const pos = Math.max(0, firstStem[m.start]);
-        for (const id of table.index.requiredOf(m.code)) extra.push([id, pos, m.end]);
-      }
-    }
-    const clauses = cfg.clauses ? ([clausesOf(words, CLAUSE_BREAKS), clausesOf(words, CONJUNCTIONS)] as const) : undefined;
-    described = matchDescriptions(table, st, si, cfg, extra, clauses?.[0], clauses?.[1]);
+    const clauses = cfg.clauses ? ([clausesOf(lower, CLAUSE_BREAKS), clausesOf(lower, CONJUNCTIONS)] as const) : undefined;
+    described = matchDescriptions(table, st, si, cfg, [], clauses?.[0], clauses?.[1]);
   }
   return [...lexical, ...described].map((mention) => ({ mention, assertion: assertionOf(assertions, mention.start, mention.end) }));
 }
@@ -103,11 +251,11 @@ const CLAUSE_BREAKS = new Set([',', ';', ':', '(', ')']);
 const CONJUNCTIONS = new Set(['and', 'or', '/']);
 
 /** Clause number of each word: commas, semicolons and brackets separate the items of a list. */
-function clausesOf(words: readonly string[], breaks: ReadonlySet<string>): Int32Array {
-  const out = new Int32Array(words.length);
+function clausesOf(lower: readonly string[], breaks: ReadonlySet<string>): Int32Array {
+  const out = new Int32Array(lower.length);
   let c = 0;
-  for (let i = 0; i < words.length; i++) {
-    if (breaks.has(words[i].toLowerCase())) c++;
+  for (let i = 0; i < lower.length; i++) {
+    if (breaks.has(lower[i])) c++;
     out[i] = c;
   }
   return out;

@@ -17,17 +17,22 @@ export interface LevelConfig {
   minWeight: number;
   /** final assessments need this confidence */
   minConfidence: number;
-  /** synonyms found feed the title search ("T2DM with nephropathy" reaches E11.21) */
-  bridge: boolean;
+  /** phrases learned from the CodiEsp training documents are matched too */
+  learned: boolean;
+  /** learned phrases need at least this share of their training documents to carry the code */
+  learnedMinPrecision: number;
+  /** laterality and acute/chronic stated near a code move it to the sibling that says so */
+  qualifiers: boolean;
   /** a title match must lie within one clause; spread out, not across "and"/"or" (window) */
   clauses: boolean;
 }
 
-// Tuned on CodiEsp train (see scripts/eval-codes.ts). Spreading a title over more words (slack)
-// gains recall only with clause bounds and firm matches resolved first; partial titles
-// (minCoverage < 1) and synonym bridging cost precision there.
+// fast: exact titles (hash lookup) and the curated synonyms; balanced: titles read within a clause,
+// plus the phrases learned from CodiEsp training documents;
+// high-quality: titles spread over up to two extra words. Each level has its own acceptance
+// model and threshold (learned/artifacts.ts, fitted by scripts/train-coder.ts).
 export const LEVELS: Record<CodifyModel, LevelConfig> = {
-  fast: { descriptions: 'exact', minCoverage: 1, slack: 0, wideCandidates: false, minWeight: 7, minConfidence: 60, bridge: false, clauses: false },
-  balanced: { descriptions: 'window', minCoverage: 1, slack: 0, wideCandidates: false, minWeight: 7, minConfidence: 60, bridge: false, clauses: true },
-  'high-quality': { descriptions: 'window', minCoverage: 1, slack: 2, wideCandidates: false, minWeight: 8, minConfidence: 60, bridge: false, clauses: true },
+  fast: { descriptions: 'exact', minCoverage: 1, slack: 0, wideCandidates: false, minWeight: 7, minConfidence: 60, learned: false, learnedMinPrecision: 1, qualifiers: true, clauses: false },
+  balanced: { descriptions: 'window', minCoverage: 1, slack: 0, wideCandidates: false, minWeight: 7, minConfidence: 60, learned: true, learnedMinPrecision: 0.5, qualifiers: true, clauses: true },
+  'high-quality': { descriptions: 'window', minCoverage: 1, slack: 2, wideCandidates: false, minWeight: 7, minConfidence: 60, learned: true, learnedMinPrecision: 0.35, qualifiers: true, clauses: true },
 };

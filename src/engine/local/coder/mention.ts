@@ -4,7 +4,7 @@ export interface Mention {
   sentence: number;
   start: number;
   end: number;
-  source: 'lexicon' | 'description';
+  source: 'lexicon' | 'learned' | 'description';
   /** covered IDF weight (description) or a fixed strength (lexicon): larger means more specific */
   weight: number;
   /** 0-1 quality of the match */

@@ -41,7 +41,7 @@ export function resolveSentence(items: Found[], table: CodeTable): Found[] {
     // A heavier mention over more words is more specific: "chest pain" over "pain".
     const cover = kept.find((k) => k.lessSpecificThan === undefined && inside(k) && wider(k) && k.mention.weight >= m.weight - 1e-6);
     if (cover) {
-      // Synonyms the reader would expect coded are reported; weaker title matches just drop out.
+      // Synonyms the reader would expect coded are reported; weaker matches just drop out.
       if (m.source === 'lexicon') kept.push({ ...f, lessSpecificThan: cover.mention.code });
       continue;
     }

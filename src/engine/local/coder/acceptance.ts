@@ -1,0 +1,87 @@
+import type { CodeTable } from '../../../terminology/code-table.js';
+import type { Candidate } from './candidate.js';
+import type { AcceptanceModel, CoderArtifacts } from './learned/types.js';
+
+/** The features the acceptance model weighs, in order (scripts/train-coder.ts fits them). */
+export const FEATURES = [
+  'bias', 'lexicon', 'learned', 'description', 'rule', 'score', 'log_weight', 'log_words', 'single_word',
+  'unspecified_title', 'other_title', 'code_prior', 'code_prior_known', 'chapter_r', 'chapter_z',
+  'chapter_st', 'neoplasm', 'code_length', 'uncertain_inpatient', 'lexicon_and_title', 'title_words', 'log_prior_count',
+  'learned_score',
+];
+
+export interface FeatureContext {
+  table: CodeTable;
+  priors: CoderArtifacts['priors'];
+  /** codes proposed by more than one source in this note */
+  multiSource: ReadonlySet<string>;
+}
+
+const logit = (p: number) => Math.log(p / (1 - p));
+
+/**
+ * Numbers describing how a candidate was found; the same function serves training and coding.
+ * Only the candidate's own match counts (not how long the note is or how often it repeats), so a
+ * note copied twice codes as it does once.
+ */
+export function featuresOf(c: Candidate, fx: FeatureContext): number[] {
+  const m = c.found?.mention;
+  const title = fx.table.descriptionAt(c.index);
+  const words = m ? m.end - m.start + 1 : 1;
+  const prior = fx.priors[c.code];
+  // Smoothed share of right proposals of this code out of fold, toward a base rate of 0.5.
+  const p = prior ? (prior[0] + 1) / (prior[1] + 2) : 0.5;
+  return [
+    1,
+    Number(c.origin === 'lexicon'),
+    Number(c.origin === 'learned'),
+    Number(c.origin === 'description'),
+    Number(c.origin === 'rule'),
+    m ? m.score : 1,
+    Math.log1p(m ? m.weight : 10),
+    Math.log(words),
+    Number(words === 1),
+    Number(/unspecified/i.test(title)),
+    Number(/^other\b/i.test(title)),
+    logit(p),
+    Number(prior !== undefined),
+    Number(c.code.startsWith('R')),
+    Number(c.code.startsWith('Z')),
+    Number(/^[ST]/.test(c.code)),
+    Number(/^C|^D[0-4]/.test(c.code)),
+    c.code.length - 3,
+    Number(c.assertion === 'uncertain'),
+    Number(fx.multiSource.has(c.code)),
+    Math.min(8, fx.table.index.requiredOf(c.index).length),
+    Math.log1p(prior ? prior[1] : 0),
+    c.origin === 'learned' && m ? m.score : 0,
+  ];
+}
+
+/** P(the code is right): the model's logistic output, mapped through its isotonic calibration. */
+export function probability(model: AcceptanceModel, x: readonly number[]): number {
+  let z = 0;
+  for (let i = 0; i < x.length; i++) z += (model.weights[i] ?? 0) * x[i];
+  const p = 1 / (1 + Math.exp(-z));
+  const steps = model.calibration;
+  if (!steps?.length) return p;
+  let value = steps[0][1];
+  for (const [from, v] of steps) {
+    if (p < from) break;
+    value = v;
+  }
+  return value;
+}
+
+/**
+ * A firm candidate states its code outright: a curated name, or a whole official title of two
+ * words or more. The acceptance model sets its confidence but does not drop it; the model's
+ * threshold decides the weak ones (learned phrases, one-word or spread-out titles).
+ */
+export function isFirm(c: Candidate): boolean {
+  const m = c.found?.mention;
+  if (c.origin === 'rule' || c.named) return true;
+  if (!m) return false;
+  if (c.origin === 'lexicon') return true;
+  return c.origin === 'description' && m.score >= 0.999 && m.end > m.start;
+}

@@ -1,0 +1,148 @@
+import type { CodeTable } from '../../../terminology/code-table.js';
+import type { Assertion } from './context.js';
+import type { Sentence } from './nlp.js';
+import type { Found } from './select.js';
+
+/** A span of the input text (UTF-16 offsets, end exclusive). */
+export interface Span {
+  start: number;
+  end: number;
+}
+
+/** How a code came to be proposed; the acceptance model weighs each differently. */
+export type Origin = 'lexicon' | 'learned' | 'description' | 'rule';
+
+/** One code the coder considers, with where the note supports it and what became of it. */
+export interface Candidate {
+  index: number; // row of the CodeTable
+  code: string; // undotted
+  final: boolean;
+  /** the rule that made or kept it, as a clause: "stated in the note", "combination code (I.A.15)" */
+  rule: string;
+  /** why it is not final, as a sentence */
+  why?: string;
+  spans: Span[];
+  origin: Origin;
+  /** a curated name of this code was found in the note (whatever reading won) */
+  named?: boolean;
+  assertion: Assertion;
+  found?: Found;
+  /** the candidates a guideline rule made this one from (a combination code's parts) */
+  from?: Candidate[];
+  /** occurrences in the note of the code's mentions (asserted or not) */
+  occurrences: number;
+  confidence: number;
+}
+
+/** What every guideline rule sees: the note, its sentences and the candidates so far. */
+export interface NoteContext {
+  table: CodeTable;
+  text: string;
+  sentences: Sentence[];
+  /** an inpatient record (admission, hospital stay): uncertain diagnoses are coded as established (II.H) */
+  inpatient: boolean;
+}
+
+export class Candidates {
+  readonly list: Candidate[] = [];
+  private readonly byCode = new Map<string, Candidate>();
+
+  constructor(readonly ctx: NoteContext) {}
+
+  add(c: Candidate): Candidate {
+    const prev = this.byCode.get(c.code);
+    if (prev) return prev;
+    this.byCode.set(c.code, c);
+    this.list.push(c);
+    return c;
+  }
+
+  get(code: string): Candidate | undefined {
+    return this.byCode.get(code.replace('.', ''));
+  }
+
+  finals(): Candidate[] {
+    return this.list.filter((c) => c.final);
+  }
+
+  /** Final codes starting with any of `prefixes` (undotted). */
+  finalsIn(...prefixes: string[]): Candidate[] {
+    return this.list.filter((c) => c.final && prefixes.some((p) => c.code.startsWith(p)));
+  }
+
+  /** Final codes the note states (a learned association is no statement a rule may build on). */
+  statedIn(...prefixes: string[]): Candidate[] {
+    return this.finalsIn(...prefixes).filter((c) => c.origin !== 'learned');
+  }
+
+  discard(c: Candidate, why: string): void {
+    if (!c.final) return;
+    c.final = false;
+    c.why = why;
+  }
+
+  /**
+   * Makes `code` final by `rule`, supported by the spans of `from`. Returns undefined when the
+   * table lacks the code (the coder never invents one).
+   */
+  assign(code: string, rule: string, from: readonly Candidate[], spans: Span[] = []): Candidate | undefined {
+    const undotted = code.replace('.', '');
+    const index = this.ctx.table.indexOf(undotted);
+    if (index === undefined || !this.ctx.table.billableAt(index)) return undefined;
+    const allSpans = uniqueSpans([...from.flatMap((f) => f.spans), ...spans]);
+    const existing = this.byCode.get(undotted);
+    if (existing) {
+      if (!existing.final) {
+        existing.final = true;
+        existing.why = undefined;
+        existing.assertion = 'present';
+      }
+      existing.rule = rule;
+      if (from.length) existing.from = [...from];
+      existing.spans = uniqueSpans([...existing.spans, ...allSpans]);
+      return existing;
+    }
+    return this.add({
+      index,
+      code: undotted,
+      final: true,
+      rule,
+      spans: allSpans,
+      origin: 'rule',
+      from: from.length ? [...from] : undefined,
+      assertion: 'present',
+      occurrences: Math.max(1, ...from.map((f) => f.occurrences)),
+      confidence: 0,
+    });
+  }
+}
+
+export function uniqueSpans(spans: Span[]): Span[] {
+  const seen = new Set<string>();
+  const out: Span[] = [];
+  // Wider first at one start, so a span inside another ("smoker" in "Former smoker") is dropped.
+  for (const s of spans.sort((a, b) => a.start - b.start || b.end - a.end)) {
+    const k = `${s.start}:${s.end}`;
+    if (seen.has(k) || out.some((o) => o.start <= s.start && o.end >= s.end)) continue;
+    seen.add(k);
+    out.push(s);
+  }
+  return out.slice(0, 5);
+}
+
+export const dotted = (code: string) => (code.length > 3 ? `${code.slice(0, 3)}.${code.slice(3)}` : code);
+
+/** The sentence holding [start, end): a binary search, sentences being in text order. */
+export function sentenceAt(ctx: NoteContext, start: number, end: number): NoteContext['sentences'][number] | undefined {
+  const list = ctx.sentences;
+  let lo = 0;
+  let hi = list.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const s = list[mid];
+    if (s.ends[s.ends.length - 1] < end) lo = mid + 1;
+    else if (s.starts[0] > start) hi = mid - 1;
+    else return s;
+  }
+  return undefined;
+}

@@ -1,0 +1,26 @@
+import type { Candidates } from './candidate.js';
+import { applyCombinations } from './guidelines/combination.js';
+import { applyDrugTherapy } from './guidelines/drugs.js';
+import { applyExcludes1 } from './guidelines/excludes.js';
+import { applyFeverChills } from './guidelines/fever.js';
+import { applyHistory } from './guidelines/history.js';
+import { applyIntegralSymptoms } from './guidelines/integral.js';
+import { applyQualifiers } from './guidelines/qualifiers.js';
+import { applyTobacco } from './guidelines/tobacco.js';
+import type { LevelConfig } from './levels.js';
+
+/**
+ * The ICD-10-CM Official Guidelines as rules over the candidate codes of one note, in the order a
+ * coder applies them: what is current (history, tobacco, drugs), then combination codes, side and
+ * acuity, symptoms integral to a diagnosis, and last the Excludes1 pairs.
+ */
+export function applyGuidelines(cands: Candidates, cfg: LevelConfig): void {
+  applyHistory(cands);
+  applyTobacco(cands);
+  applyDrugTherapy(cands);
+  applyCombinations(cands);
+  if (cfg.qualifiers) applyQualifiers(cands);
+  applyFeverChills(cands);
+  applyIntegralSymptoms(cands);
+  applyExcludes1(cands);
+}

@@ -1,0 +1,59 @@
+import type { Candidates, Span } from '../candidate.js';
+import { assertWords } from '../context.js';
+
+// Drug (brand or generic, lower case) -> long-term (current) drug therapy code (I.C.21.c.3).
+const DRUGS: Array<[string, string]> = [
+  ...words('insulin glargine lispro aspart detemir degludec nph lantus humalog novolog levemir tresiba', 'Z79.4'),
+  ...words('metformin glipizide glyburide glimepiride gliclazide sitagliptin linagliptin saxagliptin alogliptin empagliflozin dapagliflozin canagliflozin ertugliflozin pioglitazone repaglinide', 'Z79.84'),
+  ...words('semaglutide liraglutide dulaglutide exenatide tirzepatide', 'Z79.85'),
+  ...words('warfarin coumadin acenocoumarol apixaban eliquis rivaroxaban xarelto dabigatran pradaxa edoxaban', 'Z79.01'),
+  ...words('clopidogrel plavix ticagrelor prasugrel', 'Z79.02'),
+  ...words('aspirin', 'Z79.82'),
+  ...words('prednisone prednisolone methylprednisolone dexamethasone hydrocortisone deflazacort', 'Z79.52'),
+  ...words('fluticasone budesonide beclomethasone mometasone ciclesonide', 'Z79.51'),
+  ...words('oxycodone hydrocodone morphine methadone fentanyl tramadol buprenorphine tapentadol', 'Z79.891'),
+  ...words('ibuprofen naproxen meloxicam diclofenac celecoxib indomethacin', 'Z79.1'),
+  ...words('methotrexate', 'Z79.631'),
+  ...words('tamoxifen raloxifene', 'Z79.810'),
+  ...words('anastrozole letrozole exemestane', 'Z79.811'),
+  ...words('alendronate risedronate ibandronate zoledronic', 'Z79.83'),
+];
+const BY_DRUG = new Map(DRUGS);
+// Cues that a drug is being taken now and goes on ("on", "takes", "daily", "chronic"); a dose
+// alone is not one (a course of treatment in hospital is not long-term use).
+const ONGOING = /^(on|takes|taking|take|uses|using|maintained|continues|continue|continuing|chronic|chronically|long-term|longterm|daily|nightly|home|current|currently)$/;
+// A drug being started, stopped or considered is not long-term use.
+const NOT_ONGOING = /^(start|started|starting|initiate|initiated|begin|add|added|adding|consider|considering|prescribe|prescribed|switch|switched|discontinue|discontinued|stop|stopped|hold|held|allergy|allergic|after|once|single|dose|loading|bolus|if|treated|treatment|course|empirical|intravenous|iv)$/;
+
+function words(list: string, code: string): Array<[string, string]> {
+  return list.split(' ').map((w) => [w, code]);
+}
+
+/**
+ * Long-term (current) drug therapy: Z79.x for a drug the note says the patient takes. Insulin in
+ * type 1 diabetes is not coded (it is inherent); a type 2 patient on insulin and oral drugs gets both.
+ */
+export function applyDrugTherapy(cands: Candidates): void {
+  const found = new Map<string, Span[]>();
+  for (const s of cands.ctx.sentences) {
+    const lower = s.lower;
+    let asserted: ReturnType<typeof assertWords> | undefined;
+    for (let i = 0; i < lower.length; i++) {
+      const code = BY_DRUG.get(lower[i]);
+      if (!code) continue;
+      asserted ??= assertWords(s.words);
+      if (asserted[i] !== 'present') continue;
+      const near = lower.slice(Math.max(0, i - 4), i + 4);
+      if (near.some((w) => NOT_ONGOING.test(w))) continue;
+      if (!near.some((w) => ONGOING.test(w))) continue;
+      const list = found.get(code) ?? [];
+      list.push({ start: s.starts[i], end: s.ends[i] });
+      found.set(code, list);
+    }
+  }
+  const type1 = cands.finalsIn('E10').length > 0;
+  for (const [code, spans] of found) {
+    if (code === 'Z79.4' && type1) continue;
+    cands.assign(code, 'long-term (current) drug therapy (Z79): the note says the patient takes it', [], spans);
+  }
+}

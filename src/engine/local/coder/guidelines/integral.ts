@@ -1,0 +1,43 @@
+import type { Candidates } from '../candidate.js';
+
+// Confirmed diagnosis (prefix) -> the signs and symptoms routinely part of it (guidelines I.B.4-5).
+// A symptom not in its diagnosis' list (hematuria in pneumonia) is still coded.
+const INTEGRAL: Array<[string[], string[]]> = [
+  [['J12', 'J13', 'J14', 'J15', 'J16', 'J17', 'J18'], ['R05', 'R50', 'R0600', 'R0602', 'R0609', 'R0781', 'R091']],
+  [['J20', 'J21', 'J40', 'J41', 'J42'], ['R05', 'R50', 'R062']],
+  [['J44', 'J43'], ['R05', 'R0600', 'R0602', 'R062']],
+  [['J45'], ['R062', 'R0600', 'R0602', 'R05']],
+  [['J00', 'J01', 'J02', 'J03', 'J04', 'J06', 'J09', 'J10', 'J11', 'U071'], ['R05', 'R50', 'R070', 'R0981', 'R52', 'M791', 'R51']],
+  [['N390', 'N30', 'N10', 'N12'], ['R300', 'R350', 'R3915', 'R3916', 'R300']],
+  [['I20', 'I21', 'I22', 'I24'], ['R079', 'R0789', 'R072']],
+  [['I50', 'I110', 'I130', 'I132'], ['R0600', 'R0602', 'R0601', 'R600', 'R601', 'R609']],
+  [['K35', 'K36', 'K37'], ['R10', 'R11']],
+  [['A08', 'A09', 'K52', 'A04', 'A02'], ['R11', 'R197', 'R10']],
+  [['G43'], ['R51', 'R11']],
+  [['K80', 'K81'], ['R10', 'R11']],
+  [['N20', 'N21', 'N23'], ['R10', 'R31']],
+  [['K29', 'K25', 'K26', 'K27'], ['R101', 'R10']],
+  [['K21'], ['R12']],
+  [['J32', 'J01'], ['R51', 'R0981']],
+  [['H65', 'H66'], ['H920']],
+  [['A41', 'A40', 'R652'], ['R50', 'R6889']],
+  [['D50', 'D51', 'D52', 'D53', 'D55', 'D58', 'D59', 'D61', 'D62', 'D63', 'D64'], ['R5383', 'R531']],
+  [['E1165', 'E1065', 'E1365'], ['R739']],
+  [['L03'], ['R221', 'R222', 'R223', 'R229', 'R21']],
+  [['M10'], ['M2557', 'M255']],
+];
+
+/** Drops symptom codes integral to a confirmed diagnosis in the same note; says which one. */
+export function applyIntegralSymptoms(cands: Candidates): void {
+  for (const [dx, symptoms] of INTEGRAL) {
+    // Final means confirmed, or coded as established in an inpatient record (II.H).
+    const confirmed = cands.finalsIn(...dx);
+    if (confirmed.length === 0) continue;
+    for (const s of cands.finalsIn(...symptoms)) {
+      const d = confirmed[0];
+      cands.discard(s, `Discarded: a sign or symptom integral to the confirmed diagnosis ${dotted(d.code)} is not coded separately (guidelines I.B.4-5).`);
+    }
+  }
+}
+
+const dotted = (code: string) => (code.length > 3 ? `${code.slice(0, 3)}.${code.slice(3)}` : code);

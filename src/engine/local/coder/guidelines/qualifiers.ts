@@ -1,0 +1,70 @@
+import { wordStems } from '../../../../terminology/text-normalize.js';
+import { type Candidates, dotted, sentenceAt } from '../candidate.js';
+
+const QUALIFIERS = ['right', 'left', 'bilateral', 'acute', 'chronic'];
+const NEAR = 6;
+const MAX_SIBLINGS = 600;
+
+/**
+ * Laterality and acute versus chronic, when documented (I.B.13; I.B.8): a final code whose title
+ * leaves side or acuity unspecified moves to the sibling that states what the note says within
+ * a few words of the evidence ("ulcer of the right heel" to "... right heel ...").
+ */
+export function applyQualifiers(cands: Candidates): void {
+  const { table, sentences } = cands.ctx;
+  const index = table.index;
+  const qualifierStem = new Map<number, string>();
+  for (const q of QUALIFIERS) {
+    const id = index.stemId(wordStems(q)[0]);
+    if (id !== undefined) qualifierStem.set(id, q);
+  }
+  for (const c of cands.finals()) {
+    if (c.origin === 'rule' || !/unspecified/i.test(table.descriptionAt(c.index)) || c.spans.length === 0) continue;
+    const sp = c.spans[0];
+    const s = sentenceAt(cands.ctx, sp.start, sp.end);
+    if (!s) continue;
+    const i0 = s.starts.findIndex((st) => st >= sp.start);
+    let i1 = i0;
+    while (i1 + 1 < s.starts.length && s.starts[i1 + 1] < sp.end) i1++;
+    const stated = new Set<number>();
+    for (let i = Math.max(0, i0 - NEAR); i <= Math.min(s.words.length - 1, i1 + NEAR); i++) {
+      const w = s.words[i].toLowerCase();
+      if (w === ',' || w === ';' || w === 'and') {
+        if (i > i1) break;
+        stated.clear();
+        continue;
+      }
+      for (const st of wordStems(w)) {
+        const id = index.stemId(st);
+        if (id !== undefined && qualifierStem.has(id)) stated.add(id);
+      }
+    }
+    if (stated.size === 0) continue;
+    const own = new Set(index.requiredOf(c.index));
+    const siblings = table.descendantsOf(c.code.slice(0, 3));
+    if (siblings.length > MAX_SIBLINGS) continue;
+    let best: { code: string; extra: number } | undefined;
+    for (const r of siblings) {
+      if (!r.billable || r.code === c.code || r.code.length !== c.code.length) continue;
+      const ri = table.indexOf(r.code)!;
+      const req = index.requiredOf(ri);
+      let extra = 0;
+      let ok = true;
+      let mine = 0;
+      for (const id of req) {
+        if (own.has(id)) mine++;
+        else if (stated.has(id)) extra++;
+        else {
+          ok = false;
+          break;
+        }
+      }
+      if (!ok || extra === 0 || mine !== own.size) continue;
+      if (!best || extra > best.extra) best = { code: r.code, extra };
+    }
+    if (!best) continue;
+    const words = [...stated].map((id) => qualifierStem.get(id)).join(', ');
+    const made = cands.assign(best.code, `the note documents ${words}, so the code states it (laterality / acute or chronic, I.B.13)`, [c]);
+    if (made) cands.discard(c, `Discarded: the note documents ${words}; coded ${dotted(best.code)} instead of the unspecified code.`);
+  }
+}

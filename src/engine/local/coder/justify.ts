@@ -1,0 +1,44 @@
+import type { CodeTable } from '../../../terminology/code-table.js';
+import { type Candidate, dotted, sentenceAt } from './candidate.js';
+import type { NoteContext } from './candidate.js';
+
+const MAX_QUOTE = 180;
+
+/** The sentence holding a span, trimmed around it to at most MAX_QUOTE characters. */
+export function quoteSentence(ctx: NoteContext, start: number, end: number): string {
+  const s = sentenceAt(ctx, start, end);
+  if (!s) return ctx.text.slice(start, end);
+  let a = s.starts[0];
+  let b = s.ends[s.ends.length - 1];
+  if (b - a > MAX_QUOTE) {
+    a = Math.max(a, start - 60);
+    b = Math.min(b, Math.max(end, a + MAX_QUOTE));
+    a = Math.max(s.starts[0], Math.min(a, b - MAX_QUOTE));
+  }
+  const body = ctx.text.slice(a, b).replace(/\s+/g, ' ').trim();
+  return `${a > s.starts[0] ? '…' : ''}${body}${b < s.ends[s.ends.length - 1] ? '…' : ''}`;
+}
+
+/** The rule that keeps a code found in the note, as a clause. */
+export function ruleOf(c: Candidate, table: CodeTable, text: string): string {
+  const said = c.spans.length ? text.slice(c.spans[0].start, c.spans[0].end).replace(/\s+/g, ' ') : '';
+  switch (c.origin) {
+    case 'lexicon':
+      return `the note states "${said}", a name of ${dotted(c.code)}`;
+    case 'learned':
+      return `the note states "${said}", a phrase coders assigned ${dotted(c.code)} to in the training documents`;
+    case 'description':
+      return `the note states the official title "${table.descriptionAt(c.index)}" as "${said}"`;
+    default:
+      return c.rule;
+  }
+}
+
+/** Full-sentence justification: the rule applied, then the evidence quoted. */
+export function justify(c: Candidate, ctx: NoteContext): string {
+  const quote = c.spans.length ? ` Evidence: "${quoteSentence(ctx, c.spans[0].start, c.spans[0].end)}"` : '';
+  if (!c.final) return `${c.why ?? 'Discarded.'}${quote}`;
+  const rule = c.rule || ruleOf(c, ctx.table, ctx.text);
+  return `Coded because ${rule}.${quote}`;
+}
+

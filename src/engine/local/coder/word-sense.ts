@@ -1,0 +1,98 @@
+import type { CodeTable } from '../../../terminology/code-table.js';
+import { assertWords } from './context.js';
+import type { Mention } from './mention.js';
+import type { Sentence } from './nlp.js';
+
+// Heads after a condition word that make it name something else: "pain medication", "diabetes
+// education", "HIV test". A title word alone must not make a code.
+const NOT_A_CONDITION = new Set(
+  ('medication medications medicine clinic clinics education educator screening screen vaccine vaccines vaccination ' +
+    'test tests testing panel team service services specialist center centre program programme protocol unit ' +
+    'ward nurse consult consultation society association foundation awareness prevention prophylaxis kit')
+    .split(' '),
+);
+const URINARY = /^(urinat|urine|micturi|void|pee)/;
+const HOSPITAL_DISCHARGE_NEXT = new Set(['home', 'summary', 'diagnosis', 'diagnoses', 'instructions', 'medication', 'medications', 'planning', 'plan', 'date', 'to', 'letter', 'report', 'criteria']);
+const CARE_PLACE = /^(hospital|icu|ward|unit|rehab|rehabilitation|er|ed|emergency|service|department)$/;
+const HOSPITAL_DISCHARGE_PREV = new Set(['hospital', 'at', 'on', 'upon', 'after', 'before', 'until', 'prior', 'since', 'following', 'for', 'was', 'were', 'be', 'is']);
+const NOT_MOOD_DEPRESSION = new Set(['st', 'st-segment', 'segment', 'respiratory', 'marrow', 'myocardial', 'cns', 'skull', 'ventilatory', 'pr', 'pr-segment']);
+const COLD_NOT_ILLNESS = /^(exposur|intoleran|extremit|hand|feet|foot|finger|toe|sweat|agglutinin|water|compress|pack|skin|limb|ischemi|clammy|temperatur|weather|environment|injur|urticari)/;
+
+/**
+ * Why a mention does not mean its code in this sentence (word sense), or undefined when it may.
+ * Looks at the words on either side of the mention only: constant work per mention.
+ */
+export function senseProblem(table: CodeTable, m: Mention, lower: readonly string[]): string | undefined {
+  const code = table.codeAt(m.code);
+  const span = lower.slice(m.start, m.end + 1);
+  const prev = lower[m.start - 1] ?? '';
+  const next = lower[m.end + 1] ?? '';
+  const after = lower.slice(m.end + 1, m.end + 4);
+  const has = (w: string) => span.includes(w);
+
+  // Burns are injuries; "burning" is a sensation: on urination it is dysuria (R30.0).
+  if (/^T(2[0-9]|3[0-2])/.test(code) && !span.some((w) => /^(burn|burns|burned|burnt|scald|scalds|scalded)$/.test(w))) {
+    const urinary = after.some((w) => URINARY.test(w)) || lower.slice(Math.max(0, m.start - 3), m.start).some((w) => URINARY.test(w));
+    return urinary
+      ? 'Burning on urination is dysuria (R30.0), not a burn injury.'
+      : `"${span.join(' ')}" describes a burning sensation, not a burn injury.`;
+  }
+  // "Cold" the illness (J00) versus cold hands, cold intolerance or exposure to cold.
+  if (code === 'J00' && has('cold') && !has('common') && !has('head') && !has('nasopharyngitis')) {
+    if (COLD_NOT_ILLNESS.test(next) || prev === 'to' || prev === 'the' || /^(feel|felt|feels|is|are|was|were)$/.test(prev)) {
+      return `"${[prev, 'cold', next].join(' ').trim()}" speaks of temperature or cold exposure, not the common cold.`;
+    }
+  }
+  // Hospital discharge versus a discharge from a body site.
+  if (span.some((w) => w === 'discharge' || w === 'discharged' || w === 'discharges')) {
+    const fromCare = next === 'from' && (CARE_PLACE.test(lower[m.end + 2] ?? '') || CARE_PLACE.test(lower[m.end + 3] ?? ''));
+    if (has('discharged') || fromCare || HOSPITAL_DISCHARGE_NEXT.has(next) || (span[0].startsWith('discharge') && HOSPITAL_DISCHARGE_PREV.has(prev))) {
+      return 'The note speaks of discharge from hospital, not a discharge from a body site.';
+    }
+  }
+  // ST-segment depression is an ECG finding (R94.31), not a depressive disorder.
+  if (/^F3[23]/.test(code) && span[0] === 'depression' && (NOT_MOOD_DEPRESSION.has(prev) || (prev === 'segment' && lower[m.start - 2] === 'st'))) {
+    return prev === 'st' || prev === 'segment' || prev === 'st-segment'
+      ? 'ST-segment depression is an electrocardiogram finding (R94.31), not a depressive disorder.'
+      : `"${prev} depression" is not a depressive disorder.`;
+  }
+  // "pain medication", "diabetes education": the condition word names something else.
+  if (m.end - m.start <= 1 && NOT_A_CONDITION.has(next)) {
+    return `"${span.join(' ')} ${next}" names a ${next}, not the condition.`;
+  }
+  return undefined;
+}
+
+// "MS" by context: multiple sclerosis in a neurological note, mitral stenosis in a cardiac one;
+// otherwise (morphine sulfate, mental status, musculoskeletal) it is not coded.
+const NEURO = /\b(sclerosis|demyelinat\w*|relapsing|remitting|optic neuritis|interferon|natalizumab|ocrelizumab|fingolimod|glatiramer|oligoclonal|edss|white matter lesions?|periventricular)\b/i;
+const CARDIAC = /\b(mitral|valve|valvular|murmur|echocardiogra\w*|rheumatic|commissurotomy|valvuloplasty|atrial fibrillation)\b/i;
+
+/** What "MS" stands for in this note: 'G35' (multiple sclerosis), 'I05.0' (mitral stenosis) or undefined. */
+export function msSense(text: string): 'G35' | 'I05.0' | undefined {
+  const neuro = NEURO.test(text);
+  const cardiac = CARDIAC.test(text);
+  if (neuro === cardiac) return undefined;
+  return neuro ? 'G35' : 'I05.0';
+}
+
+const CAUGHT = new Set(['has', 'had', 'have', 'having', 'caught', 'with', 'got', 'developed', 'fighting', 'recent']);
+
+/**
+ * "has a cold", "caught a cold", "head cold": the common cold (J00), not cold temperature. Returns
+ * the offsets of each such "cold" that is asserted.
+ */
+export function coldIllness(sentences: readonly Sentence[]): Array<{ start: number; end: number }> {
+  const out: Array<{ start: number; end: number }> = [];
+  for (const s of sentences) {
+    const lower = s.lower;
+    const asserted = lower.includes('cold') ? assertWords(s.words) : undefined;
+    for (let i = 1; i < lower.length; i++) {
+      if (lower[i] !== 'cold' || asserted?.[i] !== 'present') continue;
+      const prev = lower[i - 1];
+      const illness = prev === 'head' || prev === 'chest' || prev === 'common' || (prev === 'a' && CAUGHT.has(lower[i - 2] ?? ''));
+      if (illness && !COLD_NOT_ILLNESS.test(lower[i + 1] ?? '')) out.push({ start: s.starts[i], end: s.ends[i] });
+    }
+  }
+  return out;
+}
