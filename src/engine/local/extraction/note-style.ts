@@ -15,7 +15,10 @@ const ASSESS_PREFIX = new RegExp(
   `${LEAD}(?:i think|i believe|i suspect|i feel like|my (?:impression|diagnosis|assessment) is)(?: that)? (?:(?:this|it|that|you|what you have|what's going on) (?:is|are|has|have|'s|could be|might be) )?`,
   'i',
 );
-const LOOKS_LIKE = new RegExp(`${LEAD}(?:(?:this|it|that|everything) )?(?:sounds|looks|seems) (?:like|consistent with) `, 'i');
+// "This looks like X", said after the examination, is how clinicians state the diagnosis they
+// treat: the note writes "X". "Sounds like" and "seems like" stay hedged ("likely X").
+const LOOKS_LIKE = new RegExp(`${LEAD}(?:(?:this|it|that|everything) )?looks like `, 'i');
+const SOUNDS_LIKE = new RegExp(`${LEAD}(?:(?:this|it|that|everything) )?(?:sounds|seems|looks) (?:like|consistent with) `, 'i');
 const IS_A = new RegExp(`${LEAD}(?:this|it|that) (?:is|'s) (?=(?:a|an|most likely|likely|probably|consistent with) )`, 'i');
 
 const PLAN_PREFIXES: [RegExp, string][] = [
@@ -50,7 +53,7 @@ export function scribeWording(text: string, section: Section, speaker: Speaker):
   if (speaker === 'patient' || speaker === 'other') return text;
   let t = text;
   if (section === 'assessment') {
-    t = t.replace(ASSESS_PREFIX, '').replace(LOOKS_LIKE, 'likely ').replace(IS_A, '').replace(/^(?:a|an) /i, '');
+    t = t.replace(ASSESS_PREFIX, '').replace(LOOKS_LIKE, '').replace(SOUNDS_LIKE, 'likely ').replace(IS_A, '').replace(/^(?:a|an) /i, '');
   } else if (section === 'plan') {
     for (const [re, to] of PLAN_PREFIXES) {
       const before = t;
