@@ -30,6 +30,21 @@ export const noteContentDto = z
   .union([soapContentDto, birpContentDto, dapContentDto, girpContentDto])
   .openapi({ description: 'Fields by template: SOAP subjective/objective/assessment/plan; BIRP behavior/intervention/response/plan; DAP data/assessment/plan; GIRP goals/intervention/response/plan. All strings.' });
 
+export const noteEvidenceDto = z
+  .record(
+    z.string(),
+    z.array(
+      z.object({
+        text: z.string().openapi({ example: 'Prescribe naproxen 500 mg twice a day.' }),
+        lines: z.array(z.number().int().min(1)).openapi({ example: [18, 19] }),
+      }),
+    ),
+  )
+  .openapi('NoteEvidenceDto', {
+    description:
+      "Extracted notes only: per section of the template, each sentence as written and the 1-based transcript lines it was drawn from. A PATCH that changes a section drops that section's evidence.",
+  });
+
 export const threadDto = z
   .object({
     thread_id: uuid(IDS.thread),
@@ -110,6 +125,7 @@ export const clinicalNoteDto = z
     version: z.number().int().min(1).openapi({ description: 'Current version; the ETag is `"<version>"`', example: 3 }),
     created_at: timestamp(),
     updated_at: timestamp(),
+    evidence: noteEvidenceDto.optional(),
   })
   .openapi('ClinicalNoteDto');
 

@@ -1,5 +1,6 @@
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { clinicalNoteDto } from '../../src/openapi/schemas.js';
 import { newCaller, type Caller } from '../helpers/tokens.js';
 import { KNEE } from '../engine/fixtures/visits.js';
 import { startRunsTestApp, type RunsTestApp } from './isolated-boss.js';
@@ -33,6 +34,7 @@ describe('extraction evidence and the grounded chat, through the front door', ()
     const got = await request(t.app).get(`/v1/clinical-notes/${run.output.note_id}`).set(caller.headers);
     expect(got.status).toBe(200);
     expect(got.body.evidence).toEqual(run.output.evidence);
+    expect(clinicalNoteDto.strict().safeParse(got.body).error?.issues ?? []).toEqual([]); // as documented
 
     const edited = { ...got.body.ai_generated_content, plan: 'Plan rewritten by the clinician.' };
     const patched = await request(t.app).patch(`/v1/clinical-notes/${run.output.note_id}`).set(caller.headers).send({ ai_generated_content: edited });
