@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -38,7 +38,9 @@ describe('Ctrl-C on npm start', () => {
           expect(existsSync(join(dataDir, 'pg', 'postmaster.pid'))).toBe(false);
           expect(existsSync(join(dataDir, 'clinigate.pid'))).toBe(false);
         } catch (err) {
-          throw new Error(`round ${round}: ${(err as Error).message}\n--- output ---\n${proc.output().slice(-4000)}`);
+          const pgLog = join(dataDir, 'pg', 'postgres.log');
+          const pgTail = existsSync(pgLog) ? readFileSync(pgLog, 'utf8').slice(-3000) : '(no postgres.log)';
+          throw new Error(`round ${round}: ${(err as Error).message}\n--- output ---\n${proc.output().slice(-4000)}\n--- postgres.log ---\n${pgTail}`);
         } finally {
           signalGroup(proc.child, 'SIGKILL');
         }
