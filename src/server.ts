@@ -9,10 +9,12 @@ import { fillDevSecrets } from './dev-secrets.js';
 import { startWorkers, type Workers } from './jobs/workers.js';
 import { createLogger, type Logger } from './lib/logger.js';
 import { seedCatalog } from './modules/centers/seed-catalog.js';
+import { startMllpListener, type MllpListener } from './modules/hl7-inbound/mllp-listener.js';
 import { openRuntime, type Runtime } from './runtime.js';
 
 interface Running {
   server?: Server;
+  mllp?: MllpListener;
   runtime?: Runtime;
   workers?: Workers;
   embedded?: EmbeddedDatabase;
@@ -75,16 +77,19 @@ export async function startServer(options: StartOptions = {}): Promise<void> {
   if (config.ROLE !== 'worker') {
     const app = createApp(deps);
     running.server = app.listen(config.PORT, () => logger.info('listening', { port: config.PORT, role: config.ROLE, pid: process.pid }));
+    if (config.HL7_MLLP_PORT !== undefined) running.mllp = await startMllpListener(deps, config.HL7_MLLP_PORT, config.HL7_MLLP_HOST);
   }
   if (config.NODE_ENV !== 'production') process.stdout.write(await devBanner(config, generated));
 }
 
-/** Shutdown in order: stop taking HTTP, let workers finish, close the pool, stop embedded PostgreSQL. */
+/** Shutdown in order: stop taking HTTP and MLLP, let workers finish, close the pool, stop embedded PostgreSQL. */
 async function shutdown(running: Running, logger: Logger, signal: string): Promise<void> {
   logger.info('shutting down', { signal });
   const force = setTimeout(() => process.exit(1), 30_000);
   force.unref();
   const server = running.server;
+  // MLLP first: messages already read are still answered (AA after their commit), then it closes.
+  await running.mllp?.stop().catch(() => {});
   if (server) {
     // Long joins and event streams would hold close() open: they get 10 s, then are cut.
     await new Promise<void>((resolve) => {

@@ -1,0 +1,82 @@
+import { randomUUID } from 'node:crypto';
+import { Hl7Message } from '@medplum/core';
+import type { AppDeps } from '../../app-deps.js';
+import { decodeHl7, encodeHl7, UnknownCharsetError } from '../../hl7/hl7-charset.js';
+import { unescapeHl7 } from '../../hl7/hl7-escape.js';
+import { IngestBatcher } from '../inbound-webhooks/ingest-batcher.js';
+import { inboundRowId } from '../inbound-webhooks/receive-event.js';
+import { findHl7Sender } from '../integrations/integrations.repo.js';
+import { AckRejection, buildAck, HL7_ERROR, reject, rejectUnreadable, type AckCode } from './hl7-ack.js';
+import { messageTypeOf, toHl7Event } from './hl7-event.js';
+
+export interface IntakeResult {
+  /** The ACK, encoded in the message's own charset. */
+  ack: Buffer;
+  code: AckCode;
+  controlId: string;
+  type: string;
+  duplicate: boolean;
+}
+
+function parse(bytes: Buffer): { message: Hl7Message; charset: string } {
+  const { text, charset } = decodeHl7(bytes);
+  // Senders end segments with CR; LF and CRLF are tolerated (common after a file round trip).
+  const normalised = text.replace(/\r\n|\n/g, '\r').replace(/\r+$/, '');
+  if (!normalised.startsWith('MSH') || normalised.length < 8) throw new Error('no MSH segment');
+  return { message: Hl7Message.parse(normalised), charset };
+}
+
+/**
+ * Reads one framed message and answers its ACK. AA only once the event (and its job) is
+ * committed; the same MSH-10 from the same sender again is AA and nothing more (the unique key
+ * of inbound events). AR: unknown sender, unsupported type, a group the sender is not bound to.
+ * AE: a message that cannot be processed (no patient, no author, no transcript, a store failure).
+ */
+export function hl7Intake(deps: AppDeps) {
+  const ingest = new IngestBatcher(deps.pool);
+  return async (bytes: Buffer): Promise<IntakeResult> => {
+    let parsed: { message: Hl7Message; charset: string };
+    try {
+      parsed = parse(bytes);
+    } catch (err) {
+      const text = err instanceof UnknownCharsetError ? err.message : 'Unreadable message: no parsable MSH segment';
+      return { ack: encodeHl7(rejectUnreadable(text).toString()), code: 'AR', controlId: '', type: '', duplicate: false };
+    }
+    const { message, charset } = parsed;
+    const header = message.header;
+    const controlId = unescapeHl7(header.getComponent(10, 1), message.context).trim();
+    const answer = (code: AckCode, ack: Hl7Message, type: string, duplicate = false): IntakeResult => ({
+      ack: encodeHl7(ack.toString(), charset),
+      code,
+      controlId,
+      type,
+      duplicate,
+    });
+    let type = '';
+    try {
+      if (!controlId) throw reject(HL7_ERROR.requiredFieldMissing, 'MSH-10 (message control id) is missing', 'MSH^1^10');
+      const application = header.getComponent(3, 1).trim();
+      const facility = header.getComponent(4, 1).trim();
+      const sender = application && facility ? await findHl7Sender(deps.pool, application, facility) : undefined;
+      if (!sender) throw reject(HL7_ERROR.unknownKey, 'Unknown sender: no hl7 integration has this MSH-3 and MSH-4', 'MSH^1^3');
+      type = messageTypeOf(message);
+      const event = toHl7Event(message, type, sender, charset);
+      const stored = await ingest.store({
+        id: inboundRowId('hl7', controlId, sender.id),
+        source: 'hl7',
+        eventId: controlId,
+        type,
+        occurredAt: new Date().toISOString(),
+        groupId: event.groupId,
+        data: event.data,
+        correlationId: randomUUID(),
+        integrationId: sender.id,
+      });
+      return answer('AA', buildAck(message), type, !stored);
+    } catch (err) {
+      if (err instanceof AckRejection) return answer(err.problem.code, buildAck(message, err.problem), type);
+      deps.logger.error('hl7 message not stored', { control_id: controlId, type, error_name: (err as Error).name });
+      return answer('AE', buildAck(message, { code: 'AE', error: HL7_ERROR.internal, text: 'The message could not be stored; send it again' }), type);
+    }
+  };
+}
