@@ -81,6 +81,11 @@ export const webhookEndpointDto = z
     group_id: z.string().nullable().openapi({ description: 'Only this group\'s events; null: every group (operator-wide)' }),
     description: z.string().nullable(),
     thin: z.boolean().openapi({ description: 'Deliver only the ids of `data`' }),
+    kind: z.enum(['webhook', 'hl7-mllp', 'fhir']).openapi({ description: 'webhook: signed JSON POST; hl7-mllp: note.ready as MDM^T02 (+ ADT^A08 with DG1) over MLLP; fhir: note.ready as a transaction Bundle (see the README interface specification)' }),
+    auth: z
+      .object({ token_url: z.string(), client_id: z.string(), scope: z.string().optional() })
+      .nullable()
+      .openapi({ description: 'A fhir endpoint\'s SMART Backend Services client; the private key is never shown' }),
     status: z.enum(['active', 'disabled']),
     disabled_reason: z.string().nullable(),
     created_at: timestamp(),
