@@ -44,11 +44,21 @@ export class TokenError extends Error {
  */
 export class SmartTokenCache {
   private readonly tokens = new Map<string, { token: string; until: number }>();
+  private readonly fetching = new Map<string, Promise<string>>();
 
   /** `lookup` pins the connection to the address the SSRF check approved (ssrf-guard.ts). */
   async token(cacheKey: string, client: SmartClient, privateKeyPem: string, timeoutMs: number, lookup?: unknown): Promise<string> {
     const cached = this.tokens.get(cacheKey);
     if (cached && cached.until > Date.now()) return cached.token;
+    // Deliveries to one endpoint that start together share one token request.
+    const pending = this.fetching.get(cacheKey);
+    if (pending) return pending;
+    const fetching = this.fetch(cacheKey, client, privateKeyPem, timeoutMs, lookup).finally(() => this.fetching.delete(cacheKey));
+    this.fetching.set(cacheKey, fetching);
+    return fetching;
+  }
+
+  private async fetch(cacheKey: string, client: SmartClient, privateKeyPem: string, timeoutMs: number, lookup?: unknown): Promise<string> {
     const { key, alg } = signingKey(privateKeyPem);
     const assertion = await new SignJWT({})
       .setProtectedHeader({ alg, typ: 'JWT' })
