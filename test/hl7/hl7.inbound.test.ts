@@ -6,6 +6,7 @@ import { startMllpListener, type MllpListener } from '../../src/modules/hl7-inbo
 import { isolatedDatabase } from '../helpers/receiver.js';
 import { startTestApp, TEST_OPERATOR_KEY, type TestApp } from '../helpers/test-app.js';
 import { adtA04, mdmT02, newControlId, oruR01, transcriptLines, type Hl7Sender } from './hl7-builders.js';
+import { MllpDestination } from './mllp-destination.js';
 import { ackCode, ackControlId, ackError, MllpPeer } from './mllp-peer.js';
 
 const OPERATOR = { 'x-api-key': TEST_OPERATOR_KEY };
@@ -136,6 +137,26 @@ describe('HL7 v2 over MLLP, inbound', () => {
     expect(ack2.getSegment('MSA')!.getField(3).toString()).toMatch(/transcript/i);
     expect(await eventRow(noText.controlId)).toHaveLength(0);
   });
+
+  it('end to end: an MDM^T02 in comes out as an MDM^T02 (and ADT^A08 with the codes) at the group\'s HL7 destination', async () => {
+    const dest = await MllpDestination.start();
+    const endpoint = await request(t.app).post('/api/v1/webhook-endpoints').set(OPERATOR).send({ kind: 'hl7-mllp', url: dest.url, group_id: groups[0] });
+    expect(endpoint.status).toBe(201);
+    const patient = `MRN-${randomUUID().slice(0, 8)}`;
+    const msg = mdmT02(sender, { patient, visit: 'V-E2E' });
+    const started = Date.now();
+    expect(ackCode(await peer.send(msg.text))).toBe('AA');
+    const ackedMs = Date.now() - started;
+    const out = () => dest.of('MDM^T02').find((r) => r.message.getSegment('PID')!.getComponent(3, 1) === patient);
+    await expect.poll(() => out() !== undefined, { timeout: 45_000, interval: 50 }).toBe(true);
+    const endToEndMs = out()!.at - started;
+    console.log(`[figure] MDM^T02 in -> AA ${ackedMs} ms; MDM^T02 in -> MDM^T02 out ${endToEndMs} ms`);
+    const [done] = await eventRow(msg.controlId);
+    expect(out()!.message.getSegment('TXA')!.getComponent(12, 1)).toBe(done.pipeline.note_id);
+    expect(out()!.message.getSegment('PV1')!.getComponent(19, 1)).toBe('V-E2E');
+    await expect.poll(() => dest.of('ADT^A08').some((r) => r.message.getSegment('PID')!.getComponent(3, 1) === patient), { timeout: 10_000 }).toBe(true);
+    await dest.stop();
+  }, 60_000);
 
   it('survives garbage, partial frames and several messages in one write, answering each in order', async () => {
     const raw = await MllpPeer.connect(mllp.port);
