@@ -11,6 +11,8 @@ export type DestinationMode = 'AA' | 'AE' | 'AR' | 'silent';
 export class MllpDestination {
   readonly received: Array<{ message: Hl7Message; answered: DestinationMode; at: number }> = [];
   mode: DestinationMode = 'AA';
+  /** Answers this much later (a slow interface: a crash of the sender lands mid-delivery). */
+  delayMs = 0;
   private readonly server: Hl7Server;
 
   private constructor(readonly port: number) {
@@ -18,7 +20,12 @@ export class MllpDestination {
       connection.addEventListener('message', ({ message }) => {
         const answered = this.mode;
         this.received.push({ message, answered, at: Date.now() });
-        if (answered !== 'silent') connection.send(message.buildAck({ ackCode: answered }));
+        if (answered === 'silent') return;
+        const answer = () => {
+          if (!connection.isClosed()) connection.send(message.buildAck({ ackCode: answered }));
+        };
+        if (this.delayMs > 0) setTimeout(answer, this.delayMs);
+        else answer();
       });
     });
     this.server.start(port);

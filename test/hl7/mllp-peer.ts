@@ -45,10 +45,10 @@ export class MllpPeer {
   }
 
   /** Sends one framed message and reads its ACK. */
-  async send(message: string, encoding: BufferEncoding = 'utf8'): Promise<Hl7Message> {
+  async send(message: string, encoding: BufferEncoding = 'utf8', timeoutMs = 10_000): Promise<Hl7Message> {
     const before = this.frames.length;
     this.write(mllpFrame(Buffer.from(message, encoding)));
-    const got = await this.acks(before + 1);
+    const got = await this.acks(before + 1, timeoutMs);
     if (got.length <= before) throw new Error('no ACK');
     return Hl7Message.parse(got[before].toString(encoding));
   }
