@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import fc from 'fast-check';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mllpFrame } from '../../src/hl7/mllp-frames.js';
@@ -50,6 +51,8 @@ describe('HL7 v2 over MLLP, inbound', () => {
 
     const [row] = await eventRow(msg.controlId);
     expect(row).toMatchObject({ source: 'hl7', type: 'MDM^T02', group_id: groups[0] });
+    const at = await t.deps.pool.query(`SELECT occurred_at FROM inbound_events WHERE event_id = $1`, [msg.controlId]);
+    expect(at.rows[0].occurred_at.toISOString()).toBe('2026-11-24T09:30:00.000Z'); // MSH-7
     expect(row.data).toMatchObject({ patient_id: 'MRN-4711', visit_id: 'V-1234', doctor_id: 'DR42', template: 'SOAP', duration_seconds: 0 });
     expect(row.data.transcript.split('\n')).toEqual(lines);
 
@@ -184,5 +187,49 @@ describe('HL7 v2 over MLLP, inbound', () => {
     // The listener lives on.
     const after = adtA04(sender, { controlId: newControlId() });
     expect(ackCode(await peer.send(after.text))).toBe('AA');
+  });
+
+  it('answers any bytes in a frame with an ACK, or nothing, and never falls over (property)', async () => {
+    const fuzz = await MllpPeer.connect(mllp.port);
+    const header = `MSH|^~\\&|${sender.app}|${sender.facility}|CG|CG|20261124||`;
+    await fc.assert(
+      fc.asyncProperty(fc.oneof(fc.uint8Array({ maxLength: 400 }), fc.string({ maxLength: 400 }).map((s) => new TextEncoder().encode(header + s))), async (bytes) => {
+        // No framing byte inside, so each case is exactly one frame and one answer.
+        const body = Buffer.from(bytes.filter((b) => b !== 0x0b && b !== 0x1c));
+        const before = (await fuzz.acks(0)).length;
+        fuzz.write(mllpFrame(body));
+        const acks = await fuzz.acks(before + 1, 5_000);
+        expect(acks.length).toBe(before + 1);
+        expect(acks[before].toString('latin1')).toMatch(/MSA\|(AA|AE|AR)\|/);
+      }),
+      { numRuns: 150 },
+    );
+    fuzz.close();
+    expect(ackCode(await peer.send(adtA04(sender).text))).toBe('AA');
+    const metrics = await request(t.app).get('/metrics');
+    expect(metrics.text).toMatch(/clinigate_hl7_ack_duration_seconds_count\{type="ADT\^A04",ack="AA"\} \d+/);
+    expect(metrics.text).toMatch(/clinigate_hl7_ack_duration_seconds_count\{type="other",ack="AR"\} \d+/);
+  }, 60_000);
+
+  it('stops gracefully: a message already read is still answered AA after its commit', async () => {
+    // A database that takes 300 ms per statement: the message is surely in hand when stop() is called.
+    const slowPool = {
+      query: async (...args: unknown[]) => {
+        await new Promise((r) => setTimeout(r, 300));
+        return (t.deps.pool.query as (...a: unknown[]) => Promise<unknown>)(...args);
+      },
+    } as unknown as typeof t.deps.pool;
+    const own = await startMllpListener({ ...t.deps, pool: slowPool }, 0, '127.0.0.1');
+    const client = await MllpPeer.connect(own.port);
+    const msg = adtA04(sender);
+    client.write(mllpFrame(Buffer.from(msg.text)));
+    await new Promise((r) => setTimeout(r, 50));
+    const stopped = own.stop(5_000);
+    await expect(MllpPeer.connect(own.port)).rejects.toThrow(); // no new connections meanwhile
+    const [ack] = await client.acks(1, 5_000);
+    await stopped;
+    expect(ack.toString()).toContain(`MSA|AA|${msg.controlId}`);
+    expect(await eventRow(msg.controlId)).toHaveLength(1);
+    client.close();
   });
 });

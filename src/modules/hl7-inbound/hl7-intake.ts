@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Hl7Message } from '@medplum/core';
+import { Hl7Message, parseHl7DateTime, type Hl7Segment } from '@medplum/core';
 import type { AppDeps } from '../../app-deps.js';
 import { decodeHl7, encodeHl7, UnknownCharsetError } from '../../hl7/hl7-charset.js';
 import { unescapeHl7 } from '../../hl7/hl7-escape.js';
@@ -16,6 +16,13 @@ export interface IntakeResult {
   controlId: string;
   type: string;
   duplicate: boolean;
+}
+
+/** MSH-7, when it is a date and time (to the minute at least); else the moment it arrived. */
+function messageTime(header: Hl7Segment): string {
+  const value = header.getComponent(7, 1).trim();
+  if (!/^\d{12}/.test(value)) return new Date().toISOString();
+  return parseHl7DateTime(value) ?? new Date().toISOString();
 }
 
 function parse(bytes: Buffer): { message: Hl7Message; charset: string } {
@@ -66,7 +73,7 @@ export function hl7Intake(deps: AppDeps) {
         source: 'hl7',
         eventId: controlId,
         type,
-        occurredAt: new Date().toISOString(),
+        occurredAt: messageTime(header),
         groupId: event.groupId,
         data: event.data,
         correlationId: randomUUID(),

@@ -3,6 +3,7 @@ import type { AppDeps } from '../../app-deps.js';
 import { encodeHl7 } from '../../hl7/hl7-charset.js';
 import { FrameTooLargeError, MllpDeframer, mllpFrame } from '../../hl7/mllp-frames.js';
 import { rejectUnreadable } from './hl7-ack.js';
+import { HL7_TYPES } from './hl7-event.js';
 import { hl7Intake } from './hl7-intake.js';
 
 /** A transcript with a long visit is a few hundred KB; a frame past this is refused. */
@@ -47,6 +48,9 @@ export async function startMllpListener(deps: AppDeps, port: number, host: strin
           const started = performance.now();
           const result = await intake(frame);
           if (!socket.destroyed) socket.write(mllpFrame(result.ack));
+          // Only the supported types as labels: a sender cannot grow the metric's label set.
+          const type = HL7_TYPES.includes(result.type) ? result.type : 'other';
+          deps.metrics.hl7Ack.observe({ type, ack: result.code }, (performance.now() - started) / 1000);
           deps.logger.info('hl7 message acknowledged', {
             type: result.type,
             control_id: result.controlId,
