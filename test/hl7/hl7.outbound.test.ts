@@ -212,6 +212,24 @@ describe('outbound note.ready to HL7 v2 (MLLP) and FHIR R4 destinations', () => 
     });
   }
 
+  it('seals a FHIR private key stored in plain text before encryption was on, at the next start', async () => {
+    const id = randomUUID();
+    const pem = generateKeyPairSync('ec', { namedCurve: 'secp384r1' }).privateKey.export({ format: 'pem', type: 'pkcs8' }) as string;
+    await t.deps.pool.query(
+      `INSERT INTO webhook_endpoints (id, url, secret, allow_private, kind, auth, auth_private_key, events, status)
+       VALUES ($1, 'http://127.0.0.1:9/fhir', 'enc:v1:x', true, 'fhir', '{"token_url":"http://127.0.0.1:9/t","client_id":"c"}', $2, '{note.ready}', 'disabled')`,
+      [id, pem],
+    );
+    const again = await startTestApp({ env: { DATABASE_URL: db.url } });
+    try {
+      const stored = (await t.deps.pool.query(`SELECT auth_private_key FROM webhook_endpoints WHERE id = $1`, [id])).rows[0].auth_private_key as string;
+      expect(stored).toMatch(/^enc:v1:/);
+      expect(again.deps.secrets.open(stored)).toBe(pem);
+    } finally {
+      await again.close();
+    }
+  });
+
   it('gets no token with an assertion the server cannot verify, and retries; a 503 is retried too', async () => {
     const registered = generateKeyPairSync('rsa', { modulusLength: 2048 });
     const other = generateKeyPairSync('rsa', { modulusLength: 2048 });
