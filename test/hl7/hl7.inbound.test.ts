@@ -139,6 +139,11 @@ describe('HL7 v2 over MLLP, inbound', () => {
     expect(ackCode(ack2)).toBe('AE');
     expect(ack2.getSegment('MSA')!.getField(3).toString()).toMatch(/transcript/i);
     expect(await eventRow(noText.controlId)).toHaveLength(0);
+    const longVisit = mdmT02(sender, { visit: 'V'.repeat(300) });
+    const ack3 = await peer.send(longVisit.text);
+    expect(ackCode(ack3)).toBe('AE');
+    expect(ackError(ack3)).toContain('visit_id');
+    expect(await eventRow(longVisit.controlId)).toHaveLength(0);
   });
 
   it('end to end: an MDM^T02 in comes out as an MDM^T02 (and ADT^A08 with the codes) at the group\'s HL7 destination', async () => {

@@ -1,5 +1,7 @@
 import type { Hl7Message, Hl7Segment } from '@medplum/core';
 import { TEMPLATES, type Template } from '../../engine/templates.js';
+import { describeZodError } from '../../http/validate.js';
+import { encounterTranscriptData } from '../inbound-webhooks/types/encounter-transcript.js';
 import { unescapeHl7 } from '../../hl7/hl7-escape.js';
 import type { Integration } from '../integrations/integrations.repo.js';
 import { cannotProcess, HL7_ERROR, reject } from './hl7-ack.js';
@@ -92,18 +94,18 @@ export function toHl7Event(message: Hl7Message, type: string, sender: Integratio
     };
   }
   const template = templateOf(message);
-  return {
-    type,
-    groupId,
-    data: {
-      group_id: groupId,
-      doctor_id: doctorId(message),
-      patient_id: patientId(message),
-      visit_id: visitId,
-      transcript: transcriptOf(message),
-      duration_seconds: 0,
-      ...(template ? { template } : {}),
-      hl7: { ...hl7, document_type: value(message.getSegment('TXA'), 2) || undefined },
-    },
+  const data = {
+    group_id: groupId,
+    doctor_id: doctorId(message),
+    patient_id: patientId(message),
+    visit_id: visitId,
+    transcript: transcriptOf(message),
+    duration_seconds: 0,
+    ...(template ? { template } : {}),
+    hl7: { ...hl7, document_type: value(message.getSegment('TXA'), 2) || undefined },
   };
+  // What the pipeline will parse, checked now: a message it could not run is AE, not a failed job later.
+  const checked = encounterTranscriptData.safeParse(data);
+  if (!checked.success) throw cannotProcess(HL7_ERROR.dataTypeError, `Cannot be processed: ${describeZodError(checked.error)}`.slice(0, 200));
+  return { type, groupId, data };
 }
