@@ -3,6 +3,8 @@ import iconv from 'iconv-lite';
 /**
  * MSH-18 character set names (HL7 table 0211) as iconv-lite encodings. A message without MSH-18
  * is read as UTF-8, the common modern default (strictly HL7 says ASCII, which UTF-8 contains).
+ * UTF-16 and UTF-32 are left out on purpose: their bytes can hold 0x0B and 0x1C, which MLLP
+ * framing forbids inside a message, so they cannot travel over MLLP (answered AR).
  */
 const CHARSETS: Record<string, string> = {
   ASCII: 'ascii',
@@ -17,9 +19,6 @@ const CHARSETS: Record<string, string> = {
   '8859/9': 'iso-8859-9',
   '8859/15': 'iso-8859-15',
   'UNICODE UTF-8': 'utf8',
-  'UNICODE UTF-16': 'utf16',
-  'UNICODE UTF-32': 'utf32',
-  'UNICODE': 'utf16',
   'ISO IR100': 'latin1',
   'ISO IR192': 'utf8',
   'ISO IR6': 'ascii',
@@ -51,8 +50,8 @@ export function encodingForCharset(msh18: string): string {
 export function decodeHl7(bytes: Buffer): { text: string; charset: string } {
   const head = bytes.subarray(0, 2048).toString('latin1');
   const firstSegment = head.split(/\r|\n/)[0] ?? '';
-  const fieldSeparator = firstSegment.startsWith('MSH') ? firstSegment[3] : '|';
-  // MSH-1 is the separator itself, so MSH-n is element n of the split.
+  // MSH-1 is the separator itself, so MSH-n is element n of the split. No MSH: UTF-8 (the parser refuses it).
+  const fieldSeparator = firstSegment.startsWith('MSH') ? firstSegment[3] : undefined;
   const msh18 = fieldSeparator ? (firstSegment.split(fieldSeparator)[17] ?? '') : '';
   const encoding = encodingForCharset(msh18);
   return { text: iconv.decode(bytes, encoding), charset: encoding };

@@ -101,6 +101,11 @@ describe('HL7 v2 over MLLP, inbound', () => {
     const ack = await peer.send(msg.text, 'latin1');
     expect(ackCode(ack)).toBe('AA');
     expect((await eventRow(msg.controlId))[0].data.transcript).toBe('[patient] me duele la cabeza, señor\n[doctor] ¿desde cuándo?');
+    const utf16 = mdmT02(sender, { charset: 'UNICODE UTF-16' });
+    const unknown = await peer.send(utf16.text);
+    expect(ackCode(unknown)).toBe('AR');
+    expect(ackControlId(unknown)).toBe(utf16.controlId);
+    expect(unknown.getSegment('MSA')!.getField(3).toString()).toMatch(/UNICODE UTF-16 is not supported/);
   });
 
   it('routes by PV1-3 facility to another bound group, and refuses (AR) a facility it is not bound to', async () => {
@@ -198,7 +203,14 @@ describe('HL7 v2 over MLLP, inbound', () => {
     const fuzz = await MllpPeer.connect(mllp.port);
     const header = `MSH|^~\\&|${sender.app}|${sender.facility}|CG|CG|20261124||`;
     await fc.assert(
-      fc.asyncProperty(fc.oneof(fc.uint8Array({ maxLength: 400 }), fc.string({ maxLength: 400 }).map((s) => new TextEncoder().encode(header + s))), async (bytes) => {
+      fc.asyncProperty(
+        fc.oneof(
+          fc.uint8Array({ maxLength: 400 }),
+          fc.string({ maxLength: 400 }).map((s) => new TextEncoder().encode(header + s)),
+          // Anything as MSH-18 (the character set) and after it.
+          fc.string({ maxLength: 60 }).map((s) => new TextEncoder().encode(`${header}ADT^A04|C1|P|2.5||||||${s}\rPID|1||X`)),
+        ),
+        async (bytes) => {
         // No framing byte inside, so each case is exactly one frame and one answer.
         const body = Buffer.from(bytes.filter((b) => b !== 0x0b && b !== 0x1c));
         const before = (await fuzz.acks(0)).length;
@@ -206,7 +218,8 @@ describe('HL7 v2 over MLLP, inbound', () => {
         const acks = await fuzz.acks(before + 1, 5_000);
         expect(acks.length).toBe(before + 1);
         expect(acks[before].toString('latin1')).toMatch(/MSA\|(AA|AE|AR)\|/);
-      }),
+        },
+      ),
       { numRuns: 150 },
     );
     fuzz.close();

@@ -25,12 +25,16 @@ function messageTime(header: Hl7Segment): string {
   return parseHl7DateTime(value) ?? new Date().toISOString();
 }
 
-function parse(bytes: Buffer): { message: Hl7Message; charset: string } {
-  const { text, charset } = decodeHl7(bytes);
+function parseText(text: string): Hl7Message {
   // Senders end segments with CR; LF and CRLF are tolerated (common after a file round trip).
   const normalised = text.replace(/\r\n|\n/g, '\r').replace(/\r+$/, '');
   if (!normalised.startsWith('MSH') || normalised.length < 8) throw new Error('no MSH segment');
-  return { message: Hl7Message.parse(normalised), charset };
+  return Hl7Message.parse(normalised);
+}
+
+function parse(bytes: Buffer): { message: Hl7Message; charset: string } {
+  const { text, charset } = decodeHl7(bytes);
+  return { message: parseText(text), charset };
 }
 
 /**
@@ -46,8 +50,14 @@ export function hl7Intake(deps: AppDeps) {
     try {
       parsed = parse(bytes);
     } catch (err) {
-      const text = err instanceof UnknownCharsetError ? err.message : 'Unreadable message: no parsable MSH segment';
-      return { ack: encodeHl7(rejectUnreadable(text).toString()), code: 'AR', controlId: '', type: '', duplicate: false };
+      if (err instanceof UnknownCharsetError && bytes.toString('latin1').startsWith('MSH')) {
+        // Read as latin1 only to answer it: the ACK still echoes MSH-10.
+        const message = parseText(bytes.toString('latin1'));
+        const ack = buildAck(message, { code: 'AR', error: HL7_ERROR.tableValueNotFound, text: err.message, location: 'MSH^1^18' });
+        return { ack: encodeHl7(ack.toString()), code: 'AR', controlId: message.header.getComponent(10, 1), type: '', duplicate: false };
+      }
+      const ack = rejectUnreadable(err instanceof UnknownCharsetError ? err.message : 'Unreadable message: no parsable MSH segment');
+      return { ack: encodeHl7(ack.toString()), code: 'AR', controlId: '', type: '', duplicate: false };
     }
     const { message, charset } = parsed;
     const header = message.header;

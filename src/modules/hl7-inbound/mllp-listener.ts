@@ -59,8 +59,10 @@ export async function startMllpListener(deps: AppDeps, port: number, host: strin
             ms: Math.round(performance.now() - started),
           });
         }).catch((err: Error) => {
-          deps.logger.error('mllp message not answered', { error_name: err.name });
-          socket.destroy();
+          // Only reading can throw past the intake (storing is caught there), so nothing was
+          // stored: an AR tells the sender, and the connection goes on.
+          deps.logger.error('mllp message unreadable', { error_name: err.name });
+          if (!socket.destroyed) socket.write(mllpFrame(encodeHl7(rejectUnreadable('Unreadable message').toString())));
         });
       }
     });
