@@ -199,6 +199,17 @@ describe('HL7 v2 over MLLP, inbound', () => {
     expect(ackCode(await peer.send(after.text))).toBe('AA');
   });
 
+  it('answers a sender that pipelines 250 messages in one write, in order (reading pauses and resumes)', async () => {
+    const burst = await MllpPeer.connect(mllp.port);
+    const messages = Array.from({ length: 250 }, () => adtA04(sender));
+    burst.write(Buffer.concat(messages.map((m) => mllpFrame(Buffer.from(m.text)))));
+    const acks = await burst.acks(250, 30_000);
+    expect(acks.map((a) => /MSA\|(\w+)\|([^|\r]*)/.exec(a.toString())!.slice(1).join(' '))).toEqual(messages.map((m) => `AA ${m.controlId}`));
+    burst.close();
+    const long = adtA04(sender, { controlId: 'X'.repeat(200) });
+    expect(ackCode(await peer.send(long.text))).toBe('AR');
+  }, 60_000);
+
   it('answers any bytes in a frame with an ACK, or nothing, and never falls over (property)', async () => {
     const fuzz = await MllpPeer.connect(mllp.port);
     const header = `MSH|^~\\&|${sender.app}|${sender.facility}|CG|CG|20261124||`;

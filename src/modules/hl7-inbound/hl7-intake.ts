@@ -72,6 +72,8 @@ export function hl7Intake(deps: AppDeps) {
     let type = '';
     try {
       if (!controlId) throw reject(HL7_ERROR.requiredFieldMissing, 'MSH-10 (message control id) is missing', 'MSH^1^10');
+      // HL7 2.7 allows 199 characters; the id keys the event, so a longer one is refused.
+      if (controlId.length > 199) throw reject(HL7_ERROR.dataTypeError, 'MSH-10 is longer than 199 characters', 'MSH^1^10');
       const application = header.getComponent(3, 1).trim();
       const facility = header.getComponent(4, 1).trim();
       const sender = application && facility ? await findHl7Sender(deps.pool, application, facility) : undefined;

@@ -10,6 +10,8 @@ import { hl7Intake } from './hl7-intake.js';
 const MAX_FRAME_BYTES = 16 * 1024 * 1024;
 /** A connection that sends nothing for this long is closed (engines reconnect on demand). */
 const IDLE_TIMEOUT_MS = 10 * 60_000;
+/** Frames read but not yet answered, per connection, before reading pauses. */
+const MAX_QUEUED = 100;
 
 export interface MllpListener {
   port: number;
@@ -26,24 +28,31 @@ export interface MllpListener {
 export async function startMllpListener(deps: AppDeps, port: number, host: string): Promise<MllpListener> {
   const intake = hl7Intake(deps);
   const sockets = new Map<net.Socket, { busy: Promise<void> }>();
+  let stopping = false;
 
   const server = net.createServer((socket) => {
     const state = { busy: Promise.resolve() };
     sockets.set(socket, state);
+    // A sender that pipelines without waiting for ACKs is read no faster than it is answered.
+    let queued = 0;
+    let refused = false;
     const deframer = new MllpDeframer(MAX_FRAME_BYTES);
     socket.setTimeout(IDLE_TIMEOUT_MS, () => socket.destroy());
     socket.on('error', (err) => deps.logger.warn('mllp connection error', { code: (err as NodeJS.ErrnoException).code }));
     socket.on('close', () => sockets.delete(socket));
     socket.on('data', (data) => {
+      if (refused) return;
       let frames: Buffer[];
       try {
         frames = deframer.push(data);
       } catch (err) {
         if (!(err instanceof FrameTooLargeError)) throw err;
+        refused = true;
         socket.end(mllpFrame(encodeHl7(rejectUnreadable(err.message).toString())));
         return;
       }
       for (const frame of frames) {
+        if (++queued >= MAX_QUEUED) socket.pause();
         state.busy = state.busy.then(async () => {
           const started = performance.now();
           const result = await intake(frame);
@@ -53,7 +62,7 @@ export async function startMllpListener(deps: AppDeps, port: number, host: strin
           deps.metrics.hl7Ack.observe({ type, ack: result.code }, (performance.now() - started) / 1000);
           deps.logger.info('hl7 message acknowledged', {
             type: result.type,
-            control_id: result.controlId,
+            control_id: result.controlId.slice(0, 64),
             ack: result.code,
             duplicate: result.duplicate,
             ms: Math.round(performance.now() - started),
@@ -63,6 +72,8 @@ export async function startMllpListener(deps: AppDeps, port: number, host: strin
           // stored: an AR tells the sender, and the connection goes on.
           deps.logger.error('mllp message unreadable', { error_name: err.name });
           if (!socket.destroyed) socket.write(mllpFrame(encodeHl7(rejectUnreadable('Unreadable message').toString())));
+        }).finally(() => {
+          if (--queued < MAX_QUEUED && !stopping) socket.resume();
         });
       }
     });
@@ -82,6 +93,7 @@ export async function startMllpListener(deps: AppDeps, port: number, host: strin
   return {
     port: address.port,
     stop: async (graceMs = 5_000) => {
+      stopping = true;
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       for (const socket of sockets.keys()) socket.pause();
       // Messages already read are answered (their commit decides AA); then every socket goes.
