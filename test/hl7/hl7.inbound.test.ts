@@ -4,6 +4,7 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mllpFrame } from '../../src/hl7/mllp-frames.js';
 import { startMllpListener, type MllpListener } from '../../src/modules/hl7-inbound/mllp-listener.js';
+import { capturingLogger } from '../helpers/chaos-logs.js';
 import { isolatedDatabase } from '../helpers/receiver.js';
 import { startTestApp, TEST_OPERATOR_KEY, type TestApp } from '../helpers/test-app.js';
 import { adtA04, mdmT02, newControlId, oruR01, transcriptLines, type Hl7Sender } from './hl7-builders.js';
@@ -11,6 +12,7 @@ import { MllpDestination } from './mllp-destination.js';
 import { ackCode, ackControlId, ackError, MllpPeer } from './mllp-peer.js';
 
 const OPERATOR = { 'x-api-key': TEST_OPERATOR_KEY };
+const MARK = `PHIMARK${randomUUID().slice(0, 8)}`;
 
 describe('HL7 v2 over MLLP, inbound', () => {
   let db: Awaited<ReturnType<typeof isolatedDatabase>>;
@@ -19,10 +21,11 @@ describe('HL7 v2 over MLLP, inbound', () => {
   let peer: MllpPeer;
   const groups = [`group-${randomUUID()}`, `group-${randomUUID()}`];
   const sender: Hl7Sender = { app: 'EPIC', facility: `STMARY-${randomUUID().slice(0, 6)}` };
+  const { logger, lines: logLines } = capturingLogger();
 
   beforeAll(async () => {
     db = await isolatedDatabase();
-    t = await startTestApp({ env: { DATABASE_URL: db.url }, workers: true });
+    t = await startTestApp({ env: { DATABASE_URL: db.url, LOG_LEVEL: 'debug' }, logger, workers: true });
     const created = await request(t.app)
       .post('/api/v1/integrations')
       .set(OPERATOR)
@@ -43,6 +46,7 @@ describe('HL7 v2 over MLLP, inbound', () => {
 
   it('takes an MDM^T02 with a 40-line transcript: AA after commit, MSA-2 = MSH-10, then the documentation pipeline makes the note', async () => {
     const lines = transcriptLines(40);
+    lines[3] = `[patient] my neighbour ${MARK} has the same cough.`;
     const msg = mdmT02(sender, { lines, patient: 'MRN-4711', visit: 'V-1234' });
     const ack = await peer.send(msg.text);
     expect(ackCode(ack)).toBe('AA');
@@ -260,5 +264,15 @@ describe('HL7 v2 over MLLP, inbound', () => {
     expect(ack.toString()).toContain(`MSA|AA|${msg.controlId}`);
     expect(await eventRow(msg.controlId)).toHaveLength(1);
     client.close();
+  });
+
+  it('wrote no transcript text or patient identifier into any log line (debug level)', () => {
+    expect(logLines.length).toBeGreaterThan(10);
+    expect(logLines.some((l) => l.includes('hl7 message acknowledged'))).toBe(true);
+    for (const line of logLines) {
+      expect(line).not.toContain(MARK);
+      expect(line).not.toContain('MRN-4711');
+      expect(line).not.toContain('cough');
+    }
   });
 });
