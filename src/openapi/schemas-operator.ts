@@ -57,7 +57,7 @@ export const inboundDuplicateDto = z
 export const inboundEventDto = z
   .object({
     id: z.string().openapi({ description: "The sender's event id", example: 'evt_000123' }),
-    source: z.enum(['ehr', 'voice']),
+    source: z.enum(['ehr', 'voice', 'hl7']).openapi({ description: 'hl7: a message received over MLLP (id = MSH-10, type e.g. MDM^T02)' }),
     type: z.string().openapi({ example: 'encounter.transcript' }),
     status: z.enum(['received', 'processing', 'completed', 'failed']),
     group_id: z.string().nullable(),

@@ -87,6 +87,10 @@ describe('HL7 v2 over MLLP, inbound', () => {
     expect(row.data).toMatchObject({ patient_id: 'MRN-9', visit_id: 'V-9', patient_class: 'O' });
     expect(JSON.stringify(row.data)).not.toContain('Brien');
     await expect.poll(async () => (await eventRow(msg.controlId))[0].status, { timeout: 15_000 }).toBe('completed');
+    const state = await request(t.app).get(`/api/v1/webhooks/events/${msg.controlId}?source=hl7`).set(OPERATOR);
+    expect(state.status).toBe(200);
+    expect(state.body).toMatchObject({ id: msg.controlId, source: 'hl7', type: 'ADT^A04', status: 'completed', group_id: groups[0] });
+    expect(state.body).not.toHaveProperty('data');
   });
 
   it('reads an ORU^R01 with FT lines (\\.br\\) and one with a Base64 ED text attachment', async () => {

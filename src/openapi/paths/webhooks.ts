@@ -116,7 +116,7 @@ export function registerWebhookPaths(registry: OpenAPIRegistry): void {
     security: operatorSecurity,
     request: {
       params: z.object({ id: z.string().openapi({ description: "The sender's event id", example: 'evt_000123', param: { name: 'id', in: 'path' } }) }),
-      query: z.object({ source: z.enum(['ehr', 'voice']).optional().openapi({ description: 'When both sources used the same id' }) }),
+      query: z.object({ source: z.enum(['ehr', 'voice', 'hl7']).optional().openapi({ description: 'When several sources used the same id' }) }),
     },
     responses: {
       200: { description: 'The event', content: json(inboundEventDto) },
@@ -134,7 +134,7 @@ export function registerWebhookPaths(registry: OpenAPIRegistry): void {
     security: operatorSecurity,
     request: {
       params: z.object({ id: z.string().openapi({ description: "The sender's event id", example: 'evt_000123', param: { name: 'id', in: 'path' } }) }),
-      query: z.object({ source: z.enum(['ehr', 'voice']).optional().openapi({ description: 'When both sources used the same id' }) }),
+      query: z.object({ source: z.enum(['ehr', 'voice', 'hl7']).optional().openapi({ description: 'When several sources used the same id' }) }),
     },
     responses: {
       202: { description: 'Queued again', content: json(inboundEventDto) },
