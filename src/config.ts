@@ -49,7 +49,8 @@ const envSchema = z.object({
   // base64 or hex. Development generates it; production without it stores them unencrypted and
   // says so once at start-up (not required, so a deployment made from DESIGN.md's list still starts).
   SECRETS_ENCRYPTION_KEY: optionalString,
-  HL7_MLLP_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+  // Empty (as docker-compose passes an unset variable) is off, not port 0.
+  HL7_MLLP_PORT: z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number().int().min(0).max(65535).optional()),
   HL7_MLLP_HOST: z.string().default('127.0.0.1'),
   EHR_WEBHOOK_SECRET: list,
   VOICE_WEBHOOK_SECRET: list,

@@ -11,10 +11,12 @@ import { startWorkers, type Workers } from './jobs/workers.js';
 import { createLogger, type Logger } from './lib/logger.js';
 import { seedCatalog } from './modules/centers/seed-catalog.js';
 import { StartupError } from './lib/startup-error.js';
+import { startMllpListener, type MllpListener } from './modules/hl7-inbound/mllp-listener.js';
 import { openRuntime, type Runtime } from './runtime.js';
 
 interface Running {
   server?: Server;
+  mllp?: MllpListener;
   runtime?: Runtime;
   workers?: Workers;
   embedded?: EmbeddedDatabase;
@@ -90,6 +92,8 @@ async function boot(config: Config, secrets: Omit<DevSecrets, 'config'>, logger:
   running.server = await listen(createApp(deps), config.PORT);
   // Only now: a copy whose port was taken must never claim it listens.
   logger.info('listening', { port: config.PORT, role: config.ROLE, pid: process.pid });
+  if (stopping()) return;
+  if (config.HL7_MLLP_PORT !== undefined) running.mllp = await startMllpListener(deps, config.HL7_MLLP_PORT, config.HL7_MLLP_HOST);
   if (config.NODE_ENV !== 'production') process.stdout.write(await devBanner(config, secrets));
 }
 
@@ -135,9 +139,11 @@ export async function startServer(options: StartOptions = {}): Promise<void> {
   }
 }
 
-/** Shutdown in order: stop taking HTTP, let workers finish, close the pool, stop embedded PostgreSQL. */
+/** Shutdown in order: stop taking HTTP and MLLP, let workers finish, close the pool, stop embedded PostgreSQL. */
 async function stopAll(running: Running): Promise<void> {
   const server = running.server;
+  // MLLP first: messages already read are still answered (AA after their commit), then it closes.
+  await running.mllp?.stop().catch(() => {});
   if (server) {
     // Long joins and event streams would hold close() open: they get 10 s, then are cut.
     await new Promise<void>((resolve) => {

@@ -8,9 +8,9 @@ import {
   type AttemptOutcome,
   type ClaimedDelivery,
 } from '../modules/webhook-deliveries/webhook-deliveries.repo.js';
-import { messageBody } from '../webhooks/payload.js';
 import { nextRetryDelay } from '../webhooks/retry-policy.js';
-import { DELIVERY_TIMEOUT_MS, sendWebhook } from '../webhooks/send-webhook.js';
+import { DELIVERY_TIMEOUT_MS } from '../webhooks/send-webhook.js';
+import { newTransportState, sendByKind, type TransportState } from '../webhooks/transports.js';
 import { deliveryJobSchema, sendDeliveryJobs, WEBHOOK_DELIVERY_QUEUE } from './webhook-queue.js';
 
 export interface DeliveryWorkerOptions {
@@ -51,6 +51,7 @@ export async function startWebhookDeliveryWorker(deps: AppDeps, options: Deliver
   const timeoutMs = options.timeoutMs ?? DELIVERY_TIMEOUT_MS;
   const leaseSeconds = options.leaseSeconds ?? Math.ceil(timeoutMs / 1000) + 5;
   const slots = new Slots(options.maxInFlight ?? 200);
+  const transport = newTransportState();
   await deps.boss.work(
     WEBHOOK_DELIVERY_QUEUE,
     { batchSize: 50, burstWhenBatchFull: true, pollingIntervalSeconds: 0.5, notifyPollingIntervalSeconds: 2 },
@@ -71,7 +72,7 @@ export async function startWebhookDeliveryWorker(deps: AppDeps, options: Deliver
           }
           if (!claimed) return;
           const delivery = claimed;
-          void attemptDelivery(deps, delivery, parsed.data.attempt, timeoutMs)
+          void attemptDelivery(deps, delivery, parsed.data.attempt, timeoutMs, transport)
             .catch((err: Error) =>
               deps.logger.error('webhook attempt not recorded; its lease will expire and it will be retried', {
                 delivery_id: delivery.id,
@@ -86,7 +87,13 @@ export async function startWebhookDeliveryWorker(deps: AppDeps, options: Deliver
 }
 
 /** Makes one attempt of a claimed delivery and records what happened. */
-export async function attemptDelivery(deps: AppDeps, d: ClaimedDelivery, attempt: number, timeoutMs = DELIVERY_TIMEOUT_MS): Promise<void> {
+export async function attemptDelivery(
+  deps: AppDeps,
+  d: ClaimedDelivery,
+  attempt: number,
+  timeoutMs = DELIVERY_TIMEOUT_MS,
+  transport: TransportState = newTransportState(),
+): Promise<void> {
   if (d.endpoint_status !== 'active') {
     await cancelDelivery(deps.pool, d.id, `endpoint ${d.endpoint_status}`);
     return;
@@ -95,19 +102,15 @@ export async function attemptDelivery(deps: AppDeps, d: ClaimedDelivery, attempt
     await cancelDelivery(deps.pool, d.id, 'payload redacted after the retention period');
     return;
   }
-  const body = messageBody({ id: d.event_id, type: d.event_type, created_at: d.event_created_at, data: d.event_data }, d.thin);
-  const result = await sendWebhook({
-    url: d.url,
-    secret: deps.secrets.open(d.secret),
-    messageId: d.id,
-    body,
-    allowPrivate: deps.config.WEBHOOK_ALLOW_PRIVATE && d.allow_private,
-    timeoutMs,
-  });
+  const result = await sendByKind(deps, d, timeoutMs, transport);
+  if (typeof result === 'string') {
+    await cancelDelivery(deps.pool, d.id, result);
+    return;
+  }
   const base = { deliveryId: d.id, attempt, statusCode: result.statusCode, durationMs: result.durationMs, error: result.error };
   let outcome: AttemptOutcome;
   const code = result.statusCode ?? 0;
-  if (code >= 200 && code < 300) outcome = { ...base, status: 'delivered' };
+  if (result.delivered ?? (code >= 200 && code < 300)) outcome = { ...base, status: 'delivered' };
   else if (code === 410) outcome = { ...base, status: 'dead', error: 'HTTP 410: endpoint gone, endpoint disabled' };
   else if (result.permanent) outcome = { ...base, status: 'dead' };
   else {
@@ -121,7 +124,7 @@ export async function attemptDelivery(deps: AppDeps, d: ClaimedDelivery, attempt
       await sendDeliveryJobs(deps.boss, tx, [{ delivery_id: d.id, attempt: attempt + 1, startAfterSeconds: outcome.retryInSeconds }]);
     }
   });
-  const log = { delivery_id: d.id, endpoint_id: d.endpoint_id, event_type: d.event_type, attempt, status_code: result.statusCode, ms: result.durationMs };
+  const log = { delivery_id: d.id, endpoint_id: d.endpoint_id, kind: d.kind, event_type: d.event_type, attempt, status_code: result.statusCode, ms: result.durationMs };
   if (outcome.status === 'delivered') deps.logger.info('webhook delivered', log);
   else if (outcome.status === 'dead') deps.logger.warn('webhook delivery dead', { ...log, error: outcome.error });
   else deps.logger.info('webhook attempt failed; retry scheduled', { ...log, error: outcome.error, retry_in_s: outcome.retryInSeconds });

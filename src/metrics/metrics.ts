@@ -32,6 +32,13 @@ export class Metrics {
     buckets: LATENCY_BUCKETS,
     registers: [this.registry],
   });
+  readonly hl7Ack = new Histogram({
+    name: 'clinigate_hl7_ack_duration_seconds',
+    help: 'HL7 v2 messages over MLLP, from whole frame read to ACK written, by message type (other: unsupported or unreadable) and ACK code',
+    labelNames: ['type', 'ack'] as const,
+    buckets: LATENCY_BUCKETS,
+    registers: [this.registry],
+  });
   readonly state: Gauge<'table' | 'state'>;
   readonly queueDepth: Gauge<'queue'>;
   readonly oldestWaiting: Gauge<'queue'>;

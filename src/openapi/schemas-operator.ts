@@ -57,7 +57,7 @@ export const inboundDuplicateDto = z
 export const inboundEventDto = z
   .object({
     id: z.string().openapi({ description: "The sender's event id", example: 'evt_000123' }),
-    source: z.enum(['ehr', 'voice']),
+    source: z.enum(['ehr', 'voice', 'hl7']).openapi({ description: 'hl7: a message received over MLLP (id = MSH-10, type e.g. MDM^T02)' }),
     type: z.string().openapi({ example: 'encounter.transcript' }),
     status: z.enum(['received', 'processing', 'completed', 'failed']),
     group_id: z.string().nullable(),
@@ -81,6 +81,11 @@ export const webhookEndpointDto = z
     group_id: z.string().nullable().openapi({ description: 'Only this group\'s events; null: every group (operator-wide)' }),
     description: z.string().nullable(),
     thin: z.boolean().openapi({ description: 'Deliver only the ids of `data`' }),
+    kind: z.enum(['webhook', 'hl7-mllp', 'fhir']).openapi({ description: 'webhook: signed JSON POST; hl7-mllp: note.ready as MDM^T02 (+ ADT^A08 with DG1) over MLLP; fhir: note.ready as a transaction Bundle (see the README interface specification)' }),
+    auth: z
+      .object({ token_url: z.string(), client_id: z.string(), scope: z.string().optional() })
+      .nullable()
+      .openapi({ description: 'A fhir endpoint\'s SMART Backend Services client; the private key is never shown' }),
     status: z.enum(['active', 'disabled']),
     disabled_reason: z.string().nullable(),
     created_at: timestamp(),
@@ -158,8 +163,11 @@ export const OUTBOUND_EVENT_DATA: Record<(typeof OUTBOUND_EVENT_TYPES)[number], 
       event_id: z.string().openapi({ description: 'The inbound event id', example: 'evt_000123' }),
       correlation_id: z.string(),
       ...ids,
+      patient_id: z.string().nullable().openapi({ description: 'The patient of the encounter (data.patient_id, or PID-3 of an HL7 message)' }),
+      doctor_id: z.string().openapi({ description: 'The author (data.doctor_id, or TXA/OBR of an HL7 message)' }),
+      visit_id: z.string().nullable().openapi({ description: 'The visit (data.visit_id, or PV1-19 of an HL7 message)' }),
       note_id: uuid(IDS.note),
-      transcription_id: uuid(IDS.transcription),
+      transcription: uuid(IDS.transcription),
       thread_id: uuid(IDS.thread),
       run_id: uuid(IDS.run),
       codify_run_id: uuid(IDS.codify),

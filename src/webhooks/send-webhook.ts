@@ -24,8 +24,10 @@ export interface SendResult {
   error: string | null;
   /** seconds the receiver asked us to wait (Retry-After) */
   retryAfter?: number;
-  /** true when retrying cannot help (the address is refused) */
+  /** true when retrying cannot help (the address is refused, an HL7 AR, a FHIR server refusing the content) */
   permanent?: boolean;
+  /** set by transports whose success is not an HTTP 2xx (an HL7 AA or CA) */
+  delivered?: boolean;
 }
 
 /**

@@ -96,7 +96,12 @@ export function parseEndpointUrl(raw: string): URL {
  */
 export async function resolveTarget(raw: string, allowPrivate: boolean, resolve: Resolver = systemResolver): Promise<ResolvedTarget> {
   const url = parseEndpointUrl(raw);
-  const host = url.hostname.replace(/^\[|\]$/g, '');
+  return { url, ...(await resolveHost(url.hostname, allowPrivate, resolve)) };
+}
+
+/** The same check for a bare host (an MLLP destination): its first address, refused when not public. */
+export async function resolveHost(hostname: string, allowPrivate: boolean, resolve: Resolver = systemResolver): Promise<{ address: string; family: 4 | 6 }> {
+  const host = hostname.replace(/^\[|\]$/g, '');
   let addresses: Array<{ address: string; family: number }>;
   if (isIP(host)) {
     addresses = [{ address: host, family: isIP(host) }];
@@ -115,7 +120,7 @@ export async function resolveTarget(raw: string, allowPrivate: boolean, resolve:
       );
   }
   const first = addresses[0];
-  return { url, address: first.address, family: first.family === 6 ? 6 : 4 };
+  return { address: first.address, family: first.family === 6 ? 6 : 4 };
 }
 
 /** A `lookup` (axios's async form) that always answers the address already checked. */

@@ -93,6 +93,9 @@ describe('configuration', () => {
   it('has the retention, token age and MLLP defaults of DESIGN.md', () => {
     expect(parseConfig({})).toMatchObject({ JWT_MAX_AGE_SECONDS: 86_400, RETENTION_DAYS: 30, HL7_MLLP_HOST: '127.0.0.1' });
     expect(parseConfig({}).HL7_MLLP_PORT).toBeUndefined();
+    expect(parseConfig({ HL7_MLLP_PORT: '' }).HL7_MLLP_PORT).toBeUndefined();
+    expect(parseConfig({ HL7_MLLP_PORT: '2575' }).HL7_MLLP_PORT).toBe(2575);
+    expect(() => parseConfig({ HL7_MLLP_PORT: 'mllp' })).toThrow(/HL7_MLLP_PORT/);
   });
 
   it('takes a 32-byte encryption key as hex or base64 and refuses any other', () => {

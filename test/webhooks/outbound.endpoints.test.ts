@@ -45,6 +45,8 @@ describe('outbound webhook subscriptions', () => {
       group_id: 'g-1',
       description: 'EHR',
       thin: true,
+      kind: 'webhook',
+      auth: null,
       status: 'active',
       disabled_reason: null,
       created_at: expect.stringMatching(ISO_MS),

@@ -10,4 +10,5 @@ export const envelopeSchema = z.object({
 
 export type Envelope = z.infer<typeof envelopeSchema>;
 
-export type WebhookSource = 'ehr' | 'voice';
+/** Where an inbound event came from: a signed JSON webhook (ehr, voice) or an HL7 v2 message over MLLP (hl7). */
+export type WebhookSource = 'ehr' | 'voice' | 'hl7';

@@ -5,6 +5,7 @@ import type { StoredInboundEvent } from './inbound-events.repo.js';
 import { callEventTypes } from './types/call-events.js';
 import { catalogEventTypes } from './types/catalog.js';
 import { encounterTranscriptType } from './types/encounter-transcript.js';
+import { hl7EventTypes } from './types/hl7-messages.js';
 
 /** One kind of inbound event: the shape of its data, its group, and the work it starts. */
 export interface InboundEventType<D = any> {
@@ -17,7 +18,7 @@ export interface InboundEventType<D = any> {
   process(deps: AppDeps, event: StoredInboundEvent): Promise<void>;
 }
 
-const TYPES: InboundEventType[] = [encounterTranscriptType, ...catalogEventTypes, ...callEventTypes];
+const TYPES: InboundEventType[] = [encounterTranscriptType, ...catalogEventTypes, ...callEventTypes, ...hl7EventTypes];
 
 export function eventTypeFor(source: WebhookSource, type: string): InboundEventType | undefined {
   return TYPES.find((t) => t.source === source && t.type === type);

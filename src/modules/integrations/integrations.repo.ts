@@ -56,3 +56,18 @@ export async function revokeIntegration(db: Queryable, id: string): Promise<bool
   const { rowCount } = await db.query(`UPDATE integrations SET revoked_at = now(), secret = '' WHERE id = $1 AND revoked_at IS NULL`, [id]);
   return rowCount === 1;
 }
+
+/**
+ * The HL7 sender in force whose sending application and facility are MSH-3 and MSH-4 (the
+ * namespace ids, compared exactly); the newest when an operator made two alike.
+ */
+export async function findHl7Sender(db: Queryable, sendingApplication: string, sendingFacility: string): Promise<Integration | undefined> {
+  const { rows } = await db.query<Integration>({
+    name: 'integrations-find-hl7-sender',
+    text: `SELECT ${COLUMNS} FROM integrations
+     WHERE source = 'hl7' AND revoked_at IS NULL AND sending_application = $1 AND sending_facility = $2
+     ORDER BY created_at DESC LIMIT 1`,
+    values: [sendingApplication, sendingFacility],
+  });
+  return rows[0];
+}

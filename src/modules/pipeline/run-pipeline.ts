@@ -104,6 +104,10 @@ export async function runDocumentationPipeline(deps: AppDeps, event: StoredInbou
         event_id: event.event_id,
         correlation_id: correlationId,
         group_id: owner.groupId,
+        // Who and which visit the note is about: what HL7 and FHIR destinations address it by.
+        patient_id: data.patient_id ?? null,
+        doctor_id: data.doctor_id,
+        visit_id: data.visit_id ?? null,
         note_id: note.id,
         transcription_id: state.transcription_id,
         thread_id: state.thread_id,

@@ -14,7 +14,7 @@ export async function sealStoredSecrets(db: Queryable, box: SecretBox, logger: L
     return 0;
   }
   const rows = await unsealedSecrets(db);
-  for (const r of rows) await replaceSecret(db, r.table, r.id, r.secret, box.seal(r.secret));
+  for (const r of rows) await replaceSecret(db, r.place, r.id, r.secret, box.seal(r.secret));
   if (rows.length) logger.info('stored secrets encrypted', { count: rows.length });
   return rows.length;
 }

@@ -1,19 +1,27 @@
 import type { Queryable } from '../../db/pool.js';
 
-/** Tables whose `secret` column holds a credential sealed by lib/secret-box.ts. */
-const TABLES = ['webhook_endpoints', 'integrations'] as const;
+/** Columns that hold a credential sealed by lib/secret-box.ts (a FHIR endpoint's private key too). */
+const COLUMNS = [
+  { table: 'webhook_endpoints', column: 'secret' },
+  { table: 'integrations', column: 'secret' },
+  { table: 'webhook_endpoints', column: 'auth_private_key' },
+] as const;
 
-/** Rows whose secret was stored before encryption was on (not `enc:v1:`, not wiped). */
-export async function unsealedSecrets(db: Queryable): Promise<Array<{ table: (typeof TABLES)[number]; id: string; secret: string }>> {
+type Place = (typeof COLUMNS)[number];
+
+/** Values stored before encryption was on (not `enc:v1:`, not wiped). */
+export async function unsealedSecrets(db: Queryable): Promise<Array<{ place: Place; id: string; secret: string }>> {
   const out = [];
-  for (const table of TABLES) {
-    const { rows } = await db.query<{ id: string; secret: string }>(`SELECT id, secret FROM ${table} WHERE secret NOT LIKE 'enc:v1:%' AND secret <> ''`);
-    out.push(...rows.map((r) => ({ table, ...r })));
+  for (const place of COLUMNS) {
+    const { rows } = await db.query<{ id: string; secret: string }>(
+      `SELECT id, ${place.column} AS secret FROM ${place.table} WHERE ${place.column} NOT LIKE 'enc:v1:%' AND ${place.column} <> ''`,
+    );
+    out.push(...rows.map((r) => ({ place, ...r })));
   }
   return out;
 }
 
-/** Replaces one secret with its sealed form, unless another process did it first. */
-export async function replaceSecret(db: Queryable, table: (typeof TABLES)[number], id: string, was: string, sealed: string): Promise<void> {
-  await db.query(`UPDATE ${table} SET secret = $3 WHERE id = $1 AND secret = $2`, [id, was, sealed]);
+/** Replaces one value with its sealed form, unless another process did it first. */
+export async function replaceSecret(db: Queryable, place: Place, id: string, was: string, sealed: string): Promise<void> {
+  await db.query(`UPDATE ${place.table} SET ${place.column} = $3 WHERE id = $1 AND ${place.column} = $2`, [id, was, sealed]);
 }

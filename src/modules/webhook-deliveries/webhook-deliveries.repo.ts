@@ -61,6 +61,10 @@ export interface ClaimedDelivery {
   secret: string;
   thin: boolean;
   allow_private: boolean;
+  /** webhook, hl7-mllp or fhir; `auth` and its sealed private key for fhir. */
+  kind: 'webhook' | 'hl7-mllp' | 'fhir';
+  auth: Record<string, unknown> | null;
+  auth_private_key: string | null;
   event_id: string;
   event_type: string;
   event_data: Record<string, unknown>;
@@ -81,7 +85,7 @@ export async function claimDelivery(db: Queryable, id: string, attempt: number, 
        AND (d.lease_until IS NULL OR d.lease_until < now())
        AND e.id = d.endpoint_id AND o.id = d.event_id
      RETURNING d.id, d.attempt_count, d.retry_index, e.id AS endpoint_id, e.status AS endpoint_status, e.url, e.secret,
-       e.thin, e.allow_private, o.id AS event_id, o.type AS event_type, o.data AS event_data, o.redacted_at IS NOT NULL AS event_redacted,
+       e.thin, e.allow_private, e.kind, e.auth, e.auth_private_key, o.id AS event_id, o.type AS event_type, o.data AS event_data, o.redacted_at IS NOT NULL AS event_redacted,
        ${isoTime('o.created_at', 'event_created_at')}`,
     [id, attempt, leaseSeconds],
   );

@@ -7,8 +7,10 @@ import { auditResource } from '../../http/audit.js';
 import { bodyObject, parseWith } from '../../http/validate.js';
 import { badRequest, forbidden } from '../../lib/errors.js';
 import type { SecretBox } from '../../lib/secret-box.js';
+import { PrivateKeyError, signingKey } from '../../fhir/smart-token.js';
+import { parseMllpUrl } from '../../webhooks/send-hl7-mllp.js';
 import { generateWebhookSecret } from '../../webhooks/signing.js';
-import { resolveTarget, SsrfError } from '../../webhooks/ssrf-guard.js';
+import { resolveHost, resolveTarget, SsrfError } from '../../webhooks/ssrf-guard.js';
 import { OUTBOUND_EVENT_TYPES } from './event-types.js';
 import type { EndpointOwner } from './owner.js';
 import { insertEndpoint } from './webhook-endpoints.repo.js';
@@ -19,7 +21,53 @@ export const createEndpointBody = z.strictObject({
   group_id: z.string().trim().min(1).max(256).nullable().optional(),
   description: z.string().max(1000).nullable().optional(),
   thin: z.boolean().optional().default(false),
+  // DESIGN "Hospital protocols": a signed JSON webhook, an HL7 v2 destination over MLLP, or a FHIR R4 server.
+  kind: z.enum(['webhook', 'hl7-mllp', 'fhir']).optional().default('webhook'),
+  auth: z
+    .strictObject({
+      token_url: z.string().min(1).max(2048),
+      client_id: z.string().trim().min(1).max(256),
+      private_key: z.string().min(1).max(16_384),
+      scope: z.string().trim().min(1).max(1000).optional(),
+    })
+    .optional(),
 });
+
+type EndpointBody = z.infer<typeof createEndpointBody>;
+
+/** Refuses what a kind cannot take; returns the events to store (HL7 and FHIR destinations carry note.ready only). */
+function checkKind(body: EndpointBody): string[] {
+  if (body.kind === 'webhook') {
+    if (body.auth) throw badRequest('auth is only for a fhir endpoint');
+    return body.events;
+  }
+  if (body.events.some((e) => e !== 'note.ready')) throw badRequest(`events: a ${body.kind} endpoint receives note.ready only`);
+  if (body.thin) throw badRequest(`thin: a ${body.kind} endpoint needs the whole note`);
+  if (body.kind === 'fhir' && !body.auth) throw badRequest('auth {token_url, client_id, private_key} is required for a fhir endpoint');
+  if (body.kind === 'hl7-mllp' && body.auth) throw badRequest('auth is only for a fhir endpoint');
+  return ['note.ready'];
+}
+
+/** The destination (and a FHIR token URL) must be reachable under the SSRF rules; a FHIR key must sign RS384 or ES384. */
+async function checkDestination(body: EndpointBody, allowPrivate: boolean): Promise<void> {
+  try {
+    if (body.kind === 'hl7-mllp') await resolveHost(parseMllpUrl(body.url).host, allowPrivate);
+    else await resolveTarget(body.url, allowPrivate);
+    if (body.auth) {
+      try {
+        await resolveTarget(body.auth.token_url, allowPrivate);
+      } catch (err) {
+        if (err instanceof SsrfError) throw new SsrfError(`auth.token_url: ${err.message}`);
+        throw err;
+      }
+      signingKey(body.auth.private_key);
+    }
+  } catch (err) {
+    if (err instanceof SsrfError) throw badRequest(err.message.startsWith('auth.') ? err.message : `url: ${err.message}`);
+    if (err instanceof PrivateKeyError) throw badRequest(`auth.private_key: ${err.message}`);
+    throw err;
+  }
+}
 
 /**
  * POST /api/v1/webhook-endpoints (operator key: any group, or none for operator-wide) and
@@ -33,17 +81,18 @@ export function createEndpoint(db: Queryable, config: Config, secrets: SecretBox
     if (ownGroup !== undefined && body.group_id != null && body.group_id !== ownGroup) {
       throw forbidden('group_id must be the group of the token; an endpoint for another group or for every group needs an operator key');
     }
-    try {
-      await resolveTarget(body.url, config.WEBHOOK_ALLOW_PRIVATE);
-    } catch (err) {
-      if (err instanceof SsrfError) throw badRequest(`url: ${err.message}`);
-      throw err;
-    }
+    const events = checkKind(body);
+    await checkDestination(body, config.WEBHOOK_ALLOW_PRIVATE);
     const secret = generateWebhookSecret();
+    const { private_key: privateKey, ...auth } = body.auth ?? { private_key: undefined };
     const endpoint = await insertEndpoint(db, {
       id: randomUUID(),
       url: body.url,
-      events: [...new Set(body.events)],
+      events: [...new Set(events)],
+      kind: body.kind,
+      auth: body.auth ? auth : null,
+      // Sealed like the secret and never selected for display: shown to no one, not even now.
+      authPrivateKey: privateKey ? secrets.seal(privateKey) : null,
       groupId: ownGroup ?? body.group_id ?? null,
       description: body.description ?? null,
       thin: body.thin,

@@ -8,6 +8,9 @@ export interface WebhookEndpoint {
   group_id: string | null;
   description: string | null;
   thin: boolean;
+  kind: 'webhook' | 'hl7-mllp' | 'fhir';
+  /** A fhir endpoint's SMART client (token_url, client_id, scope), never its private key; null otherwise. */
+  auth: Record<string, unknown> | null;
   status: 'active' | 'disabled';
   disabled_reason: string | null;
   created_at: string;
@@ -23,17 +26,22 @@ export interface NewWebhookEndpoint {
   thin: boolean;
   secret: string;
   allowPrivate: boolean;
+  /** Default webhook. */
+  kind?: WebhookEndpoint['kind'];
+  auth?: Record<string, unknown> | null;
+  /** Sealed. */
+  authPrivateKey?: string | null;
 }
 
 // The secret is never selected here: it is shown once, by the creation handler.
-const COLUMNS = `id, url, events, group_id, description, thin, status, disabled_reason,
+const COLUMNS = `id, url, events, group_id, description, thin, kind, auth, status, disabled_reason,
   ${isoTime('created_at')}, ${isoTime('updated_at')}`;
 
 export async function insertEndpoint(db: Queryable, e: NewWebhookEndpoint): Promise<WebhookEndpoint> {
   const { rows } = await db.query<WebhookEndpoint>(
-    `INSERT INTO webhook_endpoints (id, url, events, group_id, description, thin, secret, allow_private)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING ${COLUMNS}`,
-    [e.id, e.url, e.events, e.groupId, e.description, e.thin, e.secret, e.allowPrivate],
+    `INSERT INTO webhook_endpoints (id, url, events, group_id, description, thin, secret, allow_private, kind, auth, auth_private_key)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING ${COLUMNS}`,
+    [e.id, e.url, e.events, e.groupId, e.description, e.thin, e.secret, e.allowPrivate, e.kind ?? 'webhook', e.auth ? JSON.stringify(e.auth) : null, e.authPrivateKey ?? null],
   );
   return rows[0];
 }
@@ -68,7 +76,8 @@ export async function findEndpoint(db: Queryable, id: string, groupId?: string):
 export async function retireEndpoint(db: Queryable, id: string, status: 'deleted' | 'disabled', reason: string, groupId?: string): Promise<boolean> {
   const { rowCount } = await db.query(
     `UPDATE webhook_endpoints SET status = $2, disabled_reason = $3, updated_at = now(),
-       secret = CASE WHEN $2 = 'deleted' THEN '' ELSE secret END
+       secret = CASE WHEN $2 = 'deleted' THEN '' ELSE secret END,
+       auth_private_key = CASE WHEN $2 = 'deleted' THEN NULL ELSE auth_private_key END
      WHERE id = $1 AND status <> 'deleted' AND (status = 'active' OR $2 = 'deleted') AND ($4::text IS NULL OR group_id = $4)`,
     [id, status, reason, groupId ?? null],
   );

@@ -116,7 +116,7 @@ export function registerWebhookPaths(registry: OpenAPIRegistry): void {
     security: operatorSecurity,
     request: {
       params: z.object({ id: z.string().openapi({ description: "The sender's event id", example: 'evt_000123', param: { name: 'id', in: 'path' } }) }),
-      query: z.object({ source: z.enum(['ehr', 'voice']).optional().openapi({ description: 'When both sources used the same id' }) }),
+      query: z.object({ source: z.enum(['ehr', 'voice', 'hl7']).optional().openapi({ description: 'When several sources used the same id' }) }),
     },
     responses: {
       200: { description: 'The event', content: json(inboundEventDto) },
@@ -134,7 +134,7 @@ export function registerWebhookPaths(registry: OpenAPIRegistry): void {
     security: operatorSecurity,
     request: {
       params: z.object({ id: z.string().openapi({ description: "The sender's event id", example: 'evt_000123', param: { name: 'id', in: 'path' } }) }),
-      query: z.object({ source: z.enum(['ehr', 'voice']).optional().openapi({ description: 'When both sources used the same id' }) }),
+      query: z.object({ source: z.enum(['ehr', 'voice', 'hl7']).optional().openapi({ description: 'When several sources used the same id' }) }),
     },
     responses: {
       202: { description: 'Queued again', content: json(inboundEventDto) },
@@ -159,7 +159,10 @@ function registerSubscriptionPaths(registry: OpenAPIRegistry): void {
     operationId: 'createWebhookEndpoint',
     tags: ['Outbound webhooks'],
     summary: 'Subscribe an endpoint to outbound events',
-    description: 'Answers the signing secret once. Deliveries are signed with `X-Integration-Signature` and Standard Webhooks headers, retried on non-2xx with back-off, disabled on 410.',
+    description:
+      'Answers the signing secret once. Deliveries are signed with `X-Integration-Signature` and Standard Webhooks headers, retried on non-2xx with back-off, disabled on 410. ' +
+      '`kind: "hl7-mllp"` (`url: mllp://host:port`) receives `note.ready` as an HL7 v2.5 MDM^T02 (+ ADT^A08 with DG1 codes), the ACK deciding (AA/CA delivered, AE or none retried, AR dead); ' +
+      '`kind: "fhir"` (`url`: a FHIR R4 base, `auth`: SMART Backend Services client, private key RS384/ES384, never shown again) receives it as a transaction Bundle of a DocumentReference and one Condition per code, conditional creates on the note id. The README interface specification has every field.',
     security: operatorSecurity,
     request: {
       body: {
@@ -169,7 +172,7 @@ function registerSubscriptionPaths(registry: OpenAPIRegistry): void {
     },
     responses: {
       201: { description: 'The endpoint with its secret', content: json(webhookEndpointCreatedDto) },
-      ...errorResponses(statuses(OPERATOR_ONLY_ERRORS, BODY_ERRORS), { ...apiKey401, 400: 'Wrong fields, an unknown event type, or a URL that is not allowed (private address, not http(s))' }),
+      ...errorResponses(statuses(OPERATOR_ONLY_ERRORS, BODY_ERRORS), { ...apiKey401, 400: 'Wrong fields, an unknown event type, a URL that is not allowed (private address, not http(s), not mllp://host:port for hl7-mllp), events other than note.ready for hl7-mllp and fhir, or a fhir auth without a usable RS384/ES384 key' }),
     },
   });
 

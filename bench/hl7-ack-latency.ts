@@ -1,0 +1,157 @@
+/**
+ * HL7 v2 over MLLP: ACK latency (message in -> AA, i.e. the event and its job committed) under
+ * 20 concurrent senders, each on its own connection sending MDM^T02 messages with a 40-line
+ * transcript one after another (as interface engines do); then, on a fresh database with the
+ * workers running, the end-to-end time from an MDM^T02 in to the MDM^T02 out at an HL7
+ * destination (pipeline: transcription, extraction, note, codes, note.ready, delivery).
+ *
+ *   tsx bench/hl7-ack-latency.ts [--senders 20] [--messages 50] [--e2e 10]
+ */
+import { randomUUID } from 'node:crypto';
+import { parseArgs } from 'node:util';
+import { Hl7Message } from '@medplum/core';
+import { Hl7Client, Hl7Server } from '@medplum/hl7';
+import { startWorkers } from '../src/jobs/workers.js';
+import { freePort } from '../src/lib/free-port.js';
+import { startMllpListener } from '../src/modules/hl7-inbound/mllp-listener.js';
+import { insertIntegration } from '../src/modules/integrations/integrations.repo.js';
+import { insertEndpoint } from '../src/modules/webhook-endpoints/webhook-endpoints.repo.js';
+import { generateWebhookSecret } from '../src/webhooks/signing.js';
+import { createBenchDatabase } from './lib/database.js';
+import { openBenchRuntime } from './lib/runtime.js';
+import { isMain, runStandalone } from './lib/standalone.js';
+import { pct } from './lib/stats.js';
+import type { BenchContext, BenchResult } from './lib/types.js';
+
+export interface Hl7BenchOptions extends BenchContext {
+  senders?: number;
+  messages?: number;
+  e2e?: number;
+}
+
+const GROUP = 'bench-hl7-group';
+const VISIT = [
+  '[doctor] hi, what brings you in today?',
+  "[patient] i've had a cough and a fever for three days.",
+  '[doctor] your temperature is 38.4 and lungs have crackles on the right.',
+  '[doctor] this looks like community acquired pneumonia. i will start amoxicillin 1 gram three times a day.',
+];
+
+function mdm(controlId: string, patient: string): Hl7Message {
+  const lines = Array.from({ length: 40 }, (_, i) => VISIT[i % VISIT.length]);
+  return Hl7Message.parse(
+    [
+      `MSH|^~\\&|BENCH|BENCHFAC|CLINIGATE|CLINIGATE|20261124093000||MDM^T02^MDM_T02|${controlId}|P|2.5|||AL|NE||UNICODE UTF-8`,
+      'EVN|T02|20261124093000',
+      `PID|1||${patient}^^^HOSP^MR||Doe^Jane`,
+      'PV1|1|O|CLINIC^1^1||||DR1^House|||||||||||||V-1',
+      'TXA|1|SOAP|TX|20261124093000|DR1^House||||DR1^House|||DOC-1||||||AU',
+      ...lines.map((l, i) => `OBX|${i + 1}|TX|TRANSCRIPT^Transcript^L||${l}||||||F`),
+    ].join('\r'),
+  );
+}
+
+async function openHl7(adminUrl: string, prefix: string) {
+  const db = await createBenchDatabase(adminUrl, prefix);
+  const { runtime } = await openBenchRuntime(db.url, { WEBHOOK_ALLOW_PRIVATE: 'true' });
+  const { deps } = runtime;
+  await insertIntegration(deps.pool, {
+    id: randomUUID(),
+    name: 'bench feed',
+    source: 'hl7',
+    groupIds: [GROUP],
+    secret: deps.secrets.seal('unused'),
+    sendingApplication: 'BENCH',
+    sendingFacility: 'BENCHFAC',
+  });
+  const listener = await startMllpListener(deps, 0, '127.0.0.1');
+  return { db, runtime, deps, listener };
+}
+
+async function ackLatency(options: Hl7BenchOptions, senders: number, messages: number): Promise<BenchResult[]> {
+  const { db, runtime, listener } = await openHl7(options.adminUrl, 'hl7ack');
+  try {
+    const clients = Array.from({ length: senders }, () => new Hl7Client({ host: '127.0.0.1', port: listener.port }));
+    const send = async (client: Hl7Client) => {
+      const started = performance.now();
+      const ack = await client.sendAndWait(mdm(`B${randomUUID().replace(/-/g, '').slice(0, 19)}`, `MRN-${randomUUID().slice(0, 8)}`), { timeoutMs: 30_000 });
+      const code = ack.getSegment('MSA')?.getField(1).toString();
+      if (code !== 'AA') throw new Error(`ACK ${code}`);
+      return performance.now() - started;
+    };
+    // Warm-up: connections open, statements prepared, JIT warm.
+    await Promise.all(clients.map(async (c) => { for (let i = 0; i < 5; i++) await send(c); }));
+    options.log(`hl7: ${senders} senders x ${messages} MDM^T02 (40 OBX lines each)`);
+    const latencies: number[] = [];
+    const started = performance.now();
+    await Promise.all(clients.map(async (c) => { for (let i = 0; i < messages; i++) latencies.push(await send(c)); }));
+    const seconds = (performance.now() - started) / 1000;
+    await Promise.all(clients.map((c) => c.close()));
+    const note = `${latencies.length} MDM^T02 from ${senders} concurrent senders, ${(latencies.length / seconds).toFixed(0)} messages/s`;
+    return [
+      { name: 'hl7 MDM^T02 in -> AA p50', value: pct(latencies, 50), unit: 'ms', target: { op: '<=', value: 50 }, digits: 1, note },
+      { name: 'hl7 MDM^T02 in -> AA p99', value: pct(latencies, 99), unit: 'ms', target: { op: '<=', value: 250 }, digits: 1 },
+      { name: 'hl7 messages acknowledged per second', value: latencies.length / seconds, unit: 'messages/s' },
+    ];
+  } finally {
+    await listener.stop(1_000);
+    await runtime.stop({ graceful: false });
+    await db.drop();
+  }
+}
+
+async function endToEnd(options: Hl7BenchOptions, count: number): Promise<BenchResult[]> {
+  const { db, runtime, deps, listener } = await openHl7(options.adminUrl, 'hl7e2e');
+  const arrived = new Map<string, number>();
+  const destinationPort = await freePort();
+  const destination = new Hl7Server((connection) => {
+    connection.addEventListener('message', ({ message }) => {
+      if (message.header.getComponent(9, 1) === 'MDM') arrived.set(message.getSegment('PID')!.getComponent(3, 1), performance.now());
+      connection.send(message.buildAck({ ackCode: 'AA' }));
+    });
+  });
+  destination.start(destinationPort);
+  const workers = await startWorkers(deps);
+  try {
+    await insertEndpoint(deps.pool, {
+      id: randomUUID(), url: `mllp://127.0.0.1:${destinationPort}`, events: ['note.ready'], groupId: GROUP, description: null, thin: false,
+      secret: generateWebhookSecret(), allowPrivate: true, kind: 'hl7-mllp',
+    });
+    const client = new Hl7Client({ host: '127.0.0.1', port: listener.port });
+    const times: number[] = [];
+    options.log(`hl7: ${count} MDM^T02 end to end, one at a time`);
+    for (let i = 0; i < count + 2; i++) {
+      const patient = `MRN-E2E-${i}`;
+      const started = performance.now();
+      await client.sendAndWait(mdm(`E${randomUUID().replace(/-/g, '').slice(0, 19)}`, patient), { timeoutMs: 30_000 });
+      while (!arrived.has(patient)) {
+        if (performance.now() - started > 60_000) throw new Error('no MDM^T02 out after 60 s');
+        await new Promise((r) => setTimeout(r, 5));
+      }
+      if (i >= 2) times.push(arrived.get(patient)! - started); // the first two warm the pipeline
+    }
+    await client.close();
+    return [
+      { name: 'hl7 MDM^T02 in -> MDM^T02 out p50', value: pct(times, 50), unit: 'ms', target: { op: '<=', value: 2_000 }, note: `${times.length} visits, local engine, one at a time` },
+      { name: 'hl7 MDM^T02 in -> MDM^T02 out max', value: Math.max(...times), unit: 'ms' },
+    ];
+  } finally {
+    workers.stop();
+    await listener.stop(1_000);
+    await destination.stop({ forceDrainTimeoutMs: 100 }).catch(() => {});
+    await runtime.stop({ graceful: false });
+    await db.drop();
+  }
+}
+
+export async function run(options: Hl7BenchOptions): Promise<BenchResult[]> {
+  return [
+    ...(await ackLatency(options, options.senders ?? 20, options.messages ?? 50)),
+    ...(await endToEnd(options, options.e2e ?? 10)),
+  ];
+}
+
+if (isMain(import.meta.url)) {
+  const { values } = parseArgs({ options: { senders: { type: 'string', default: '20' }, messages: { type: 'string', default: '50' }, e2e: { type: 'string', default: '10' } } });
+  await runStandalone((ctx) => run({ ...ctx, senders: Number(values.senders), messages: Number(values.messages), e2e: Number(values.e2e) }));
+}

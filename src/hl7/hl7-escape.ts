@@ -1,0 +1,53 @@
+import type { Hl7Context } from '@medplum/core';
+
+/**
+ * HL7 v2 escape sequences (v2.5 chapter 2.7). @medplum/core 4.5 splits fields but leaves escapes
+ * as sent, so text values pass through here: \F\ \S\ \T\ \R\ \E\ become the separators,
+ * \.br\ a line break, \Xhh..\ the bytes it spells; formatting commands (\H\, \N\, \.sp\, ...)
+ * are dropped.
+ */
+export function unescapeHl7(value: string, ctx: Hl7Context): string {
+  const e = ctx.escapeCharacter;
+  if (!e || !value.includes(e)) return value;
+  const pattern = new RegExp(`${escapeRegExp(e)}([^${escapeRegExp(e)}]*)${escapeRegExp(e)}`, 'g');
+  return value.replace(pattern, (_all, code: string) => {
+    switch (code) {
+      case 'F':
+        return ctx.fieldSeparator;
+      case 'S':
+        return ctx.componentSeparator;
+      case 'T':
+        return ctx.subcomponentSeparator;
+      case 'R':
+        return ctx.repetitionSeparator;
+      case 'E':
+        return e;
+      case '.br':
+        return '\n';
+      default:
+        if (/^X([0-9A-Fa-f]{2})+$/.test(code)) return Buffer.from(code.slice(1), 'hex').toString('utf8');
+        return code.startsWith('.sp') ? '\n' : '';
+    }
+  });
+}
+
+/** The reverse, for values Clinigate writes: the escape character first, then each separator. */
+export function escapeHl7(value: string, ctx: Hl7Context): string {
+  const e = ctx.escapeCharacter;
+  return value
+    .split(e)
+    .join(`${e}E${e}`)
+    .split(ctx.fieldSeparator)
+    .join(`${e}F${e}`)
+    .split(ctx.componentSeparator)
+    .join(`${e}S${e}`)
+    .split(ctx.subcomponentSeparator)
+    .join(`${e}T${e}`)
+    .split(ctx.repetitionSeparator)
+    .join(`${e}R${e}`)
+    .replace(/\r\n|\r|\n/g, `${e}.br${e}`);
+}
+
+function escapeRegExp(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
