@@ -6,9 +6,12 @@ export interface OutboundMessage {
   data: Record<string, unknown>;
 }
 
-/** Thin endpoints get only the ids: keys ending in `_id`, which includes `group_id`. */
+/** Identifiers of people and visits (PHI): never in a thin payload, whose receiver fetches what it needs. */
+const PERSON_IDS = new Set(['patient_id', 'doctor_id', 'visit_id']);
+
+/** Thin endpoints get only the resource ids: keys ending in `_id` (with `group_id`), not a patient's or a visit's. */
 export function thinData(data: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(data).filter(([key]) => key.endsWith('_id')));
+  return Object.fromEntries(Object.entries(data).filter(([key]) => key.endsWith('_id') && !PERSON_IDS.has(key)));
 }
 
 export function messageBody(message: OutboundMessage, thin: boolean): string {

@@ -81,6 +81,9 @@ describe('documentation pipeline from an EHR encounter.transcript', () => {
     const thin = await noteReady(thinReceiver, body.id);
     verifySignatures(thinSecret, thin);
     expect(thin.json.data).not.toHaveProperty('ai_generated_content');
+    expect(ready.patient_id).toBe(data.patient_id); // the full payload names the patient; the thin one never does
+    expect(thin.json.data).not.toHaveProperty('patient_id');
+    expect(thin.json.data).not.toHaveProperty('doctor_id');
     expect(thin.json.data).toMatchObject({ note_id: ready.note_id, codify_run_id: ready.codify_run_id });
   }, 60_000);
 
