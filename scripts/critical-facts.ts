@@ -6,6 +6,7 @@
  */
 import { extractNote } from '../src/engine/local/extraction/index.js';
 import { PLACEHOLDERS } from '../src/engine/local/extraction/assemble.js';
+import { FRESH } from '../test/engine/fixtures/fresh-visits.js';
 import { HELD_OUT, VISITS, type Visit } from '../test/engine/fixtures/visits.js';
 
 const SECTIONS = ['subjective', 'objective', 'assessment', 'plan'] as const;
@@ -49,4 +50,6 @@ console.log('Visits the rules were tuned against:');
 const tuned = check('tuned', VISITS);
 console.log('\nVisits written after tuning, scored untouched (held out):');
 check('held out', HELD_OUT);
+console.log('\nVisits written by another hand after the merge, never used to change a rule:');
+check('fresh', FRESH);
 if (!tuned) process.exitCode = 1;

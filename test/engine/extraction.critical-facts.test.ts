@@ -119,3 +119,24 @@ describe('written as a note', () => {
     expect(Object.values(note).join(' ')).not.toMatch(/advised to see the surgeon/);
   });
 });
+
+describe('sentences that begin like a greeting', () => {
+  it('keeps "his ...", "hip ..." and "hives ..." (only a whole "hi" is a greeting)', () => {
+    const note = extractNote(
+      [
+        '[doctor] hi , what brings him in today ?',
+        '[patient_guest] he has had a cough for two days .',
+        '[patient_guest] hives broke out on his arms after the amoxicillin .',
+        '[doctor] his oxygen saturation is 95 percent and his breathing rate is 28 .',
+        '[doctor] hip exam shows full range of motion without pain .',
+        '[doctor] this is a viral cough .',
+      ].join('\n'),
+      'SOAP',
+    );
+    expect(note.objective).toMatch(/oxygen saturation is 95/);
+    expect(note.objective).toMatch(/breathing rate is 28/);
+    expect(note.objective).toMatch(/full range of motion/);
+    expect(note.subjective).toMatch(/hives/i);
+    expect(Object.values(note).join(' ')).not.toMatch(/what brings/i);
+  });
+});

@@ -18,7 +18,7 @@ export interface Candidate {
 }
 
 const COMMAND = /^(?:show me|open|pull up|go to(?! the (?:er|emergency|hospital|urgent care))|bring up|let's pull up|finali[sz]e (?:the|this) (?:note|recording)|end (?:the )?recording)\b/i; // voice-assistant commands
-const GREETING = /^(?:hi|hello|hey|good (?:morning|afternoon|evening)|nice to meet you|tell me (?:about|more)|walk me through|describe (?:the|your|it)|(?:so )?(?:here's|here is|this is) (?:the|my|our) plan\.?$)/i; // also prompts and headings said aloud
+const GREETING = /^(?:hi|hello|hey|good (?:morning|afternoon|evening)|nice to meet you|tell me (?:about|more)|walk me through|describe (?:the|your|it)|(?:so )?(?:here's|here is|this is) (?:the|my|our) plan\.?$)(?![a-z'])/i; // also prompts and headings said aloud; whole words only ("his", "hip", "hives" are no greeting)
 // Announcements of what comes next ("let's do a quick physical exam") carry no finding.
 const ANNOUNCE = /^(?:let's|we will|we'll|i will|i'll|i'm going to|i want to|i just want to|i'd like to|let me)\s+(?:just\s+|also\s+)?(?:go ahead and\s+)?(?:do|perform|start|take|have)\s+(?:a |an |your )?(?:quick |brief )?(?:physical )?(?:exam(?:ination)?|look)\b[^,]*$|^(?:let me|let's|i'm going to|i want to|i'd like to|now i'm going to)\s+(?:just\s+)?(?:go over|talk about|discuss|review)\b[^.]{0,60}\b(?:assessment|plan|results|findings)\b[^,]*$/i;
 const INTRO = /\b(\d+|[a-z]+)[- ]year[- ]old\b|\bpresents?\b.*\b(for|with)\b|\b(is|are|'re|'s) here (today )?(for|with|to)\b|\bcomes? in (today )?(for|with)\b/i;
