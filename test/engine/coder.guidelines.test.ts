@@ -80,6 +80,16 @@ export const WORD_SENSE_CASES: Case[] = [
   { rule: 'MS ambiguous', note: 'Given MS 4 mg IV for pain.', must: [], mustNot: ['G35.D', 'I05.0'] },
   { rule: 'title word alone', note: 'Pain medication was refilled; diabetes education scheduled.', must: [], mustNot: ['R52', 'E11.9'] },
   { rule: 'infection resolves', note: 'Add empagliflozin after infection resolves.', must: [], mustNot: ['B99.9'] },
+  // Found on the pipeline's own notes (extracted from visits, with section headings).
+  { rule: 'heading', note: 'HISTORY OF PRESENT ILLNESS: Cough for three days.\n\nREVIEW OF SYSTEMS: The patient denies fever.', must: ['R05.9'], mustNot: ['R69'] },
+  { rule: 'it burns', note: 'It burns when she pees, for three days.', must: [], mustNot: ['T30.0'], why: ['T30.0', /dysuria/] },
+  { rule: 'urine dip', note: 'The urine dip shows leukocytes and nitrites.', must: [], mustNot: ['F17.220'] },
+  { rule: 'chewing tobacco', note: 'He chews tobacco, about one dip a day.', must: ['F17.220'], mustNot: [] },
+  { rule: 'knee effusion', note: 'On exam of the right knee there is a moderate effusion and medial joint line tenderness.', must: [], mustNot: ['J90'] },
+  { rule: 'pleural effusion', note: 'Chest X-ray shows a small left pleural effusion.', must: ['J90'], mustNot: [] },
+  { rule: 'allergy reaction', note: 'ALLERGIES: The patient reports sulfa drugs give the patient a rash.', must: [], mustNot: ['R21'] },
+  { rule: 'allergic rhinitis', note: 'Allergic rhinitis, on loratadine; allergic to penicillin.', must: ['J30.9'], mustNot: [] },
+  { rule: 'bladder infection', note: 'ASSESSMENT: Uncomplicated bladder infection. Start nitrofurantoin.', must: ['N30.90'], mustNot: ['B99.9'] },
 ];
 
 describe.runIf(existsSync(CODES_FILE))('ICD-10-CM Official Guidelines as rules, full FY2026 table', () => {

@@ -9,6 +9,7 @@ import { matchDescriptions } from './description-matcher.js';
 import { evidenceOf } from './evidence.js';
 import { matchExactTitles } from './exact-titles.js';
 import { applyGuidelines } from './guidelines.js';
+import { blankHeadings } from './headings.js';
 import { justify } from './justify.js';
 import { ARTIFACTS } from './learned/artifacts.js';
 import type { CoderArtifacts } from './learned/types.js';
@@ -68,7 +69,7 @@ export function codifyCandidates(table: CodeTable, text: string, model: CodifyMo
   const cfg = LEVELS[model];
   const lex = compiledLexicon(table);
   const learned = artifacts && cfg.learned ? compiledLearned(table, artifacts.lexicon, cfg.learnedMinPrecision) : undefined;
-  const sentences = splitSentences(text);
+  const sentences = splitSentences(blankHeadings(text));
   const ctx: NoteContext = { table, text, sentences, inpatient: isInpatient(sentences) };
   const sources = new Map<number, Set<string>>();
   const senseDropped: Found[] = [];

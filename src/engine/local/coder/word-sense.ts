@@ -16,6 +16,12 @@ const HOSPITAL_DISCHARGE_NEXT = new Set(['home', 'summary', 'diagnosis', 'diagno
 const CARE_PLACE = /^(hospital|icu|ward|unit|rehab|rehabilitation|er|ed|emergency|service|department)$/;
 const HOSPITAL_DISCHARGE_PREV = new Set(['hospital', 'at', 'on', 'upon', 'after', 'before', 'until', 'prior', 'since', 'following', 'for', 'was', 'were', 'be', 'is']);
 const NOT_MOOD_DEPRESSION = new Set(['st', 'st-segment', 'segment', 'respiratory', 'marrow', 'myocardial', 'cns', 'skull', 'ventilatory', 'pr', 'pr-segment']);
+const BURN_VERB_BEFORE = new Set(['it', 'that', 'this', 'which', 'still', 'also', 'really', 'kind', 'sort']);
+const BURN_VERB_AFTER = new Set(['when', 'whenever', 'with', 'during', 'if', 'after', 'while', 'every']);
+const TOBACCO_CONTEXT = /^(tobacco|chew|chews|chewing|chewed|snuff|smokeless|snus|nicotine|pouch|pouches|copenhagen|skoal|grizzly)$/;
+const PLEURAL_CONTEXT = /^(pleural|pleura|chest|lung|lungs|thorax|thoracic|thoracentesis|hemithorax|costophrenic|parapneumonic|pleuritic)$/;
+/** Codes of a reaction (symptoms, urticaria, drug eruption, anaphylaxis) that an allergy statement names. */
+const REACTION_CODE = /^(R|L50|L27|T78|T88\.[67])/;
 const COLD_NOT_ILLNESS = /^(exposur|intoleran|extremit|hand|feet|foot|finger|toe|sweat|agglutinin|water|compress|pack|skin|limb|ischemi|clammy|temperatur|weather|environment|injur|urticari)/;
 
 /**
@@ -30,12 +36,27 @@ export function senseProblem(table: CodeTable, m: Mention, lower: readonly strin
   const after = lower.slice(m.end + 1, m.end + 4);
   const has = (w: string) => span.includes(w);
 
-  // Burns are injuries; "burning" is a sensation: on urination it is dysuria (R30.0).
-  if (/^T(2[0-9]|3[0-2])/.test(code) && !span.some((w) => /^(burn|burns|burned|burnt|scald|scalds|scalded)$/.test(w))) {
-    const urinary = after.some((w) => URINARY.test(w)) || lower.slice(Math.max(0, m.start - 3), m.start).some((w) => URINARY.test(w));
-    return urinary
-      ? 'Burning on urination is dysuria (R30.0), not a burn injury.'
-      : `"${span.join(' ')}" describes a burning sensation, not a burn injury.`;
+  // Burns are injuries; "burning" is a sensation: on urination it is dysuria (R30.0), and so is
+  // "it burns when she pees" (the verb, not the injury).
+  if (/^T(2[0-9]|3[0-2])/.test(code)) {
+    const urinary = lower.slice(m.end + 1, m.end + 6).some((w) => URINARY.test(w)) || lower.slice(Math.max(0, m.start - 4), m.start).some((w) => URINARY.test(w));
+    if (urinary) return 'Burning on urination is dysuria (R30.0), not a burn injury.';
+    const injuryWord = span.some((w) => /^(burn|burns|burned|burnt|scald|scalds|scalded)$/.test(w));
+    const verb = BURN_VERB_BEFORE.has(prev) || BURN_VERB_AFTER.has(next);
+    if (!injuryWord || verb) return `"${[prev, ...span, next].join(' ').trim()}" describes a burning sensation, not a burn injury.`;
+  }
+  // "The urine dip shows nitrites": a dip is chewing tobacco only where tobacco is spoken of.
+  if (has('dip') && !lower.some((w) => TOBACCO_CONTEXT.test(w))) {
+    return '"Dip" here is not chewing tobacco: the sentence says nothing of tobacco (a urine dip is a test strip).';
+  }
+  // "Effusion" alone names no site: a knee effusion is not a pleural effusion (J90, J91).
+  if (/^J9[01]/.test(code) && !has('pleural') && !lower.some((w) => PLEURAL_CONTEXT.test(w))) {
+    return `"${span.join(' ')}" names no pleural site: an effusion of a joint or elsewhere is not a pleural effusion.`;
+  }
+  // "ALLERGIES: sulfa drugs give the patient a rash", "allergic to penicillin (hives)": the
+  // reaction belongs to the allergy history, not to today's findings.
+  if (REACTION_CODE.test(code) && !span.some((w) => w.startsWith('allerg')) && lower.some((w, i) => (i < m.start || i > m.end) && w.startsWith('allerg'))) {
+    return `"${span.join(' ')}" is a reaction named in the allergy history, not a current condition.`;
   }
   // "Cold" the illness (J00) versus cold hands, cold intolerance or exposure to cold.
   if (code === 'J00' && has('cold') && !has('common') && !has('head') && !has('nasopharyngitis')) {

@@ -26,6 +26,8 @@ export function applyTobacco(cands: Candidates): void {
   for (const s of cands.ctx.sentences) {
     const lower = s.lower;
     if (!lower.some((w) => TRIGGERS.has(w))) continue;
+    // "The urine dip shows nitrites": "dip" alone, with no other tobacco word, is a test strip.
+    if (lower.every((w) => w === 'dip' || !TRIGGERS.has(w))) continue;
     if (lower.some((w) => /^(nonsmoker|non-smoker|never-smoker|nonsmoking|non-smoking)$/.test(w))) continue;
     const asserted = assertWords(s.words);
     const spanOf = (i: number): Span => ({ start: s.starts[i], end: s.ends[i] });
