@@ -39,6 +39,8 @@ export interface IngestOptions extends BenchContext {
   rounds?: number;
   /** The app's LOG_LEVEL (production default: info, one access-log line per request). */
   logLevel?: string;
+  /** The app's ROLE: `all` (default: API and workers in one process, as deployed by default) or `api`. */
+  role?: 'all' | 'api';
   /** Writes CPU profiles of both servers' measured windows here (bench/lib/profile-on-signal.ts). */
   profileDir?: string;
 }
@@ -48,17 +50,22 @@ interface Signed {
   signature: string;
 }
 
-/** A short encounter transcript under a unique event id, signed over its exact bytes. */
+/**
+ * A `center.upserted` event under a unique event id (as the held-out measurement sends: the
+ * worker in the same process applies each to the centers catalog), signed over its exact bytes.
+ * Centers repeat over 500 ids, so the catalog stays small while the events keep coming.
+ */
 function signedEvent(prefix: string, n: number): Signed {
   const body = JSON.stringify({
     id: `${prefix}-${n}`,
-    type: 'encounter.transcript',
+    type: 'center.upserted',
     occurred_at: new Date().toISOString(),
     data: {
-      group_id: 'bench-group',
-      doctor_id: 'bench-doctor',
-      transcript: '[doctor] What brings you in today?\n[patient] A dry cough for three days, no fever.',
-      duration_seconds: 95,
+      id: `center-${n % 500}`,
+      name: `Bench Center ${n % 500}`,
+      address: { line: 'Calle Mayor 1', city: 'Madrid', postalCode: '28013', country: 'ES' },
+      phone: '+34910000000',
+      timezone: 'Europe/Madrid',
     },
   });
   return { body, signature: `sha256=${createHmac('sha256', SECRET).update(body).digest('hex')}` };
@@ -164,6 +171,17 @@ function cpuSeconds(pid: number | undefined): number | undefined {
   }
 }
 
+/** CPU seconds of a process's waited-for children (cutime + cstime). */
+function childCpuSeconds(pid: number): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[13]) + Number(fields[14])) / TICKS;
+  } catch {
+    return undefined;
+  }
+}
+
 async function startMeasured(name: string, script: string, env: NodeJS.ProcessEnv, signedPerServer: number, nodeArgs: string[] = []): Promise<Server> {
   const port = await freePort();
   const { child, stderr } = startServer(name, script, { ...env, PORT: String(port) }, nodeArgs);
@@ -191,7 +209,9 @@ function databaseCpuSeconds(): number | undefined {
       } catch {
         continue; // ended meanwhile
       }
-      total += cpuSeconds(Number(pid)) ?? 0;
+      // The postmaster's reaped children count too (cutime + cstime), so a backend that exits
+      // during a window does not take its CPU time out of the sum.
+      total += (cpuSeconds(Number(pid)) ?? 0) + (childCpuSeconds(Number(pid)) ?? 0);
     }
     return total;
   } catch {
@@ -236,7 +256,7 @@ export async function run(options: IngestOptions): Promise<BenchResult[]> {
   try {
     const appEnv = {
       NODE_ENV: 'production',
-      ROLE: 'api',
+      ROLE: options.role ?? 'all',
       DATABASE_URL: db.url,
       LOG_LEVEL: options.logLevel ?? 'info',
       JWT_SECRET: BENCH_JWT_SECRET,
@@ -326,7 +346,7 @@ export async function run(options: IngestOptions): Promise<BenchResult[]> {
     return [
       { name: 'ingest baseline (Express + HMAC + 1 INSERT), req/s', value: b.rps, unit: 'req/s', note: `${b.total} requests in ${b.seconds.toFixed(1)} s; ${b.statuses}; errors ${b.errors}` },
       { name: 'ingest baseline p99 latency', value: b.p99, unit: 'ms', note: 'worst window' },
-      { name: 'ingest app (POST /api/v1/webhooks/ehr), req/s', value: a.rps, unit: 'req/s', note: `${a.total} requests in ${a.seconds.toFixed(1)} s; ${a.statuses}; errors ${a.errors}; ${stored} events + ${jobs} jobs stored (warm-up included); ROLE=api, LOG_LEVEL=${appEnv.LOG_LEVEL}` },
+      { name: 'ingest app (POST /api/v1/webhooks/ehr), req/s', value: a.rps, unit: 'req/s', note: `${a.total} requests in ${a.seconds.toFixed(1)} s; ${a.statuses}; errors ${a.errors}; ${stored} events + ${jobs} jobs stored (warm-up included); ROLE=${appEnv.ROLE}, LOG_LEVEL=${appEnv.LOG_LEVEL}` },
       { name: 'ingest app p99 latency', value: a.p99, unit: 'ms', note: 'worst window' },
       { name: 'ingest app non-2xx responses and errors', value: a.non2xx + a.errors, unit: 'count', target: { op: '<=', value: 0 } },
       { name: 'ratio: ingest app / baseline req/s', value: ratio, unit: 'x', target: { op: '>=', value: 0.8 }, note: `per window: ${appServer.windows.map((w, i) => (rate(w) / rate(baseServer.windows[i])).toFixed(2)).join(', ')}` },
@@ -348,6 +368,7 @@ if (isMain(import.meta.url)) {
       connections: { type: 'string', default: '50' },
       rounds: { type: 'string', default: '5' },
       'log-level': { type: 'string', default: 'info' },
+      role: { type: 'string', default: 'all' },
       'cpu-prof': { type: 'boolean', default: false },
     },
   });
@@ -359,6 +380,7 @@ if (isMain(import.meta.url)) {
       connections: Number(values.connections),
       rounds: Number(values.rounds),
       logLevel: values['log-level'],
+      role: values.role === 'api' ? 'api' : 'all',
       profileDir: values['cpu-prof'] ? '/tmp/clinigate-ingest-prof' : undefined,
     }),
   );
