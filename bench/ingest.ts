@@ -29,7 +29,7 @@ import { isMain, runStandalone } from './lib/standalone.js';
 import type { BenchContext, BenchResult } from './lib/types.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const SECRET = 'bench-ehr-webhook-secret';
+export const SECRET = 'bench-ehr-webhook-secret';
 const PATH = '/api/v1/webhooks/ehr';
 
 export interface IngestOptions extends BenchContext {
@@ -79,7 +79,7 @@ function eventSource(prefix: string, size: number): () => Signed {
   return () => (next < pool.length ? pool[next++] : signedEvent(prefix, next++));
 }
 
-async function load(port: number, seconds: number, connections: number, events: () => Signed): Promise<Result> {
+export async function load(port: number, seconds: number, connections: number, events: () => Signed): Promise<Result> {
   return autocannon({
     url: `http://127.0.0.1:${port}`,
     connections,
@@ -128,7 +128,7 @@ async function waitForHttp(port: number, child: ChildProcess, stderr: () => stri
   }
 }
 
-async function stopServer(child: ChildProcess): Promise<void> {
+export async function stopServer(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return;
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   child.kill('SIGTERM');
@@ -137,7 +137,7 @@ async function stopServer(child: ChildProcess): Promise<void> {
   clearTimeout(timer);
 }
 
-interface Server {
+export interface Server {
   name: string;
   port: number;
   child: ChildProcess;
@@ -162,7 +162,7 @@ const TICKS = (() => {
  * CPU seconds used so far by a process (Linux /proc; undefined elsewhere). CPU per request is
  * steadier than req/s on a shared machine: other load slows both servers' clocks, not their work.
  */
-function cpuSeconds(pid: number | undefined): number | undefined {
+export function cpuSeconds(pid: number | undefined): number | undefined {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
@@ -183,7 +183,7 @@ function childCpuSeconds(pid: number): number | undefined {
   }
 }
 
-async function startMeasured(name: string, script: string, env: NodeJS.ProcessEnv, signedPerServer: number, nodeArgs: string[] = []): Promise<Server> {
+export async function startMeasured(name: string, script: string, env: NodeJS.ProcessEnv, signedPerServer: number, nodeArgs: string[] = []): Promise<Server> {
   const port = await freePort();
   const { child, stderr } = startServer(name, script, { ...env, PORT: String(port) }, nodeArgs);
   try {
@@ -200,7 +200,7 @@ async function startMeasured(name: string, script: string, env: NodeJS.ProcessEn
  * CPU seconds used so far by every PostgreSQL process of the machine (the server both benchmarked
  * servers write to; nothing else loads it during a window). Undefined off Linux.
  */
-function databaseCpuSeconds(): number | undefined {
+export function databaseCpuSeconds(): number | undefined {
   try {
     let total = 0;
     for (const pid of readdirSync('/proc')) {
@@ -221,7 +221,7 @@ function databaseCpuSeconds(): number | undefined {
 }
 
 /** Busy share of the whole machine's CPU time between two readings of /proc/stat (Linux). */
-function machineCpuTimes(): { idle: number; total: number } | undefined {
+export function machineCpuTimes(): { idle: number; total: number } | undefined {
   try {
     const fields = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
     return { idle: fields[3] + fields[4], total: fields.reduce((a, b) => a + b, 0) };
@@ -251,7 +251,7 @@ function summary(windows: Result[]) {
 }
 
 /** Events not yet processed (completed or failed) now, and the seconds until none are left (at most 120). */
-async function workerBacklog(url: string): Promise<{ left: number; drainSeconds: number } | undefined> {
+export async function workerBacklog(url: string): Promise<{ left: number; drainSeconds: number } | undefined> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
@@ -266,22 +266,27 @@ async function workerBacklog(url: string): Promise<{ left: number; drainSeconds:
   }
 }
 
+/** The app's environment in the benches: production mode, fixed secrets, the given role and log level. */
+export function benchAppEnv(url: string, role: string, logLevel: string) {
+  return {
+    NODE_ENV: 'production',
+    ROLE: role,
+    DATABASE_URL: url,
+    LOG_LEVEL: logLevel,
+    JWT_SECRET: BENCH_JWT_SECRET,
+    VOICE_API_KEYS: 'bench-api-key',
+    OPERATOR_API_KEYS: 'bench:bench-operator-key',
+    EHR_WEBHOOK_SECRET: SECRET,
+    VOICE_WEBHOOK_SECRET: 'bench-voice-webhook-secret',
+  };
+}
+
 export async function run(options: IngestOptions): Promise<BenchResult[]> {
   const o = { ...options, seconds: options.seconds ?? 10, warmup: options.warmup ?? 10, connections: options.connections ?? 50, rounds: options.rounds ?? 5 };
   const db = await createBenchDatabase(options.adminUrl, 'ingest');
   const servers: Server[] = [];
   try {
-    const appEnv = {
-      NODE_ENV: 'production',
-      ROLE: options.role ?? 'all',
-      DATABASE_URL: db.url,
-      LOG_LEVEL: options.logLevel ?? 'info',
-      JWT_SECRET: BENCH_JWT_SECRET,
-      VOICE_API_KEYS: 'bench-api-key',
-      OPERATOR_API_KEYS: 'bench:bench-operator-key',
-      EHR_WEBHOOK_SECRET: SECRET,
-      VOICE_WEBHOOK_SECRET: 'bench-voice-webhook-secret',
-    };
+    const appEnv = benchAppEnv(db.url, options.role ?? 'all', options.logLevel ?? 'info');
     // Sized for ~6,000 req/s over warm-up and windows; beyond that bodies are signed on the fly.
     const signed = Math.min(120_000, 6_000 * (o.seconds + o.warmup));
     const profiling = options.profileDir ? ['--import', './bench/lib/profile-on-signal.ts'] : [];

@@ -41,6 +41,21 @@ async function processClaimed(deps: AppDeps, event: StoredInboundEvent, lastAtte
   });
 }
 
+/** Events of one type in one call of its processMany(); false when it threw (nothing is logged: process() will say why). */
+async function processedTogether(deps: AppDeps, group: StoredInboundEvent[]): Promise<boolean> {
+  try {
+    await eventTypeFor(group[0].source, group[0].type)!.processMany!(deps, group);
+  } catch {
+    return false;
+  }
+  for (const event of group) {
+    runWithContext({ requestId: `event-${event.event_id}`, correlationId: event.correlation_id }, () =>
+      deps.logger.info('inbound event processed', { event_id: event.event_id, type: event.type, batch: group.length }),
+    );
+  }
+  return true;
+}
+
 /**
  * Processes stored inbound events, many per call: one statement claims them all (ended ones are
  * skipped), each type's work runs a few at a time, and one statement marks the successes
@@ -49,9 +64,25 @@ async function processClaimed(deps: AppDeps, event: StoredInboundEvent, lastAtte
  */
 export async function processInboundEvents(deps: AppDeps, work: Array<{ id: string; lastAttempt: boolean }>): Promise<Set<string>> {
   const lastAttempt = new Map(work.map((w) => [w.id, w.lastAttempt]));
-  const events = await claimInboundEvents(deps.pool, [...lastAttempt.keys()]);
+  const order = new Map(work.map((w, i) => [w.id, i]));
+  const claimed = (await claimInboundEvents(deps.pool, [...lastAttempt.keys()])).sort((a, b) => order.get(a.id)! - order.get(b.id)!);
   const completed: string[] = [];
   const retry = new Set<string>();
+  // Types that can do a batch's work in one statement do it so (catalog upserts); when that
+  // fails, their events go through process() one by one with the rest.
+  const events: StoredInboundEvent[] = [];
+  const many = new Map<string, StoredInboundEvent[]>();
+  for (const event of claimed) {
+    const type = eventTypeFor(event.source, event.type);
+    const key = `${event.source} ${event.type}`;
+    if (!type?.processMany) events.push(event);
+    else if (many.has(key)) many.get(key)!.push(event);
+    else many.set(key, [event]);
+  }
+  for (const group of many.values()) {
+    if (group.length > 1 && (await processedTogether(deps, group))) completed.push(...group.map((e) => e.id));
+    else events.push(...group);
+  }
   let next = 0;
   const lane = async () => {
     while (next < events.length) {

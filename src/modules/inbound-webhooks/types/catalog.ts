@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { withTransaction } from '../../../db/transaction.js';
 import { permanentOnClientError } from '../../../jobs/permanent-failure.js';
-import { centerSchema, deleteCenter, deleteService, serviceSchema, upsertCenter, upsertService } from '../../centers/index.js';
+import { centerSchema, deleteCenter, deleteService, serviceSchema, upsertCenter, upsertCenters, upsertService } from '../../centers/index.js';
 import type { InboundEventType } from '../event-types.js';
 
 const byId = z.object({ id: z.string().trim().min(1).max(100) });
@@ -20,6 +20,7 @@ export const catalogEventTypes: InboundEventType[] = [
     type: 'center.upserted',
     data: centerSchema,
     process: (deps, event) => applyOnce(() => upsertCenter(deps.pool, event.data)),
+    processMany: (deps, events) => upsertCenters(deps.pool, events.map((e) => e.data)),
   },
   {
     source: 'ehr',
