@@ -6,7 +6,7 @@
  * worker backlog, the tables' sizes, and the checkpoints and autovacuum runs it saw. Goals: every
  * answer a 202, and the last window's throughput within 10% of the first's (>= 0.9x).
  *
- *   npm run bench:soak -- [--events 300000] [--window 20] [--warmup 10] [--connections 50] [--log-level info]
+ *   npm run bench:soak -- [--events 300000] [--window 20] [--warmup 10] [--connections 50] [--log-level info] [--role all|api]
  */
 import { parseArgs } from 'node:util';
 import pg from 'pg';
@@ -22,6 +22,8 @@ export interface SoakOptions extends BenchContext {
   warmup?: number;
   connections?: number;
   logLevel?: string;
+  /** `all` (default: workers in process) or `api` (ingest alone, to tell the two apart). */
+  role?: 'all' | 'api';
 }
 
 interface Window {
@@ -50,12 +52,14 @@ async function databaseState(client: pg.Client) {
     );
     mb[t] = rows[0].mb;
   }
+  const autovacuum = (await client.query(`SELECT current_setting('autovacuum') AS v`)).rows[0].v as string;
   const checkpoints = await client
     .query(`SELECT (num_timed + num_requested)::int AS n FROM pg_stat_checkpointer`)
     .catch(() => client.query(`SELECT (checkpoints_timed + checkpoints_req)::int AS n FROM pg_stat_bgwriter`));
-  const vacuums = await client.query(`SELECT coalesce(sum(autovacuum_count + autoanalyze_count), 0)::int AS n FROM pg_stat_user_tables`);
+  // Vacuum and analyze runs of every table, by the autovacuum daemon or by the app's dead-row sweeper (when autovacuum is off).
+  const vacuums = await client.query(`SELECT coalesce(sum(autovacuum_count + autoanalyze_count + vacuum_count + analyze_count), 0)::int AS n FROM pg_stat_user_tables`);
   const backlog = await client.query(`SELECT count(*)::int AS n FROM inbound_events WHERE status NOT IN ('completed', 'failed')`);
-  return { mb, checkpoints: checkpoints.rows[0].n as number, autovacuums: vacuums.rows[0].n as number, backlog: backlog.rows[0].n as number };
+  return { mb, autovacuum, checkpoints: checkpoints.rows[0].n as number, autovacuums: vacuums.rows[0].n as number, backlog: backlog.rows[0].n as number };
 }
 
 const accepted = (r: Result) => Number(r.statusCodeStats?.['202']?.count ?? 0);
@@ -64,7 +68,7 @@ export async function run(options: SoakOptions): Promise<BenchResult[]> {
   const o = { events: options.events ?? 300_000, windowSeconds: options.windowSeconds ?? 20, warmup: options.warmup ?? 10, connections: options.connections ?? 50 };
   const db = await createBenchDatabase(options.adminUrl, 'soak');
   // Signed on the fly past a small pool: the same cost in every window, and no 300,000 bodies in memory.
-  const app = await startMeasured('app', 'src/main.ts', benchAppEnv(db.url, 'all', options.logLevel ?? 'info'), 10_000);
+  const app = await startMeasured('app', 'src/main.ts', benchAppEnv(db.url, options.role ?? 'all', options.logLevel ?? 'info'), 10_000);
   const client = new pg.Client({ connectionString: db.url });
   await client.connect();
   const windows: Window[] = [];
@@ -102,7 +106,7 @@ export async function run(options: SoakOptions): Promise<BenchResult[]> {
       options.log(
         `  window ${windows.length}: ${Math.round(w.rps)} req/s, p99 ${w.p99} ms, ${total} accepted so far; CPU per request server ${Math.round(w.serverUs)} µs, ` +
           `database ${Math.round(w.dbUs)} µs; backlog ${w.backlog}; MB ${TABLES.map((t) => `${t} ${w.mb[t].toFixed(0)}`).join(', ')}; ` +
-          `checkpoints ${w.checkpoints}, autovacuum/analyze runs ${w.autovacuums}`,
+          `checkpoints ${w.checkpoints}, vacuum/analyze runs ${w.autovacuums}`,
       );
     }
     const drained = await workerBacklog(db.url);
@@ -114,7 +118,7 @@ export async function run(options: SoakOptions): Promise<BenchResult[]> {
     const last = windows[windows.length - 1];
     const series = (f: (w: Window) => number) => windows.map((w) => Math.round(f(w))).join(', ');
     return [
-      { name: 'soak: events accepted in a row', value: total, unit: 'events', target: { op: '>=', value: o.events }, note: `${stored} stored; ${windows.length} windows of ${o.windowSeconds} s after a ${o.warmup} s warm-up; ROLE=all` },
+      { name: 'soak: events accepted in a row', value: total, unit: 'events', target: { op: '>=', value: o.events }, note: `${stored} stored; ${windows.length} windows of ${o.windowSeconds} s after a ${o.warmup} s warm-up; ROLE=${options.role ?? 'all'}` },
       { name: 'soak: non-2xx answers and errors', value: failures, unit: 'count', target: { op: '<=', value: 0 } },
       { name: 'soak: first window req/s', value: first.rps, unit: 'req/s', note: `per window: ${series((w) => w.rps)}` },
       { name: 'soak: last window req/s', value: last.rps, unit: 'req/s' },
@@ -126,7 +130,7 @@ export async function run(options: SoakOptions): Promise<BenchResult[]> {
       { name: 'soak: worker backlog at the last window', value: last.backlog, unit: 'events', note: `per window: ${series((w) => w.backlog)}; drained in ${drained?.drainSeconds.toFixed(1)} s after the load` },
       ...TABLES.map((t) => ({ name: `soak: ${t} size at the end`, value: last.mb[t], unit: 'MB', note: `per window: ${series((w) => w.mb[t])}` })),
       { name: 'soak: checkpoints during the windows', value: windows.reduce((n, w) => n + w.checkpoints, 0), unit: 'count', note: `per window: ${series((w) => w.checkpoints)}` },
-      { name: 'soak: autovacuum and autoanalyze runs', value: windows.reduce((n, w) => n + w.autovacuums, 0), unit: 'count', note: `per window: ${series((w) => w.autovacuums)}` },
+      { name: 'soak: vacuum and analyze runs (auto or the sweeper)', value: windows.reduce((n, w) => n + w.autovacuums, 0), unit: 'count', note: `per window: ${series((w) => w.autovacuums)}; the server's autovacuum: ${before.autovacuum}` },
     ];
   } finally {
     await stopServer(app.child);
@@ -143,6 +147,7 @@ if (isMain(import.meta.url)) {
       warmup: { type: 'string', default: '10' },
       connections: { type: 'string', default: '50' },
       'log-level': { type: 'string', default: 'info' },
+      role: { type: 'string', default: 'all' },
     },
   });
   await runStandalone((ctx) =>
@@ -153,6 +158,7 @@ if (isMain(import.meta.url)) {
       warmup: Number(values.warmup),
       connections: Number(values.connections),
       logLevel: values['log-level'],
+      role: values.role === 'api' ? 'api' : 'all',
     }),
   );
 }
