@@ -126,6 +126,8 @@ export async function run(options: SoakOptions): Promise<BenchResult[]> {
       { name: 'soak: first window p99', value: first.p99, unit: 'ms', note: `per window: ${series((w) => w.p99)}` },
       { name: 'soak: last window p99', value: last.p99, unit: 'ms' },
       { name: 'soak: server CPU per request, first / last window', value: first.serverUs, unit: 'µs', note: `last ${Math.round(last.serverUs)} µs; per window: ${series((w) => w.serverUs)}` },
+      // Steadier than req/s on a shared machine: other load slows the clock, not the work per request.
+      { name: 'ratio: soak first / last window server CPU per request', value: first.serverUs / last.serverUs, unit: 'x', note: 'context for the req/s ratio: below 1 means each request costs more as the tables grow' },
       { name: 'soak: database CPU per request, first / last window', value: first.dbUs, unit: 'µs', note: `last ${Math.round(last.dbUs)} µs; per window: ${series((w) => w.dbUs)}` },
       { name: 'soak: worker backlog at the last window', value: last.backlog, unit: 'events', note: `per window: ${series((w) => w.backlog)}; drained in ${drained?.drainSeconds.toFixed(1)} s after the load` },
       ...TABLES.map((t) => ({ name: `soak: ${t} size at the end`, value: last.mb[t], unit: 'MB', note: `per window: ${series((w) => w.mb[t])}` })),
