@@ -3,19 +3,20 @@ import { instrumentBoss } from '../metrics/instrument-boss.js';
 import { startOutboxDispatcher } from '../webhooks/outbox-dispatcher.js';
 import { startCallDispatchWorker } from './call-dispatch-worker.js';
 import { startCodifyWorker } from './codify-worker.js';
+import { startDeadRowSweeper } from './dead-row-sweeper.js';
 import { startHousekeepingWorker } from './housekeeping-worker.js';
 import { startInboundEventWorker } from './inbound-event-worker.js';
 import { startRunWorker } from './run-worker.js';
 import { startWebhookDeliveryWorker } from './webhook-delivery-worker.js';
 
 export interface Workers {
-  /** Stops what runs beside pg-boss (the outbox dispatcher); pg-boss's own workers stop with it. */
+  /** Stops what runs beside pg-boss (the outbox dispatcher, the dead-row sweeper); pg-boss's own workers stop with it. */
   stop(): void;
 }
 
 /**
  * Starts every queue's worker (ROLE worker or all), each registered through a pg-boss instance
- * that times and counts its jobs, and the outbox dispatcher.
+ * that times and counts its jobs, the outbox dispatcher, and the dead-row sweeper.
  */
 export async function startWorkers(deps: AppDeps): Promise<Workers> {
   const instrumented = { ...deps, boss: instrumentBoss(deps.boss, deps.metrics) };
@@ -23,5 +24,11 @@ export async function startWorkers(deps: AppDeps): Promise<Workers> {
     await start(instrumented);
   }
   const dispatcher = startOutboxDispatcher(instrumented);
-  return { stop: () => dispatcher.stop() };
+  const sweeper = startDeadRowSweeper(deps);
+  return {
+    stop: () => {
+      dispatcher.stop();
+      sweeper.stop();
+    },
+  };
 }

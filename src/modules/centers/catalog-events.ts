@@ -6,6 +6,7 @@ import {
   deleteCenterRow,
   deleteServiceRow,
   upsertCenterRow,
+  upsertCenterRows,
   upsertServiceRow,
   type CenterRow,
   type ServiceRow,
@@ -20,6 +21,11 @@ import { centerSchema, serviceSchema } from './centers.schema.js';
 
 export async function upsertCenter(db: Queryable, data: unknown): Promise<CenterRow> {
   return upsertCenterRow(db, parseWith(centerSchema, data, 422));
+}
+
+/** Many centers at once, in order (the last copy of an id wins); throws 422 when any does not fit. */
+export async function upsertCenters(db: Queryable, data: unknown[]): Promise<void> {
+  await upsertCenterRows(db, data.map((d) => parseWith(centerSchema, d, 422)));
 }
 
 /** Removes the center and its services. Deleting one that is not there is not an error (false). */

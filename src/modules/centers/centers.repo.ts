@@ -45,6 +45,29 @@ export async function upsertCenterRow(db: Queryable, c: Center): Promise<CenterR
   return rows[0];
 }
 
+/**
+ * Many centers in one statement (a batch of `center.upserted` events): the last copy of an id
+ * wins, as if they had been applied one by one in order.
+ */
+export async function upsertCenterRows(db: Queryable, centers: Center[]): Promise<void> {
+  const last = new Map(centers.map((c) => [c.id, c]));
+  if (last.size === 0) return;
+  const rows = [...last.values()].map((c) => ({
+    id: c.id, name: c.name, line: c.address.line, city: c.address.city, postal: c.address.postalCode, country: c.address.country,
+    phone: c.phone, timezone: c.timezone, hours: c.openingHours,
+  }));
+  await db.query({
+    name: 'centers-upsert-many-v1',
+    text: `INSERT INTO centers (id, name, address_line, city, postal_code, country, phone, timezone, opening_hours)
+     SELECT id, name, line, city, postal, country, phone, timezone, hours
+       FROM json_to_recordset($1::json) AS c (id text, name text, line text, city text, postal text, country text, phone text, timezone text, hours jsonb)
+     ON CONFLICT (id) DO UPDATE SET name = EXCLUDED.name, address_line = EXCLUDED.address_line, city = EXCLUDED.city,
+       postal_code = EXCLUDED.postal_code, country = EXCLUDED.country, phone = EXCLUDED.phone,
+       timezone = EXCLUDED.timezone, opening_hours = EXCLUDED.opening_hours, updated_at = now()`,
+    values: [JSON.stringify(rows)],
+  });
+}
+
 /** Deletes the center and (by cascade) its services; false when there was none. */
 export async function deleteCenterRow(db: Queryable, id: string): Promise<boolean> {
   const { rowCount } = await db.query('DELETE FROM centers WHERE id = $1', [id]);

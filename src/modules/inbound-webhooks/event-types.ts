@@ -16,6 +16,12 @@ export interface InboundEventType<D = any> {
   groupId?: (data: D) => string | null;
   /** Does the event's work; runs in a job, may run again after a crash, so must be idempotent. */
   process(deps: AppDeps, event: StoredInboundEvent): Promise<void>;
+  /**
+   * Optional: the work of many events of this type at once (one statement for a batch), in the
+   * order given. When it throws, the worker falls back to process() for each, so one bad event
+   * fails only itself.
+   */
+  processMany?(deps: AppDeps, events: StoredInboundEvent[]): Promise<void>;
 }
 
 const TYPES: InboundEventType[] = [encounterTranscriptType, ...catalogEventTypes, ...callEventTypes, ...hl7EventTypes];

@@ -82,6 +82,31 @@ export async function findInboundEventsBySenderId(db: Queryable, eventId: string
   return rows;
 }
 
+/**
+ * Claims many events for processing in one statement: those not yet ended move to `processing`
+ * with one more attempt, and are returned; ended ones (completed or failed) are left out.
+ */
+export async function claimInboundEvents(db: Queryable, ids: string[]): Promise<StoredInboundEvent[]> {
+  const { rows } = await db.query<StoredInboundEvent>({
+    name: 'inbound-events-claim-v1',
+    text: `UPDATE inbound_events SET status = 'processing', attempts = attempts + 1
+     WHERE id = ANY($1::uuid[]) AND status NOT IN ('completed', 'failed')
+     RETURNING ${COLUMNS}`,
+    values: [ids],
+  });
+  return rows;
+}
+
+/** Many events completed in one statement (the batch worker's successes). */
+export async function markCompleted(db: Queryable, ids: string[]): Promise<void> {
+  if (ids.length === 0) return;
+  await db.query({
+    name: 'inbound-events-completed-v1',
+    text: `UPDATE inbound_events SET status = 'completed', error = NULL, processed_at = now() WHERE id = ANY($1::uuid[])`,
+    values: [ids],
+  });
+}
+
 export async function markProcessing(db: Queryable, id: string): Promise<void> {
   await db.query(
     `UPDATE inbound_events SET status = 'processing', attempts = attempts + 1 WHERE id = $1 AND status <> 'completed'`,

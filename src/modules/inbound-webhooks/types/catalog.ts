@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { withTransaction } from '../../../db/transaction.js';
 import { permanentOnClientError } from '../../../jobs/permanent-failure.js';
-import { centerSchema, deleteCenter, deleteService, serviceSchema, upsertCenter, upsertService } from '../../centers/index.js';
+import { centerSchema, deleteCenter, deleteService, serviceSchema, upsertCenter, upsertCenters, upsertService } from '../../centers/index.js';
 import type { InboundEventType } from '../event-types.js';
 
 const byId = z.object({ id: z.string().trim().min(1).max(100) });
@@ -9,19 +9,24 @@ const byId = z.object({ id: z.string().trim().min(1).max(100) });
 /** A catalog change that cannot apply (a service whose center is gone) will not apply on retry either. */
 const applyOnce = (fn: () => Promise<unknown>) => permanentOnClientError(fn).then(() => undefined);
 
-/** EHR/HIS events that keep the centers catalog. Upserts and deletes are idempotent by id. */
+/**
+ * EHR/HIS events that keep the centers catalog. Upserts and deletes are idempotent by id. A
+ * center upsert or delete is one statement, atomic by itself: no BEGIN and COMMIT round trips
+ * (issue 20); a service upsert checks its center first, so it keeps its transaction.
+ */
 export const catalogEventTypes: InboundEventType[] = [
   {
     source: 'ehr',
     type: 'center.upserted',
     data: centerSchema,
-    process: (deps, event) => applyOnce(() => withTransaction(deps.pool, (tx) => upsertCenter(tx, event.data))),
+    process: (deps, event) => applyOnce(() => upsertCenter(deps.pool, event.data)),
+    processMany: (deps, events) => upsertCenters(deps.pool, events.map((e) => e.data)),
   },
   {
     source: 'ehr',
     type: 'center.deleted',
     data: byId,
-    process: (deps, event) => applyOnce(() => withTransaction(deps.pool, (tx) => deleteCenter(tx, event.data))),
+    process: (deps, event) => applyOnce(() => deleteCenter(deps.pool, event.data)),
   },
   {
     source: 'ehr',
@@ -33,6 +38,6 @@ export const catalogEventTypes: InboundEventType[] = [
     source: 'ehr',
     type: 'service.deleted',
     data: byId,
-    process: (deps, event) => applyOnce(() => withTransaction(deps.pool, (tx) => deleteService(tx, event.data))),
+    process: (deps, event) => applyOnce(() => deleteService(deps.pool, event.data)),
   },
 ];
