@@ -3,9 +3,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { CodifyModel } from '../../src/engine/engine.js';
 import { boundedChunks, MAX_CHUNK } from '../../src/engine/local/coder/chunks.js';
 import { codifyText } from '../../src/engine/local/coder/index.js';
-import { CodeTable, type CodeRow } from '../../src/terminology/code-table.js';
-import { readCodeDescriptions } from '../../src/terminology/icd10-file.js';
+import { CodeTable } from '../../src/terminology/code-table.js';
 import { starterRows } from '../../src/terminology/starter-catalog.js';
+import { FULL_CODES_FILE, fullCodeTable } from '../helpers/full-code-table.js';
 
 // Inputs that once made the coder superlinear (wink-nlp on one long line or one long token,
 // quadratic span search). No timing asserts: vitest's test timeout is the guard.
@@ -77,13 +77,10 @@ describe('local coder on adversarial input, starter catalog', () => {
   adversarialSuite(() => table);
 });
 
-const CODES_FILE = '../shared/data/icd10cm/icd10cm-codes-2026.txt';
-describe.runIf(existsSync(CODES_FILE))('local coder on adversarial input, full FY2026 table', () => {
+describe.runIf(existsSync(FULL_CODES_FILE))('local coder on adversarial input, full FY2026 table', () => {
   let table: CodeTable;
   beforeAll(async () => {
-    const rows: CodeRow[] = [];
-    for await (const r of readCodeDescriptions(CODES_FILE)) rows.push({ ...r, billable: true });
-    table = new CodeTable(rows);
+    table = await fullCodeTable();
     void table.index;
   }, 60_000);
   adversarialSuite(() => table);

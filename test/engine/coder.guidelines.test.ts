@@ -3,10 +3,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { CodifyModel } from '../../src/engine/engine.js';
 import { codifyText } from '../../src/engine/local/coder/index.js';
 import { msSense, senseProblem } from '../../src/engine/local/coder/word-sense.js';
-import { CodeTable, type CodeRow } from '../../src/terminology/code-table.js';
-import { readCodeDescriptions } from '../../src/terminology/icd10-file.js';
+import { CodeTable } from '../../src/terminology/code-table.js';
+import { FULL_CODES_FILE, fullCodeTable } from '../helpers/full-code-table.js';
 
-const CODES_FILE = '../shared/data/icd10cm/icd10cm-codes-2026.txt';
 const MODELS: CodifyModel[] = ['fast', 'balanced', 'high-quality'];
 
 /** A short realistic note, the codes a coder must give and those they must not, and the rule's words. */
@@ -92,12 +91,10 @@ export const WORD_SENSE_CASES: Case[] = [
   { rule: 'bladder infection', note: 'ASSESSMENT: Uncomplicated bladder infection. Start nitrofurantoin.', must: ['N30.90'], mustNot: ['B99.9'] },
 ];
 
-describe.runIf(existsSync(CODES_FILE))('ICD-10-CM Official Guidelines as rules, full FY2026 table', () => {
+describe.runIf(existsSync(FULL_CODES_FILE))('ICD-10-CM Official Guidelines as rules, full FY2026 table', () => {
   let table: CodeTable;
   beforeAll(async () => {
-    const rows: CodeRow[] = [];
-    for await (const r of readCodeDescriptions(CODES_FILE)) rows.push({ ...r, billable: true });
-    table = new CodeTable(rows);
+    table = await fullCodeTable();
   }, 60_000);
 
   const check = (c: Case, model: CodifyModel) => {

@@ -2,18 +2,15 @@ import { existsSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { CodifyModel } from '../../src/engine/engine.js';
 import { codifyText } from '../../src/engine/local/coder/index.js';
-import { CodeTable, type CodeRow } from '../../src/terminology/code-table.js';
-import { readCodeDescriptions } from '../../src/terminology/icd10-file.js';
+import type { CodeTable } from '../../src/terminology/code-table.js';
+import { FULL_CODES_FILE, fullCodeTable } from '../helpers/full-code-table.js';
 
-const CODES_FILE = '../shared/data/icd10cm/icd10cm-codes-2026.txt';
 const MODELS: CodifyModel[] = ['fast', 'balanced', 'high-quality'];
 
-describe.runIf(existsSync(CODES_FILE))('coder levels and title normalisation with the full FY2026 table', () => {
+describe.runIf(existsSync(FULL_CODES_FILE))('coder levels and title normalisation with the full FY2026 table', () => {
   let table: CodeTable;
   beforeAll(async () => {
-    const rows: CodeRow[] = [];
-    for await (const r of readCodeDescriptions(CODES_FILE)) rows.push({ ...r, billable: true });
-    table = new CodeTable(rows);
+    table = await fullCodeTable();
   }, 60_000);
 
   const finals = (text: string, model: CodifyModel) => codifyText(table, text, model).final_code_assessments.map((a) => a.code);
