@@ -88,6 +88,8 @@ export const WORD_SENSE_CASES: Case[] = [
   { rule: 'pleural effusion', note: 'Chest X-ray shows a small left pleural effusion.', must: ['J90'], mustNot: [] },
   { rule: 'allergy reaction', note: 'ALLERGIES: The patient reports sulfa drugs give the patient a rash.', must: [], mustNot: ['R21'] },
   { rule: 'allergic rhinitis', note: 'Allergic rhinitis, on loratadine; allergic to penicillin.', must: ['J30.9'], mustNot: [] },
+  { rule: 'allergy history', note: 'Allergic to penicillin (hives as a child).', must: [], mustNot: ['L50.9'] },
+  { rule: 'allergic reaction now', note: 'Allergic reaction to peanuts an hour ago with hives on the arms.', must: ['L50.9'], mustNot: [] },
   { rule: 'bladder infection', note: 'ASSESSMENT: Uncomplicated bladder infection. Start nitrofurantoin.', must: ['N30.90'], mustNot: ['B99.9'] },
 ];
 

@@ -55,7 +55,7 @@ export function senseProblem(table: CodeTable, m: Mention, lower: readonly strin
   }
   // "ALLERGIES: sulfa drugs give the patient a rash", "allergic to penicillin (hives)": the
   // reaction belongs to the allergy history, not to today's findings.
-  if (REACTION_CODE.test(code) && !span.some((w) => w.startsWith('allerg')) && lower.some((w, i) => (i < m.start || i > m.end) && w.startsWith('allerg'))) {
+  if (REACTION_CODE.test(code) && !span.some((w) => w.startsWith('allerg')) && allergyStatement(lower, m)) {
     return `"${span.join(' ')}" is a reaction named in the allergy history, not a current condition.`;
   }
   // "Cold" the illness (J00) versus cold hands, cold intolerance or exposure to cold.
@@ -82,6 +82,14 @@ export function senseProblem(table: CodeTable, m: Mention, lower: readonly strin
     return `"${span.join(' ')} ${next}" names a ${next}, not the condition.`;
   }
   return undefined;
+}
+
+/**
+ * An allergy statement outside the mention: "allergies" (the heading, "allergies include") or
+ * "allergic to" / "allergy to". A current "allergic reaction with hives" is not one.
+ */
+function allergyStatement(lower: readonly string[], m: Mention): boolean {
+  return lower.some((w, i) => (i < m.start || i > m.end) && (w === 'allergies' || ((w === 'allergic' || w === 'allergy') && lower[i + 1] === 'to')));
 }
 
 // "MS" by context: multiple sclerosis in a neurological note, mitral stenosis in a cardiac one;
