@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isolatedDatabase } from '../helpers/receiver.js';
-import { startTestApp, TEST_OPERATOR_KEY, type TestApp } from '../helpers/test-app.js';
+import { startIsolatedTestApp, TEST_OPERATOR_KEY, type TestApp } from '../helpers/test-app.js';
 import { newCaller } from '../helpers/tokens.js';
 import { newNote } from '../notes/note-builders.js';
 
@@ -10,16 +9,11 @@ const OPERATOR = { 'x-api-key': TEST_OPERATOR_KEY };
 
 /** An insider must not be able to erase the audit row of a PHI read by sending odd bytes beside it. */
 describe('attacks on the audit trail', () => {
-  let db: Awaited<ReturnType<typeof isolatedDatabase>>;
   let t: TestApp;
   beforeAll(async () => {
-    db = await isolatedDatabase();
-    t = await startTestApp({ env: { DATABASE_URL: db.url } });
+    t = await startIsolatedTestApp();
   });
-  afterAll(async () => {
-    await t?.close();
-    await db?.drop();
-  });
+  afterAll(() => t?.close());
   const rowsOf = async (clientIds: string[]) =>
     (await t.deps.pool.query(`SELECT client_request_id, operation, resource_id, status, patient FROM audit_log WHERE client_request_id = ANY ($1)`, [clientIds])).rows;
 

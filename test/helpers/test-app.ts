@@ -10,6 +10,7 @@ import { AuditWriter } from '../../src/modules/audit/audit-writer.js';
 import { openRuntime } from '../../src/runtime.js';
 import type { CodeTableStore } from '../../src/terminology/code-table-store.js';
 import { TEST_JWT_SECRET } from './tokens.js';
+import { isolatedDatabase } from './isolated-database.js';
 
 export const TEST_API_KEYS = ['test-api-key-current', 'test-api-key-previous'];
 /** Operator keys: one named (`name:key`), one bare (named by its fingerprint in the audit trail). */
@@ -79,6 +80,22 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       // A writer made above for a replaced pool is not the runtime's: stop() would not flush it.
       if (deps.audit !== runtime.deps.audit) await deps.audit.close();
       await runtime.stop({ graceful: false });
+    },
+  };
+}
+
+/**
+ * The real app on a migrated database of this test file's own (isolated-database.ts): for files
+ * whose jobs, endpoints or audit rows must not meet another file's. close() also drops it.
+ */
+export async function startIsolatedTestApp(options: TestAppOptions = {}): Promise<TestApp> {
+  const db = await isolatedDatabase();
+  const t = await startTestApp({ ...options, env: { ...options.env, DATABASE_URL: db.url } });
+  return {
+    ...t,
+    close: async () => {
+      await t.close();
+      await db.drop();
     },
   };
 }

@@ -270,6 +270,11 @@ describe('HL7 v2 over MLLP, inbound', () => {
     client.close();
   });
 
+  it('refuses a taken MLLP port with a one-line start-up reason naming HL7_MLLP_PORT', async () => {
+    const taken = mllp.port; // the suite's own listener holds it
+    await expect(startMllpListener(t.deps, taken, '127.0.0.1')).rejects.toThrow(`MLLP port ${taken} is in use by another process: stop it, or set HL7_MLLP_PORT to a free port`);
+  });
+
   it('wrote no transcript text or patient identifier into any log line (debug level)', () => {
     expect(logLines.length).toBeGreaterThan(10);
     expect(logLines.some((l) => l.includes('hl7 message acknowledged'))).toBe(true);

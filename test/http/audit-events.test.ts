@@ -1,24 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isolatedDatabase } from '../helpers/receiver.js';
-import { startTestApp, TEST_OPERATOR_KEY, type TestApp } from '../helpers/test-app.js';
+import { startIsolatedTestApp, TEST_OPERATOR_KEY, type TestApp } from '../helpers/test-app.js';
 import { newCaller } from '../helpers/tokens.js';
 import { newNote } from '../notes/note-builders.js';
 
 const OPERATOR = { 'x-api-key': TEST_OPERATOR_KEY };
 
 describe('operator audit API: GET /api/v1/audit-events', () => {
-  let db: Awaited<ReturnType<typeof isolatedDatabase>>;
   let t: TestApp;
   beforeAll(async () => {
-    db = await isolatedDatabase();
-    t = await startTestApp({ env: { DATABASE_URL: db.url } });
+    t = await startIsolatedTestApp();
   });
-  afterAll(async () => {
-    await t?.close();
-    await db?.drop();
-  });
+  afterAll(() => t?.close());
   const events = (query: string) => request(t.app).get(`/api/v1/audit-events?${query}`).set(OPERATOR);
 
   it('finds who read a note: by resource, patient, user and group, newest first, with both request ids', async () => {

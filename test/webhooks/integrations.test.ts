@@ -3,22 +3,16 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { validCall } from '../calls/support.js';
 import { encounterData, envelope, integrationSignature, postSigned } from '../helpers/inbound.js';
-import { isolatedDatabase } from '../helpers/receiver.js';
-import { startTestApp, TEST_API_KEYS, TEST_OPERATOR_KEY, type TestApp } from '../helpers/test-app.js';
+import { startIsolatedTestApp, TEST_API_KEYS, TEST_OPERATOR_KEY, type TestApp } from '../helpers/test-app.js';
 
 const OPERATOR = { 'x-api-key': TEST_OPERATOR_KEY };
 
 describe('inbound integrations: own secrets, bound to groups', () => {
-  let db: Awaited<ReturnType<typeof isolatedDatabase>>;
   let t: TestApp;
   beforeAll(async () => {
-    db = await isolatedDatabase();
-    t = await startTestApp({ env: { DATABASE_URL: db.url } });
+    t = await startIsolatedTestApp();
   });
-  afterAll(async () => {
-    await t?.close();
-    await db?.drop();
-  });
+  afterAll(() => t?.close());
 
   const createIntegration = async (body: Record<string, unknown>) => {
     const res = await request(t.app).post('/api/v1/integrations').set(OPERATOR).send(body);

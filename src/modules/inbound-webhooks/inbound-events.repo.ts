@@ -1,5 +1,5 @@
 import type { Queryable } from '../../db/pool.js';
-import { isoTime } from '../../db/sql.js';
+import { inChunks, isoTime } from '../../db/sql.js';
 import { enqueueJobsSql } from '../../jobs/enqueue-sql.js';
 import { INBOUND_EVENT_QUEUE } from '../../jobs/queues.js';
 import type { WebhookSource } from './envelope.js';
@@ -147,16 +147,14 @@ export async function reopenFailedEvent(db: Queryable, id: string): Promise<bool
  * run never holds a long lock. Returns how many were redacted.
  */
 export async function redactInboundEventsOlderThan(db: Queryable, days: number, chunk = 5_000): Promise<number> {
-  let total = 0;
-  for (;;) {
+  return inChunks(chunk, async (limit) => {
     const { rowCount } = await db.query(
       `UPDATE inbound_events SET data = '{}'::jsonb, redacted_at = now()
        WHERE id IN (SELECT id FROM inbound_events WHERE redacted_at IS NULL AND received_at < now() - make_interval(days => $1) LIMIT $2)`,
-      [days, chunk],
+      [days, limit],
     );
-    total += rowCount ?? 0;
-    if ((rowCount ?? 0) < chunk) return total;
-  }
+    return rowCount;
+  });
 }
 
 /** Whether the event's body was redacted after the retention period (it can no longer be processed). */

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { CHANNELS } from '../../db/notifications.js';
 import type { Queryable } from '../../db/pool.js';
+import { inChunks } from '../../db/sql.js';
 
 export type OutboundEventType =
   | 'transcription.created'
@@ -41,14 +42,12 @@ export async function recordEvent(db: Queryable, event: OutboundEvent): Promise<
  * times, and every delivery with its attempts, stay. Returns how many were redacted.
  */
 export async function redactOutboxOlderThan(db: Queryable, days: number, chunk = 5_000): Promise<number> {
-  let total = 0;
-  for (;;) {
+  return inChunks(chunk, async (limit) => {
     const { rowCount } = await db.query(
       `UPDATE outbox SET data = '{}'::jsonb, redacted_at = now()
        WHERE id IN (SELECT id FROM outbox WHERE redacted_at IS NULL AND created_at < now() - make_interval(days => $1) LIMIT $2)`,
-      [days, chunk],
+      [days, limit],
     );
-    total += rowCount ?? 0;
-    if ((rowCount ?? 0) < chunk) return total;
-  }
+    return rowCount;
+  });
 }

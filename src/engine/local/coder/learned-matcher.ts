@@ -1,6 +1,6 @@
 import type { CodeTable } from '../../../terminology/code-table.js';
 import type { LearnedEntry } from './learned/types.js';
-import type { Mention, SentenceStems } from './mention.js';
+import { forEachStemPhrase, type Mention, type SentenceStems } from './mention.js';
 
 export interface CompiledLearned {
   byStems: Map<string, Array<[code: number, precision: number]>>;
@@ -34,17 +34,8 @@ export function compiledLearned(table: CodeTable, entries: readonly LearnedEntry
 /** Every learned phrase in a sentence (stem n-grams, at most maxLen long: linear in the sentence). */
 export function matchLearned(lex: CompiledLearned, st: SentenceStems, sentence: number): Mention[] {
   const out: Mention[] = [];
-  const { stems, from } = st;
-  for (let i = 0; i < stems.length; i++) {
-    let key = '';
-    for (let len = 1; len <= lex.maxLen && i + len <= stems.length; len++) {
-      key = len === 1 ? stems[i] : `${key} ${stems[i + len - 1]}`;
-      const codes = lex.byStems.get(key);
-      if (!codes) continue;
-      for (const [code, precision] of codes) {
-        out.push({ code, sentence, start: from[i], end: from[i + len - 1], source: 'learned', weight: 4 + 3 * len, score: precision });
-      }
-    }
-  }
+  forEachStemPhrase(st, lex.byStems, lex.maxLen, (codes, start, end, len) => {
+    for (const [code, precision] of codes) out.push({ code, sentence, start, end, source: 'learned', weight: 4 + 3 * len, score: precision });
+  });
   return out;
 }

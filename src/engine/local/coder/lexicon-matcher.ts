@@ -1,7 +1,7 @@
 import type { CodeTable } from '../../../terminology/code-table.js';
 import { synonymLexicon } from '../../../terminology/starter-catalog.js';
 import { wordStems } from '../../../terminology/text-normalize.js';
-import type { Mention, SentenceStems } from './mention.js';
+import { forEachStemPhrase, type Mention, type SentenceStems } from './mention.js';
 
 export interface CompiledLexicon {
   byStems: Map<string, number[]>; // "stem stem" -> code indexes
@@ -46,17 +46,8 @@ export function matchLexicon(lex: CompiledLexicon, words: readonly string[], st:
       out.push({ code, sentence, start: i, end: i, source: 'lexicon', weight: 5, score: 0.85 });
     }
   });
-  const { stems, from } = st;
-  for (let i = 0; i < stems.length; i++) {
-    let key = '';
-    for (let len = 1; len <= lex.maxLen && i + len <= stems.length; len++) {
-      key = len === 1 ? stems[i] : `${key} ${stems[i + len - 1]}`;
-      const codes = lex.byStems.get(key);
-      if (!codes) continue;
-      for (const code of codes) {
-        out.push({ code, sentence, start: from[i], end: from[i + len - 1], source: 'lexicon', weight: 4 + 3 * len, score: 0.92 });
-      }
-    }
-  }
+  forEachStemPhrase(st, lex.byStems, lex.maxLen, (codes, start, end, len) => {
+    for (const code of codes) out.push({ code, sentence, start, end, source: 'lexicon', weight: 4 + 3 * len, score: 0.92 });
+  });
   return out;
 }

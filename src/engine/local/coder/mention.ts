@@ -16,3 +16,24 @@ export interface SentenceStems {
   stems: string[];
   from: number[];
 }
+
+/**
+ * Calls `found` for every run of at most `maxLen` stems of the sentence that `byStems` holds
+ * ("stem stem" keys), with the word span it covers: linear in the sentence (times maxLen).
+ */
+export function forEachStemPhrase<T>(
+  st: SentenceStems,
+  byStems: ReadonlyMap<string, T>,
+  maxLen: number,
+  found: (value: T, start: number, end: number, len: number) => void,
+): void {
+  const { stems, from } = st;
+  for (let i = 0; i < stems.length; i++) {
+    let key = '';
+    for (let len = 1; len <= maxLen && i + len <= stems.length; len++) {
+      key = len === 1 ? stems[i] : `${key} ${stems[i + len - 1]}`;
+      const value = byStems.get(key);
+      if (value !== undefined) found(value, from[i], from[i + len - 1], len);
+    }
+  }
+}
