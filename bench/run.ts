@@ -4,10 +4,10 @@
  * an embedded PostgreSQL in a temp dir on a free port; each benchmark works in a fresh database
  * that it drops. About 3-4 minutes on 2 cores with the defaults.
  *
- *   npm run bench -- [--only codify,runs,webhooks,ingest,hl7] [--runs 50] [--extractions 20]
+ *   npm run bench -- [--only codify,runs,webhooks,ingest,hl7,pipeline] [--runs 50] [--extractions 20]
  *     [--codify-runs 15] [--events 2000] [--ingest-seconds 10] [--ingest-rounds 5]
  *     [--ingest-warmup 10] [--connections 50] [--hl7-senders 20] [--hl7-messages 50]
- *     [--log-level info] [--json out.json]
+ *     [--pipeline-visits 10] [--pipeline-burst 8] [--log-level info] [--json out.json]
  */
 import { writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
@@ -15,6 +15,7 @@ import { parseArgs } from 'node:util';
 import * as codify from './codify-latency.js';
 import * as hl7 from './hl7-ack-latency.js';
 import * as ingest from './ingest.js';
+import * as pipeline from './pipeline-latency.js';
 import { openBenchServer } from './lib/database.js';
 import { logToStderr } from './lib/standalone.js';
 import { formatTable } from './lib/table.js';
@@ -24,7 +25,7 @@ import * as webhooks from './webhook-deliveries.js';
 
 const { values: a } = parseArgs({
   options: {
-    only: { type: 'string', default: 'codify,runs,webhooks,ingest,hl7' },
+    only: { type: 'string', default: 'codify,runs,webhooks,ingest,hl7,pipeline' },
     runs: { type: 'string', default: '50' },
     extractions: { type: 'string', default: '20' },
     'codify-runs': { type: 'string', default: '15' },
@@ -35,6 +36,8 @@ const { values: a } = parseArgs({
     connections: { type: 'string', default: '50' },
     'hl7-senders': { type: 'string', default: '20' },
     'hl7-messages': { type: 'string', default: '50' },
+    'pipeline-visits': { type: 'string', default: '10' },
+    'pipeline-burst': { type: 'string', default: '8' },
     'log-level': { type: 'string', default: 'info' },
     json: { type: 'string' },
   },
@@ -44,6 +47,7 @@ const BENCHES: Record<string, (ctx: BenchContext) => Promise<BenchResult[]>> = {
   runs: (ctx) => runs.run({ ...ctx, runs: Number(a.runs), extractions: Number(a.extractions) }),
   codify: (ctx) => codify.run({ ...ctx, runs: Number(a['codify-runs']) }),
   webhooks: (ctx) => webhooks.run({ ...ctx, events: Number(a.events) }),
+  pipeline: (ctx) => pipeline.run({ ...ctx, visits: Number(a['pipeline-visits']), burst: Number(a['pipeline-burst']) }),
   hl7: (ctx) => hl7.run({ ...ctx, senders: Number(a['hl7-senders']), messages: Number(a['hl7-messages']) }),
   ingest: (ctx) =>
     ingest.run({

@@ -1,0 +1,159 @@
+/**
+ * The EHR documentation pipeline through the front door of the real service (`src/main.ts` in a
+ * child process, ROLE=all, local engine): a signed `encounter.transcript` in, the signed
+ * `note.ready` out at a local webhook receiver (transcription, extraction run, note, codes,
+ * delivery). Two figures:
+ * - visits one at a time: webhook -> note.ready p50;
+ * - a catalog event (`center.upserted`) posted while a burst of visits is in the pipeline: the
+ *   time until the event reads `completed`. Catalog and call events must not queue behind
+ *   documentation pipelines (issue 19).
+ *
+ *   tsx bench/pipeline-latency.ts [--visits 10] [--burst 8]
+ */
+import { createHmac, randomUUID } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { parseArgs } from 'node:util';
+import { SECRET, startMeasured, stopServer } from './ingest.js';
+import { createBenchDatabase } from './lib/database.js';
+import { BENCH_JWT_SECRET } from './lib/runtime.js';
+import { isMain, runStandalone } from './lib/standalone.js';
+import { pct } from './lib/stats.js';
+import type { BenchContext, BenchResult } from './lib/types.js';
+
+export interface PipelineBenchOptions extends BenchContext {
+  visits?: number;
+  burst?: number;
+}
+
+const OPERATOR_KEY = 'bench-operator-key-0123456789abcdef';
+const GROUP = 'bench-pipeline-group';
+const TRANSCRIPT = [
+  '[doctor] hi, what brings you in today?',
+  "[patient] i've had a cough and a fever for three days.",
+  '[doctor] any chest pain?',
+  '[patient] no chest pain. i am allergic to penicillin, it gives me hives.',
+  '[doctor] your temperature is 38.4 and lungs have crackles on the right.',
+  '[doctor] this looks like community acquired pneumonia. i will start azithromycin and see you in one week.',
+].join('\n');
+
+function signed(type: string, data: Record<string, unknown>): { id: string; body: string; signature: string } {
+  const id = `bench-${randomUUID()}`;
+  const body = JSON.stringify({ id, type, occurred_at: new Date().toISOString(), data });
+  return { id, body, signature: `sha256=${createHmac('sha256', SECRET).update(body).digest('hex')}` };
+}
+
+async function post(port: number, event: { body: string; signature: string }): Promise<void> {
+  const res = await fetch(`http://127.0.0.1:${port}/api/v1/webhooks/ehr`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-integration-signature': event.signature },
+    body: event.body,
+  });
+  if (res.status !== 202) throw new Error(`webhook answered ${res.status}: ${await res.text()}`);
+}
+
+function encounter(patient: string) {
+  return signed('encounter.transcript', {
+    group_id: GROUP,
+    doctor_id: 'bench-doctor',
+    patient_id: patient,
+    transcript: TRANSCRIPT,
+    duration_seconds: 300,
+    language: 'en',
+    template: 'SOAP',
+  });
+}
+
+async function eventStatus(port: number, id: string): Promise<string> {
+  const res = await fetch(`http://127.0.0.1:${port}/api/v1/webhooks/events/${encodeURIComponent(id)}`, { headers: { 'x-api-key': OPERATOR_KEY } });
+  if (res.status !== 200) return `http ${res.status}`;
+  return ((await res.json()) as { status: string }).status;
+}
+
+async function until(what: string, done: () => boolean | Promise<boolean>, timeoutMs = 120_000): Promise<void> {
+  const deadline = performance.now() + timeoutMs;
+  while (!(await done())) {
+    if (performance.now() > deadline) throw new Error(`${what}: not after ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
+
+export async function run(options: PipelineBenchOptions): Promise<BenchResult[]> {
+  const visits = options.visits ?? 10;
+  const burst = options.burst ?? 8;
+  const arrived = new Map<string, number>();
+  const receiver = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      try {
+        const event = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { type?: string; data?: { patient_id?: string } };
+        if (event.type === 'note.ready' && event.data?.patient_id) arrived.set(event.data.patient_id, performance.now());
+      } catch {
+        // not ours
+      }
+      res.writeHead(200).end();
+    });
+  });
+  await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
+  const db = await createBenchDatabase(options.adminUrl, 'pipeline');
+  const env = {
+    NODE_ENV: 'test',
+    DATABASE_URL: db.url,
+    JWT_SECRET: BENCH_JWT_SECRET,
+    EHR_WEBHOOK_SECRET: SECRET,
+    OPERATOR_API_KEYS: `bench:${OPERATOR_KEY}`,
+    WEBHOOK_ALLOW_PRIVATE: 'true',
+    LOG_LEVEL: 'error',
+  };
+  const server = await startMeasured('app', 'src/main.ts', env, 0);
+  try {
+    const res = await fetch(`http://127.0.0.1:${server.port}/api/v1/webhook-endpoints`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': OPERATOR_KEY },
+      body: JSON.stringify({ url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`, events: ['note.ready'], group_id: GROUP }),
+    });
+    if (res.status !== 201) throw new Error(`endpoint answered ${res.status}: ${await res.text()}`);
+
+    options.log(`pipeline: ${visits} visits one at a time`);
+    const times: number[] = [];
+    for (let i = 0; i < visits + 2; i++) {
+      const patient = `pt-seq-${i}`;
+      const started = performance.now();
+      await post(server.port, encounter(patient));
+      await until(`note.ready for ${patient}`, () => arrived.has(patient));
+      if (i >= 2) times.push(arrived.get(patient)! - started); // the first two warm the pipeline
+    }
+
+    options.log(`pipeline: a catalog event behind ${burst} visits`);
+    const patients = Array.from({ length: burst }, (_, i) => `pt-burst-${i}`);
+    await Promise.all(patients.map((p) => post(server.port, encounter(p))));
+    const center = signed('center.upserted', { id: 'bench-center', name: 'Bench Center', address: { line: 'Main St 1', city: 'Madrid', postalCode: '28013', country: 'ES' }, phone: '+34910000000', timezone: 'Europe/Madrid' });
+    const posted = performance.now();
+    await post(server.port, center);
+    await until('catalog event completed', async () => (await eventStatus(server.port, center.id)) === 'completed');
+    const catalogMs = performance.now() - posted;
+    const catalogBeforeLastNote = patients.some((p) => !arrived.has(p));
+    await until('the burst of notes', () => patients.every((p) => arrived.has(p)));
+    const burstMs = Math.max(...patients.map((p) => arrived.get(p)!)) - posted;
+    return [
+      { name: 'pipeline webhook -> note.ready p50', value: pct(times, 50), unit: 'ms', target: { op: '<=', value: 2_000 }, note: `${times.length} visits one at a time, local engine` },
+      { name: 'pipeline webhook -> note.ready max', value: Math.max(...times), unit: 'ms' },
+      {
+        name: `catalog event behind ${burst} visits`,
+        value: catalogMs,
+        unit: 'ms',
+        note: `${catalogBeforeLastNote ? 'before' : 'after'} the burst's last note.ready (${burstMs.toFixed(0)} ms)`,
+      },
+    ];
+  } finally {
+    await stopServer(server.child);
+    receiver.close();
+    await db.drop();
+  }
+}
+
+if (isMain(import.meta.url)) {
+  const { values } = parseArgs({ options: { visits: { type: 'string', default: '10' }, burst: { type: 'string', default: '8' } } });
+  await runStandalone((ctx) => run({ ...ctx, visits: Number(values.visits), burst: Number(values.burst) }));
+}
