@@ -1,4 +1,4 @@
-import type { Evidenced } from './assemble.js';
+import type { Evidenced } from './evidenced.js';
 import type { Turn } from './transcript.js';
 
 /**

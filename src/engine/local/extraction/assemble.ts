@@ -7,6 +7,7 @@ import type { Candidate, Section } from './classify.js';
 import { finish } from './clean.js';
 import { chiefComplaint } from './complaint.js';
 import { NAMED_TEST } from './cues.js';
+import type { Evidenced } from './evidenced.js';
 import { stem } from './nlp.js';
 import { acronyms, clinicianVoice, fillPlaceholders, scribeWording } from './note-style.js';
 import type { Finding } from './qa.js';
@@ -20,11 +21,6 @@ export interface SoapNote {
   plan: string;
 }
 
-/** One written sentence and the 1-based transcript lines it was drawn from. */
-export interface Evidenced {
-  text: string;
-  lines: number[];
-}
 
 export type SoapEvidence = Record<keyof SoapNote, Evidenced[]>;
 

@@ -46,7 +46,8 @@ export function extractNote(transcript: string, template: Template, opts: Extrac
 }
 
 export { parseTranscript } from './transcript.js';
-export type { SoapNote, SoapEvidence, Evidenced } from './assemble.js';
+export type { SoapNote, SoapEvidence } from './assemble.js';
+export type { Evidenced } from './evidenced.js';
 export type { TemplateEvidence } from './template-map.js';
 export { toUnits, type Unit } from './units.js';
 export { classify, type Candidate } from './classify.js';

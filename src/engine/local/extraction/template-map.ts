@@ -1,5 +1,6 @@
 import type { NoteContent, Template } from '../../templates.js';
-import type { Evidenced, SoapEvidence, SoapNote } from './assemble.js';
+import type { SoapEvidence, SoapNote } from './assemble.js';
+import type { Evidenced } from './evidenced.js';
 
 export type TemplateEvidence = Record<string, Evidenced[]>;
 

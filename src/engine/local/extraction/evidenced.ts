@@ -1,0 +1,5 @@
+/** One written sentence and the 1-based transcript lines it was drawn from. */
+export interface Evidenced {
+  text: string;
+  lines: number[];
+}
