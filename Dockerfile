@@ -3,6 +3,8 @@
 FROM node:20-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
+# The root postinstall also installs the lint tools' own tree (tools/lint); the run stage leaves it behind.
+COPY tools/lint/package.json tools/lint/package-lock.json tools/lint/install.mjs ./tools/lint/
 RUN npm ci --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src

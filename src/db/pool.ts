@@ -5,6 +5,8 @@ export type PoolClient = pg.PoolClient;
 
 /** Anything that runs SQL: the pool or a client inside a transaction. Repo functions take this. */
 export interface Queryable {
+  // pg's own default row type: repos name their row types at each call.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   query<R extends pg.QueryResultRow = any>(text: string | pg.QueryConfig, values?: unknown[]): Promise<pg.QueryResult<R>>;
 }
 

@@ -33,7 +33,6 @@ export function senseProblem(table: CodeTable, m: Mention, lower: readonly strin
   const span = lower.slice(m.start, m.end + 1);
   const prev = lower[m.start - 1] ?? '';
   const next = lower[m.end + 1] ?? '';
-  const after = lower.slice(m.end + 1, m.end + 4);
   const has = (w: string) => span.includes(w);
 
   // Burns are injuries; "burning" is a sensation: on urination it is dysuria (R30.0), and so is

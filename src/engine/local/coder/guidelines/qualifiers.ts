@@ -11,7 +11,7 @@ const MAX_SIBLINGS = 600;
  * a few words of the evidence ("ulcer of the right heel" to "... right heel ...").
  */
 export function applyQualifiers(cands: Candidates): void {
-  const { table, sentences } = cands.ctx;
+  const { table } = cands.ctx;
   const index = table.index;
   const qualifierStem = new Map<number, string>();
   for (const q of QUALIFIERS) {
