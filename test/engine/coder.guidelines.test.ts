@@ -57,6 +57,14 @@ export const GUIDELINE_CASES: Case[] = [
   { rule: 'no Z79 for a plan', note: 'Add empagliflozin after infection resolves.', must: [], mustNot: ['Z79.84', 'B99.9'] },
   { rule: 'F17.210', note: 'Smokes one pack of cigarettes a day.', must: ['F17.210'], mustNot: ['Z72.0', 'Z87.891'] },
   { rule: 'Z87.891', note: 'Former smoker, quit 10 years ago.', must: ['Z87.891'], mustNot: ['F17.210', 'F17.200'] },
+  // A negation reaches the whole list it heads, however long; a new clause after it is asserted.
+  {
+    rule: 'negated list',
+    note: 'Cough for three days. She denies fever, chills, night sweats, nausea, vomiting, diarrhea, chest pain or shortness of breath.',
+    must: ['R05.9'],
+    mustNot: ['R50.9', 'R11.2', 'R19.7', 'R07.9', 'R06.02', 'R61'],
+  },
+  { rule: 'clause after a negated list', note: 'No fever, chills or sweats, presenting with a worsening cough and wheezing.', must: ['R05.9', 'R06.2'], mustNot: ['R50.9'] },
   { rule: 'non-smoker', note: 'Non-smoker, no alcohol.', must: [], mustNot: ['F17.200', 'F17.210', 'Z87.891', 'Z72.0'] },
   // Laterality and acute versus chronic.
   { rule: 'laterality', note: 'Otitis media in the left ear.', must: ['H66.92'], mustNot: ['H66.90'] },

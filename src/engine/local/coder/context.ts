@@ -86,7 +86,9 @@ export function assertWords(words: readonly string[]): Assertion[] {
     if (f) {
       const [p, a] = f;
       const scope = SHORT.has(p.join(' ')) ? SHORT_SCOPE : SCOPE;
-      for (let j = i + p.length, n = 0; j < lower.length && n < scope && !TERMINATORS.has(lower[j]) && !(scope === SHORT_SCOPE && lower[j] === ','); j++, n++) set(j, a);
+      let j = i + p.length;
+      for (let n = 0; j < lower.length && n < scope && !TERMINATORS.has(lower[j]) && !(scope === SHORT_SCOPE && lower[j] === ','); j++, n++) set(j, a);
+      if (a === 'negated' && scope === SCOPE) for (const k of listContinuation(lower, i + p.length, j)) set(k, a);
     }
     const b = BWD.get(lower[i])?.find(([p]) => matchAt(lower, i, p));
     if (b) {
@@ -96,6 +98,49 @@ export function assertWords(words: readonly string[]): Assertion[] {
     }
   }
   return out;
+}
+
+const LIST_SEPARATORS = new Set([',', 'or', 'and']);
+/** Words of one list item at most: "chest pain", "shortness of breath", "blood in the stool". */
+const LIST_ITEM_WORDS = 4;
+/** A word that opens a clause, not an item: "..., reporting more pain", "..., with swelling". */
+const CLAUSE_OPENER = /^(?:with|he|she|they|it|there|the|this|is|was|were|has|had|reports?|reporting|presents?|presenting|complains?|complaining)$/;
+/** An item of three or more words led by a gerund is a clause too ("..., describing sharp pain"); "vomiting" alone is an item. */
+const GERUND = /ing$/;
+
+/**
+ * A negation over a list reaches the whole list ("denies fever, chills, nausea, vomiting, chest
+ * pain or shortness of breath"), past the fixed scope that ended at `end`: while the words from
+ * `start` run in short items between commas (or "or"/"and"), the next items are negated too, up
+ * to a terminator or an item too long to be one (a new clause).
+ */
+function listContinuation(lower: readonly string[], start: number, end: number): number[] {
+  if (end >= lower.length || TERMINATORS.has(lower[end])) return [];
+  let item = 0;
+  let separators = 0;
+  let first = '';
+  for (let k = start; k < end; k++) {
+    if (LIST_SEPARATORS.has(lower[k])) {
+      separators++;
+      item = 0;
+    } else if (++item === 1) first = lower[k];
+    if (item > LIST_ITEM_WORDS || (item >= 3 && GERUND.test(first))) return [];
+  }
+  if (separators === 0) return [];
+  const out: number[] = [];
+  const pending: number[] = [];
+  for (let k = end; k < lower.length && !TERMINATORS.has(lower[k]); k++) {
+    if (LIST_SEPARATORS.has(lower[k])) {
+      out.push(...pending, k);
+      pending.length = 0;
+      item = 0;
+      continue;
+    }
+    if (++item === 1) first = lower[k];
+    if (item > LIST_ITEM_WORDS || (item === 1 && CLAUSE_OPENER.test(first)) || (item >= 3 && GERUND.test(first))) return out;
+    pending.push(k);
+  }
+  return [...out, ...pending];
 }
 
 /** The strongest non-present assertion over a span of words, or 'present'. */
