@@ -4,7 +4,6 @@ import { isValidPhoneNumber } from 'libphonenumber-js';
 import type { PgBoss } from 'pg-boss';
 import { z } from 'zod';
 import type { Pool } from '../../db/pool.js';
-import { auditResource } from '../../http/audit.js';
 import { bodyObject, parseWith } from '../../http/validate.js';
 import { CALL_DISPATCH_QUEUE } from '../../jobs/queues.js';
 import { badRequest } from '../../lib/errors.js';
@@ -55,7 +54,8 @@ export function createCall(pool: Pool, boss: PgBoss) {
     if (body.centerId && !(await centerExists(pool, body.centerId))) {
       throw badRequest(`centerId: center ${body.centerId} does not exist`);
     }
-    const answer = await idempotent(pool, req, 'POST /api/v1/calls/external-questionnaire', async (tx) => {
+    const request = { key: req.get('idempotency-key'), apiKey: req.get('x-api-key'), route: 'POST /api/v1/calls/external-questionnaire', body: req.body };
+    const answer = await idempotent(pool, request, async (tx) => {
       const call = await insertCall(tx, {
         id: randomUUID(),
         groupId: null,
@@ -76,10 +76,7 @@ export function createCall(pool: Pool, boss: PgBoss) {
       return { status: 202, body: publicCall(call), resourceId: call.callId };
     });
     const callId = (answer.body as { callId?: string }).callId;
-    if (callId) {
-      auditResource(res, callId);
-      res.location(`/api/v1/calls/${callId}`);
-    }
+    if (callId) res.location(`/api/v1/calls/${callId}`);
     if (answer.replayed) res.set('idempotent-replayed', 'true');
     res.status(answer.status).json(answer.body);
   };

@@ -2,7 +2,6 @@ import type { Request, Response } from 'express';
 import { z } from 'zod';
 import type { Pool } from '../../db/pool.js';
 import { withTransaction } from '../../db/transaction.js';
-import { auditResource } from '../../http/audit.js';
 import { bodyObject, parseWith } from '../../http/validate.js';
 import { assertOwnership, noteFieldsShape, readOnlyShape } from './note-body.js';
 import { noteEtag } from './note-etag.js';
@@ -46,7 +45,6 @@ export function createNote(pool: Pool) {
         reportRunIds: links.report_run_id,
       });
     });
-    auditResource(res, note.id);
     res.status(201).location(`/v1/clinical-notes/${note.id}`).set('ETag', noteEtag(note.version)).json(note);
   };
 }

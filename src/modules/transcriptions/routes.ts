@@ -1,11 +1,12 @@
 import { Router } from 'express';
 import type { RouteDeps } from '../../app-deps.js';
+import { audited } from '../../http/audit.js';
 import { createTranscription } from './create-transcription.js';
 import { getTranscription } from './get-transcription.js';
 
 export function transcriptionsRouter({ pool, guards }: RouteDeps): Router {
   const router = Router();
-  router.post('/v1/transcriptions/create', ...guards.clinical, createTranscription(pool));
-  router.get('/v1/transcriptions/:id', ...guards.clinical, getTranscription(pool));
+  router.post('/v1/transcriptions/create', ...guards.clinical, audited({ created: { body: 'transcription.id' } }), createTranscription(pool));
+  router.get('/v1/transcriptions/:id', ...guards.clinical, audited({ param: 'id' }), getTranscription(pool));
   return router;
 }
