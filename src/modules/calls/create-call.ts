@@ -7,6 +7,7 @@ import type { Pool } from '../../db/pool.js';
 import { bodyObject, parseWith } from '../../http/validate.js';
 import { CALL_DISPATCH_QUEUE } from '../../jobs/queues.js';
 import { badRequest } from '../../lib/errors.js';
+import { isLanguageTag } from '../../lib/language-tag.js';
 import { currentContext } from '../../lib/request-context.js';
 import { centerExists } from '../centers/centers.repo.js';
 import { insertCall, publicCall } from './calls.repo.js';
@@ -14,14 +15,6 @@ import { idempotent } from './idempotency.js';
 
 export const METADATA_MAX_BYTES = 8 * 1024;
 const E164 = /^\+[1-9]\d{1,14}$/;
-
-function isLanguageTag(tag: string): boolean {
-  try {
-    return Intl.getCanonicalLocales(tag).length === 1;
-  } catch {
-    return false;
-  }
-}
 
 // Strict: a misspelt field is a 400 naming it, never silently dropped.
 export const createCallBody = z.strictObject({

@@ -6,7 +6,7 @@ import { bodyObject, parseWith } from '../../http/validate.js';
 import { assertOwnership, noteFieldsShape, readOnlyShape } from './note-body.js';
 import { noteEtag } from './note-etag.js';
 import { checkNoteLinks } from './note-links.js';
-import { createNote as createNoteUseCase } from './save-note.js';
+import { saveNewNote } from './save-note.js';
 
 export const createNoteBody = z.strictObject({
   template: noteFieldsShape.template,
@@ -32,7 +32,7 @@ export function createNote(pool: Pool) {
         report_thread_id: body.report_thread_id,
         report_run_id: body.report_run_id,
       });
-      return createNoteUseCase(tx, {
+      return saveNewNote(tx, {
         groupId,
         userId,
         doctorId: req.doctor,
