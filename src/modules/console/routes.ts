@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import type { RouteDeps } from '../../app-deps.js';
 import { auditedAtOnce } from '../../http/audit.js';
-import { cancelRunAsOperator } from './cancel-run.js';
+import { cancelRunAsOperator } from './cancel-run-as-operator.js';
 import { getCallsSummary } from './get-calls-summary.js';
 import { getPipelineDetails, getRunDetails } from './get-details.js';
 import { getInboundSummary } from './get-inbound-summary.js';
