@@ -81,8 +81,9 @@ export function auditedAtOnce(log: Pick<AuditLog, 'writeNow'>, decl: { param: st
     res.end = ((...args: unknown[]) => {
       if (writing || res.statusCode >= 500) return end(...args);
       writing = true;
+      const row = { requestId: req.requestId, clientRequestId: req.clientRequestId, userId: req.apiKey?.name, resourceId, status: res.statusCode };
       log
-        .writeNow({ requestId: req.requestId, clientRequestId: req.clientRequestId, userId: req.apiKey?.name, operation: decl.operation, resourceId, status: res.statusCode })
+        .writeNow({ ...row, operation: decl.operation })
         .then(
           () => {
             res.locals.auditWritten = true;

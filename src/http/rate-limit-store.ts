@@ -1,6 +1,12 @@
 import type { ClientRateLimitInfo, Options, Store } from 'express-rate-limit';
 import type { Queryable } from '../db/pool.js';
-import { addRateLimitHit, deleteRateLimitKey, deleteRateLimitWindowsBefore, findRateLimitHits, removeRateLimitHit } from '../db/rate-limits.repo.js';
+import {
+  addRateLimitHit,
+  deleteRateLimitKey,
+  deleteRateLimitWindowsBefore,
+  findRateLimitHits,
+  removeRateLimitHit,
+} from '../db/rate-limits.repo.js';
 
 // Kept so importers of the old place keep working while jobs/ moves (remove after the merge).
 export { deleteExpiredRateLimitWindows } from '../db/rate-limits.repo.js';

@@ -14,6 +14,8 @@ import { insertCall, publicCall } from './calls.repo.js';
 import { idempotent } from './idempotency.js';
 
 export const METADATA_MAX_BYTES = 8 * 1024;
+/** The scope of an Idempotency-Key (with the API key). */
+const CREATE_CALL_ROUTE = 'POST /api/v1/calls/external-questionnaire';
 const E164 = /^\+[1-9]\d{1,14}$/;
 
 // Strict: a misspelt field is a 400 naming it, never silently dropped.
@@ -47,8 +49,8 @@ export function createCall(pool: Pool, boss: PgBoss) {
     if (body.centerId && !(await centerExists(pool, body.centerId))) {
       throw badRequest(`centerId: center ${body.centerId} does not exist`);
     }
-    const request = { key: req.get('idempotency-key'), apiKey: req.get('x-api-key'), route: 'POST /api/v1/calls/external-questionnaire', body: req.body };
-    const answer = await idempotent(pool, request, async (tx) => {
+    const keyed = { key: req.get('idempotency-key'), apiKey: req.get('x-api-key'), route: CREATE_CALL_ROUTE, body: req.body };
+    const answer = await idempotent(pool, keyed, async (tx) => {
       const call = await insertCall(tx, {
         id: randomUUID(),
         groupId: null,

@@ -51,15 +51,15 @@ export interface IdempotentRequest {
  */
 export async function idempotent(
   pool: Pool,
-  req: IdempotentRequest,
+  request: IdempotentRequest,
   create: (tx: PoolClient) => Promise<{ status: number; body: unknown; resourceId?: string }>,
 ): Promise<IdempotentAnswer> {
-  const { key, route } = req;
+  const { key, route } = request;
   if (key === undefined) return { ...(await withTransaction(pool, create)), replayed: false };
   if (!key.trim() || key.length > 255) throw badRequest('Idempotency-Key header must be 1 to 255 characters');
 
-  const ref: IdempotencyKeyRef = { scope: sha256(req.apiKey ?? ''), route, key };
-  const requestHash = sha256(canonicalJson(req.body ?? {}));
+  const ref: IdempotencyKeyRef = { scope: sha256(request.apiKey ?? ''), route, key };
+  const requestHash = sha256(canonicalJson(request.body ?? {}));
   return withTransaction(pool, async (tx) => {
     if (!(await claimIdempotencyKey(tx, ref, requestHash))) {
       const stored = await findIdempotencyRecord(tx, ref);

@@ -6,7 +6,8 @@ import { getTranscription } from './get-transcription.js';
 
 export function transcriptionsRouter({ pool, guards }: RouteDeps): Router {
   const router = Router();
-  router.post('/v1/transcriptions/create', ...guards.clinical, audited({ created: { body: 'transcription.id' } }), createTranscription(pool));
+  const created = audited({ created: { body: 'transcription.id' } });
+  router.post('/v1/transcriptions/create', ...guards.clinical, created, createTranscription(pool));
   router.get('/v1/transcriptions/:id', ...guards.clinical, audited({ param: 'id' }), getTranscription(pool));
   return router;
 }
