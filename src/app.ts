@@ -9,7 +9,7 @@ import { entryPoints } from './http/entry-points.js';
 import { errorHandler, notFoundHandler } from './http/error-handler.js';
 import { noStore } from './http/no-store.js';
 import { observeRequests } from './http/observe-requests.js';
-import { requestContext } from './http/request-context.js';
+import { requestContext } from './http/request-ids.js';
 import { requireDoctor } from './http/require-doctor.js';
 import { securityHeaders } from './http/security-headers.js';
 import './http/request-types.js';

@@ -1,6 +1,6 @@
 import type { LearnedEntry } from '../../src/engine/local/coder/learned/types.js';
-import { assertWords } from '../../src/engine/local/coder/context.js';
-import { splitSentences } from '../../src/engine/local/coder/nlp.js';
+import { assertWords } from '../../src/engine/local/coder/assertions.js';
+import { splitSentences } from '../../src/engine/local/coder/sentence-split.js';
 import type { CodeTable } from '../../src/terminology/code-table.js';
 import { synonymLexicon } from '../../src/terminology/starter-catalog.js';
 import { stemWords, wordStems } from '../../src/terminology/text-normalize.js';

@@ -2,7 +2,7 @@ import pg from 'pg';
 import type { Config } from '../config.js';
 import type { EmbeddedDatabase } from '../db/embedded.js';
 import { createPool, type Pool } from '../db/pool.js';
-import { CliError } from './errors.js';
+import { CliError } from './cli-errors.js';
 
 export interface CliDatabase {
   url: string;

@@ -1,11 +1,11 @@
 #!/usr/bin/env node
 import { Command, CommanderError } from 'commander';
-import { registerIcd10 } from './commands/icd10.js';
-import { registerMigrate } from './commands/migrate.js';
-import { registerServe } from './commands/serve.js';
-import { registerToken } from './commands/token.js';
-import { registerWebhooks } from './commands/webhooks.js';
-import { CliError } from './errors.js';
+import { registerIcd10 } from './commands/icd10-command.js';
+import { registerMigrate } from './commands/migrate-command.js';
+import { registerServe } from './commands/serve-command.js';
+import { registerToken } from './commands/token-command.js';
+import { registerWebhooks } from './commands/webhooks-command.js';
+import { CliError } from './cli-errors.js';
 
 /**
  * `clinigate`: the service and its chores (migrations, development tokens, the ICD-10-CM import,

@@ -9,7 +9,7 @@ import type {
   EngineCallOptions,
   ExtractionResult,
 } from './engine.js';
-import { isEngineUnavailable } from './errors.js';
+import { isEngineUnavailable } from './engine-errors.js';
 import type { Template } from './templates.js';
 
 /**

@@ -1,6 +1,6 @@
 import type { KeyPrincipal } from './auth/api-key.js';
 import type { Principal } from './auth/bearer.js';
-import type { InboundSender } from '../modules/integrations/integration-sender.js';
+import type { InboundSender } from './inbound-sender.js';
 
 declare global {
   // eslint-disable-next-line @typescript-eslint/no-namespace

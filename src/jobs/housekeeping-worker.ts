@@ -1,5 +1,5 @@
 import type { AppDeps } from '../app-deps.js';
-import { deleteExpiredRateLimitWindows } from '../http/rate-limit-store.js';
+import { deleteExpiredRateLimitWindows } from '../db/rate-limits.repo.js';
 import { deleteIdempotencyKeysOlderThan } from '../modules/calls/idempotency.repo.js';
 import { redactInboundEventsOlderThan } from '../modules/inbound-webhooks/inbound-events.repo.js';
 import { redactOutboxOlderThan } from '../modules/outbox/outbox.repo.js';

@@ -1,8 +1,7 @@
 import type { Gauge } from 'prom-client';
 import type { Queryable } from '../db/pool.js';
+import { statusCounts } from '../db/status-counts.repo.js';
 import { waitingJobsByQueue } from '../jobs/waiting-jobs.repo.js';
-
-const TABLES = ['runs', 'codify_runs', 'webhook_deliveries', 'calls', 'inbound_events'] as const;
 
 interface StateGauges {
   state: Gauge<'table' | 'state'>;
@@ -12,11 +11,9 @@ interface StateGauges {
 
 /** Counts by state of the tables operators watch, and the waiting jobs per queue. */
 export async function collectStateGauges(db: Queryable, g: StateGauges): Promise<void> {
-  const counts = await db.query<{ tbl: string; state: string; n: number }>(
-    TABLES.map((t) => `SELECT '${t}' AS tbl, status AS state, count(*)::int AS n FROM ${t} GROUP BY status`).join(' UNION ALL '),
-  );
+  const counts = await statusCounts(db);
   g.state.reset();
-  for (const r of counts.rows) g.state.set({ table: r.tbl, state: r.state }, r.n);
+  for (const r of counts) g.state.set({ table: r.resource, state: r.status }, r.count);
 
   const queues = await waitingJobsByQueue(db);
   g.queueDepth.reset();

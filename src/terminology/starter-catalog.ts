@@ -2,10 +2,10 @@ import { cardioRespiratory } from './catalog/cardio-respiratory.js';
 import { infectionBloodInjury } from './catalog/infection-blood-injury.js';
 import { metabolicRenalDigestive } from './catalog/metabolic-renal-digestive.js';
 import { neuroMskSkin } from './catalog/neuro-msk-skin.js';
-import type { CatalogEntry } from './catalog/types.js';
+import type { CatalogEntry } from './catalog/catalog-entry.js';
 import type { CodeRow } from './code-table.js';
 
-export type { CatalogEntry } from './catalog/types.js';
+export type { CatalogEntry } from './catalog/catalog-entry.js';
 
 /** Common primary-care, emergency and hospital diagnoses: all billable FY2026 codes. */
 export const STARTER_CATALOG: readonly CatalogEntry[] = [

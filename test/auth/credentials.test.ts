@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { keyFingerprint } from '../../src/config.js';
-import { validCall } from '../calls/support.js';
+import { validCall } from '../calls/calls.builders.js';
 import { startTestApp, TEST_API_KEYS, TEST_OPERATOR_KEY, TEST_OPERATOR_KEYS, type TestApp } from '../helpers/test-app.js';
 import { newCaller, tokenFor } from '../helpers/tokens.js';
 

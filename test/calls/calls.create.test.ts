@@ -3,7 +3,7 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { upsertCenter } from '../../src/modules/centers/index.js';
 import { startTestApp, TEST_API_KEYS, type TestApp } from '../helpers/test-app.js';
-import { validCall } from './support.js';
+import { validCall } from './calls.builders.js';
 
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const PATH = '/api/v1/calls/external-questionnaire';

@@ -3,15 +3,18 @@ import request from 'supertest';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, TEST_API_KEYS, type TestApp } from '../helpers/test-app.js';
-import { freshDatabase, PROVIDER_SECRET, startFakeProvider, validCall, waitFor, type FakeProvider } from './support.js';
+import { isolatedDatabase } from '../helpers/isolated-database.js';
+import { PROVIDER_SECRET, startFakeProvider, type FakeProvider } from '../helpers/fake-voice-provider.js';
+import { waitFor } from '../helpers/wait-for.js';
+import { validCall } from './calls.builders.js';
 
 /** Calls handed to a real HTTP provider on 127.0.0.1 by the dispatch worker. Own database (see support.ts). */
 describe('call dispatch to the voice provider', () => {
   let t: TestApp;
   let provider: FakeProvider;
-  let db: Awaited<ReturnType<typeof freshDatabase>>;
+  let db: Awaited<ReturnType<typeof isolatedDatabase>>;
   beforeAll(async () => {
-    db = await freshDatabase();
+    db = await isolatedDatabase('calls');
     provider = await startFakeProvider();
     t = await startTestApp({
       workers: true,

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withTransaction } from '../../src/db/transaction.js';
 import { applyCallEvent, CALL_STATUSES, canTransition, CallTransitionError, type CallStatus } from '../../src/modules/calls/index.js';
 import { startTestApp, TEST_API_KEYS, type TestApp } from '../helpers/test-app.js';
-import { validCall } from './support.js';
+import { validCall } from './calls.builders.js';
 
 const TERMINAL: CallStatus[] = ['completed', 'failed', 'no_answer', 'cancelled'];
 

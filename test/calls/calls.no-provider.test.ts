@@ -2,13 +2,15 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NO_PROVIDER_REASON } from '../../src/modules/calls/dispatch-call.js';
 import { startTestApp, TEST_API_KEYS, type TestApp } from '../helpers/test-app.js';
-import { freshDatabase, validCall, waitFor } from './support.js';
+import { isolatedDatabase } from '../helpers/isolated-database.js';
+import { waitFor } from '../helpers/wait-for.js';
+import { validCall } from './calls.builders.js';
 
 describe('call dispatch without a provider', () => {
   let t: TestApp;
-  let db: Awaited<ReturnType<typeof freshDatabase>>;
+  let db: Awaited<ReturnType<typeof isolatedDatabase>>;
   beforeAll(async () => {
-    db = await freshDatabase();
+    db = await isolatedDatabase('calls');
     t = await startTestApp({ workers: true, env: { DATABASE_URL: db.url } });
   });
   afterAll(async () => {

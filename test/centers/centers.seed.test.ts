@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { createPool } from '../../src/db/pool.js';
 import { CATALOG_FILE, seedCatalog } from '../../src/modules/centers/seed-catalog.js';
 import { catalogFileSchema } from '../../src/modules/centers/centers.schema.js';
-import { freshDatabase } from '../calls/support.js';
+import { isolatedDatabase } from '../helpers/isolated-database.js';
 
 describe('centers seed', () => {
   it('config/centers.json is valid: 5-8 centers, services of existing centers', () => {
@@ -16,7 +16,7 @@ describe('centers seed', () => {
   });
 
   it('seeds an empty catalog once, also when processes start at once, and never again', async () => {
-    const db = await freshDatabase();
+    const db = await isolatedDatabase('centers');
     const pool = createPool(db.url);
     try {
       const inserted = await Promise.all([seedCatalog(pool), seedCatalog(pool), seedCatalog(pool)]);

@@ -3,7 +3,7 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startIsolatedTestApp, TEST_OPERATOR_KEY, type TestApp } from '../helpers/test-app.js';
 import { newCaller } from '../helpers/tokens.js';
-import { newNote } from '../notes/note-builders.js';
+import { newNote } from '../notes/notes.builders.js';
 
 const OPERATOR = { 'x-api-key': TEST_OPERATOR_KEY };
 

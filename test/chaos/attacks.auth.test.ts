@@ -6,7 +6,7 @@ import { expectSpecAnswer } from '../helpers/chaos-http.js';
 import { isolatedDatabase } from '../helpers/receiver.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { newCaller, tokenFor, type Caller } from '../helpers/tokens.js';
-import { joinRun, newThread, runBody, VISIT } from '../runs/run-helpers.js';
+import { joinRun, newThread, runBody, VISIT } from '../runs/runs.builders.js';
 
 const b64url = (v: unknown) => Buffer.from(typeof v === 'string' ? v : JSON.stringify(v)).toString('base64url');
 const claims = () => ({ sub: `user-${randomUUID()}`, group_id: `group-${randomUUID()}`, exp: Math.floor(Date.now() / 1000) + 3600 });

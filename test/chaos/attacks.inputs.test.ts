@@ -7,7 +7,7 @@ import { encounterData, envelope, integrationSignature, postSigned } from '../he
 import { isolatedDatabase } from '../helpers/receiver.js';
 import { startTestApp, TEST_OPERATOR_KEY, TEST_EHR_SECRET, type TestApp } from '../helpers/test-app.js';
 import { newCaller, type Caller } from '../helpers/tokens.js';
-import { joinRun, newThread, runBody } from '../runs/run-helpers.js';
+import { joinRun, newThread, runBody } from '../runs/runs.builders.js';
 
 const operator = { 'x-api-key': TEST_OPERATOR_KEY };
 

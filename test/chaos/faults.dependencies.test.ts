@@ -1,6 +1,8 @@
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freshDatabase, PROVIDER_SECRET, startFakeProvider, validCall, type FakeProvider } from '../calls/support.js';
+import { isolatedDatabase } from '../helpers/isolated-database.js';
+import { PROVIDER_SECRET, startFakeProvider, type FakeProvider } from '../helpers/fake-voice-provider.js';
+import { validCall } from '../calls/calls.builders.js';
 import { startReceiver, type Receiver } from '../helpers/receiver.js';
 import { startTestApp, TEST_OPERATOR_KEY, type TestApp } from '../helpers/test-app.js';
 import { newCaller } from '../helpers/tokens.js';
@@ -13,12 +15,12 @@ const operator = { 'x-api-key': TEST_OPERATOR_KEY };
  * reaches them exactly once per id.
  */
 describe('fault: a webhook receiver and the voice provider failing, then recovering', () => {
-  let db: Awaited<ReturnType<typeof freshDatabase>>;
+  let db: Awaited<ReturnType<typeof isolatedDatabase>>;
   let t: TestApp;
   let rx: Receiver;
   let provider: FakeProvider;
   beforeAll(async () => {
-    db = await freshDatabase();
+    db = await isolatedDatabase('calls');
     rx = await startReceiver();
     provider = await startFakeProvider();
     t = await startTestApp({

@@ -3,7 +3,7 @@ import type { PgBoss } from 'pg-boss';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../src/lib/free-port.js';
-import { adtA04, mdmT02, transcriptLines, type Hl7Sender } from '../hl7/hl7-builders.js';
+import { adtA04, mdmT02, transcriptLines, type Hl7Sender } from '../hl7/hl7.builders.js';
 import { MllpDestination } from '../hl7/mllp-destination.js';
 import { ackCode, MllpPeer } from '../hl7/mllp-peer.js';
 import { killHard, startSupervisor, startWorkerProcess } from '../helpers/chaos-worker.js';

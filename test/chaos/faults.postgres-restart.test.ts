@@ -9,7 +9,7 @@ import { createPool } from '../../src/db/pool.js';
 import { freePort } from '../../src/lib/free-port.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { newCaller, type Caller } from '../helpers/tokens.js';
-import { createRun, newThread, runBody } from '../runs/run-helpers.js';
+import { createRun, newThread, runBody } from '../runs/runs.builders.js';
 
 /**
  * PostgreSQL stopped and started again under load: an embedded cluster of this test's own (temp

@@ -8,7 +8,7 @@ import { signalGroup } from '../helpers/process.js';
 import { isolatedDatabase, startReceiver, type Receiver } from '../helpers/receiver.js';
 import { startTestApp, TEST_OPERATOR_KEY, type TestApp } from '../helpers/test-app.js';
 import { newCaller } from '../helpers/tokens.js';
-import { createRun, newThread, runBody, VISIT } from '../runs/run-helpers.js';
+import { createRun, newThread, runBody, VISIT } from '../runs/runs.builders.js';
 
 const operator = { 'x-api-key': TEST_OPERATOR_KEY };
 

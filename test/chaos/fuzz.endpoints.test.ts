@@ -8,7 +8,7 @@ import { isolatedDatabase } from '../helpers/receiver.js';
 import { startTestApp, TEST_OPERATOR_KEY, TEST_EHR_SECRET, TEST_VOICE_SECRET, type TestApp } from '../helpers/test-app.js';
 import { newCaller, tokenFor, type Caller } from '../helpers/tokens.js';
 import { appRoutes, type AppRoute } from '../openapi/app-routes.js';
-import { joinRun, newThread, runBody, VISIT } from '../runs/run-helpers.js';
+import { joinRun, newThread, runBody, VISIT } from '../runs/runs.builders.js';
 
 /**
  * Random and malformed input on every route the app serves (read from its router, as the OpenAPI

@@ -6,7 +6,7 @@ import { encounterData, envelope, postSigned } from '../helpers/inbound.js';
 import { isolatedDatabase, startReceiver, type Receiver } from '../helpers/receiver.js';
 import { startTestApp, TEST_OPERATOR_KEY, type TestApp } from '../helpers/test-app.js';
 import { newCaller } from '../helpers/tokens.js';
-import { joinRun, newThread, runBody, VISIT } from '../runs/run-helpers.js';
+import { joinRun, newThread, runBody, VISIT } from '../runs/runs.builders.js';
 
 const operator = { 'x-api-key': TEST_OPERATOR_KEY };
 const MARK = `PHIMARK${randomBytes(6).toString('hex')}`;

@@ -56,8 +56,8 @@ describe('clinigate migrate and icd10 import on a database of their own', { time
     );
     expect(rows).toEqual([...CODES].sort(([a], [b]) => a.localeCompare(b)).map(([code, description]) => ({ code, description, billable: true })));
 
-    // src/cli/icd10-import.ts (the npm script) is the same command: the same content is unchanged.
-    const again = await runCli([codesFile], { DATABASE_URL: db.url }, 'src/cli/icd10-import.ts');
+    // src/cli/icd10-import-script.ts (the npm script) is the same command: the same content is unchanged.
+    const again = await runCli([codesFile], { DATABASE_URL: db.url }, 'src/cli/icd10-import-script.ts');
     expect(again).toMatchObject({ code: 0, stdout: 'Unchanged: this content is already imported (5 codes, 0 headers).\n' });
     expect((await client.query('SELECT count(*)::int AS n FROM icd10_imports')).rows[0].n).toBe(1);
   });

@@ -2,7 +2,7 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CodeAssessment } from '../../src/engine/engine.js';
 import { newCaller, type Caller } from '../helpers/tokens.js';
-import { ASSESSMENT, codify, startCodifyApp, type CodifyApp } from './helpers/codify-app.js';
+import { ASSESSMENT, codify, startCodifyApp, type CodifyApp } from '../helpers/codify-app.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ClinicalEngine, CodifyResult } from '../../src/engine/engine.js';
-import { EngineUnavailableError } from '../../src/engine/errors.js';
+import { EngineUnavailableError } from '../../src/engine/engine-errors.js';
 import { newCaller } from '../helpers/tokens.js';
-import { codify, startCodifyApp, type CodifyApp } from './helpers/codify-app.js';
+import { codify, startCodifyApp, type CodifyApp } from '../helpers/codify-app.js';
 
 /** An engine whose codify answer the test sets. */
 function scriptedEngine(): ClinicalEngine & { next: () => Promise<CodifyResult> } {

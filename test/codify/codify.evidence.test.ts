@@ -3,7 +3,7 @@ import type { CodeAssessment } from '../../src/engine/engine.js';
 import { noteLengthOf } from '../../src/modules/codify/run-codification.js';
 import { buildPdf } from '../helpers/pdf.js';
 import { newCaller, type Caller } from '../helpers/tokens.js';
-import { codify, startCodifyApp, type CodifyApp } from './helpers/codify-app.js';
+import { codify, startCodifyApp, type CodifyApp } from '../helpers/codify-app.js';
 
 describe('codify evidence offsets', () => {
   let t: CodifyApp;

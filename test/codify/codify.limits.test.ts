@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newCaller, type Caller } from '../helpers/tokens.js';
-import { codify, startCodifyApp, type CodifyApp } from './helpers/codify-app.js';
+import { codify, startCodifyApp, type CodifyApp } from '../helpers/codify-app.js';
 
 const NOTE_LIMIT = 51_200;
 const PDF_LIMIT = 5_242_880;

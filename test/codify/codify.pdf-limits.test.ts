@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PdfReader } from '../../src/modules/codify/pdf-reader.js';
 import { buildPagesPdf, buildPdf, textContent } from '../helpers/pdf.js';
 import { newCaller, type Caller } from '../helpers/tokens.js';
-import { codify, startCodifyApp, type CodifyApp } from './helpers/codify-app.js';
+import { codify, startCodifyApp, type CodifyApp } from '../helpers/codify-app.js';
 
 const line = 'Community acquired pneumonia, treated with amoxicillin. '.repeat(2);
 /** 450 pages sharing one deflated content stream: ~70 KB of PDF whose text is ~2.5 MB. */

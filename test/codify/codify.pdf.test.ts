@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildPdf } from '../helpers/pdf.js';
 import { newCaller, type Caller } from '../helpers/tokens.js';
-import { codify, startCodifyApp, type CodifyApp } from './helpers/codify-app.js';
+import { codify, startCodifyApp, type CodifyApp } from '../helpers/codify-app.js';
 
 describe('codify with a PDF', () => {
   let t: CodifyApp;

@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newCaller } from '../helpers/tokens.js';
-import { codify, startCodifyApp, type CodifyApp } from './helpers/codify-app.js';
+import { codify, startCodifyApp, type CodifyApp } from '../helpers/codify-app.js';
 
 const LIMIT = 3;
 

@@ -2,7 +2,7 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ClinicalEngine } from '../../src/engine/engine.js';
 import { newCaller } from '../helpers/tokens.js';
-import { codify, startCodifyApp, type CodifyApp } from './helpers/codify-app.js';
+import { codify, startCodifyApp, type CodifyApp } from '../helpers/codify-app.js';
 
 /** An engine that takes `ms` to answer one code. */
 function slowEngine(ms: number): ClinicalEngine {

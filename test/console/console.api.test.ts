@@ -3,7 +3,7 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isolatedDatabase } from '../helpers/receiver.js';
 import { startTestApp, TEST_OPERATOR_KEY, type TestApp } from '../helpers/test-app.js';
-import { auditRows, PHI, seedActivity, seedDeadDelivery } from './fixtures.js';
+import { auditRows, PHI, seedActivity, seedDeadDelivery } from './console.builders.js';
 
 const KEY = { 'x-api-key': TEST_OPERATOR_KEY };
 const LISTS = ['overview', 'runs', 'codifications', 'pipelines', 'inbound', 'endpoints', 'deliveries/dead', 'calls', 'timeseries'];

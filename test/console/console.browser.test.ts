@@ -9,7 +9,7 @@ import { withTransaction } from '../../src/db/transaction.js';
 import { recordEvent } from '../../src/modules/outbox/outbox.repo.js';
 import { isolatedDatabase, startReceiver, type Receiver } from '../helpers/receiver.js';
 import { startTestApp, TEST_OPERATOR_KEY, type TestApp } from '../helpers/test-app.js';
-import { auditRows, PHI, seedActivity } from './fixtures.js';
+import { auditRows, PHI, seedActivity } from './console.builders.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const hasChromium = existsSync(CHROMIUM);

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { splitSentences } from '../../src/engine/local/coder/nlp.js';
+import { splitSentences } from '../../src/engine/local/coder/sentence-split.js';
 
 describe('sentence words and their offsets', () => {
   it('every word is the exact text at its UTF-16 offsets, in order, whatever the input', () => {

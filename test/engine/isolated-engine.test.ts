@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { EngineLimitError } from '../../src/engine/errors.js';
+import { EngineLimitError } from '../../src/engine/engine-errors.js';
 import { IsolatedEngine } from '../../src/engine/isolated/isolated-engine.js';
 import { LocalEngine } from '../../src/engine/local/local-engine.js';
 import { CodeTable } from '../../src/terminology/code-table.js';

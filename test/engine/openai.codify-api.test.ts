@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CodeAssessment } from '../../src/engine/engine.js';
-import { codify, startCodifyApp, type CodifyApp } from '../codify/helpers/codify-app.js';
+import { codify, startCodifyApp, type CodifyApp } from '../helpers/codify-app.js';
 import { openaiEnv, startFakeOpenAI, type FakeOpenAI } from '../helpers/fake-openai.js';
 import { newCaller, type Caller } from '../helpers/tokens.js';
 

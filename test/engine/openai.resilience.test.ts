@@ -4,7 +4,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/config.js';
 import { createEngine } from '../../src/engine/create-engine.js';
 import type { ClinicalEngine } from '../../src/engine/engine.js';
-import { EngineUnavailableError } from '../../src/engine/errors.js';
+import { EngineUnavailableError } from '../../src/engine/engine-errors.js';
 import { FallbackEngine } from '../../src/engine/fallback-engine.js';
 import { EngineAnswerError } from '../../src/engine/openai/answer-error.js';
 import { CodeTable } from '../../src/terminology/code-table.js';

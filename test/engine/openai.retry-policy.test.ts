@@ -1,6 +1,6 @@
 import { APIConnectionError, APIError } from 'openai';
 import { describe, expect, it } from 'vitest';
-import { isRetryable, MAX_DELAY_MS, retryAfterMs, retryDelayMs } from '../../src/engine/openai/retry-policy.js';
+import { isRetryable, MAX_DELAY_MS, retryAfterMs, retryDelayMs } from '../../src/engine/openai/openai-retry.js';
 
 const apiError = (status: number, headers: Record<string, string> = {}) =>
   APIError.generate(status, { error: { message: 'x' } }, undefined, new Headers(headers));

@@ -7,7 +7,7 @@ import { startMllpListener, type MllpListener } from '../../src/modules/hl7-inbo
 import { capturingLogger } from '../helpers/chaos-logs.js';
 import { isolatedDatabase } from '../helpers/receiver.js';
 import { startTestApp, TEST_OPERATOR_KEY, type TestApp } from '../helpers/test-app.js';
-import { adtA04, mdmT02, newControlId, oruR01, transcriptLines, type Hl7Sender } from './hl7-builders.js';
+import { adtA04, mdmT02, newControlId, oruR01, transcriptLines, type Hl7Sender } from './hl7.builders.js';
 import { MllpDestination } from './mllp-destination.js';
 import { ackCode, ackControlId, ackError, MllpPeer } from './mllp-peer.js';
 

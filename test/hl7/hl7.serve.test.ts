@@ -3,7 +3,7 @@ import { freePort } from '../../src/lib/free-port.js';
 import { startWorkerProcess } from '../helpers/chaos-worker.js';
 import { signalGroup, type Spawned } from '../helpers/process.js';
 import { isolatedDatabase } from '../helpers/receiver.js';
-import { adtA04 } from './hl7-builders.js';
+import { adtA04 } from './hl7.builders.js';
 import { ackCode, MllpPeer } from './mllp-peer.js';
 
 /** The service as started in production (`src/main.ts`): the MLLP listener belongs to the API role. */

@@ -2,7 +2,7 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { newCaller, type Caller } from '../helpers/tokens.js';
-import { newNote, soap } from '../notes/note-builders.js';
+import { newNote, soap } from '../notes/notes.builders.js';
 
 // One key in both lists: it reaches the calls and the operator routes whichever list guards them.
 const KEY = 'unknown-fields-test-key';

@@ -2,7 +2,7 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { newCaller } from '../helpers/tokens.js';
-import { createRun, joinRun, newThread, runBody } from '../runs/run-helpers.js';
+import { createRun, joinRun, newThread, runBody } from '../runs/runs.builders.js';
 
 describe('GET /metrics', () => {
   let t: TestApp;

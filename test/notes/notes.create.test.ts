@@ -2,7 +2,7 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { newCaller, type Caller } from '../helpers/tokens.js';
-import { dap, ISO, newRun, newThread, newTranscription, outboxEvents, postNote, soap } from './note-builders.js';
+import { dap, ISO, newRun, newThread, newTranscription, outboxEvents, postNote, soap } from './notes.builders.js';
 
 describe('POST and GET /v1/clinical-notes', () => {
   let t: TestApp;

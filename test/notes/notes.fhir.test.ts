@@ -2,7 +2,7 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { newCaller, type Caller } from '../helpers/tokens.js';
-import { dap, newNote, newRun, newThread, newTranscription, patchNote, postNote, soap } from './note-builders.js';
+import { dap, newNote, newRun, newThread, newTranscription, patchNote, postNote, soap } from './notes.builders.js';
 
 // FHIR R4 DocumentReference (hl7.org/fhir/R4/documentreference.html): its elements and value sets.
 const R4_ELEMENTS = ['resourceType', 'id', 'meta', 'implicitRules', 'language', 'text', 'contained', 'extension', 'modifierExtension',

@@ -2,7 +2,7 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { newCaller, type Caller } from '../helpers/tokens.js';
-import { dap, newNote, newRun, newThread, newTranscription, outboxEvents, patchNote, soap } from './note-builders.js';
+import { dap, newNote, newRun, newThread, newTranscription, outboxEvents, patchNote, soap } from './notes.builders.js';
 
 describe('PATCH /v1/clinical-notes/{id}', () => {
   let t: TestApp;

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withTransaction } from '../../src/db/transaction.js';
-import { createNote, updateNoteContent } from '../../src/modules/notes/save-note.js';
+import { saveNewNote, updateNoteContent } from '../../src/modules/notes/save-note.js';
 import { listNoteVersions } from '../../src/modules/notes/notes.repo.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 
@@ -21,10 +21,10 @@ describe('note use cases called inside a caller transaction (extraction worker)'
     const id = randomUUID();
     const groupId = `group-${randomUUID()}`;
     const input = { id, groupId, userId: 'u1', doctorId: 'dr-1', template: 'SOAP' as const, content: soap, reportRunIds: [] };
-    const first = await withTransaction(t.deps.pool, (tx) => createNote(tx, input));
+    const first = await withTransaction(t.deps.pool, (tx) => saveNewNote(tx, input));
     expect(first).toMatchObject({ id, group_id: groupId, user_id: 'u1', template: 'SOAP', ai_generated_content: soap, version: 1, report_run_id: [], feedback: null });
     expect(first).not.toHaveProperty('doctor_id');
-    const again = await withTransaction(t.deps.pool, (tx) => createNote(tx, { ...input, content: { ...soap, plan: 'other' } }));
+    const again = await withTransaction(t.deps.pool, (tx) => saveNewNote(tx, { ...input, content: { ...soap, plan: 'other' } }));
     expect(again).toEqual(first);
     expect(await listNoteVersions(t.deps.pool, id)).toHaveLength(1);
     expect(await events(id)).toEqual([{ type: 'note.created', data: { note_id: id, template: 'SOAP', version: 1, group_id: groupId } }]);
@@ -34,7 +34,7 @@ describe('note use cases called inside a caller transaction (extraction worker)'
     const id = randomUUID();
     await expect(
       withTransaction(t.deps.pool, async (tx) => {
-        await createNote(tx, { id, groupId: 'g', userId: 'u', template: 'SOAP', content: soap });
+        await saveNewNote(tx, { id, groupId: 'g', userId: 'u', template: 'SOAP', content: soap });
         throw new Error('worker failed later');
       }),
     ).rejects.toThrow('worker failed later');
@@ -44,7 +44,7 @@ describe('note use cases called inside a caller transaction (extraction worker)'
 
   it('updates content as a new version with note.updated, appends the run once, undefined for another group', async () => {
     const groupId = `group-${randomUUID()}`;
-    const note = await withTransaction(t.deps.pool, (tx) => createNote(tx, { groupId, userId: 'u1', template: 'SOAP', content: soap }));
+    const note = await withTransaction(t.deps.pool, (tx) => saveNewNote(tx, { groupId, userId: 'u1', template: 'SOAP', content: soap }));
     const runId = randomUUID();
     const dap = { data: 'd', assessment: 'a', plan: 'p' };
     const updated = await withTransaction(t.deps.pool, (tx) =>
@@ -65,7 +65,7 @@ describe('note use cases called inside a caller transaction (extraction worker)'
 
   it('refuses content that does not fit the template', async () => {
     await expect(
-      withTransaction(t.deps.pool, (tx) => createNote(tx, { groupId: 'g', userId: 'u', template: 'SOAP', content: { data: 'x' } })),
+      withTransaction(t.deps.pool, (tx) => saveNewNote(tx, { groupId: 'g', userId: 'u', template: 'SOAP', content: { data: 'x' } })),
     ).rejects.toMatchObject({ status: 400 });
   });
 });

@@ -2,7 +2,7 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { newCaller, type Caller } from '../helpers/tokens.js';
-import { newNote, patchNote } from './note-builders.js';
+import { newNote, patchNote } from './notes.builders.js';
 
 describe('clinical notes belong to the group that created them', () => {
   let t: TestApp;

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SlowEngine } from '../helpers/slow-worker-engine.js';
 import { newCaller, type Caller } from '../helpers/tokens.js';
 import type { RunsTestApp } from './isolated-boss.js';
-import { createRun, joinRun, newThread, runBody, waitForStatus } from './run-helpers.js';
+import { createRun, joinRun, newThread, runBody, waitForStatus } from './runs.builders.js';
 import { startSlowApp } from './slow-app.js';
 
 describe('POST .../runs/{runId}/cancel', () => {

@@ -4,7 +4,7 @@ import { startRunWorker } from '../../src/jobs/run-worker.js';
 import { cleanEnv, signalGroup, spawnProcess, type Spawned } from '../helpers/process.js';
 import { newCaller, type Caller } from '../helpers/tokens.js';
 import { startRunsTestApp, type RunsTestApp } from './isolated-boss.js';
-import { createRun, joinRun, newThread, runBody, VISIT, waitForStatus } from './run-helpers.js';
+import { createRun, joinRun, newThread, runBody, VISIT, waitForStatus } from './runs.builders.js';
 
 describe('a worker killed in the middle of runs', () => {
   let t: RunsTestApp;

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RUN_QUEUE } from '../../src/jobs/queues.js';
 import { tokenFor, newCaller, type Caller } from '../helpers/tokens.js';
 import { startRunsTestApp, type RunsTestApp } from './isolated-boss.js';
-import { createRun, newThread, runBody, VISIT } from './run-helpers.js';
+import { createRun, newThread, runBody, VISIT } from './runs.builders.js';
 
 // No workers: runs stay pending, so the queue and `reject` can be observed deterministically.
 describe('POST /v1/agent/threads/{threadId}/runs', () => {

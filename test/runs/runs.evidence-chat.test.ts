@@ -4,7 +4,7 @@ import { clinicalNoteDto } from '../../src/openapi/schemas.js';
 import { newCaller, type Caller } from '../helpers/tokens.js';
 import { KNEE } from '../engine/fixtures/visits.js';
 import { startRunsTestApp, type RunsTestApp } from './isolated-boss.js';
-import { createRun, joinRun, newThread, runBody } from './run-helpers.js';
+import { createRun, joinRun, newThread, runBody } from './runs.builders.js';
 
 const EXTRACT = { 'x-is-chat': 'false' };
 const lines = KNEE.transcript.split('\n');

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEMPLATE_FIELDS, type Template } from '../../src/engine/templates.js';
 import { newCaller, type Caller } from '../helpers/tokens.js';
 import { startRunsTestApp, type RunsTestApp } from './isolated-boss.js';
-import { createRun, joinRun, newThread, runBody, VISIT } from './run-helpers.js';
+import { createRun, joinRun, newThread, runBody, VISIT } from './runs.builders.js';
 
 const EXTRACT = { 'x-is-chat': 'false' };
 

@@ -4,7 +4,7 @@ import type { ClinicalEngine } from '../../src/engine/engine.js';
 import { RUN_QUEUE } from '../../src/jobs/queues.js';
 import { newCaller, type Caller } from '../helpers/tokens.js';
 import { startRunsTestApp, type RunsTestApp } from './isolated-boss.js';
-import { createRun, joinRun, newThread, runBody, VISIT, waitForStatus } from './run-helpers.js';
+import { createRun, joinRun, newThread, runBody, VISIT, waitForStatus } from './runs.builders.js';
 import { startSlowApp } from './slow-app.js';
 
 const EXTRACT = { 'x-is-chat': 'false' };

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SlowEngine } from '../helpers/slow-worker-engine.js';
 import { newCaller, type Caller } from '../helpers/tokens.js';
 import type { RunsTestApp } from './isolated-boss.js';
-import { createRun, newThread } from './run-helpers.js';
+import { createRun, newThread } from './runs.builders.js';
 import { startSlowApp } from './slow-app.js';
 
 describe('GET .../runs/{runId}/join', () => {

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SlowEngine } from '../helpers/slow-worker-engine.js';
 import { newCaller, type Caller } from '../helpers/tokens.js';
 import type { RunsTestApp } from './isolated-boss.js';
-import { VISIT } from './run-helpers.js';
+import { VISIT } from './runs.builders.js';
 import { startSlowApp } from './slow-app.js';
 
 /** The official LangGraph JS client against the app listening on 127.0.0.1 (DESIGN.md "Runs"). */

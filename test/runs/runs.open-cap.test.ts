@@ -6,7 +6,7 @@ import { MAX_OPEN_WAITS_PER_USER } from '../../src/http/open-wait-cap.js';
 import { isolatedDatabase } from '../helpers/receiver.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { newCaller } from '../helpers/tokens.js';
-import { createRun, newThread } from './run-helpers.js';
+import { createRun, newThread } from './runs.builders.js';
 
 describe('per-user cap on open joins and streams', () => {
   let db: Awaited<ReturnType<typeof isolatedDatabase>>;

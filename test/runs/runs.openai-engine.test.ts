@@ -3,7 +3,7 @@ import { openaiEnv, startFakeOpenAI, type FakeOpenAI } from '../helpers/fake-ope
 import { isolatedDatabase, type IsolatedDatabase } from '../helpers/isolated-database.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { newCaller, type Caller } from '../helpers/tokens.js';
-import { createRun, joinRun, newThread } from './run-helpers.js';
+import { createRun, joinRun, newThread } from './runs.builders.js';
 
 /** ENGINE=openai against a fake chat-completions server: each run records the tokens it spent, or why it failed. */
 describe('token usage per run', () => {

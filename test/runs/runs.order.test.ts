@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SlowEngine } from '../helpers/slow-worker-engine.js';
 import { newCaller, type Caller } from '../helpers/tokens.js';
 import type { RunsTestApp } from './isolated-boss.js';
-import { createRun, joinRun, newThread, runBody } from './run-helpers.js';
+import { createRun, joinRun, newThread, runBody } from './runs.builders.js';
 import { startSlowApp } from './slow-app.js';
 
 describe('runs of one thread', () => {

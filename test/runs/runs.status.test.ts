@@ -2,7 +2,7 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { newCaller, type Caller } from '../helpers/tokens.js';
-import { createRun, ISO, joinRun, newThread, runBody, VISIT } from './run-helpers.js';
+import { createRun, ISO, joinRun, newThread, runBody, VISIT } from './runs.builders.js';
 
 describe('run status path', () => {
   let t: TestApp;

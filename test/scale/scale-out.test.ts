@@ -5,7 +5,7 @@ import { encounterData, envelope } from '../helpers/inbound.js';
 import { startReceiver, type Receiver } from '../helpers/receiver.js';
 import { TEST_OPERATOR_KEY, TEST_EHR_SECRET } from '../helpers/test-app.js';
 import { newCaller, type Caller } from '../helpers/tokens.js';
-import { VISIT } from '../runs/run-helpers.js';
+import { VISIT } from '../runs/runs.builders.js';
 import { Cluster, ownDatabase, waitFor, type Member } from './cluster.js';
 
 const THREADS = 10;

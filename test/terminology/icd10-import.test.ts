@@ -6,8 +6,8 @@ import { createPool, type Pool } from '../../src/db/pool.js';
 import { CodeTableStore } from '../../src/terminology/code-table-store.js';
 import { importIcd10 } from '../../src/terminology/icd10-import.js';
 import { newCaller } from '../helpers/tokens.js';
-import { codify, startCodifyApp } from '../codify/helpers/codify-app.js';
-import { privateDatabase, type PrivateDatabase } from '../codify/helpers/private-database.js';
+import { codify, startCodifyApp } from '../helpers/codify-app.js';
+import { isolatedDatabase, type IsolatedDatabase } from '../helpers/isolated-database.js';
 
 const DIR = '../shared/data/icd10cm';
 const CODES_FILE = `${DIR}/icd10cm-codes-2026.txt`;
@@ -24,10 +24,10 @@ const SMALL = ['I10     Essential (primary) hypertension', 'E119    Type 2 diabe
 // The import replaces the code table: it runs in a database of its own, never the shared test one.
 // Skipped under vitest.terminology.config.ts, which has no database.
 describe.runIf(Boolean(inject('adminDatabaseUrl')))('ICD-10-CM import into PostgreSQL', () => {
-  let db: PrivateDatabase;
+  let db: IsolatedDatabase;
   let pool: Pool;
   beforeAll(async () => {
-    db = await privateDatabase('icd10_import');
+    db = await isolatedDatabase('test_icd10_import');
     pool = createPool(db.url, 2);
   });
   afterAll(async () => {
@@ -76,7 +76,7 @@ describe.runIf(Boolean(inject('adminDatabaseUrl')))('ICD-10-CM import into Postg
     expect(store.source).toBe('imported');
     expect(store.current().size).toBe(4);
     expect(await store.refresh()).toBe(false);
-    const empty = await privateDatabase('icd10_empty');
+    const empty = await isolatedDatabase('test_icd10_empty');
     const emptyPool = createPool(empty.url, 1);
     const starter = new CodeTableStore(emptyPool);
     await starter.refresh();

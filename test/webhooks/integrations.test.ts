@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { validCall } from '../calls/support.js';
+import { validCall } from '../calls/calls.builders.js';
 import { encounterData, envelope, integrationSignature, postSigned } from '../helpers/inbound.js';
 import { startIsolatedTestApp, TEST_API_KEYS, TEST_OPERATOR_KEY, type TestApp } from '../helpers/test-app.js';
 

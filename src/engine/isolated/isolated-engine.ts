@@ -3,7 +3,7 @@ import { WorkerCrashError, WorkerPool, WorkerTimeoutError } from '../../lib/work
 import type { Logger } from '../../lib/logger.js';
 import type { CodeTable } from '../../terminology/code-table.js';
 import type { ChatMessage, ChatOptions, ChatResult, ClinicalEngine, CodifyInput, CodifyResult, EngineCallOptions, ExtractionResult } from '../engine.js';
-import { EngineLimitError, EngineUnavailableError } from '../errors.js';
+import { EngineLimitError, EngineUnavailableError } from '../engine-errors.js';
 import type { Template } from '../templates.js';
 import { toPayload } from './code-table-payload.js';
 import { capLineLengths } from './line-cap.js';

@@ -3,7 +3,7 @@ import type { ChatCompletionCreateParamsNonStreaming } from 'openai/resources/ch
 import type { Logger } from '../../lib/logger.js';
 import type { TokenUsage } from '../engine.js';
 import type { OpenAIConfig } from './client.js';
-import { withRetries } from './retry-policy.js';
+import { withRetries } from './openai-retry.js';
 
 /** What every call needs: the client, the configuration and a logger for PHI-free outcomes. */
 export interface EngineContext {

@@ -15,7 +15,7 @@ export type OpenAIConfig = Pick<
 >;
 
 /**
- * The chat-completions client. The client's own retries are off: retry-policy.ts retries with
+ * The chat-completions client. The client's own retries are off: openai-retry.ts retries with
  * waits that a cancelled run can interrupt and a bounded Retry-After. Its logging is off too,
  * since its debug lines carry request bodies (PHI).
  */

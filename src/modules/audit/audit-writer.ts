@@ -1,6 +1,7 @@
 import type { Queryable } from '../../db/pool.js';
 import type { Logger } from '../../lib/logger.js';
-import { appendAuditBatch, type AuditEntry } from './audit.repo.js';
+import type { AuditEntry, AuditLog } from '../../lib/audit-entry.js';
+import { appendAudit, appendAuditBatch } from './audit.repo.js';
 
 type Row = AuditEntry & { at: Date };
 
@@ -23,7 +24,7 @@ export interface AuditWriterOptions {
  * a database round trip per request. close() writes what is still pending (shutdown, after HTTP
  * has stopped and before the pool closes).
  */
-export class AuditWriter {
+export class AuditWriter implements AuditLog {
   private pending: Row[] = [];
   /** Failed attempts of rows waiting to be written again. */
   private readonly attempts = new WeakMap<Row, number>();
@@ -43,6 +44,11 @@ export class AuditWriter {
     this.flushing ??= this.flush().finally(() => {
       this.flushing = undefined;
     });
+  }
+
+  /** One row at once, awaited: an operator's console action, which the operator sees recorded. */
+  async writeNow(entry: AuditEntry): Promise<void> {
+    await appendAudit(this.db, entry);
   }
 
   /** Writes every pending row; later add() calls still write (each at once). */

@@ -1,19 +1,9 @@
 import type { Queryable } from '../../db/pool.js';
 import { isoTime } from '../../db/sql.js';
+import type { AuditEntry } from '../../lib/audit-entry.js';
 import { storableText } from './audit-values.js';
 
-export interface AuditEntry {
-  requestId?: string;
-  /** The caller's own `x-request-id`, as sent. */
-  clientRequestId?: string;
-  userId?: string;
-  groupId?: string;
-  doctor?: string;
-  patient?: string;
-  operation: string;
-  resourceId?: string;
-  status: number;
-}
+export type { AuditEntry };
 
 const TEXT_COLUMNS = ['requestId', 'clientRequestId', 'userId', 'groupId', 'doctor', 'patient', 'operation', 'resourceId'] as const;
 

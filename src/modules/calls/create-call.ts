@@ -4,25 +4,19 @@ import { isValidPhoneNumber } from 'libphonenumber-js';
 import type { PgBoss } from 'pg-boss';
 import { z } from 'zod';
 import type { Pool } from '../../db/pool.js';
-import { auditResource } from '../../http/audit.js';
 import { bodyObject, parseWith } from '../../http/validate.js';
 import { CALL_DISPATCH_QUEUE } from '../../jobs/queues.js';
 import { badRequest } from '../../lib/errors.js';
+import { isLanguageTag } from '../../lib/language-tag.js';
 import { currentContext } from '../../lib/request-context.js';
 import { centerExists } from '../centers/centers.repo.js';
 import { insertCall, publicCall } from './calls.repo.js';
 import { idempotent } from './idempotency.js';
 
 export const METADATA_MAX_BYTES = 8 * 1024;
+/** The scope of an Idempotency-Key (with the API key). */
+const CREATE_CALL_ROUTE = 'POST /api/v1/calls/external-questionnaire';
 const E164 = /^\+[1-9]\d{1,14}$/;
-
-function isLanguageTag(tag: string): boolean {
-  try {
-    return Intl.getCanonicalLocales(tag).length === 1;
-  } catch {
-    return false;
-  }
-}
 
 // Strict: a misspelt field is a 400 naming it, never silently dropped.
 export const createCallBody = z.strictObject({
@@ -55,7 +49,8 @@ export function createCall(pool: Pool, boss: PgBoss) {
     if (body.centerId && !(await centerExists(pool, body.centerId))) {
       throw badRequest(`centerId: center ${body.centerId} does not exist`);
     }
-    const answer = await idempotent(pool, req, 'POST /api/v1/calls/external-questionnaire', async (tx) => {
+    const keyed = { key: req.get('idempotency-key'), apiKey: req.get('x-api-key'), route: CREATE_CALL_ROUTE, body: req.body };
+    const answer = await idempotent(pool, keyed, async (tx) => {
       const call = await insertCall(tx, {
         id: randomUUID(),
         groupId: null,
@@ -76,10 +71,7 @@ export function createCall(pool: Pool, boss: PgBoss) {
       return { status: 202, body: publicCall(call), resourceId: call.callId };
     });
     const callId = (answer.body as { callId?: string }).callId;
-    if (callId) {
-      auditResource(res, callId);
-      res.location(`/api/v1/calls/${callId}`);
-    }
+    if (callId) res.location(`/api/v1/calls/${callId}`);
     if (answer.replayed) res.set('idempotent-replayed', 'true');
     res.status(answer.status).json(answer.body);
   };

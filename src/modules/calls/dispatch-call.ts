@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { AppDeps } from '../../app-deps.js';
 import { withTransaction } from '../../db/transaction.js';
 import { signPayload } from '../../webhooks/signing.js';
-import { recordCallChange } from './call-events.js';
+import { recordCallChange } from './apply-call-event.js';
 import { findCall, publicCall, setQueuedReason, updateCall } from './calls.repo.js';
 
 export const PROVIDER_TIMEOUT_MS = 15_000;

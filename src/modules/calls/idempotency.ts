@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import type { Request } from 'express';
 import type { Pool, PoolClient } from '../../db/pool.js';
 import { withTransaction } from '../../db/transaction.js';
 import { AppError, badRequest } from '../../lib/errors.js';
@@ -33,6 +32,17 @@ export interface IdempotentAnswer {
   replayed: boolean;
 }
 
+/** What idempotent() needs of a request: its headers and body, as sent. */
+export interface IdempotentRequest {
+  /** The `Idempotency-Key` header, when sent. */
+  key: string | undefined;
+  /** The caller's credential (the `X-Api-Key` header); only its hash is kept. */
+  apiKey: string | undefined;
+  /** The route the key is scoped to. */
+  route: string;
+  body: unknown;
+}
+
 /**
  * Runs `create` in one transaction guarded by the request's `Idempotency-Key` (if any). Keys are
  * scoped by the API key (its hash) and the route. The same key with the same body returns the
@@ -41,16 +51,15 @@ export interface IdempotentAnswer {
  */
 export async function idempotent(
   pool: Pool,
-  req: Request,
-  route: string,
+  request: IdempotentRequest,
   create: (tx: PoolClient) => Promise<{ status: number; body: unknown; resourceId?: string }>,
 ): Promise<IdempotentAnswer> {
-  const key = req.get('idempotency-key');
+  const { key, route } = request;
   if (key === undefined) return { ...(await withTransaction(pool, create)), replayed: false };
   if (!key.trim() || key.length > 255) throw badRequest('Idempotency-Key header must be 1 to 255 characters');
 
-  const ref: IdempotencyKeyRef = { scope: sha256(req.get('x-api-key') ?? ''), route, key };
-  const requestHash = sha256(canonicalJson(req.body ?? {}));
+  const ref: IdempotencyKeyRef = { scope: sha256(request.apiKey ?? ''), route, key };
+  const requestHash = sha256(canonicalJson(request.body ?? {}));
   return withTransaction(pool, async (tx) => {
     if (!(await claimIdempotencyKey(tx, ref, requestHash))) {
       const stored = await findIdempotencyRecord(tx, ref);

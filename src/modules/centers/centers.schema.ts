@@ -1,5 +1,6 @@
 import { isValidPhoneNumber } from 'libphonenumber-js';
 import { z } from 'zod';
+import { isLanguageTag } from '../../lib/language-tag.js';
 import { rememberedCheck } from '../../lib/remembered-check.js';
 
 export const WEEKDAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'] as const;
@@ -18,14 +19,6 @@ const isTimeZone = rememberedCheck((tz: string): boolean => {
 });
 
 const isE164Phone = rememberedCheck((v: string) => E164.test(v) && isValidPhoneNumber(v));
-
-function isLanguageTag(tag: string): boolean {
-  try {
-    return Intl.getCanonicalLocales(tag).length === 1;
-  } catch {
-    return false;
-  }
-}
 
 const text = (max = 300) => z.string().trim().min(1, 'must not be empty').max(max);
 

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { Queryable } from '../../db/pool.js';
 import { parseWith } from '../../http/validate.js';
 import { listCenters } from './centers.repo.js';
-import { pageQuery, toPage } from './pagination.js';
+import { pageQuery, toPage } from './catalog-pagination.js';
 
 export const listCentersQuery = z.object({
   city: z.string().trim().min(1).max(100).optional(),

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { Queryable } from '../../db/pool.js';
 import { parseWith } from '../../http/validate.js';
 import { listServices } from './centers.repo.js';
-import { pageQuery, toPage } from './pagination.js';
+import { pageQuery, toPage } from './catalog-pagination.js';
 
 export const listServicesQuery = z.object({
   centerId: z.string().trim().min(1).max(100).optional(),

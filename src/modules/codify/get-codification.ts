@@ -1,6 +1,5 @@
 import type { Request, Response } from 'express';
 import type { Queryable } from '../../db/pool.js';
-import { auditResource } from '../../http/audit.js';
 import { isUuid } from '../../http/validate.js';
 import { notFound } from '../../lib/errors.js';
 import { findCodifyRun } from './codify.repo.js';
@@ -9,7 +8,6 @@ import { findCodifyRun } from './codify.repo.js';
 export function getCodification(db: Queryable) {
   return async (req: Request<{ runId: string }>, res: Response) => {
     const { runId } = req.params;
-    auditResource(res, runId);
     const run = isUuid(runId) ? await findCodifyRun(db, runId, req.principal!.groupId) : undefined;
     if (!run) throw notFound('Codification', runId);
     const error = run.error ? { error: run.error.error, details: run.error.details } : null;

@@ -1,5 +1,6 @@
 import { Router } from 'express';
 import type { RouteDeps } from '../../app-deps.js';
+import { audited } from '../../http/audit.js';
 import { codifyRateLimit } from './codify-rate-limit.js';
 import { createCodification } from './create-codification.js';
 import { getCodification } from './get-codification.js';
@@ -7,6 +8,6 @@ import { getCodification } from './get-codification.js';
 export function codifyRouter(deps: RouteDeps): Router {
   const router = Router();
   router.post('/v1/codify', ...deps.guards.clinical, codifyRateLimit(deps), createCodification(deps));
-  router.get('/v1/codify/:runId', ...deps.guards.clinical, getCodification(deps.pool));
+  router.get('/v1/codify/:runId', ...deps.guards.clinical, audited({ param: 'runId' }), getCodification(deps.pool));
   return router;
 }

@@ -34,22 +34,6 @@ export async function queueStats(db: Queryable): Promise<QueueStat[]> {
   return rows;
 }
 
-export interface StateCount {
-  resource: string;
-  status: string;
-  count: number;
-}
-
-/** Rows by state of the tables operators watch. */
-export async function stateCounts(db: Queryable): Promise<StateCount[]> {
-  const tables = ['runs', 'codify_runs', 'inbound_events', 'webhook_deliveries', 'calls'];
-  const { rows } = await db.query<StateCount>(
-    tables.map((t) => `SELECT '${t}' AS resource, status, count(*)::int AS count FROM ${t} GROUP BY status`).join(' UNION ALL ') +
-      ' ORDER BY 1, 2',
-  );
-  return rows;
-}
-
 export async function recentRuns(db: Queryable, limit: number, status?: string) {
   const { rows } = await db.query(
     `SELECT id AS run_id, thread_id, group_id, kind, status, attempts, error->>'error' AS error,

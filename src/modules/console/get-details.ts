@@ -3,25 +3,24 @@ import type { Queryable } from '../../db/pool.js';
 import { isUuid } from '../../http/validate.js';
 import { notFound } from '../../lib/errors.js';
 import { pipelineDetails, runDetails } from './details.repo.js';
-import { auditConsole } from './operator-audit.js';
 
 type Loader = (db: Queryable, id: string) => Promise<Record<string, unknown> | undefined>;
 
 /**
  * One item in full, PHI included (a run's output, an event's error details): the console asks
- * for it only when an operator clicks "Show details", and every view, found or not, is audited.
+ * for it only when an operator clicks "Show details", and every view, found or not, is audited
+ * before it is answered (auditedAtOnce in routes.ts).
  */
-function detailsHandler(db: Queryable, resource: 'run' | 'pipeline', label: string, load: Loader) {
+function detailsHandler(db: Queryable, label: string, load: Loader) {
   return async (req: Request<{ id: string }>, res: Response) => {
     const { id } = req.params;
     const item = isUuid(id) ? await load(db, id) : undefined;
-    await auditConsole(db, req, res, `view ${resource}`, id, item ? 200 : 404);
     if (!item) throw notFound(label, id);
     res.set('cache-control', 'no-store').json(item);
   };
 }
 
 /** GET /api/v1/console/runs/{id}: the run with its output and error. */
-export const getRunDetails = (db: Queryable) => detailsHandler(db, 'run', 'Run', runDetails);
+export const getRunDetails = (db: Queryable) => detailsHandler(db, 'Run', runDetails);
 /** GET /api/v1/console/pipelines/{id}: the inbound event's state, pipeline ids and full error (not its data). */
-export const getPipelineDetails = (db: Queryable) => detailsHandler(db, 'pipeline', 'Inbound event', pipelineDetails);
+export const getPipelineDetails = (db: Queryable) => detailsHandler(db, 'Inbound event', pipelineDetails);

@@ -1,6 +1,7 @@
 import { Router } from 'express';
 import type { RouteDeps } from '../../app-deps.js';
-import { cancelRunAsOperator } from './cancel-run.js';
+import { auditedAtOnce } from '../../http/audit.js';
+import { cancelRunAsOperator } from './cancel-run-as-operator.js';
 import { getCallsSummary } from './get-calls-summary.js';
 import { getPipelineDetails, getRunDetails } from './get-details.js';
 import { getInboundSummary } from './get-inbound-summary.js';
@@ -13,18 +14,20 @@ import { replayEndpointDead } from './replay-endpoint-dead.js';
 import { consoleStatic } from './static-files.js';
 
 /** The operations console: its page at /console and the JSON it reads, under the operator key. */
-export function consoleRouter({ pool, boss, engine, guards }: RouteDeps): Router {
+export function consoleRouter({ pool, boss, engine, guards, audit }: RouteDeps): Router {
   const router = Router();
   router.use('/console', consoleStatic());
   const base = '/api/v1/console';
   const op = guards.operator;
+  // Views of PHI and operator actions: their row, written before the answer, names the path's id.
+  const recorded = (operation: string) => auditedAtOnce(audit, { param: 'id', operation: `console.${operation}` });
   router.get(`${base}/overview`, ...op, getOverview(pool, () => engine.name));
   router.get(`${base}/runs`, ...op, listRecentRuns(pool));
-  router.get(`${base}/runs/:id`, ...op, getRunDetails(pool));
-  router.post(`${base}/runs/:id/cancel`, ...op, cancelRunAsOperator(pool));
+  router.get(`${base}/runs/:id`, ...op, recorded('view run'), getRunDetails(pool));
+  router.post(`${base}/runs/:id/cancel`, ...op, recorded('cancel run'), cancelRunAsOperator(pool));
   router.get(`${base}/codifications`, ...op, listRecentCodifications(pool));
   router.get(`${base}/pipelines`, ...op, listRecentPipelines(pool));
-  router.get(`${base}/pipelines/:id`, ...op, getPipelineDetails(pool));
+  router.get(`${base}/pipelines/:id`, ...op, recorded('view pipeline'), getPipelineDetails(pool));
   router.get(`${base}/inbound`, ...op, getInboundSummary(pool));
   router.get(`${base}/endpoints`, ...op, listEndpointHealth(pool));
   router.post(`${base}/endpoints/:id/replay-dead`, ...op, replayEndpointDead(pool, boss));

@@ -1,6 +1,5 @@
 import type { Request, Response } from 'express';
 import type { Queryable } from '../../db/pool.js';
-import { auditResource } from '../../http/audit.js';
 import { notFound } from '../../lib/errors.js';
 import { findInboundEventsBySenderId, type StoredInboundEvent } from './inbound-events.repo.js';
 
@@ -25,7 +24,6 @@ export function publicEvent(e: StoredInboundEvent) {
 export function getEvent(db: Queryable) {
   return async (req: Request<{ id: string }>, res: Response) => {
     const { id } = req.params;
-    auditResource(res, id);
     const source = typeof req.query.source === 'string' ? req.query.source : undefined;
     const events = (await findInboundEventsBySenderId(db, id)).filter((e) => !source || e.source === source);
     if (events.length === 0) throw notFound('Event', id);

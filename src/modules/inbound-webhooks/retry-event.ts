@@ -2,7 +2,6 @@ import type { Request, Response } from 'express';
 import type { PgBoss } from 'pg-boss';
 import type { Pool } from '../../db/pool.js';
 import { withTransaction } from '../../db/transaction.js';
-import { auditResource } from '../../http/audit.js';
 import { bossDb } from '../../jobs/boss-db.js';
 import { INBOUND_EVENT_QUEUE } from '../../jobs/queues.js';
 import { conflict, notFound } from '../../lib/errors.js';
@@ -18,7 +17,6 @@ import { findInboundEvent, findInboundEventsBySenderId, isInboundEventRedacted, 
 export function retryEvent(pool: Pool, boss: PgBoss) {
   return async (req: Request<{ id: string }>, res: Response) => {
     const { id } = req.params;
-    auditResource(res, id);
     const source = typeof req.query.source === 'string' ? req.query.source : undefined;
     // A sender id is 1-200 characters (envelope.ts) and PostgreSQL text holds no NUL: others cannot exist.
     const possible = id.length <= 200 && !id.includes('\u0000');

@@ -1,5 +1,6 @@
 import { Router } from 'express';
 import type { RouteDeps } from '../../app-deps.js';
+import { audited } from '../../http/audit.js';
 import { signedJsonBody } from '../../http/signed-body.js';
 import { integrationSender } from '../integrations/integration-sender.js';
 import { getEvent } from './get-event.js';
@@ -13,7 +14,7 @@ export function inboundWebhooksRouter({ pool, boss, config, secrets, guards }: R
   const ownSecret = signedJsonBody((req) => [req.integration!.secret]);
   router.post('/api/v1/webhooks/ehr/:integrationId', integrationSender('ehr', pool, secrets), ownSecret, receiveEvent('ehr', pool));
   router.post('/api/v1/webhooks/voice/:integrationId', integrationSender('voice', pool, secrets), ownSecret, receiveEvent('voice', pool));
-  router.get('/api/v1/webhooks/events/:id', ...guards.operator, getEvent(pool));
-  router.post('/api/v1/webhooks/events/:id/retry', ...guards.operator, retryEvent(pool, boss));
+  router.get('/api/v1/webhooks/events/:id', ...guards.operator, audited({ param: 'id' }), getEvent(pool));
+  router.post('/api/v1/webhooks/events/:id/retry', ...guards.operator, audited({ param: 'id' }), retryEvent(pool, boss));
   return router;
 }

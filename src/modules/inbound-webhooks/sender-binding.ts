@@ -1,7 +1,7 @@
 import type { Queryable } from '../../db/pool.js';
 import { forbidden } from '../../lib/errors.js';
 import { findCall } from '../calls/calls.repo.js';
-import type { InboundSender } from '../integrations/integration-sender.js';
+import type { InboundSender } from '../../http/inbound-sender.js';
 import type { InboundEventType } from './event-types.js';
 
 /**

@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import type { Request, Response } from 'express';
 import { z } from 'zod';
 import type { Queryable } from '../../db/pool.js';
-import { auditResource } from '../../http/audit.js';
 import { bodyObject, parseWith } from '../../http/validate.js';
 import type { SecretBox } from '../../lib/secret-box.js';
 import { generateWebhookSecret } from '../../webhooks/signing.js';
@@ -41,7 +40,6 @@ export function createIntegration(db: Queryable, secrets: SecretBox) {
       sendingApplication: body.sending_application ?? null,
       sendingFacility: body.sending_facility ?? null,
     });
-    auditResource(res, integration.id);
     res.status(201).json({ ...integration, secret });
   };
 }

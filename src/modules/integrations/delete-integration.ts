@@ -1,6 +1,5 @@
 import type { Request, Response } from 'express';
 import type { Queryable } from '../../db/pool.js';
-import { auditResource } from '../../http/audit.js';
 import { isUuid } from '../../http/validate.js';
 import { notFound } from '../../lib/errors.js';
 import { revokeIntegration } from './integrations.repo.js';
@@ -9,7 +8,6 @@ import { revokeIntegration } from './integrations.repo.js';
 export function deleteIntegration(db: Queryable) {
   return async (req: Request<{ id: string }>, res: Response) => {
     const { id } = req.params;
-    auditResource(res, id);
     if (!isUuid(id) || !(await revokeIntegration(db, id))) throw notFound('Integration', id);
     res.status(204).end();
   };

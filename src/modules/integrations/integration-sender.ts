@@ -5,13 +5,6 @@ import { unauthorized } from '../../lib/errors.js';
 import type { SecretBox } from '../../lib/secret-box.js';
 import { findActiveIntegration, type IntegrationSource } from './integrations.repo.js';
 
-/** The integration a post to /api/v1/webhooks/{source}/{integrationId} comes from. */
-export interface InboundSender {
-  id: string;
-  groupIds: string[];
-  secret: string;
-}
-
 /**
  * Finds the integration named in the path (of this source, not revoked) before the body is
  * read: an unknown or revoked one is 401, like a wrong signature. Its secret then checks the

@@ -2,12 +2,11 @@ import type { Request, Response } from 'express';
 import { z } from 'zod';
 import type { Pool } from '../../db/pool.js';
 import { withTransaction } from '../../db/transaction.js';
-import { auditResource } from '../../http/audit.js';
 import { bodyObject, parseWith } from '../../http/validate.js';
 import { assertOwnership, noteFieldsShape, readOnlyShape } from './note-body.js';
 import { noteEtag } from './note-etag.js';
 import { checkNoteLinks } from './note-links.js';
-import { createNote as createNoteUseCase } from './save-note.js';
+import { saveNewNote } from './save-note.js';
 
 export const createNoteBody = z.strictObject({
   template: noteFieldsShape.template,
@@ -33,7 +32,7 @@ export function createNote(pool: Pool) {
         report_thread_id: body.report_thread_id,
         report_run_id: body.report_run_id,
       });
-      return createNoteUseCase(tx, {
+      return saveNewNote(tx, {
         groupId,
         userId,
         doctorId: req.doctor,
@@ -46,7 +45,6 @@ export function createNote(pool: Pool) {
         reportRunIds: links.report_run_id,
       });
     });
-    auditResource(res, note.id);
     res.status(201).location(`/v1/clinical-notes/${note.id}`).set('ETag', noteEtag(note.version)).json(note);
   };
 }

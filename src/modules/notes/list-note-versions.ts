@@ -7,7 +7,7 @@ import { listNoteVersions as listVersions } from './notes.repo.js';
 /** GET /v1/clinical-notes/{id}/versions: every saved version, oldest (1, the creation) first. */
 export function listNoteVersions(db: Queryable) {
   return async (req: Request<{ id: string }>, res: Response) => {
-    const row = await loadNote(db, req, res);
+    const row = await loadNote(db, req.principal!.groupId, req.params.id);
     const versions = await listVersions(db, row.id);
     // Read after the note: a change committed in between is listed, and the ETag follows the list.
     const current = versions.at(-1)?.version ?? row.version;

@@ -2,7 +2,6 @@ import type { Request, Response } from 'express';
 import { z } from 'zod';
 import type { Pool } from '../../db/pool.js';
 import { withTransaction } from '../../db/transaction.js';
-import { auditResource } from '../../http/audit.js';
 import { bodyObject, isUuid, parseWith } from '../../http/validate.js';
 import { badRequest, notFound } from '../../lib/errors.js';
 import { assertOwnership, mergeNoteContent, noteFieldsShape, READ_ONLY_FIELDS, readOnlyShape } from './note-body.js';
@@ -31,7 +30,6 @@ export const patchNoteBody = z.strictObject({
 export function patchNote(pool: Pool) {
   return async (req: Request<{ id: string }>, res: Response) => {
     const { id } = req.params;
-    auditResource(res, id);
     if (!isUuid(id)) throw notFound('Clinical note', id);
     const raw = bodyObject(req.body);
     const body = parseWith(patchNoteBody, raw);

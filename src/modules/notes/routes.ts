@@ -1,5 +1,6 @@
 import { Router } from 'express';
 import type { RouteDeps } from '../../app-deps.js';
+import { audited } from '../../http/audit.js';
 import { createNote } from './create-note.js';
 import { getNoteFhir } from './get-note-fhir.js';
 import { getNote } from './get-note.js';
@@ -8,10 +9,10 @@ import { patchNote } from './patch-note.js';
 
 export function notesRouter({ pool, guards }: RouteDeps): Router {
   const router = Router();
-  router.post('/v1/clinical-notes', ...guards.clinical, createNote(pool));
-  router.get('/v1/clinical-notes/:id', ...guards.clinical, getNote(pool));
-  router.patch('/v1/clinical-notes/:id', ...guards.clinical, patchNote(pool));
-  router.get('/v1/clinical-notes/:id/versions', ...guards.clinical, listNoteVersions(pool));
-  router.get('/v1/clinical-notes/:id/fhir', ...guards.clinical, getNoteFhir(pool));
+  router.post('/v1/clinical-notes', ...guards.clinical, audited({ created: { body: 'id' } }), createNote(pool));
+  router.get('/v1/clinical-notes/:id', ...guards.clinical, audited({ param: 'id' }), getNote(pool));
+  router.patch('/v1/clinical-notes/:id', ...guards.clinical, audited({ param: 'id' }), patchNote(pool));
+  router.get('/v1/clinical-notes/:id/versions', ...guards.clinical, audited({ param: 'id' }), listNoteVersions(pool));
+  router.get('/v1/clinical-notes/:id/fhir', ...guards.clinical, audited({ param: 'id' }), getNoteFhir(pool));
   return router;
 }

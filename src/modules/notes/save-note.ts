@@ -39,7 +39,7 @@ export function assertContentFits(template: Template, content: unknown): NoteCon
   throw badRequest(`${describeZodError(new z.ZodError(issues))} (template ${known.data})`);
 }
 
-export interface CreateNoteInput {
+export interface NewNoteInput {
   id?: string;
   groupId: string;
   userId: string;
@@ -61,7 +61,7 @@ export interface CreateNoteInput {
  * pipeline step). Links are not checked here: the HTTP handler checks them, the extraction worker
  * passes its own thread, run and transcription.
  */
-export async function createNote(tx: Queryable, input: CreateNoteInput): Promise<ClinicalNote> {
+export async function saveNewNote(tx: Queryable, input: NewNoteInput): Promise<ClinicalNote> {
   const content = assertContentFits(input.template, input.content);
   const { row, inserted } = await insertNote(tx, {
     id: input.id ?? randomUUID(),

@@ -2,7 +2,6 @@ import type { Request, Response } from 'express';
 import { z } from 'zod';
 import type { Pool } from '../../db/pool.js';
 import { withTransaction } from '../../db/transaction.js';
-import { auditResource } from '../../http/audit.js';
 import { parseWith } from '../../http/validate.js';
 import { conflict } from '../../lib/errors.js';
 import { endRunWithEvent, runView } from './end-run.js';
@@ -20,7 +19,6 @@ export const cancelQuery = z.looseObject({
  */
 export function cancelRun(pool: Pool) {
   return async (req: Request<RunParams>, res: Response) => {
-    auditResource(res, req.params.runId);
     parseWith(cancelQuery, req.query);
     const groupId = req.principal!.groupId;
     const run = await requireRun(pool, groupId, req.params);

@@ -2,7 +2,6 @@ import type { Request, Response } from 'express';
 import type { PgBoss } from 'pg-boss';
 import type { Pool, Queryable } from '../../db/pool.js';
 import { withTransaction } from '../../db/transaction.js';
-import { auditResource } from '../../http/audit.js';
 import { bodyObject, isUuid, parseWith } from '../../http/validate.js';
 import { badRequest, conflict, notFound } from '../../lib/errors.js';
 import { currentContext } from '../../lib/request-context.js';
@@ -27,50 +26,68 @@ async function checkExtractionLinks(tx: Queryable, groupId: string, body: RunReq
   }
 }
 
+/** A run request as the handler read it: the path's thread, the body, `x-is-chat`, the caller. */
+export interface RunInput {
+  threadId: string;
+  body: unknown;
+  isChat: boolean;
+  groupId: string;
+  userId: string;
+  doctorId: string;
+  patientId?: string;
+  /** Lets a caller watch the run before it exists (POST .../runs/stream). */
+  runId?: string;
+}
+
+/** What a handler passes to acceptRun from its request; `x-is-chat` is checked first (400). */
+export function runInput(req: Request<{ threadId: string }>, runId?: string): RunInput {
+  const isChat = isChatHeader(req.get('x-is-chat'));
+  const { groupId, userId } = req.principal!;
+  return { threadId: req.params.threadId, body: req.body, isChat, groupId, userId, doctorId: req.doctor!, patientId: req.patient, runId };
+}
+
+/** Where LangGraph clients read the new run's ids (Content-Location): the thread id as the path spelt it. */
+export const runLocation = (threadId: string, run: Run) => `/v1/agent/threads/${threadId}/runs/${run.run_id}`;
+
 /**
  * Validates a run request and stores the run `pending` with its job in one transaction (no
- * accepted run is ever lost). `runId` lets a caller watch the run before it exists.
+ * accepted run is ever lost).
  */
-export async function acceptRun(req: Request<{ threadId: string }>, pool: Pool, boss: PgBoss, runId?: string): Promise<Run> {
-  const { threadId } = req.params;
-  auditResource(req.res!, threadId);
-  const isChat = isChatHeader(req);
-  const body = parseWith(runRequestBody, bodyObject(req.body));
+export async function acceptRun(pool: Pool, boss: PgBoss, input: RunInput): Promise<Run> {
+  const { threadId, isChat, groupId, userId } = input;
+  const body = parseWith(runRequestBody, bodyObject(input.body));
   if (body.config.configurable.thread_id !== threadId) {
     throw badRequest(`config.configurable.thread_id must equal the thread id in the path (${threadId.slice(0, 100)})`);
   }
   if (!isUuid(threadId)) throw notFound('Thread', threadId);
-  const { groupId, userId } = req.principal!;
   const reject = (body.config.configurable.multitask_strategy ?? body.multitask_strategy) === 'reject';
 
-  const run = await withTransaction(pool, async (tx) => {
+  return withTransaction(pool, async (tx) => {
     if (!(await lockThread(tx, groupId, threadId))) throw notFound('Thread', threadId);
     if (reject && (await threadHasActiveRun(tx, threadId))) {
       throw conflict(`Thread ${threadId} has a pending or running run (multitask_strategy reject)`);
     }
     if (!isChat) await checkExtractionLinks(tx, groupId, body);
     return startRun(tx, boss, {
-      id: runId,
+      id: input.runId,
       threadId,
       groupId,
       userId,
-      doctorId: req.doctor!,
-      patientId: req.patient,
+      doctorId: input.doctorId,
+      patientId: input.patientId,
       kind: isChat ? 'chat' : 'extraction',
       input: { messages: body.input.messages.map(({ role, content }) => ({ role, content })) },
       config: { configurable: body.config.configurable },
       requestId: currentContext()?.requestId,
     });
   });
-  auditResource(req.res!, run.run_id);
-  // LangGraph clients read the new run's ids from Content-Location.
-  req.res!.setHeader('content-location', `/v1/agent/threads/${threadId}/runs/${run.run_id}`);
-  return run;
 }
 
 /** POST /v1/agent/threads/{threadId}/runs: 201 with the pending run, at once. */
 export function createRun(pool: Pool, boss: PgBoss) {
   return async (req: Request<{ threadId: string }>, res: Response) => {
-    res.status(201).json(await acceptRun(req, pool, boss));
+    const run = await acceptRun(pool, boss, runInput(req));
+    res.setHeader('content-location', runLocation(req.params.threadId, run));
+    res.status(201).json(run);
   };
 }

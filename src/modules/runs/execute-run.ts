@@ -3,7 +3,7 @@ import { CHANNELS } from '../../db/notifications.js';
 import type { Queryable } from '../../db/pool.js';
 import { withTransaction } from '../../db/transaction.js';
 import type { ChatMessage, TokenUsage } from '../../engine/engine.js';
-import { isEngineLimit, isEngineUnavailable } from '../../engine/errors.js';
+import { isEngineLimit, isEngineUnavailable } from '../../engine/engine-errors.js';
 import { templateSchema } from '../../engine/templates.js';
 import { isUuid } from '../../http/validate.js';
 import { AppError } from '../../lib/errors.js';

@@ -3,7 +3,7 @@ import type { Queryable } from '../../db/pool.js';
 import type { NoteEvidence } from '../../engine/engine.js';
 import type { NoteContent, Template } from '../../engine/templates.js';
 import { notFound } from '../../lib/errors.js';
-import { createNote, updateNoteContent } from '../notes/save-note.js';
+import { saveNewNote, updateNoteContent } from '../notes/save-note.js';
 import type { StoredRun } from './runs.repo.js';
 
 export interface ExtractionNoteInput {
@@ -39,7 +39,7 @@ export function writeExtractionNote(run: StoredRun, input: ExtractionNoteInput):
         if (!updated) throw notFound('Clinical note', noteId);
         return;
       }
-      await createNote(tx, {
+      await saveNewNote(tx, {
         ...who,
         id: noteId,
         patientId: run.patient_id ?? undefined,

@@ -1,6 +1,5 @@
 import type { Request, Response } from 'express';
 import type { Queryable } from '../../db/pool.js';
-import { auditResource } from '../../http/audit.js';
 import { isUuid } from '../../http/validate.js';
 import { notFound } from '../../lib/errors.js';
 import { findThread } from '../threads/threads.repo.js';
@@ -25,7 +24,6 @@ export async function requireRun(db: Queryable, groupId: string, params: RunPara
 /** GET /v1/agent/threads/{threadId}/runs/{runId} */
 export function getRun(db: Queryable) {
   return async (req: Request<RunParams>, res: Response) => {
-    auditResource(res, req.params.runId);
     res.json(await requireRun(db, req.principal!.groupId, req.params));
   };
 }

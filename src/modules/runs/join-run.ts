@@ -1,7 +1,6 @@
 import type { Request, Response } from 'express';
 import { z } from 'zod';
 import type { AppDeps } from '../../app-deps.js';
-import { auditResource } from '../../http/audit.js';
 import { parseWith } from '../../http/validate.js';
 import { requireRun, type RunParams } from './get-run.js';
 import { findRun, isEnded } from './runs.repo.js';
@@ -25,7 +24,6 @@ export const joinQuery = z.looseObject({
  */
 export function joinRun({ pool, notifications }: Pick<AppDeps, 'pool' | 'notifications'>) {
   return async (req: Request<RunParams>, res: Response) => {
-    auditResource(res, req.params.runId);
     const { timeout } = parseWith(joinQuery, req.query);
     const groupId = req.principal!.groupId;
     const deadline = Date.now() + timeout * 1000;

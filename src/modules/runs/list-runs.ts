@@ -1,7 +1,6 @@
 import type { Request, Response } from 'express';
 import { z } from 'zod';
 import type { Queryable } from '../../db/pool.js';
-import { auditResource } from '../../http/audit.js';
 import { parseWith } from '../../http/validate.js';
 import { requireThread } from './get-run.js';
 import { listRuns } from './runs.repo.js';
@@ -26,7 +25,6 @@ export const listRunsQuery = z.looseObject({
 export function listThreadRuns(db: Queryable) {
   return async (req: Request<{ threadId: string }>, res: Response) => {
     const { threadId } = req.params;
-    auditResource(res, threadId);
     const query = parseWith(listRunsQuery, req.query);
     await requireThread(db, req.principal!.groupId, threadId);
     res.json(await listRuns(db, threadId, query));

@@ -1,5 +1,6 @@
 import { Router } from 'express';
 import type { RouteDeps } from '../../app-deps.js';
+import { audited, type AuditDeclaration } from '../../http/audit.js';
 import { openWaitCap } from '../../http/open-wait-cap.js';
 import { cancelRun } from './cancel-run.js';
 import { createRun } from './create-run.js';
@@ -14,13 +15,16 @@ export function runsRouter(deps: RouteDeps): Router {
   const base = '/v1/agent/threads/:threadId/runs';
   // Long-held answers (join, streams) share one per-user cap.
   const capped = openWaitCap();
-  router.post(base, ...guards.clinical, createRun(pool, boss));
-  router.get(base, ...guards.clinical, listThreadRuns(pool));
+  // Audit rows name the run; a new run is named by its Content-Location, the thread until it exists.
+  const run: AuditDeclaration = { param: 'runId' };
+  const createdRun: AuditDeclaration = { param: 'threadId', created: { header: 'content-location' } };
+  router.post(base, ...guards.clinical, audited(createdRun), createRun(pool, boss));
+  router.get(base, ...guards.clinical, audited({ param: 'threadId' }), listThreadRuns(pool));
   // Before /:runId so `stream` is not taken for a run id.
-  router.post(`${base}/stream`, ...guards.clinical, capped, createAndStreamRun(deps));
-  router.get(`${base}/:runId`, ...guards.clinical, getRun(pool));
-  router.get(`${base}/:runId/join`, ...guards.clinical, capped, joinRun(deps));
-  router.get(`${base}/:runId/stream`, ...guards.clinical, capped, streamRun(deps));
-  router.post(`${base}/:runId/cancel`, ...guards.clinical, cancelRun(pool));
+  router.post(`${base}/stream`, ...guards.clinical, capped, audited(createdRun), createAndStreamRun(deps));
+  router.get(`${base}/:runId`, ...guards.clinical, audited(run), getRun(pool));
+  router.get(`${base}/:runId/join`, ...guards.clinical, capped, audited(run), joinRun(deps));
+  router.get(`${base}/:runId/stream`, ...guards.clinical, capped, audited(run), streamRun(deps));
+  router.post(`${base}/:runId/cancel`, ...guards.clinical, audited(run), cancelRun(pool));
   return router;
 }

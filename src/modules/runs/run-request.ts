@@ -1,4 +1,3 @@
-import type { Request } from 'express';
 import { z } from 'zod';
 import { templateSchema } from '../../engine/templates.js';
 import { badRequest } from '../../lib/errors.js';
@@ -31,8 +30,7 @@ export const runRequestBody = z.looseObject({
 export type RunRequestBody = z.output<typeof runRequestBody>;
 
 /** `x-is-chat`: `true` (default) or `false`; anything else is a 400. */
-export function isChatHeader(req: Request): boolean {
-  const raw = req.get('x-is-chat');
+export function isChatHeader(raw: string | undefined): boolean {
   if (raw === undefined || raw.trim() === '') return true;
   const value = raw.trim().toLowerCase();
   if (value === 'true') return true;

@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Request, Response } from 'express';
 import type { AppDeps } from '../../app-deps.js';
-import { auditResource } from '../../http/audit.js';
-import { acceptRun } from './create-run.js';
+import { acceptRun, runInput, runLocation } from './create-run.js';
 import { requireRun, type RunParams } from './get-run.js';
 import { findRun, isEnded, type Run } from './runs.repo.js';
 import { watchRun, type RunWatch } from './run-watch.js';
@@ -18,9 +17,8 @@ type StreamDeps = Pick<AppDeps, 'pool' | 'notifications'>;
  * at every status change (the output arrives with the last), then `end`; closes when the run
  * ends. Every `data:` line is JSON. `watch` was created before the run was first read.
  */
-async function sendRunEvents({ pool }: StreamDeps, req: Request<RunParams>, res: Response, watch: RunWatch): Promise<void> {
-  const groupId = req.principal!.groupId;
-  let run = await requireRun(pool, groupId, req.params);
+async function sendRunEvents({ pool }: StreamDeps, groupId: string, params: RunParams, res: Response, watch: RunWatch): Promise<void> {
+  let run = await requireRun(pool, groupId, params);
   const gone = new AbortController();
   res.on('close', () => gone.abort());
   res.status(200).set({
@@ -43,7 +41,7 @@ async function sendRunEvents({ pool }: StreamDeps, req: Request<RunParams>, res:
       }
       if (isEnded(run.status)) break;
       if (!(await watch.changed(deadline, gone.signal))) break;
-      run = (await findRun(pool, groupId, req.params.threadId, req.params.runId)) ?? run;
+      run = (await findRun(pool, groupId, params.threadId, params.runId)) ?? run;
     }
     if (!gone.signal.aborted) {
       if (isEnded(run.status)) send('end', { run_id: run.run_id, status: run.status });
@@ -57,10 +55,9 @@ async function sendRunEvents({ pool }: StreamDeps, req: Request<RunParams>, res:
 /** GET .../runs/{runId}/stream: the events of an existing run. */
 export function streamRun(deps: StreamDeps) {
   return async (req: Request<RunParams>, res: Response) => {
-    auditResource(res, req.params.runId);
     const watch = watchRun(deps.notifications, req.params.runId);
     try {
-      await sendRunEvents(deps, req, res, watch);
+      await sendRunEvents(deps, req.principal!.groupId, req.params, res, watch);
     } finally {
       watch.close();
     }
@@ -73,10 +70,9 @@ export function createAndStreamRun(deps: StreamDeps & Pick<AppDeps, 'boss'>) {
     const runId = randomUUID();
     const watch = watchRun(deps.notifications, runId);
     try {
-      await acceptRun(req, deps.pool, deps.boss, runId);
-      const streamReq = req as unknown as Request<RunParams>;
-      streamReq.params.runId = runId;
-      await sendRunEvents(deps, streamReq, res, watch);
+      const run = await acceptRun(deps.pool, deps.boss, runInput(req, runId));
+      res.setHeader('content-location', runLocation(req.params.threadId, run));
+      await sendRunEvents(deps, req.principal!.groupId, { threadId: req.params.threadId, runId }, res, watch);
     } finally {
       watch.close();
     }

@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import type { Request, Response } from 'express';
 import { z } from 'zod';
 import type { Queryable } from '../../db/pool.js';
-import { auditResource } from '../../http/audit.js';
 import { bodyObject, parseWith } from '../../http/validate.js';
 import { insertThread } from './threads.repo.js';
 
@@ -22,7 +21,6 @@ export function createThread(db: Queryable) {
       patientId: req.patient,
       metadata: body.metadata ?? {},
     });
-    auditResource(res, thread.thread_id);
     res.status(201).json(thread);
   };
 }

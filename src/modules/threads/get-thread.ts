@@ -1,6 +1,5 @@
 import type { Request, Response } from 'express';
 import type { Queryable } from '../../db/pool.js';
-import { auditResource } from '../../http/audit.js';
 import { isUuid } from '../../http/validate.js';
 import { notFound } from '../../lib/errors.js';
 import { findThread, listThreadMessages } from './threads.repo.js';
@@ -9,7 +8,6 @@ import { findThread, listThreadMessages } from './threads.repo.js';
 export function getThread(db: Queryable) {
   return async (req: Request<{ threadId: string }>, res: Response) => {
     const { threadId } = req.params;
-    auditResource(res, threadId);
     const thread = isUuid(threadId) ? await findThread(db, req.principal!.groupId, threadId) : undefined;
     if (!thread) throw notFound('Thread', threadId);
     const messages = await listThreadMessages(db, threadId);

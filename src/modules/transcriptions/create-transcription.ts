@@ -4,7 +4,6 @@ import { z } from 'zod';
 import { isLanguageTag } from '../../lib/language-tag.js';
 import type { Pool } from '../../db/pool.js';
 import { withTransaction } from '../../db/transaction.js';
-import { auditResource } from '../../http/audit.js';
 import { bodyObject, parseWith } from '../../http/validate.js';
 import { recordTranscriptionCreated } from './transcription-events.js';
 import { insertTranscription } from './transcriptions.repo.js';
@@ -38,7 +37,6 @@ export function createTranscription(pool: Pool) {
       await recordTranscriptionCreated(tx, row);
       return row;
     });
-    auditResource(res, transcription.id);
     res.status(201).json({ message: 'Transcription created successfully', transcription });
   };
 }

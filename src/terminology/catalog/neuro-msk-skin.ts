@@ -1,4 +1,4 @@
-import type { CatalogEntry } from './types.js';
+import type { CatalogEntry } from './catalog-entry.js';
 
 // Official FY2026 titles (CMS code-descriptions file); synonyms hand-curated.
 export const neuroMskSkin: CatalogEntry[] = [

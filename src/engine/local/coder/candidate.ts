@@ -1,6 +1,6 @@
 import type { CodeTable } from '../../../terminology/code-table.js';
-import type { Assertion } from './context.js';
-import type { Sentence } from './nlp.js';
+import type { Assertion } from './assertions.js';
+import type { Sentence } from './sentence-split.js';
 import type { Found } from './select.js';
 
 /** A span of the input text (UTF-16 offsets, end exclusive). */

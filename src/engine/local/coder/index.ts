@@ -4,7 +4,7 @@ import { stemWords } from '../../../terminology/text-normalize.js';
 import { featuresOf, isFirm, probability, type FeatureContext } from './acceptance.js';
 import { confidenceOf } from './assessment.js';
 import { Candidates, dotted, type Candidate, type NoteContext } from './candidate.js';
-import { assertWords, assertionOf } from './context.js';
+import { assertWords, assertionOf } from './assertions.js';
 import { matchDescriptions } from './description-matcher.js';
 import { evidenceOf } from './evidence.js';
 import { matchExactTitles } from './exact-titles.js';
@@ -17,7 +17,7 @@ import { compiledLearned, matchLearned, type CompiledLearned } from './learned-m
 import { compiledLexicon, matchLexicon, type CompiledLexicon } from './lexicon-matcher.js';
 import { LEVELS, type LevelConfig } from './levels.js';
 import type { Mention } from './mention.js';
-import { splitSentences } from './nlp.js';
+import { splitSentences } from './sentence-split.js';
 import { billableFor, categoryLessSpecific, mergeByCode, resolveSentence, type Found } from './select.js';
 import { isInpatient } from './setting.js';
 import { coldIllness, msSense, senseProblem } from './word-sense.js';

@@ -1,5 +1,5 @@
 import type { CodeTable } from '../../../terminology/code-table.js';
-import type { Assertion } from './context.js';
+import type { Assertion } from './assertions.js';
 import type { Mention } from './mention.js';
 
 export interface Found {

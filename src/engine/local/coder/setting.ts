@@ -1,4 +1,4 @@
-import type { Sentence } from './nlp.js';
+import type { Sentence } from './sentence-split.js';
 
 // Words that place a record in a hospital stay (guidelines II.H, III.C: uncertain diagnoses at
 // discharge are coded as if established), and phrases that place it in an office or clinic

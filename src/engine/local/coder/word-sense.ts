@@ -1,7 +1,7 @@
 import type { CodeTable } from '../../../terminology/code-table.js';
-import { assertWords } from './context.js';
+import { assertWords } from './assertions.js';
 import type { Mention } from './mention.js';
-import type { Sentence } from './nlp.js';
+import type { Sentence } from './sentence-split.js';
 
 // Heads after a condition word that make it name something else: "pain medication", "diabetes
 // education", "HIV test". A title word alone must not make a code.

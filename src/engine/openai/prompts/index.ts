@@ -1,6 +1,6 @@
-import * as chat from './chat.js';
-import * as codification from './codification.js';
-import * as extraction from './extraction.js';
+import * as chat from './chat-prompt.js';
+import * as codification from './codification-prompt.js';
+import * as extraction from './extraction-prompt.js';
 import * as retry from './retry.js';
 
 /**

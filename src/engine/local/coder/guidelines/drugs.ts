@@ -1,5 +1,5 @@
 import type { Candidates, Span } from '../candidate.js';
-import { assertWords } from '../context.js';
+import { assertWords } from '../assertions.js';
 
 // Drug (brand or generic, lower case) -> long-term (current) drug therapy code (I.C.21.c.3).
 const DRUGS: Array<[string, string]> = [

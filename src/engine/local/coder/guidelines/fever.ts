@@ -1,5 +1,5 @@
 import type { Candidates, Span } from '../candidate.js';
-import { assertWords } from '../context.js';
+import { assertWords } from '../assertions.js';
 
 const FEBRILE = /^(fever|fevers|febrile|pyrexia|pyrexial|hyperthermia|hyperthermic)$/;
 const TEMP = /^(3[89](?:[.,]\d)?|4[0-2](?:[.,]\d)?|10[0-9](?:[.,]\d)?)$/;

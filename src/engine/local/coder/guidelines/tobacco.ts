@@ -1,5 +1,5 @@
 import { type Candidates, type Span } from '../candidate.js';
-import { assertWords } from '../context.js';
+import { assertWords } from '../assertions.js';
 
 const FORMER = /^(former|ex-smoker|ex|quit|stopped|previous|previously|past|quitting)$/;
 const CIGARETTE = /^(cigarettes?|packs?|pack-years?|pack-year|pack\/year|pack\/years|cig|cigs)$/;

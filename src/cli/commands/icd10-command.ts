@@ -2,7 +2,7 @@ import cliProgress from 'cli-progress';
 import type { Command } from 'commander';
 import { migrate } from '../../db/migrate.js';
 import { withDatabase } from '../database.js';
-import { cliConfig } from '../errors.js';
+import { cliConfig } from '../cli-errors.js';
 
 export interface Icd10ImportOptions {
   categories?: string;

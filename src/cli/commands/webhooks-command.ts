@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { isUuid } from '../../http/validate.js';
 import { withDatabase } from '../database.js';
-import { CliError, cliConfig } from '../errors.js';
+import { CliError, cliConfig } from '../cli-errors.js';
 
 interface ReplayOptions {
   dead?: boolean;

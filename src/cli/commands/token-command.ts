@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { mintDevToken } from '../../dev-banner.js';
 import { fillDevSecrets } from '../../dev-secrets.js';
-import { CliError, cliConfig } from '../errors.js';
+import { CliError, cliConfig } from '../cli-errors.js';
 
 interface TokenOptions {
   user: string;

@@ -1,17 +1,17 @@
 import { expect } from 'vitest';
 import request from 'supertest';
-import { startCodifyWorker } from '../../../src/jobs/codify-worker.js';
-import { startTestApp, type TestApp, type TestAppOptions } from '../../helpers/test-app.js';
-import type { Caller } from '../../helpers/tokens.js';
-import { privateDatabase, type PrivateDatabase } from './private-database.js';
+import { startCodifyWorker } from '../../src/jobs/codify-worker.js';
+import { startTestApp, type TestApp, type TestAppOptions } from './test-app.js';
+import type { Caller } from './tokens.js';
+import { isolatedDatabase, type IsolatedDatabase } from './isolated-database.js';
 
 export interface CodifyApp extends TestApp {
-  db: PrivateDatabase;
+  db: IsolatedDatabase;
 }
 
 /** The app on a database of its own, with the codify worker running in it (unless worker: false). */
-export async function startCodifyApp(label: string, options: TestAppOptions & { worker?: boolean; db?: PrivateDatabase } = {}): Promise<CodifyApp> {
-  const db = options.db ?? (await privateDatabase(label));
+export async function startCodifyApp(label: string, options: TestAppOptions & { worker?: boolean; db?: IsolatedDatabase } = {}): Promise<CodifyApp> {
+  const db = options.db ?? (await isolatedDatabase(`test_${label}`));
   const t = await startTestApp({ ...options, env: { ...options.env, DATABASE_URL: db.url } });
   if (options.worker !== false) await startCodifyWorker(t.deps);
   return {

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { migrate } from '../../db/migrate.js';
 import { describeUrl, withDatabase } from '../database.js';
-import { cliConfig } from '../errors.js';
+import { cliConfig } from '../cli-errors.js';
 
 /** `clinigate migrate`: the migrations the service applies at start, without starting it. */
 export function registerMigrate(program: Command): void {

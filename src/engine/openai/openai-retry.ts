@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
-import { EngineUnavailableError } from '../errors.js';
+import { EngineUnavailableError } from '../engine-errors.js';
 
 /**
  * When and how long to wait before calling the endpoint again. 429 waits what Retry-After says,

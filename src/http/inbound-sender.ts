@@ -1,0 +1,6 @@
+/** The integration a post to /api/v1/webhooks/{source}/{integrationId} comes from (req.integration). */
+export interface InboundSender {
+  id: string;
+  groupIds: string[];
+  secret: string;
+}
