@@ -1,10 +1,10 @@
 import type { Request, Response } from 'express';
-import type { Pool } from '../../db/pool.js';
-import { withTransaction } from '../../db/transaction.js';
-import { auditResource } from '../../http/audit.js';
-import { isUuid } from '../../http/validate.js';
-import { notFound } from '../../lib/errors.js';
-import type { EndpointOwner } from './owner.js';
+import type { Pool } from '../../../db/pool.js';
+import { withTransaction } from '../../../db/transaction.js';
+import { auditResource } from '../../../http/audit.js';
+import { isUuid } from '../../../http/validate.js';
+import { notFound } from '../../../lib/errors.js';
+import type { EndpointOwner } from './endpoint-owner.js';
 import { retireEndpoint } from './webhook-endpoints.repo.js';
 
 /** DELETE .../webhook-endpoints/{id}: 204; its pending deliveries are cancelled, its secret wiped, nothing more is sent. */

@@ -1,8 +1,8 @@
 import type { Request, Response } from 'express';
-import type { Queryable } from '../../db/pool.js';
-import { auditResource } from '../../http/audit.js';
-import { isUuid } from '../../http/validate.js';
-import { notFound } from '../../lib/errors.js';
+import type { Queryable } from '../../../db/pool.js';
+import { auditResource } from '../../../http/audit.js';
+import { isUuid } from '../../../http/validate.js';
+import { notFound } from '../../../lib/errors.js';
 import { enableEndpoint, findEndpoint } from './webhook-endpoints.repo.js';
 
 /**
