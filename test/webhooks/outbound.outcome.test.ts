@@ -4,7 +4,11 @@ import { cancelReason, deliveryOutcome, nextRetryDelay } from '../../src/modules
 const schedule = [5, 300, 1800] as const;
 const mid = () => 0.5; // no jitter: 0.9 + 0.2 * 0.5 = 1
 const at = (index: number) => ({ index, schedule, random: mid });
-const http = (statusCode: number | null, extra: object = {}) => ({ statusCode, error: statusCode && statusCode < 300 ? null : `HTTP ${statusCode}`, ...extra });
+const http = (statusCode: number | null, extra: object = {}) => ({
+  statusCode,
+  error: statusCode && statusCode < 300 ? null : `HTTP ${statusCode}`,
+  ...extra,
+});
 
 describe('delivery outcome (a pure function of the attempt and the retry schedule)', () => {
   it('2xx is delivered', () => {

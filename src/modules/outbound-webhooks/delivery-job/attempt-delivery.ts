@@ -48,7 +48,15 @@ export async function attemptDelivery(
       await sendDeliveryJobs(deps.boss, tx, [{ delivery_id: d.id, attempt: attempt + 1, startAfterSeconds: decided.retryInSeconds }]);
     }
   });
-  const log = { delivery_id: d.id, endpoint_id: d.endpoint_id, kind: d.kind, event_type: d.event_type, attempt, status_code: result.statusCode, ms: result.durationMs };
+  const log = {
+    delivery_id: d.id,
+    endpoint_id: d.endpoint_id,
+    kind: d.kind,
+    event_type: d.event_type,
+    attempt,
+    status_code: result.statusCode,
+    ms: result.durationMs,
+  };
   if (decided.status === 'delivered') deps.logger.info('webhook delivered', log);
   else if (decided.status === 'dead') deps.logger.warn('webhook delivery dead', { ...log, error: decided.error });
   else deps.logger.info('webhook attempt failed; retry scheduled', { ...log, error: decided.error, retry_in_s: decided.retryInSeconds });

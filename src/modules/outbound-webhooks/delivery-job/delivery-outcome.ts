@@ -23,7 +23,9 @@ export interface RetryState {
 export function deliveryOutcome(result: Omit<SendResult, 'durationMs'>, retry: RetryState): DeliveryOutcome {
   const code = result.statusCode ?? 0;
   if (result.delivered ?? (code >= 200 && code < 300)) return { status: 'delivered', error: result.error };
-  if (code === 410) return { status: 'dead', error: 'HTTP 410: endpoint gone, endpoint disabled', retireEndpoint: 'endpoint answered 410 Gone' };
+  if (code === 410) {
+    return { status: 'dead', error: 'HTTP 410: endpoint gone, endpoint disabled', retireEndpoint: 'endpoint answered 410 Gone' };
+  }
   if (result.permanent) return { status: 'dead', error: result.error };
   const delay = nextRetryDelay(retry.schedule, retry.index, result.retryAfter, retry.random);
   if (delay === undefined) return { status: 'dead', error: result.error };
@@ -35,7 +37,12 @@ export function deliveryOutcome(result: Omit<SendResult, 'durationMs'>, retry: R
  * the schedule is used up. The schedule's value gets +-10% jitter so that many deliveries that
  * failed together do not retry in lockstep; a longer Retry-After wins.
  */
-export function nextRetryDelay(schedule: readonly number[], retryIndex: number, retryAfter?: number, random = Math.random): number | undefined {
+export function nextRetryDelay(
+  schedule: readonly number[],
+  retryIndex: number,
+  retryAfter?: number,
+  random = Math.random,
+): number | undefined {
   if (retryIndex >= schedule.length) return undefined;
   const jittered = schedule[retryIndex] * (0.9 + 0.2 * random());
   return Math.round(Math.max(jittered, retryAfter ?? 0) * 1000) / 1000;

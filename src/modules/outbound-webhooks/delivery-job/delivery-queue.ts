@@ -21,7 +21,12 @@ export const webhookDeliveryQueue: { name: string; options: Omit<Queue, 'name'> 
 };
 
 /** How a worker fetches: large batches, since a handler only claims (the requests run beside it). */
-export const deliveryWorkOptions: WorkOptions = { batchSize: 50, burstWhenBatchFull: true, pollingIntervalSeconds: 0.5, notifyPollingIntervalSeconds: 2 };
+export const deliveryWorkOptions: WorkOptions = {
+  batchSize: 50,
+  burstWhenBatchFull: true,
+  pollingIntervalSeconds: 0.5,
+  notifyPollingIntervalSeconds: 2,
+};
 
 export const deliveryJobSchema = z.object({ delivery_id: z.uuid(), attempt: z.number().int().min(1) });
 export type DeliveryJob = z.infer<typeof deliveryJobSchema>;

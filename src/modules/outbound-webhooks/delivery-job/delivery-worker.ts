@@ -23,7 +23,10 @@ export type DeliveryJobResult = 'claimed' | 'skipped';
  * holds one slot for at most the timeout and never a batch of other deliveries. The slots and
  * FHIR tokens it keeps are this process's.
  */
-export function createDeliveryHandler(deps: DeliveryDeps, options: DeliveryWorkerOptions = {}): (data: DeliveryJob) => Promise<DeliveryJobResult> {
+export function createDeliveryHandler(
+  deps: DeliveryDeps,
+  options: DeliveryWorkerOptions = {},
+): (data: DeliveryJob) => Promise<DeliveryJobResult> {
   const timeoutMs = options.timeoutMs ?? DELIVERY_TIMEOUT_MS;
   const leaseSeconds = options.leaseSeconds ?? Math.ceil(timeoutMs / 1000) + 5;
   const slots = new Slots(options.maxInFlight ?? 200);

@@ -23,7 +23,9 @@ export interface OutboxDispatcher {
  * never fan out an event twice, and a crash before the commit leaves the event for the next one.
  * The sweep also requeues attempts whose worker died holding them (expired leases).
  */
-export function startOutboxDispatcher(deps: Pick<AppDeps, 'pool' | 'boss' | 'logger' | 'notifications'>, options: DispatcherOptions = {}): OutboxDispatcher {
+export type DispatcherDeps = Pick<AppDeps, 'pool' | 'boss' | 'logger' | 'notifications'>;
+
+export function startOutboxDispatcher(deps: DispatcherDeps, options: DispatcherOptions = {}): OutboxDispatcher {
   const batchSize = options.batchSize ?? 200;
   let stopped = false;
   let running: Promise<void> | undefined;

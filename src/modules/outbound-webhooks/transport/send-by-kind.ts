@@ -24,7 +24,12 @@ export const newTransportState = (): TransportState => ({ tokens: new SmartToken
  * Backend Services (fhir). The last two carry `note.ready` only; anything else is not theirs to
  * send (a string: the reason the delivery is cancelled).
  */
-export async function sendByKind(deps: TransportDeps, d: ClaimedDelivery, timeoutMs: number, state: TransportState): Promise<SendResult | string> {
+export async function sendByKind(
+  deps: TransportDeps,
+  d: ClaimedDelivery,
+  timeoutMs: number,
+  state: TransportState,
+): Promise<SendResult | string> {
   const allowPrivate = deps.config.WEBHOOK_ALLOW_PRIVATE && d.allow_private;
   if (d.kind === 'webhook') {
     const body = messageBody({ id: d.event_id, type: d.event_type, created_at: d.event_created_at, data: d.event_data }, d.thin);
