@@ -28,8 +28,7 @@ import { notesRouter } from './modules/notes/routes.js';
 import { runsRouter } from './modules/runs/routes.js';
 import { threadsRouter } from './modules/threads/routes.js';
 import { transcriptionsRouter } from './modules/transcriptions/routes.js';
-import { webhookDeliveriesRouter } from './modules/webhook-deliveries/routes.js';
-import { webhookEndpointsRouter } from './modules/webhook-endpoints/routes.js';
+import { webhookDeliveriesRouter, webhookEndpointsRouter } from './modules/outbound-webhooks/routes.js';
 
 /** Every `/v1` route and every `X-Api-Key` route (and the signed inbound webhooks): one audit row per request. */
 const AUDITED_PREFIXES = ['/v1', '/api/v1/calls', '/api/v1/centers', '/api/v1/webhooks', '/api/v1/webhook-endpoints', '/api/v1/webhook-deliveries',

@@ -8,9 +8,6 @@ import {
   removeRateLimitHit,
 } from '../db/rate-limits.repo.js';
 
-// Kept so importers of the old place keep working while jobs/ moves (remove after the merge).
-export { deleteExpiredRateLimitWindows } from '../db/rate-limits.repo.js';
-
 /**
  * express-rate-limit store on PostgreSQL (db/rate-limits.repo.ts): every process on the database
  * shares the counts, so a limit holds however many replicas serve the API.

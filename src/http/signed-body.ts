@@ -1,7 +1,7 @@
 import type { Request, RequestHandler } from 'express';
 import getRawBody from 'raw-body';
 import { AppError, unauthorized } from '../lib/errors.js';
-import { verifyIntegrationSignature } from '../webhooks/verify-signature.js';
+import { verifyIntegrationSignature } from './verify-signature.js';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from './json-depth.js';
 
 export const WEBHOOK_BODY_LIMIT = 1024 * 1024;

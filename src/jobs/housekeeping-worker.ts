@@ -2,7 +2,7 @@ import type { AppDeps } from '../app-deps.js';
 import { deleteExpiredRateLimitWindows } from '../db/rate-limits.repo.js';
 import { deleteIdempotencyKeysOlderThan } from '../modules/calls/idempotency.repo.js';
 import { redactInboundEventsOlderThan } from '../modules/inbound-webhooks/inbound-events.repo.js';
-import { redactOutboxOlderThan } from '../modules/outbox/outbox.repo.js';
+import { redactOutboxOlderThan } from '../modules/outbound-webhooks/outbox/outbox.repo.js';
 import { HOUSEKEEPING_QUEUE } from './queues.js';
 
 /** How long a call's Idempotency-Key answers a retry with the first answer. */

@@ -1,5 +1,5 @@
 import type { Queue } from 'pg-boss';
-import { webhookDeliveryQueue } from './webhook-queue.js';
+import { webhookDeliveryQueue } from '../modules/outbound-webhooks/delivery-job/delivery-queue.js';
 
 export interface QueueDefinition {
   name: string;
@@ -55,7 +55,7 @@ export const QUEUES: QueueDefinition[] = [
   },
   // Hourly housekeeping; a missed hour is simply done the next one.
   { name: HOUSEKEEPING_QUEUE, options: { retryLimit: 1, expireInSeconds: 300 } },
-  // Outbound webhook attempts (webhook-queue.ts).
+  // Outbound webhook attempts (modules/outbound-webhooks/delivery-job/delivery-queue.ts).
   webhookDeliveryQueue,
 ];
 

@@ -1,13 +1,13 @@
 import type { AppDeps } from '../app-deps.js';
 import { instrumentBoss } from '../metrics/instrument-boss.js';
-import { startOutboxDispatcher } from '../webhooks/outbox-dispatcher.js';
+import { startOutboxDispatcher } from '../modules/outbound-webhooks/fan-out/outbox-dispatcher.js';
 import { startCallDispatchWorker } from './call-dispatch-worker.js';
 import { startCodifyWorker } from './codify-worker.js';
 import { startDeadRowSweeper } from './dead-row-sweeper.js';
 import { startHousekeepingWorker } from './housekeeping-worker.js';
 import { startInboundEventWorker } from './inbound-event-worker.js';
 import { startRunWorker } from './run-worker.js';
-import { startWebhookDeliveryWorker } from './webhook-delivery-worker.js';
+import { startWebhookDeliveryWorker } from '../modules/outbound-webhooks/delivery-job/delivery-worker.js';
 
 export interface Workers {
   /** Stops what runs beside pg-boss (the outbox dispatcher, the dead-row sweeper); pg-boss's own workers stop with it. */

@@ -1,9 +1,9 @@
 import { createHmac } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
-import { generateWebhookSecret, integrationSignature, signPayload } from '../../src/webhooks/signing.js';
+import { generateWebhookSecret, integrationSignature, signPayload } from '../../src/modules/outbound-webhooks/transport/signing.js';
 
-describe('outbound signing (src/webhooks/signing.ts)', () => {
+describe('outbound signing (src/modules/outbound-webhooks/transport/signing.ts)', () => {
   const body = JSON.stringify({ id: 'evt_1', type: 'call.updated', data: { callId: 'c1', note: 'ünïcode' } });
 
   it('signs with both schemes; the standardwebhooks library verifies the second', () => {

@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sendWebhook } from '../../src/webhooks/send-webhook.js';
-import { resolveTarget, SsrfError } from '../../src/webhooks/ssrf-guard.js';
+import { sendWebhook } from '../../src/modules/outbound-webhooks/transport/send-webhook.js';
+import { resolveTarget, SsrfError } from '../../src/modules/outbound-webhooks/transport/ssrf-guard.js';
 import { expectSpecAnswer } from '../helpers/chaos-http.js';
 import { isolatedDatabase, startReceiver, type Receiver } from '../helpers/receiver.js';
 import { startTestApp, TEST_OPERATOR_KEY, type TestApp } from '../helpers/test-app.js';

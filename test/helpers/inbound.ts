@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Express } from 'express';
 import request from 'supertest';
-import { integrationSignature } from '../../src/webhooks/signing.js';
+import { integrationSignature } from '../../src/modules/outbound-webhooks/transport/signing.js';
 import { TEST_EHR_SECRET, TEST_VOICE_SECRET } from './test-app.js';
 
 export { integrationSignature };

@@ -1,6 +1,6 @@
 import { createPool, type Pool } from '../../src/db/pool.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { integrationSignature } from '../../src/webhooks/signing.js';
+import { integrationSignature } from '../../src/modules/outbound-webhooks/transport/signing.js';
 import { encounterData, envelope } from '../helpers/inbound.js';
 import { startReceiver, type Receiver } from '../helpers/receiver.js';
 import { TEST_OPERATOR_KEY, TEST_EHR_SECRET } from '../helpers/test-app.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { resolveTarget } from '../../src/webhooks/ssrf-guard.js';
+import { resolveTarget } from '../../src/modules/outbound-webhooks/transport/ssrf-guard.js';
 
 describe('a refused private or loopback receiver', () => {
   it.each(['http://127.0.0.1:4000/hook', 'http://localhost:4000/hook', 'http://192.168.1.10/hook'])('names WEBHOOK_ALLOW_PRIVATE as the way to allow %s', async (url) => {

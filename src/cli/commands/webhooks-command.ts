@@ -16,12 +16,12 @@ async function replayDead(opts: ReplayOptions): Promise<void> {
   if (!opts.dead) throw new CliError('say which deliveries to replay: --dead (every dead delivery, or those of --endpoint ID)', 2);
   if (opts.endpoint !== undefined && !isUuid(opts.endpoint)) throw new CliError(`--endpoint "${opts.endpoint}" is not a webhook endpoint id (a UUID)`, 2);
   const config = cliConfig();
-  const [{ startBoss }, { createLogger }, { reopenAndQueue }, { listDeadDeliveryIds }, { findEndpoint }] = await Promise.all([
+  const [{ startBoss }, { createLogger }, { reopenForReplay }, { listDeadDeliveryIds }, { findEndpoint }] = await Promise.all([
     import('../../jobs/boss.js'),
     import('../../lib/logger.js'),
-    import('../../modules/webhook-deliveries/replay-delivery.js'),
-    import('../../modules/webhook-deliveries/webhook-deliveries.repo.js'),
-    import('../../modules/webhook-endpoints/webhook-endpoints.repo.js'),
+    import('../../modules/outbound-webhooks/deliveries/reopen-for-replay.js'),
+    import('../../modules/outbound-webhooks/deliveries/webhook-deliveries.repo.js'),
+    import('../../modules/outbound-webhooks/endpoints/webhook-endpoints.repo.js'),
   ]);
   await withDatabase(config, async ({ pool, url }) => {
     if (opts.endpoint && !(await findEndpoint(pool, opts.endpoint))) throw new CliError(`webhook endpoint ${opts.endpoint} not found`);
@@ -35,7 +35,7 @@ async function replayDead(opts: ReplayOptions): Promise<void> {
     const skipped = new Map<string, string>();
     try {
       for (const id of ids) {
-        const d = await reopenAndQueue(pool, boss, id);
+        const d = await reopenForReplay({ pool, boss }, id);
         if (d?.endpoint_status === 'active' && !d.redacted) queued++;
         else if (d) skipped.set(d.endpoint_id, d.redacted ? 'redacted' : d.endpoint_status);
       }

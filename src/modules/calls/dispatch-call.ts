@@ -1,8 +1,7 @@
-import axios from 'axios';
 import { z } from 'zod';
 import type { AppDeps } from '../../app-deps.js';
 import { withTransaction } from '../../db/transaction.js';
-import { signPayload } from '../../webhooks/signing.js';
+import { signedPost } from '../outbound-webhooks/transport/signed-post.js';
 import { recordCallChange } from './apply-call-event.js';
 import { findCall, publicCall, setQueuedReason, updateCall } from './calls.repo.js';
 
@@ -70,17 +69,15 @@ export async function dispatchCall(deps: AppDeps, callId: string, finalAttempt: 
   let status: number | undefined;
   let data: unknown;
   try {
-    const res = await axios.post(url, body, {
-      timeout: PROVIDER_TIMEOUT_MS,
-      maxRedirects: 0,
-      validateStatus: () => true,
-      transformRequest: [(d: string) => d],
-      headers: {
-        'content-type': 'application/json',
-        'user-agent': 'Clinigate-Voice/1',
-        'idempotency-key': callId,
-        ...signPayload(secret, callId, body),
-      },
+    const res = await signedPost({
+      url,
+      body,
+      secret,
+      messageId: callId,
+      userAgent: 'Clinigate-Voice/1',
+      headers: { 'idempotency-key': callId },
+      timeoutMs: PROVIDER_TIMEOUT_MS,
+      readBody: true,
     });
     status = res.status;
     data = res.data;

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Pool, PoolClient } from '../../db/pool.js';
 import { withTransaction } from '../../db/transaction.js';
+import { canonicalJson } from '../../lib/canonical-json.js';
 import { AppError, badRequest } from '../../lib/errors.js';
 import {
   claimIdempotencyKey,
@@ -10,19 +11,6 @@ import {
 } from './idempotency.repo.js';
 
 const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');
-
-/** JSON with object keys sorted, so the same body hashes the same whatever its key order or spacing. */
-function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value && typeof value === 'object') {
-    const entries = Object.keys(value as object)
-      .sort()
-      .filter((k) => (value as Record<string, unknown>)[k] !== undefined)
-      .map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`);
-    return `{${entries.join(',')}}`;
-  }
-  return JSON.stringify(value) ?? 'null';
-}
 
 export interface IdempotentAnswer {
   status: number;

@@ -132,25 +132,6 @@ export async function deadDeliveries(db: Queryable, limit: number, endpointId?: 
   return rows;
 }
 
-/**
- * Every dead delivery of an active endpoint (its payload not redacted) made pending again with a fresh retry schedule (as
- * a single replay does), in the caller's transaction; the caller queues their attempts.
- */
-export async function reopenDeadDeliveries(db: Queryable, endpointId: string, limit: number): Promise<Array<{ id: string; attempt_count: number }>> {
-  const { rows } = await db.query<{ id: string; attempt_count: number }>(
-    `UPDATE webhook_deliveries d SET status = 'pending', retry_index = 0, next_attempt_at = now(), updated_at = now()
-       FROM (SELECT wd.id FROM webhook_deliveries wd JOIN webhook_endpoints e ON e.id = wd.endpoint_id
-              JOIN outbox o ON o.id = wd.event_id
-              -- a payload redacted after RETENTION_DAYS has nothing left to send
-              WHERE wd.endpoint_id = $1 AND wd.status = 'dead' AND e.status = 'active' AND o.redacted_at IS NULL
-              ORDER BY wd.created_at LIMIT $2 FOR UPDATE OF wd) s
-      WHERE d.id = s.id
-      RETURNING d.id, d.attempt_count`,
-    [endpointId, limit],
-  );
-  return rows;
-}
-
 export async function callCounts(db: Queryable) {
   const { rows } = await db.query(
     `SELECT status, count(*)::int AS total,

@@ -30,7 +30,7 @@ export function consoleRouter({ pool, boss, engine, guards, audit }: RouteDeps):
   router.get(`${base}/pipelines/:id`, ...op, recorded('view pipeline'), getPipelineDetails(pool));
   router.get(`${base}/inbound`, ...op, getInboundSummary(pool));
   router.get(`${base}/endpoints`, ...op, listEndpointHealth(pool));
-  router.post(`${base}/endpoints/:id/replay-dead`, ...op, replayEndpointDead(pool, boss));
+  router.post(`${base}/endpoints/:id/replay-dead`, ...op, recorded('replay-dead endpoint'), replayEndpointDead(pool, boss));
   router.get(`${base}/deliveries/dead`, ...op, listDeadDeliveries(pool));
   router.get(`${base}/calls`, ...op, getCallsSummary(pool));
   router.get(`${base}/timeseries`, ...op, getTimeseries(pool));

@@ -9,7 +9,7 @@ import { encounterTranscriptData } from '../inbound-webhooks/types/encounter-tra
 import type { StoredInboundEvent } from '../inbound-webhooks/inbound-events.repo.js';
 import { renderNoteText } from '../notes/note-fhir.js';
 import { findNote } from '../notes/notes.repo.js';
-import { recordEvent } from '../outbox/outbox.repo.js';
+import { recordEvent } from '../outbound-webhooks/outbox/outbox.repo.js';
 import { loadRun } from '../runs/runs.repo.js';
 import { startRun } from '../runs/start-run.js';
 import { insertThread } from '../threads/threads.repo.js';

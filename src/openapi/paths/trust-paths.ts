@@ -1,7 +1,7 @@
 import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 import { auditEventsQuery } from '../../modules/audit/list-audit-events.js';
 import { createIntegrationBody } from '../../modules/integrations/create-integration.js';
-import { createEndpointBody } from '../../modules/webhook-endpoints/create-endpoint.js';
+import { createEndpointBody } from '../../modules/outbound-webhooks/endpoints/create-endpoint.js';
 import {
   BODY_ERRORS,
   CLINICAL_ERRORS,

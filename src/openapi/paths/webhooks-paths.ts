@@ -4,8 +4,8 @@ import { callEventTypes } from '../../modules/inbound-webhooks/types/call-events
 import { catalogEventTypes } from '../../modules/inbound-webhooks/types/catalog.js';
 import { encounterTranscriptType } from '../../modules/inbound-webhooks/types/encounter-transcript.js';
 import type { InboundEventType } from '../../modules/inbound-webhooks/event-types.js';
-import { createEndpointBody } from '../../modules/webhook-endpoints/create-endpoint.js';
-import { OUTBOUND_EVENT_TYPES } from '../../modules/webhook-endpoints/event-types.js';
+import { createEndpointBody } from '../../modules/outbound-webhooks/endpoints/create-endpoint.js';
+import { OUTBOUND_EVENT_TYPES } from '../../modules/outbound-webhooks/outbox/outbound-event-types.js';
 import { BODY_ERRORS, errorResponses, json, OPERATOR_ONLY_ERRORS, operatorSecurity, pathParams, statuses, z } from '../registry.js';
 import {
   inboundAcceptedDto,

@@ -1,18 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import type { Request, Response } from 'express';
 import { z } from 'zod';
-import type { Config } from '../../config.js';
-import type { Queryable } from '../../db/pool.js';
-import { auditResource } from '../../http/audit.js';
-import { bodyObject, parseWith } from '../../http/validate.js';
-import { badRequest, forbidden } from '../../lib/errors.js';
-import type { SecretBox } from '../../lib/secret-box.js';
-import { PrivateKeyError, signingKey } from '../../fhir/smart-token.js';
-import { parseMllpUrl } from '../../webhooks/send-hl7-mllp.js';
-import { generateWebhookSecret } from '../../webhooks/signing.js';
-import { resolveHost, resolveTarget, SsrfError } from '../../webhooks/ssrf-guard.js';
-import { OUTBOUND_EVENT_TYPES } from './event-types.js';
-import type { EndpointOwner } from './owner.js';
+import type { Config } from '../../../config.js';
+import type { Queryable } from '../../../db/pool.js';
+import { bodyObject, parseWith } from '../../../http/validate.js';
+import { badRequest, forbidden } from '../../../lib/errors.js';
+import type { SecretBox } from '../../../lib/secret-box.js';
+import { PrivateKeyError, signingKey } from '../../../fhir/smart-token.js';
+import { parseMllpUrl } from '../transport/send-hl7-mllp.js';
+import { generateWebhookSecret } from '../transport/signing.js';
+import { resolveHost, resolveTarget, SsrfError } from '../transport/ssrf-guard.js';
+import { OUTBOUND_EVENT_TYPES } from '../outbox/outbound-event-types.js';
+import type { EndpointOwner } from './endpoint-owner.js';
 import { insertEndpoint } from './webhook-endpoints.repo.js';
 
 export const createEndpointBody = z.strictObject({
@@ -99,7 +98,6 @@ export function createEndpoint(db: Queryable, config: Config, secrets: SecretBox
       secret: secrets.seal(secret),
       allowPrivate: config.WEBHOOK_ALLOW_PRIVATE,
     });
-    auditResource(res, endpoint.id);
     res.status(201).json({ ...endpoint, secret });
   };
 }

@@ -1,18 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { CHANNELS } from '../../db/notifications.js';
-import type { Queryable } from '../../db/pool.js';
-import { inChunks } from '../../db/sql.js';
+import { CHANNELS } from '../../../db/notifications.js';
+import type { Queryable } from '../../../db/pool.js';
+import { inChunks } from '../../../db/sql.js';
+import type { OutboundEventType } from './outbound-event-types.js';
 
-export type OutboundEventType =
-  | 'transcription.created'
-  | 'run.completed'
-  | 'run.failed'
-  | 'note.created'
-  | 'note.updated'
-  | 'note.ready'
-  | 'codify.completed'
-  | 'call.updated'
-  | 'call.completed';
+export type { OutboundEventType };
 
 export interface OutboundEvent {
   type: OutboundEventType;

@@ -1,5 +1,5 @@
-import type { Queryable } from '../../db/pool.js';
-import { isoTime } from '../../db/sql.js';
+import type { Queryable } from '../../../db/pool.js';
+import { isoTime } from '../../../db/sql.js';
 
 export interface WebhookEndpoint {
   id: string;

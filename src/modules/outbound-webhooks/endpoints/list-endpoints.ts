@@ -1,7 +1,7 @@
 import type { Request, Response } from 'express';
-import type { Queryable } from '../../db/pool.js';
-import type { EndpointOwner } from './owner.js';
-import { parsePagination } from './pagination.js';
+import type { Queryable } from '../../../db/pool.js';
+import type { EndpointOwner } from './endpoint-owner.js';
+import { parsePagination } from '../parse-pagination.js';
 import { listEndpoints } from './webhook-endpoints.repo.js';
 
 /** GET .../webhook-endpoints: newest first (a group's own only, on /v1), without secrets. */

@@ -1,11 +1,15 @@
-import type { AppDeps } from '../app-deps.js';
-import { SmartTokenCache, type SmartClient } from '../fhir/smart-token.js';
-import { noteReadySchema } from '../hl7/note-ready-fields.js';
-import type { ClaimedDelivery } from '../modules/webhook-deliveries/webhook-deliveries.repo.js';
+import type { AppDeps } from '../../../app-deps.js';
+import { SmartTokenCache, type SmartClient } from '../../../fhir/smart-token.js';
+import { noteReadySchema } from '../../../hl7/note-ready-fields.js';
+import type { ClaimedDelivery } from '../deliveries/webhook-deliveries.repo.js';
 import { messageBody } from './payload.js';
+import type { SendResult } from './send-result.js';
 import { sendFhirNote } from './send-fhir.js';
 import { sendHl7Note } from './send-hl7-mllp.js';
-import { sendWebhook, type SendResult } from './send-webhook.js';
+import { sendWebhook } from './send-webhook.js';
+
+/** What a transport reads from the service: the private-address switch and the sealed secrets' key. */
+export type TransportDeps = Pick<AppDeps, 'config' | 'secrets'>;
 
 /** What transports keep between attempts in one worker process (FHIR access tokens). */
 export interface TransportState {
@@ -20,7 +24,12 @@ export const newTransportState = (): TransportState => ({ tokens: new SmartToken
  * Backend Services (fhir). The last two carry `note.ready` only; anything else is not theirs to
  * send (a string: the reason the delivery is cancelled).
  */
-export async function sendByKind(deps: AppDeps, d: ClaimedDelivery, timeoutMs: number, state: TransportState): Promise<SendResult | string> {
+export async function sendByKind(
+  deps: TransportDeps,
+  d: ClaimedDelivery,
+  timeoutMs: number,
+  state: TransportState,
+): Promise<SendResult | string> {
   const allowPrivate = deps.config.WEBHOOK_ALLOW_PRIVATE && d.allow_private;
   if (d.kind === 'webhook') {
     const body = messageBody({ id: d.event_id, type: d.event_type, created_at: d.event_created_at, data: d.event_data }, d.thin);

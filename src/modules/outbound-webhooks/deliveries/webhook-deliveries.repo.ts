@@ -1,55 +1,7 @@
-import type { Queryable } from '../../db/pool.js';
-import { isoTime } from '../../db/sql.js';
+import type { Queryable } from '../../../db/pool.js';
+import { isoTime } from '../../../db/sql.js';
 
 const iso = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
-
-/**
- * Claims undispatched outbox events (SKIP LOCKED, so parallel dispatchers take disjoint rows),
- * creates one delivery per matching active endpoint and marks the events dispatched, all on the
- * caller's transaction. An endpoint receives events recorded after it subscribed, of its types
- * (none listed = all) and of its group (none = every group). Returns the deliveries created.
- */
-export async function fanOutOutbox(db: Queryable, limit: number): Promise<{ events: number; deliveries: string[] }> {
-  const { rows: claimed } = await db.query<{ id: string }>(
-    `SELECT id FROM outbox WHERE dispatched_at IS NULL ORDER BY created_at LIMIT $1 FOR UPDATE SKIP LOCKED`,
-    [limit],
-  );
-  if (claimed.length === 0) return { events: 0, deliveries: [] };
-  const ids = claimed.map((r) => r.id);
-  const { rows } = await db.query<{ id: string }>(
-    `INSERT INTO webhook_deliveries (id, endpoint_id, event_id)
-     SELECT gen_random_uuid(), e.id, o.id
-     FROM outbox o JOIN webhook_endpoints e
-       ON e.status = 'active'
-      AND e.created_at <= o.created_at
-      AND (e.group_id IS NULL OR e.group_id = o.group_id)
-      AND (cardinality(e.events) = 0 OR o.type = ANY (e.events))
-     WHERE o.id = ANY ($1::uuid[])
-     ON CONFLICT (endpoint_id, event_id) DO NOTHING
-     RETURNING id`,
-    [ids],
-  );
-  await db.query(`UPDATE outbox SET dispatched_at = now() WHERE id = ANY ($1::uuid[])`, [ids]);
-  return { events: ids.length, deliveries: rows.map((r) => r.id) };
-}
-
-/**
- * Pending deliveries whose worker died mid-attempt (lease expired), or whose job never ran
- * long after it was due: their lease is cleared and the caller queues the attempt again.
- */
-export async function takeStalledDeliveries(db: Queryable, limit: number): Promise<Array<{ id: string; attempt_count: number }>> {
-  const { rows } = await db.query<{ id: string; attempt_count: number }>(
-    `UPDATE webhook_deliveries d SET lease_until = NULL, next_attempt_at = now(), updated_at = now()
-     FROM (SELECT id FROM webhook_deliveries
-           WHERE status = 'pending'
-             AND (lease_until < now() OR (lease_until IS NULL AND next_attempt_at < now() - interval '10 minutes'))
-           ORDER BY next_attempt_at LIMIT $1 FOR UPDATE SKIP LOCKED) s
-     WHERE d.id = s.id
-     RETURNING d.id, d.attempt_count`,
-    [limit],
-  );
-  return rows;
-}
 
 export interface ClaimedDelivery {
   id: string;
@@ -146,27 +98,40 @@ export interface DeliveryRef {
   redacted: boolean;
 }
 
-/**
- * Makes a delivery pending again with a fresh retry schedule (replay). Its id, and so its
- * `webhook-id`, stays. Undefined when there is no such delivery (of `groupId`'s endpoints, when
- * given); a delivery whose endpoint is not active or whose payload was redacted is left as it is.
- */
-export async function reopenDelivery(db: Queryable, id: string, groupId?: string): Promise<DeliveryRef | undefined> {
+const REPLAY_REF = `d.id, d.endpoint_id, e.status AS endpoint_status, d.attempt_count, o.redacted_at IS NOT NULL AS redacted
+     FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id JOIN outbox o ON o.id = d.event_id`;
+
+/** Locks one delivery for a replay (of `groupId`'s endpoints, when given); undefined when there is none. */
+export async function lockDeliveryForReplay(db: Queryable, id: string, groupId?: string): Promise<DeliveryRef | undefined> {
   const { rows } = await db.query<DeliveryRef>(
-    `SELECT d.id, d.endpoint_id, e.status AS endpoint_status, d.attempt_count, o.redacted_at IS NOT NULL AS redacted
-     FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id JOIN outbox o ON o.id = d.event_id
+    `SELECT ${REPLAY_REF}
      WHERE d.id = $1 AND ($2::text IS NULL OR e.group_id = $2)
      FOR UPDATE OF d`,
     [id, groupId ?? null],
   );
-  const found = rows[0];
-  if (!found || found.endpoint_status !== 'active' || found.redacted) return found;
+  return rows[0];
+}
+
+/** Locks up to `limit` dead deliveries of an active endpoint whose payload is still there, oldest first. */
+export async function lockDeadDeliveriesForReplay(db: Queryable, endpointId: string, limit: number): Promise<DeliveryRef[]> {
+  const { rows } = await db.query<DeliveryRef>(
+    `SELECT ${REPLAY_REF}
+     -- a payload redacted after RETENTION_DAYS has nothing left to send
+     WHERE d.endpoint_id = $1 AND d.status = 'dead' AND e.status = 'active' AND o.redacted_at IS NULL
+     ORDER BY d.created_at LIMIT $2
+     FOR UPDATE OF d`,
+    [endpointId, limit],
+  );
+  return rows;
+}
+
+/** Makes deliveries pending again with a fresh retry schedule (replay); their ids, and so their `webhook-id`s, stay. */
+export async function reopenDeliveries(db: Queryable, ids: readonly string[]): Promise<void> {
   await db.query(
     `UPDATE webhook_deliveries SET status = 'pending', retry_index = 0, next_attempt_at = now(), updated_at = now()
-     WHERE id = $1`,
-    [id],
+     WHERE id = ANY ($1::uuid[])`,
+    [ids],
   );
-  return found;
 }
 
 /** Dead deliveries, oldest first: of one endpoint, or of all when none is given. */

@@ -1,8 +1,7 @@
 import type { Request, Response } from 'express';
-import type { Queryable } from '../../db/pool.js';
-import { auditResource } from '../../http/audit.js';
-import { isUuid } from '../../http/validate.js';
-import { notFound } from '../../lib/errors.js';
+import type { Queryable } from '../../../db/pool.js';
+import { isUuid } from '../../../http/validate.js';
+import { notFound } from '../../../lib/errors.js';
 import { enableEndpoint, findEndpoint } from './webhook-endpoints.repo.js';
 
 /**
@@ -13,7 +12,6 @@ import { enableEndpoint, findEndpoint } from './webhook-endpoints.repo.js';
 export function enableEndpointHandler(db: Queryable) {
   return async (req: Request<{ id: string }>, res: Response) => {
     const { id } = req.params;
-    auditResource(res, id);
     const endpoint = isUuid(id) ? ((await enableEndpoint(db, id)) ?? (await findEndpoint(db, id))) : undefined;
     if (!endpoint) throw notFound('Webhook endpoint', id);
     res.json(endpoint);

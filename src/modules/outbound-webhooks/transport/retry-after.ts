@@ -10,14 +10,3 @@ export function parseRetryAfter(header: string | undefined, now = Date.now()): n
   if (Number.isNaN(at)) return undefined;
   return Math.min(Math.max(0, (at - now) / 1000), MAX_RETRY_AFTER_SECONDS);
 }
-
-/**
- * Seconds until the next attempt after failure number `retryIndex` (0-based), or undefined when
- * the schedule is used up. The schedule's value gets +-10% jitter so that many deliveries that
- * failed together do not retry in lockstep; a longer Retry-After wins.
- */
-export function nextRetryDelay(schedule: readonly number[], retryIndex: number, retryAfter?: number, random = Math.random): number | undefined {
-  if (retryIndex >= schedule.length) return undefined;
-  const jittered = schedule[retryIndex] * (0.9 + 0.2 * random());
-  return Math.round(Math.max(jittered, retryAfter ?? 0) * 1000) / 1000;
-}

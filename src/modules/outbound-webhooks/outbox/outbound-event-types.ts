@@ -1,6 +1,4 @@
-import type { OutboundEventType } from '../outbox/outbox.repo.js';
-
-/** DESIGN.md's outbound events: the only types an endpoint may subscribe to. */
+/** DESIGN.md's outbound events: what the outbox records and the only types an endpoint may subscribe to. */
 export const OUTBOUND_EVENT_TYPES = [
   'transcription.created',
   'run.completed',
@@ -11,4 +9,6 @@ export const OUTBOUND_EVENT_TYPES = [
   'codify.completed',
   'call.updated',
   'call.completed',
-] as const satisfies readonly OutboundEventType[];
+] as const;
+
+export type OutboundEventType = (typeof OUTBOUND_EVENT_TYPES)[number];

@@ -1,8 +1,8 @@
-import type { AppDeps } from '../app-deps.js';
-import { CHANNELS } from '../db/notifications.js';
-import { withTransaction } from '../db/transaction.js';
-import { sendDeliveryJobs } from '../jobs/webhook-queue.js';
-import { fanOutOutbox, takeStalledDeliveries } from '../modules/webhook-deliveries/webhook-deliveries.repo.js';
+import type { AppDeps } from '../../../app-deps.js';
+import { CHANNELS } from '../../../db/notifications.js';
+import { withTransaction } from '../../../db/transaction.js';
+import { sendDeliveryJobs } from '../delivery-job/delivery-queue.js';
+import { fanOutOutbox, takeStalledDeliveries } from './fan-out.repo.js';
 
 export interface DispatcherOptions {
   sweepIntervalMs?: number;
@@ -23,7 +23,9 @@ export interface OutboxDispatcher {
  * never fan out an event twice, and a crash before the commit leaves the event for the next one.
  * The sweep also requeues attempts whose worker died holding them (expired leases).
  */
-export function startOutboxDispatcher(deps: AppDeps, options: DispatcherOptions = {}): OutboxDispatcher {
+export type DispatcherDeps = Pick<AppDeps, 'pool' | 'boss' | 'logger' | 'notifications'>;
+
+export function startOutboxDispatcher(deps: DispatcherDeps, options: DispatcherOptions = {}): OutboxDispatcher {
   const batchSize = options.batchSize ?? 200;
   let stopped = false;
   let running: Promise<void> | undefined;
