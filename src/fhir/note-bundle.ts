@@ -2,7 +2,7 @@ import type { Bundle, BundleEntry, Condition, DocumentReference, Encounter, Pati
 import { TEMPLATE_FIELDS, type Template } from '../engine/templates.js';
 import type { NoteReady } from '../hl7/note-ready-fields.js';
 import { derivedUuid } from '../lib/derived-id.js';
-import { LOINC_PROGRESS_NOTE, renderNoteText } from '../modules/notes/note-fhir.js';
+import { LOINC_PROGRESS_NOTE, renderNoteText } from './note-text.js';
 
 export const ICD10CM_SYSTEM = 'http://hl7.org/fhir/sid/icd-10-cm';
 const URI = 'urn:ietf:rfc:3986';

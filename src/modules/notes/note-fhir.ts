@@ -1,16 +1,7 @@
-import { TEMPLATE_FIELDS } from '../../engine/templates.js';
+import { LOINC_PROGRESS_NOTE, renderNoteText } from '../../fhir/note-text.js';
 import { isUuid } from '../../http/validate.js';
 import type { DocumentReference, Reference } from '@medplum/fhirtypes';
 import type { NoteRow } from './notes.repo.js';
-
-export const LOINC_PROGRESS_NOTE = { system: 'http://loinc.org', code: '11506-3', display: 'Progress note' };
-
-/** The note as plain text, one block per section in template order: "SUBJECTIVE\n...\n\nOBJECTIVE\n...". */
-export function renderNoteText(row: Pick<NoteRow, 'template' | 'ai_generated_content'>): string {
-  return TEMPLATE_FIELDS[row.template]
-    .map((field) => `${field.toUpperCase()}\n${row.ai_generated_content[field] ?? ''}`)
-    .join('\n\n');
-}
 
 /** A reference by business identifier to a Clinigate resource that has no FHIR resource type. */
 function related(kind: string, id: string): Reference {

@@ -7,7 +7,7 @@ import { findCodifyRun, insertCodifyRun } from '../codify/codify.repo.js';
 import { enqueueCodification } from '../codify/enqueue-codification.js';
 import { encounterTranscriptData } from '../inbound-webhooks/types/encounter-transcript.js';
 import type { StoredInboundEvent } from '../inbound-webhooks/inbound-events.repo.js';
-import { renderNoteText } from '../notes/note-fhir.js';
+import { renderNoteText } from '../../fhir/note-text.js';
 import { findNote } from '../notes/notes.repo.js';
 import { recordEvent } from '../outbound-webhooks/outbox/outbox.repo.js';
 import { loadRun } from '../runs/runs.repo.js';
