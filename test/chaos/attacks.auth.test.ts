@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectSpecAnswer } from '../helpers/chaos-http.js';
 import { isolatedDatabase } from '../helpers/receiver.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
-import { newCaller, tokenFor, type Caller } from '../helpers/tokens.js';
+import { newCaller, tokenFor } from '../helpers/tokens.js';
 import { joinRun, newThread, runBody, VISIT } from '../runs/runs.builders.js';
 
 const b64url = (v: unknown) => Buffer.from(typeof v === 'string' ? v : JSON.stringify(v)).toString('base64url');
