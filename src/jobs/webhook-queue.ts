@@ -1,8 +1,8 @@
 import type { PgBoss } from 'pg-boss';
 import { z } from 'zod';
 import type { Queryable } from '../db/pool.js';
-import { bossDb } from './boss-db.js';
-import type { QueueDefinition } from './queues.js';
+import { bossDb } from './pgboss.repo.js';
+import type { QueueDefinition } from './define-job.js';
 
 /**
  * One job per delivery attempt. The job only hands the attempt to a worker: the delivery row's

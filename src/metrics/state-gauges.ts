@@ -1,6 +1,6 @@
 import type { Gauge } from 'prom-client';
 import type { Queryable } from '../db/pool.js';
-import { waitingJobsByQueue } from '../jobs/waiting-jobs.repo.js';
+import { waitingJobsByQueue } from '../jobs/pgboss.repo.js';
 
 const TABLES = ['runs', 'codify_runs', 'webhook_deliveries', 'calls', 'inbound_events'] as const;
 

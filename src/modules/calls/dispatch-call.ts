@@ -1,5 +1,4 @@
 import axios from 'axios';
-import { z } from 'zod';
 import type { AppDeps } from '../../app-deps.js';
 import { withTransaction } from '../../db/transaction.js';
 import { signPayload } from '../../webhooks/signing.js';
@@ -9,8 +8,6 @@ import { findCall, publicCall, setQueuedReason, updateCall } from './calls.repo.
 export const PROVIDER_TIMEOUT_MS = 15_000;
 export const NO_PROVIDER_REASON = 'No voice provider configured (VOICE_PROVIDER_URL is unset): the call stays queued';
 export const NO_SECRET_REASON = 'VOICE_PROVIDER_SECRET is unset: the call stays queued until it is configured';
-
-export const callDispatchJobSchema = z.object({ callId: z.uuid(), requestId: z.string().optional() });
 
 export type DispatchOutcome = 'dispatched' | 'failed' | 'retry' | 'skipped' | 'no_provider';
 

@@ -2,6 +2,7 @@ import { CHANNELS } from '../../db/notifications.js';
 import type { Queryable } from '../../db/pool.js';
 import type { TokenUsage } from '../../engine/engine.js';
 import { isoTime } from '../../db/sql.js';
+import type { Continuation } from '../../jobs/continuation.js';
 
 export type RunStatus = 'pending' | 'running' | 'completed' | 'failed';
 export type RunKind = 'chat' | 'extraction';
@@ -31,7 +32,8 @@ export interface StoredRun extends Run {
   doctor_id: string;
   patient_id: string | null;
   input: { messages: { role: 'user' | 'assistant' | 'system'; content: string }[] };
-  config: { configurable: Record<string, unknown> };
+  /** `continuation`: set by the server only (start-run.ts); clients write `configurable`. */
+  config: { configurable: Record<string, unknown>; continuation?: Continuation };
   attempts: number;
   correlation_id: string | null;
 }

@@ -1,5 +1,16 @@
-/** pg-boss's schema: boss.ts keeps the default. */
+import type { Db } from 'pg-boss';
+import type { Queryable } from '../db/pool.js';
+
+/**
+ * Every statement of ours that names pg-boss's tables: its schema is spelled here only.
+ * pg-boss's schema: boss.ts keeps the default.
+ */
 const SCHEMA = 'pgboss';
+
+/** Lets pg-boss run its statements on our transaction client, so a row and its job commit together. */
+export function bossDb(tx: Queryable): Db {
+  return { executeSql: (text, values) => tx.query(text, values) };
+}
 
 /** The channel pg-boss 12 LISTENs on for its schema (plans.js notifyChannelSql). */
 const NOTIFY_CHANNEL = `('pgboss_' || left(encode(sha224('${SCHEMA}'::bytea), 'hex'), 24))`;
@@ -47,4 +58,31 @@ export function enqueueJobsSql(queue: string, source: string): EnqueueSql {
   const guard = `(SELECT count(*) FROM woken) >= 0
     AND (SELECT 1 / (count(*) = (SELECT count(*) FROM ${source}))::int FROM enqueued) = 1`;
   return { ctes, guard };
+}
+
+/**
+ * One job with the queue's own settings, sent inside the caller's transaction without a pg-boss
+ * instance: for a step's continuation, sent from the repo-level code that ends the step (a run's
+ * end has no boss at hand). Fails when the queue does not exist.
+ */
+export async function insertJob(tx: Queryable, queue: string, data: Record<string, unknown>): Promise<void> {
+  const enqueue = enqueueJobsSql(queue, 'one_job');
+  await tx.query(`WITH one_job AS (SELECT $1::jsonb AS job_data), ${enqueue.ctes} SELECT ${enqueue.guard}`, [JSON.stringify(data)]);
+}
+
+export interface WaitingJobs {
+  queue: string;
+  depth: number;
+  /** seconds the oldest job due now has waited */
+  oldestSeconds: number;
+}
+
+/** Jobs due now and not yet taken (created or retry), per pg-boss queue: for health and metrics. */
+export async function waitingJobsByQueue(db: Queryable): Promise<WaitingJobs[]> {
+  const { rows } = await db.query<WaitingJobs>(
+    `SELECT name AS queue, count(*)::int AS depth,
+            extract(epoch FROM now() - min(created_on))::float AS "oldestSeconds"
+       FROM ${SCHEMA}.job WHERE state IN ('created', 'retry') AND start_after <= now() GROUP BY name`,
+  );
+  return rows;
 }
