@@ -7,6 +7,9 @@ import type { Queryable } from '../db/pool.js';
  */
 const SCHEMA = 'pgboss';
 
+/** pg-boss's job table, for a statement that joins it to our own (the console's minute series). */
+export const JOB_TABLE = `${SCHEMA}.job`;
+
 /** Lets pg-boss run its statements on our transaction client, so a row and its job commit together. */
 export function bossDb(tx: Queryable): Db {
   return { executeSql: (text, values) => tx.query(text, values) };
@@ -83,6 +86,32 @@ export async function waitingJobsByQueue(db: Queryable): Promise<WaitingJobs[]> 
     `SELECT name AS queue, count(*)::int AS depth,
             extract(epoch FROM now() - min(created_on))::float AS "oldestSeconds"
        FROM ${SCHEMA}.job WHERE state IN ('created', 'retry') AND start_after <= now() GROUP BY name`,
+  );
+  return rows;
+}
+
+export interface QueueStat {
+  queue: string;
+  waiting: number;
+  scheduled: number;
+  active: number;
+  failed_last_hour: number;
+  oldest_waiting_seconds: number | null;
+}
+
+/** Every pg-boss queue (empty ones too): waiting (due now), scheduled, active, recent failures, oldest wait. */
+export async function queueStats(db: Queryable): Promise<QueueStat[]> {
+  const { rows } = await db.query<QueueStat>(
+    `SELECT q.name AS queue,
+            count(j.id) FILTER (WHERE j.state IN ('created', 'retry') AND j.start_after <= now())::int AS waiting,
+            count(j.id) FILTER (WHERE j.state IN ('created', 'retry') AND j.start_after > now())::int AS scheduled,
+            count(j.id) FILTER (WHERE j.state = 'active')::int AS active,
+            count(j.id) FILTER (WHERE j.state = 'failed' AND j.completed_on > now() - interval '1 hour')::int AS failed_last_hour,
+            round(extract(epoch FROM now() - min(j.created_on) FILTER (WHERE j.state IN ('created', 'retry') AND j.start_after <= now())))::int
+              AS oldest_waiting_seconds
+       FROM ${SCHEMA}.queue q
+       LEFT JOIN ${SCHEMA}.job j ON j.name = q.name AND (j.state IN ('created', 'retry', 'active') OR j.completed_on > now() - interval '1 hour')
+      GROUP BY q.name ORDER BY q.name`,
   );
   return rows;
 }

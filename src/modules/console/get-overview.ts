@@ -2,7 +2,8 @@ import type { Request, Response } from 'express';
 import type { Queryable } from '../../db/pool.js';
 import { VERSION } from '../../lib/version.js';
 import { checkDatabase, checkQueue, type CheckStatus } from '../health/health-checks.js';
-import { queueStats, stateCounts } from './console.repo.js';
+import { queueStats } from '../../jobs/pgboss.repo.js';
+import { stateCounts } from './console.repo.js';
 
 /** GET /api/v1/console/overview: the health checks, every queue's depth and oldest waiting job, rows by state. */
 export function getOverview(db: Queryable, engineName: () => string) {
