@@ -56,8 +56,16 @@ export async function advanceDocumentationPipeline(
   const correlationId = event.correlation_id;
   const idOf = (step: string) => derivedUuid('pipeline', event.id, step);
   const continuation = advanceContinuation(event);
+  // A step recorded when the event was read is done: skip it without a transaction (a
+  // continuation replays the pipeline from its start). Recorded steps are never unrecorded.
+  let known: PipelineState = event.pipeline;
+  const step = async (key: string, fn: Parameters<typeof pipelineStep>[3], options: { replacing?: unknown } = {}) => {
+    if (options.replacing === undefined && known[key] !== undefined) return known;
+    known = await pipelineStep(deps.pool, event.id, key, fn, options);
+    return known;
+  };
 
-  await pipelineStep(deps.pool, event.id, 'transcription_id', async (tx) => {
+  await step('transcription_id', async (tx) => {
     const transcription = await insertTranscription(tx, {
       id: idOf('transcription'),
       ...owner,
@@ -88,10 +96,10 @@ export async function advanceDocumentationPipeline(
     });
     return { thread_id: thread.thread_id, run_id: run.run_id };
   };
-  let withRun = await pipelineStep(deps.pool, event.id, 'run_id', startExtraction);
+  let withRun = await step('run_id', startExtraction);
   let run = await loadRun(deps.pool, withRun.run_id as string);
   if (start && run?.status === 'failed') {
-    withRun = await pipelineStep(deps.pool, event.id, 'run_id', startExtraction, { replacing: run.run_id });
+    withRun = await step('run_id', startExtraction, { replacing: run.run_id });
     run = await loadRun(deps.pool, withRun.run_id as string);
   }
   if (!run) throw new Error(`Run ${withRun.run_id as string} is gone`);
@@ -110,10 +118,10 @@ export async function advanceDocumentationPipeline(
     await codifyJob.send(deps.boss, tx, { codify_run_id: id, continuation });
     return { note_id: noteId, codify_run_id: id };
   };
-  let withCodify = await pipelineStep(deps.pool, event.id, 'codify_run_id', startCodification);
+  let withCodify = await step('codify_run_id', startCodification);
   let codification = await findCodifyRun(deps.pool, withCodify.codify_run_id as string);
   if (start && codification?.status === 'failed') {
-    withCodify = await pipelineStep(deps.pool, event.id, 'codify_run_id', startCodification, { replacing: codification.run_id });
+    withCodify = await step('codify_run_id', startCodification, { replacing: codification.run_id });
     codification = await findCodifyRun(deps.pool, withCodify.codify_run_id as string);
   }
   if (!codification) throw new Error(`Codification ${withCodify.codify_run_id as string} is gone`);
@@ -123,7 +131,7 @@ export async function advanceDocumentationPipeline(
   }
   const result = codification.result;
 
-  await pipelineStep(deps.pool, event.id, 'note_ready', async (tx, state) => {
+  await step('note_ready', async (tx, state) => {
     const note = await findNote(tx, owner.groupId, noteId);
     if (!note) throw new PermanentJobFailure(`Note ${noteId} is gone`);
     await recordEvent(tx, {
