@@ -91,3 +91,32 @@ describe('a catalog event while documentation pipelines wait on a slow extractio
     expect(ready.rows[0].n).toBe(3);
   }, 90_000);
 });
+
+describe('a pipeline whose extraction run is cancelled while it runs', () => {
+  let t: TestApp;
+  let db: IsolatedDatabase;
+  const gated = gatedEngine(new LocalEngine(() => new CodeTable(starterRows())));
+
+  beforeAll(async () => {
+    db = await isolatedDatabase('continuation-cancel');
+    t = await startTestApp({ workers: true, env: { DATABASE_URL: db.url }, deps: { engine: gated.engine } });
+  });
+  afterAll(async () => {
+    gated.open();
+    await t.close();
+    await db.drop();
+  });
+
+  it('fails the event: every ending of the run, a cancel too, continues the pipeline', async () => {
+    const body = envelope('encounter.transcript', encounterData());
+    expect((await postSigned(t.app, 'ehr', body)).status).toBe(202);
+    await expect.poll(() => gated.extracting(), { timeout: 15_000 }).toBe(1);
+    const event = (await request(t.app).get(`/api/v1/webhooks/events/${body.id}`).set(operator)).body;
+    expect((await request(t.app).post(`/api/v1/console/runs/${event.pipeline.run_id}/cancel`).set(operator)).status).toBe(200);
+    await expect.poll(async () => (await request(t.app).get(`/api/v1/webhooks/events/${body.id}`).set(operator)).body.status, { timeout: 15_000 }).toBe('failed');
+    const failed = (await request(t.app).get(`/api/v1/webhooks/events/${body.id}`).set(operator)).body;
+    expect(failed.error).toEqual({ error: 'Processing Failed', details: expect.stringMatching(/^Extraction run .* failed: Run .* was cancelled by an operator$/) });
+    const codified = await t.deps.pool.query(`SELECT count(*)::int AS n FROM codify_runs`);
+    expect(codified.rows[0].n).toBe(0);
+  }, 60_000);
+});
