@@ -13,7 +13,15 @@ import { runExecuteJob } from './modules/runs/run-execute.job.js';
  * policy, data schema, producer and handler). The composition root lists them; jobs/ knows none.
  * Order matters once: a dead letter queue before the queue that names it.
  */
-export const JOBS: AnyJob[] = [callDispatchJob, runExecuteDeadJob, runExecuteJob, inboundEventJob, pipelineAdvanceJob, codifyJob, housekeepingJob];
+export const JOBS: AnyJob[] = [
+  callDispatchJob,
+  runExecuteDeadJob,
+  runExecuteJob,
+  inboundEventJob,
+  pipelineAdvanceJob,
+  codifyJob,
+  housekeepingJob,
+];
 
 /** Every queue pg-boss creates: the jobs' own, and the outbound delivery queue (its worker is started apart). */
 export const QUEUES: QueueDefinition[] = [...JOBS.map((job) => job.queue), webhookDeliveryQueue];

@@ -104,7 +104,8 @@ type Job = JobWithMetadata<unknown>;
 export const isFinalAttempt = (job: Pick<Job, 'retryCount' | 'retryLimit'>) => (job.retryCount ?? 0) >= (job.retryLimit ?? 0);
 
 function attemptOf(job: Job): JobAttempt {
-  return { jobId: job.id, attempt: (job.retryCount ?? 0) + 1, finalAttempt: isFinalAttempt(job), signal: job.signal, sourceId: job.sourceId ?? undefined };
+  const attempt = (job.retryCount ?? 0) + 1;
+  return { jobId: job.id, attempt, finalAttempt: isFinalAttempt(job), signal: job.signal, sourceId: job.sourceId ?? undefined };
 }
 
 /** Request id, one convention: the producer's (`request_id` in the data), else `job-<job id>`. */
@@ -130,7 +131,8 @@ async function runOne<D, Deps extends JobDeps>(deps: Deps, def: SingleJob<D, Dep
     } catch (err) {
       const permanent = isPermanent(err);
       const final = permanent || attempt.finalAttempt;
-      deps.logger.warn('job failed', { queue: def.queue.name, job_id: job.id, attempt: attempt.attempt, permanent, final, error: jobError(err).message });
+      const error = jobError(err).message;
+      deps.logger.warn('job failed', { queue: def.queue.name, job_id: job.id, attempt: attempt.attempt, permanent, final, error });
       if (!final) throw retryableJobError(err);
       if (!def.onFinalFailure) {
         if (permanent) return;
@@ -155,7 +157,8 @@ async function runBatch<D, Deps extends JobDeps>(deps: Deps, def: BatchJob<D, De
   }
   const retry = await def.handleBatch(deps, [...items.keys()]);
   for (const [item, id] of items) {
-    results.push(retry.has(item) ? { id, status: 'failed', output: { name: 'JobFailure', message: 'processing failed; retried' } } : { id, status: 'completed' });
+    const failed = { name: 'JobFailure', message: 'processing failed; retried' };
+    results.push(retry.has(item) ? { id, status: 'failed', output: failed } : { id, status: 'completed' });
   }
   return results;
 }

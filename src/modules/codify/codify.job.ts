@@ -8,7 +8,11 @@ import { abandonCodification, runCodification } from './run-codification.js';
  * Job data: ids only. The text stays in codify_runs.input_text until the run ends.
  * `continuation`: a job sent in the transaction that ends the codification (a pipeline's next step).
  */
-export const codifyJobSchema = z.object({ codify_run_id: z.uuid(), request_id: z.string().optional(), continuation: continuationSchema.optional() });
+export const codifyJobSchema = z.object({
+  codify_run_id: z.uuid(),
+  request_id: z.string().optional(),
+  continuation: continuationSchema.optional(),
+});
 export type CodifyJobData = z.infer<typeof codifyJobSchema>;
 
 /**
@@ -19,7 +23,9 @@ export const codifyJob = defineJob<CodifyJobData, AppDeps>({
   // A request waits for it, so retry fast; a missed heartbeat (dead worker) retries in 30 s.
   queue: {
     name: 'codify',
-    options: { notify: true, retryLimit: 2, retryDelay: 1, retryBackoff: true, heartbeatSeconds: 30, expireInSeconds: 660, deleteAfterSeconds: 86_400 },
+    options: {
+      notify: true, retryLimit: 2, retryDelay: 1, retryBackoff: true, heartbeatSeconds: 30, expireInSeconds: 660, deleteAfterSeconds: 86_400,
+    },
   },
   schema: codifyJobSchema,
   fetch: { localConcurrency: 2, pollingIntervalSeconds: 0.5, notifyPollingIntervalSeconds: 1 },

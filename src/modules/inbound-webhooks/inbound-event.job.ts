@@ -113,14 +113,18 @@ export const inboundEventJob = defineJob<InboundEventJob, AppDeps>({
   // An inbound webhook's work (pipeline start, catalog or call update); each step is idempotent.
   queue: {
     name: INBOUND_EVENT_QUEUE,
-    options: { notify: true, retryLimit: 5, retryDelay: 5, retryBackoff: true, retryDelayMax: 600, heartbeatSeconds: 30, expireInSeconds: 3600 },
+    options: {
+      notify: true, retryLimit: 5, retryDelay: 5, retryBackoff: true, retryDelayMax: 600, heartbeatSeconds: 30, expireInSeconds: 3600,
+    },
   },
   schema: inboundEventJobSchema,
   // notifyPollingIntervalSeconds: a NOTIFY wakes a worker only for jobs sent while it listens; a
   // backlog (after a restart or an outage) is drained by polling, which pg-boss otherwise does
   // every 30 s when NOTIFY is on. burstWhenBatchFull: while fetches come back full, fetch again at
   // once rather than after that poll (without it a backlog drained at one batch per second).
-  fetch: { batchSize: BATCH_SIZE, burstWhenBatchFull: true, localConcurrency: 2, pollingIntervalSeconds: 0.5, notifyPollingIntervalSeconds: 1 },
+  fetch: {
+    batchSize: BATCH_SIZE, burstWhenBatchFull: true, localConcurrency: 2, pollingIntervalSeconds: 0.5, notifyPollingIntervalSeconds: 1,
+  },
   async handleBatch(deps, items) {
     const retry = await processInboundEvents(deps, items.map((item) => ({ id: item.data.id, lastAttempt: item.attempt.finalAttempt })));
     return new Set(items.filter((item: BatchItem<InboundEventJob>) => retry.has(item.data.id)));

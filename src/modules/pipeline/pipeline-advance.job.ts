@@ -6,7 +6,11 @@ import { findInboundEvent } from '../inbound-webhooks/inbound-events.repo.js';
 import { advanceDocumentationPipeline, PIPELINE_ADVANCE_QUEUE } from './run-pipeline.js';
 
 /** Sent by the run or codification of a pipeline in the transaction that ends it (run-pipeline.ts advanceContinuation). */
-export const pipelineAdvanceSchema = z.object({ event_id: z.uuid(), request_id: z.string().optional(), correlation_id: z.string().optional() });
+export const pipelineAdvanceSchema = z.object({
+  event_id: z.uuid(),
+  request_id: z.string().optional(),
+  correlation_id: z.string().optional(),
+});
 export type PipelineAdvance = z.infer<typeof pipelineAdvanceSchema>;
 
 /**
@@ -19,7 +23,9 @@ export const pipelineAdvanceJob = defineJob<PipelineAdvance, AppDeps>({
   // Its steps are short (rows and a job each): retry soon; a missed heartbeat (dead worker) retries in 30 s.
   queue: {
     name: PIPELINE_ADVANCE_QUEUE,
-    options: { notify: true, retryLimit: 5, retryDelay: 5, retryBackoff: true, retryDelayMax: 600, heartbeatSeconds: 30, expireInSeconds: 600 },
+    options: {
+      notify: true, retryLimit: 5, retryDelay: 5, retryBackoff: true, retryDelayMax: 600, heartbeatSeconds: 30, expireInSeconds: 600,
+    },
   },
   schema: pipelineAdvanceSchema,
   fetch: { localConcurrency: 2, pollingIntervalSeconds: 0.5, notifyPollingIntervalSeconds: 1 },

@@ -23,7 +23,9 @@ export const PIPELINE_ADVANCE_QUEUE = 'pipeline-advance';
 
 /** The job a pipeline's run or codification sends in the transaction that ends it. */
 export function advanceContinuation(event: Pick<StoredInboundEvent, 'id' | 'event_id' | 'correlation_id'>): Continuation {
-  return { queue: PIPELINE_ADVANCE_QUEUE, data: { event_id: event.id, request_id: `event-${event.event_id}`, correlation_id: event.correlation_id } };
+  // The request id of the event's own processing (inbound-event.job.ts), so its log lines read as one.
+  const data = { event_id: event.id, request_id: `event-${event.event_id}`, correlation_id: event.correlation_id };
+  return { queue: PIPELINE_ADVANCE_QUEUE, data };
 }
 
 /**
@@ -104,7 +106,9 @@ export async function advanceDocumentationPipeline(
   }
   if (!run) throw new Error(`Run ${withRun.run_id as string} is gone`);
   if (!isEnded(run.status)) return 'continues';
-  if (run.status === 'failed') throw new PermanentJobFailure(`Extraction run ${run.run_id} failed: ${run.error?.details ?? 'no reason given'}`);
+  if (run.status === 'failed') {
+    throw new PermanentJobFailure(`Extraction run ${run.run_id} failed: ${run.error?.details ?? 'no reason given'}`);
+  }
   const noteId = (run.output as { note_id?: string } | null)?.note_id;
   if (!noteId) throw new PermanentJobFailure(`Extraction run ${run.run_id} made no note`);
 
