@@ -5,6 +5,8 @@ import type { ClinicalEngine } from '../../src/engine/engine.js';
 import { LocalEngine } from '../../src/engine/local/local-engine.js';
 import { CodeTable } from '../../src/terminology/code-table.js';
 import { starterRows } from '../../src/terminology/starter-catalog.js';
+import { withTransaction } from '../../src/db/transaction.js';
+import { inboundEventJob } from '../../src/modules/inbound-webhooks/inbound-event.job.js';
 import { encounterData, envelope, postSigned } from '../helpers/inbound.js';
 import { isolatedDatabase, type IsolatedDatabase } from '../helpers/isolated-database.js';
 import { startTestApp, TEST_OPERATOR_KEY, type TestApp } from '../helpers/test-app.js';
@@ -118,5 +120,42 @@ describe('a pipeline whose extraction run is cancelled while it runs', () => {
     expect(failed.error).toEqual({ error: 'Processing Failed', details: expect.stringMatching(/^Extraction run .* failed: Run .* was cancelled by an operator$/) });
     const codified = await t.deps.pool.query(`SELECT count(*)::int AS n FROM codify_runs`);
     expect(codified.rows[0].n).toBe(0);
+  }, 60_000);
+});
+
+describe('a pipeline whose run was started by a release before continuations', () => {
+  let t: TestApp;
+  let db: IsolatedDatabase;
+  const gated = gatedEngine(new LocalEngine(() => new CodeTable(starterRows())));
+
+  beforeAll(async () => {
+    db = await isolatedDatabase('continuation-legacy');
+    t = await startTestApp({ workers: true, env: { DATABASE_URL: db.url }, deps: { engine: gated.engine } });
+  });
+  afterAll(async () => {
+    gated.open();
+    await t.close();
+    await db.drop();
+  });
+
+  it('gives the run a continuation when the event’s job runs again, and completes', async () => {
+    const body = envelope('encounter.transcript', encounterData());
+    expect((await postSigned(t.app, 'ehr', body)).status).toBe(202);
+    await expect.poll(() => gated.extracting(), { timeout: 15_000 }).toBe(1);
+    const event = (await request(t.app).get(`/api/v1/webhooks/events/${body.id}`).set(operator)).body;
+    // What an inbound job of the earlier release, retried by this one, finds: a run in the engine
+    // without a continuation, and the event not yet ended.
+    const { rows } = await t.deps.pool.query(`UPDATE runs SET config = config - 'continuation' WHERE id = $1 RETURNING config`, [event.pipeline.run_id]);
+    expect(rows[0].config).not.toHaveProperty('continuation');
+    const rowId = (await t.deps.pool.query(`SELECT id FROM inbound_events WHERE event_id = $1`, [body.id])).rows[0].id;
+    await withTransaction(t.deps.pool, (tx) => inboundEventJob.send(t.deps.boss, tx, { id: rowId }));
+    await expect
+      .poll(async () => (await t.deps.pool.query(`SELECT config->'continuation' AS c FROM runs WHERE id = $1`, [event.pipeline.run_id])).rows[0].c, { timeout: 15_000 })
+      .toMatchObject({ queue: 'pipeline-advance', data: { event_id: rowId } });
+
+    gated.open();
+    await expect.poll(async () => (await request(t.app).get(`/api/v1/webhooks/events/${body.id}`).set(operator)).body.status, { timeout: 30_000 }).toBe('completed');
+    const ready = await t.deps.pool.query(`SELECT count(*)::int AS n FROM outbox WHERE type = 'note.ready'`);
+    expect(ready.rows[0].n).toBe(1);
   }, 60_000);
 });

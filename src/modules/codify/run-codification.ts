@@ -16,8 +16,10 @@ interface Ending {
 async function finish(deps: AppDeps, run: ClaimedRun, end: Ending, continuation: Continuation | undefined): Promise<void> {
   await withTransaction(deps.pool, async (tx) => {
     const ended = await endCodifyRun(tx, run.id, { ...end, engine: deps.engine.name });
-    if (!ended) return; // timed out meanwhile: the caller has its 504 already
+    // Its continuation is sent however it ended: by this job, or meanwhile by a time-out (the
+    // caller has its 504 already) or another job of the same codification.
     await sendContinuation(tx, continuation);
+    if (!ended) return;
     if (end.result) {
       // Ids, counts and codes: never the note, nor the justifications that quote it.
       await recordEvent(tx, {
@@ -49,7 +51,9 @@ async function finish(deps: AppDeps, run: ClaimedRun, end: Ending, continuation:
 export async function runCodification(deps: AppDeps, id: string, continuation?: Continuation): Promise<void> {
   const run = await claimCodifyRun(deps.pool, id);
   if (!run) {
-    // Ended already: by an attempt that died after committing, so its continuation went with it.
+    // Ended already. Its continuation is sent again (what it continues is idempotent): the job
+    // that ended it may have had none (a release before continuations).
+    if (continuation) await withTransaction(deps.pool, (tx) => sendContinuation(tx, continuation));
     return;
   }
   const started = performance.now();

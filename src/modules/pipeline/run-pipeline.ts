@@ -1,5 +1,6 @@
 import type { AppDeps } from '../../app-deps.js';
 import type { PoolClient } from '../../db/pool.js';
+import { withTransaction } from '../../db/transaction.js';
 import type { Template } from '../../engine/templates.js';
 import type { Continuation } from '../../jobs/continuation.js';
 import { PermanentJobFailure } from '../../jobs/job-failure.js';
@@ -10,7 +11,7 @@ import { markEnded, type StoredInboundEvent } from '../inbound-webhooks/inbound-
 import { renderNoteText } from '../notes/note-fhir.js';
 import { findNote } from '../notes/notes.repo.js';
 import { recordEvent } from '../outbox/outbox.repo.js';
-import { isEnded, loadRun } from '../runs/runs.repo.js';
+import { attachContinuation, isEnded, loadRun } from '../runs/runs.repo.js';
 import { startRun } from '../runs/start-run.js';
 import { insertThread } from '../threads/threads.repo.js';
 import { recordTranscriptionCreated } from '../transcriptions/transcription-events.js';
@@ -105,6 +106,10 @@ export async function advanceDocumentationPipeline(
     run = await loadRun(deps.pool, withRun.run_id as string);
   }
   if (!run) throw new Error(`Run ${withRun.run_id as string} is gone`);
+  // A run started by a release before continuations has none: give it one, unless it has just ended.
+  if (!isEnded(run.status) && !run.config.continuation && !(await attachContinuation(deps.pool, run.run_id, continuation))) {
+    run = (await loadRun(deps.pool, run.run_id))!;
+  }
   if (!isEnded(run.status)) return 'continues';
   if (run.status === 'failed') {
     throw new PermanentJobFailure(`Extraction run ${run.run_id} failed: ${run.error?.details ?? 'no reason given'}`);
@@ -112,7 +117,9 @@ export async function advanceDocumentationPipeline(
   const noteId = (run.output as { note_id?: string } | null)?.note_id;
   if (!noteId) throw new PermanentJobFailure(`Extraction run ${run.run_id} made no note`);
 
+  let codifyStartedHere = false;
   const startCodification = async (tx: PoolClient, state: PipelineState) => {
+    codifyStartedHere = true;
     const note = await findNote(tx, owner.groupId, noteId);
     if (!note) throw new PermanentJobFailure(`Note ${noteId} is gone`);
     const text = renderNoteText(note);
@@ -129,7 +136,14 @@ export async function advanceDocumentationPipeline(
     codification = await findCodifyRun(deps.pool, withCodify.codify_run_id as string);
   }
   if (!codification) throw new Error(`Codification ${withCodify.codify_run_id as string} is gone`);
-  if (codification.status !== 'completed' && codification.status !== 'failed') return 'continues';
+  const inFlight = codification.status !== 'completed' && codification.status !== 'failed';
+  if (inFlight && start && !codifyStartedHere) {
+    // Seen in flight by the event's own job (a retry after a crash, or a codification started by
+    // a release before continuations, whose job carries none): a second job carries one. The
+    // codification is done once; a job that finds it ended sends its continuation all the same.
+    await withTransaction(deps.pool, (tx) => codifyJob.send(deps.boss, tx, { codify_run_id: codification.run_id, continuation }));
+  }
+  if (inFlight) return 'continues';
   if (codification.status !== 'completed' || !codification.result) {
     throw new PermanentJobFailure(`Codification ${codification.run_id} failed: ${codification.error?.details ?? 'no reason given'}`);
   }

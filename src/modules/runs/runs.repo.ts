@@ -114,6 +114,19 @@ export async function loadRun(db: Queryable, runId: string): Promise<StoredRun |
   return rows[0];
 }
 
+/**
+ * Gives an active run a continuation (a run started before runs carried one, at a release's
+ * switch); false when it has ended already. Its ending reads the row after this commits, so
+ * either the ending sends it or this returns false.
+ */
+export async function attachContinuation(db: Queryable, runId: string, continuation: Continuation): Promise<boolean> {
+  const { rowCount } = await db.query(
+    `UPDATE runs SET config = config || jsonb_build_object('continuation', $2::jsonb) WHERE id = $1 AND ${ACTIVE}`,
+    [runId, JSON.stringify(continuation)],
+  );
+  return rowCount === 1;
+}
+
 export async function runStatus(db: Queryable, runId: string): Promise<RunStatus | undefined> {
   const { rows } = await db.query<{ status: RunStatus }>(`SELECT status FROM runs WHERE id = $1`, [runId]);
   return rows[0]?.status;
