@@ -14,7 +14,8 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createApp } from '../src/app.js';
 import type { CodifyModel } from '../src/engine/engine.js';
-import { startCodifyWorker } from '../src/jobs/codify-worker.js';
+import { startWorker } from '../src/jobs/define-job.js';
+import { codifyJob } from '../src/modules/codify/codify.job.js';
 import { createPool } from '../src/db/pool.js';
 import { migrate } from '../src/db/migrate.js';
 import { importIcd10 } from '../src/terminology/icd10-import.js';
@@ -76,7 +77,7 @@ export async function run(options: CodifyLatencyOptions): Promise<BenchResult[]>
   const server = createApp(deps).listen(0, '127.0.0.1');
   try {
     await new Promise<void>((resolve) => server.once('listening', () => resolve()));
-    await startCodifyWorker(deps);
+    await startWorker(deps, codifyJob);
     const port = (server.address() as AddressInfo).port;
     const headers = await benchHeaders();
     const note = note50k();

@@ -11,7 +11,7 @@ import { randomUUID } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { Hl7Message } from '@medplum/core';
 import { Hl7Client, Hl7Server } from '@medplum/hl7';
-import { startWorkers } from '../src/jobs/workers.js';
+import { startWorkers } from '../src/workers.js';
 import { freePort } from '../src/lib/free-port.js';
 import { startMllpListener } from '../src/modules/hl7-inbound/mllp-listener.js';
 import { insertIntegration } from '../src/modules/integrations/integrations.repo.js';

@@ -4,6 +4,7 @@ import { ALL_CHANNELS, NotificationHub } from './db/notifications.js';
 import { createPool } from './db/pool.js';
 import { createEngine } from './engine/create-engine.js';
 import type { ClinicalEngine } from './engine/engine.js';
+import { QUEUES } from './job-registry.js';
 import { startBoss } from './jobs/boss.js';
 import type { Logger } from './lib/logger.js';
 import { Metrics } from './metrics/metrics.js';
@@ -35,7 +36,7 @@ export interface Runtime {
  */
 export async function openRuntime(config: Config, databaseUrl: string, logger: Logger, options: RuntimeOptions = {}): Promise<Runtime> {
   const pool = createPool(databaseUrl);
-  const boss = await startBoss(databaseUrl, logger, { supervise: options.supervise });
+  const boss = await startBoss(databaseUrl, logger, QUEUES, { supervise: options.supervise });
   // The local engine codes in worker threads, each with its own table and index: none is built here.
   const indexEagerly = config.ENGINE !== 'local' || options.engine !== undefined;
   const codeTables = await openCodeTableStore(pool, logger, { icd10File: config.ICD10CM_FILE, watchMs: options.codeTableWatchMs, indexEagerly });

@@ -7,7 +7,7 @@ import { migrate } from './db/migrate.js';
 import { createPool } from './db/pool.js';
 import { devBanner, workerBanner } from './dev-banner.js';
 import { fillDevSecrets, type DevSecrets } from './dev-secrets.js';
-import { startWorkers, type Workers } from './jobs/workers.js';
+import { startWorkers, type Workers } from './workers.js';
 import { createLogger, type Logger } from './lib/logger.js';
 import { seedCatalog } from './modules/centers/seed-catalog.js';
 import { StartupError } from './lib/startup-error.js';

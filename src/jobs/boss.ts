@@ -1,12 +1,13 @@
 import { PgBoss } from 'pg-boss';
 import type { Logger } from '../lib/logger.js';
-import { QUEUES } from './queues.js';
+import type { QueueDefinition } from './define-job.js';
 
 /**
- * pg-boss on the service's own database. LISTEN/NOTIFY wakes workers the moment a job is sent
+ * pg-boss on the service's own database, with the queues it is given (the composition root's
+ * registry) created or brought up to date. LISTEN/NOTIFY wakes workers the moment a job is sent
  * (FACTS.md: median 6 ms instead of ~1 s of polling).
  */
-export async function startBoss(connectionString: string, logger: Logger, options: { supervise?: boolean } = {}): Promise<PgBoss> {
+export async function startBoss(connectionString: string, logger: Logger, queues: QueueDefinition[], options: { supervise?: boolean } = {}): Promise<PgBoss> {
   const boss = new PgBoss({
     connectionString,
     application_name: 'clinigate-jobs',
@@ -21,7 +22,7 @@ export async function startBoss(connectionString: string, logger: Logger, option
   });
   boss.on('error', (err) => logger.error('job queue error', { error_name: err.name, error_code: (err as { code?: string }).code }));
   await boss.start();
-  for (const queue of QUEUES) {
+  for (const queue of queues) {
     await boss.createQueue(queue.name, queue.options);
     // createQueue leaves an existing queue as it was: bring a deployed queue's settings up to date
     // (its policy and partitioning cannot change after creation).

@@ -1,5 +1,6 @@
-import type { AppDeps } from '../app-deps.js';
+import type { Pool } from '../db/pool.js';
 import { autovacuumOn, HOT_TABLES, tableHealth, vacuumTable } from '../db/table-health.repo.js';
+import type { Logger } from '../lib/logger.js';
 
 /** How often the hot tables' dead rows are counted. */
 const CHECK_MS = 5_000;
@@ -18,7 +19,7 @@ export interface DeadRowSweeper {
  * events. When autovacuum is off, this vacuums those tables itself once enough rows are dead.
  * With autovacuum on it does nothing.
  */
-export function startDeadRowSweeper(deps: Pick<AppDeps, 'pool' | 'logger'>, checkMs = CHECK_MS): DeadRowSweeper {
+export function startDeadRowSweeper(deps: { pool: Pool; logger: Logger }, checkMs = CHECK_MS): DeadRowSweeper {
   let running = false;
   const sweep = async () => {
     if (running) return;

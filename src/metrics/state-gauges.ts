@@ -1,7 +1,7 @@
 import type { Gauge } from 'prom-client';
 import type { Queryable } from '../db/pool.js';
 import { statusCounts } from '../db/status-counts.repo.js';
-import { waitingJobsByQueue } from '../jobs/waiting-jobs.repo.js';
+import { waitingJobsByQueue } from '../jobs/pgboss.repo.js';
 
 interface StateGauges {
   state: Gauge<'table' | 'state'>;

@@ -1,6 +1,7 @@
 import { expect } from 'vitest';
 import request from 'supertest';
-import { startCodifyWorker } from '../../src/jobs/codify-worker.js';
+import { startWorker } from '../../src/jobs/define-job.js';
+import { codifyJob } from '../../src/modules/codify/codify.job.js';
 import { startTestApp, type TestApp, type TestAppOptions } from './test-app.js';
 import type { Caller } from './tokens.js';
 import { isolatedDatabase, type IsolatedDatabase } from './isolated-database.js';
@@ -13,7 +14,7 @@ export interface CodifyApp extends TestApp {
 export async function startCodifyApp(label: string, options: TestAppOptions & { worker?: boolean; db?: IsolatedDatabase } = {}): Promise<CodifyApp> {
   const db = options.db ?? (await isolatedDatabase(`test_${label}`));
   const t = await startTestApp({ ...options, env: { ...options.env, DATABASE_URL: db.url } });
-  if (options.worker !== false) await startCodifyWorker(t.deps);
+  if (options.worker !== false) await startWorker(t.deps, codifyJob);
   return {
     ...t,
     db,

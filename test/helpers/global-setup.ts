@@ -6,6 +6,7 @@ import { createDatabase } from '../../src/db/create-database.js';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from '../../src/db/embedded.js';
 import { migrate } from '../../src/db/migrate.js';
 import { createPool } from '../../src/db/pool.js';
+import { QUEUES } from '../../src/job-registry.js';
 import { startBoss } from '../../src/jobs/boss.js';
 import { createLogger } from '../../src/lib/logger.js';
 import { freePort } from '../../src/lib/free-port.js';
@@ -36,7 +37,7 @@ export default async function setup(project: TestProject) {
   const pool = createPool(databaseUrl);
   await migrate(pool);
   await pool.end();
-  const boss = await startBoss(databaseUrl, createLogger('error', { silent: true }), { supervise: false });
+  const boss = await startBoss(databaseUrl, createLogger('error', { silent: true }), QUEUES, { supervise: false });
   await boss.stop({ graceful: false });
 
   project.provide('databaseUrl', databaseUrl);

@@ -1,5 +1,5 @@
 import { PgBoss } from 'pg-boss';
-import { QUEUES } from '../../src/jobs/queues.js';
+import { QUEUES } from '../../src/job-registry.js';
 
 export interface IsolatedBossOptions {
   schema: string;

@@ -7,7 +7,9 @@
 import { ALL_CHANNELS, NotificationHub } from '../../src/db/notifications.js';
 import { createPool } from '../../src/db/pool.js';
 import { LocalEngine } from '../../src/engine/local/local-engine.js';
-import { startRunWorker } from '../../src/jobs/run-worker.js';
+import { startWorker } from '../../src/jobs/define-job.js';
+import { runExecuteDeadJob } from '../../src/modules/runs/run-execute-dead.job.js';
+import { runExecuteJob } from '../../src/modules/runs/run-execute.job.js';
 import { createLogger } from '../../src/lib/logger.js';
 import { CodeTable } from '../../src/terminology/code-table.js';
 import { starterRows } from '../../src/terminology/starter-catalog.js';
@@ -24,5 +26,7 @@ const table = new CodeTable(starterRows());
 const engine = new SlowEngine(new LocalEngine(() => table), Number(process.env.ENGINE_DELAY_MS ?? 60_000));
 engine.onStart = () => process.stdout.write('engine-start\n');
 // Only what the run worker uses: this file does not follow changes to AppDeps.
-await startRunWorker({ pool, boss, logger, engine, notifications });
+const deps = { pool, boss, logger, engine, notifications };
+await startWorker(deps, runExecuteJob);
+await startWorker(deps, runExecuteDeadJob);
 process.stdout.write('worker-ready\n');

@@ -3,7 +3,7 @@ import { inject } from 'vitest';
 import { createApp } from '../../src/app.js';
 import type { AppDeps } from '../../src/app-deps.js';
 import { parseConfig, type Config } from '../../src/config.js';
-import { startWorkers } from '../../src/jobs/workers.js';
+import { startWorkers } from '../../src/workers.js';
 import { createLogger, type Logger } from '../../src/lib/logger.js';
 import { Metrics } from '../../src/metrics/metrics.js';
 import { AuditWriter } from '../../src/modules/audit/audit-writer.js';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { enqueueJobsSql } from '../../src/jobs/enqueue-sql.js';
+import { enqueueJobsSql } from '../../src/jobs/pgboss.repo.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 
 /** Enqueues one job per data object through enqueueJobsSql, in one statement, as the ingest does. */

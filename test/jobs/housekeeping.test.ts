@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { housekeep } from '../../src/jobs/housekeeping-worker.js';
+import { housekeep } from '../../src/modules/housekeeping/housekeeping.job.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 
 describe('housekeeping', () => {

@@ -1,6 +1,8 @@
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { startRunWorker } from '../../src/jobs/run-worker.js';
+import { startWorker } from '../../src/jobs/define-job.js';
+import { runExecuteDeadJob } from '../../src/modules/runs/run-execute-dead.job.js';
+import { runExecuteJob } from '../../src/modules/runs/run-execute.job.js';
 import { cleanEnv, signalGroup, spawnProcess, type Spawned } from '../helpers/process.js';
 import { newCaller, type Caller } from '../helpers/tokens.js';
 import { startRunsTestApp, type RunsTestApp } from './isolated-boss.js';
@@ -42,7 +44,8 @@ describe('a worker killed in the middle of runs', () => {
     expect((await request(t.app).get(`/v1/agent/threads/${chatThread}/runs/${chat.run_id}`).set(caller.headers)).body.status).toBe('running');
 
     // A worker in this process picks the runs up once their heartbeat has lapsed (10 s).
-    await startRunWorker(t.deps);
+    await startWorker(t.deps, runExecuteJob);
+    await startWorker(t.deps, runExecuteDeadJob);
     const chatRun = await joinRun(t.app, caller, chatThread, chat.run_id, 90);
     const noteRun = await joinRun(t.app, caller, noteThread, extraction.run_id, 90);
     expect(chatRun).toMatchObject({ status: 'completed', error: null });

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RUN_QUEUE } from '../../src/jobs/queues.js';
+import { RUN_QUEUE } from '../../src/modules/runs/run-execute.job.js';
 import { tokenFor, newCaller, type Caller } from '../helpers/tokens.js';
 import { startRunsTestApp, type RunsTestApp } from './isolated-boss.js';
 import { createRun, newThread, runBody, VISIT } from './runs.builders.js';

@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ClinicalEngine } from '../../src/engine/engine.js';
-import { RUN_QUEUE } from '../../src/jobs/queues.js';
+import { RUN_QUEUE } from '../../src/modules/runs/run-execute.job.js';
 import { newCaller, type Caller } from '../helpers/tokens.js';
 import { startRunsTestApp, type RunsTestApp } from './isolated-boss.js';
 import { createRun, joinRun, newThread, runBody, VISIT, waitForStatus } from './runs.builders.js';

@@ -16,8 +16,9 @@ async function replayDead(opts: ReplayOptions): Promise<void> {
   if (!opts.dead) throw new CliError('say which deliveries to replay: --dead (every dead delivery, or those of --endpoint ID)', 2);
   if (opts.endpoint !== undefined && !isUuid(opts.endpoint)) throw new CliError(`--endpoint "${opts.endpoint}" is not a webhook endpoint id (a UUID)`, 2);
   const config = cliConfig();
-  const [{ startBoss }, { createLogger }, { reopenForReplay }, { listDeadDeliveryIds }, { findEndpoint }] = await Promise.all([
+  const [{ startBoss }, { QUEUES }, { createLogger }, { reopenForReplay }, { listDeadDeliveryIds }, { findEndpoint }] = await Promise.all([
     import('../../jobs/boss.js'),
+    import('../../job-registry.js'),
     import('../../lib/logger.js'),
     import('../../modules/outbound-webhooks/deliveries/reopen-for-replay.js'),
     import('../../modules/outbound-webhooks/deliveries/webhook-deliveries.repo.js'),
@@ -30,7 +31,7 @@ async function replayDead(opts: ReplayOptions): Promise<void> {
       process.stdout.write(`No dead deliveries${opts.endpoint ? ` for endpoint ${opts.endpoint}` : ''}: nothing queued.\n`);
       return;
     }
-    const boss = await startBoss(url, createLogger('error', { silent: true }), { supervise: false });
+    const boss = await startBoss(url, createLogger('error', { silent: true }), QUEUES, { supervise: false });
     let queued = 0;
     const skipped = new Map<string, string>();
     try {

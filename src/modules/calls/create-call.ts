@@ -5,12 +5,12 @@ import type { PgBoss } from 'pg-boss';
 import { z } from 'zod';
 import type { Pool } from '../../db/pool.js';
 import { bodyObject, parseWith } from '../../http/validate.js';
-import { CALL_DISPATCH_QUEUE } from '../../jobs/queues.js';
 import { badRequest } from '../../lib/errors.js';
 import { isLanguageTag } from '../../lib/language-tag.js';
 import { currentContext } from '../../lib/request-context.js';
 import { centerExists } from '../centers/centers.repo.js';
 import { insertCall, publicCall } from './calls.repo.js';
+import { callDispatchJob } from './call-dispatch.job.js';
 import { idempotent } from './idempotency.js';
 
 export const METADATA_MAX_BYTES = 8 * 1024;
@@ -37,12 +37,6 @@ export const createCallBody = z.strictObject({
     .optional(),
 });
 
-/** Job data of the dispatch queue. */
-export interface CallDispatchJob {
-  callId: string;
-  requestId?: string;
-}
-
 export function createCall(pool: Pool, boss: PgBoss) {
   return async (req: Request, res: Response) => {
     const body = parseWith(createCallBody, bodyObject(req.body));
@@ -62,11 +56,9 @@ export function createCall(pool: Pool, boss: PgBoss) {
         scheduledAt: body.scheduledAt,
         metadata: body.metadata ?? {},
       });
-      const job: CallDispatchJob = { callId: call.callId, requestId: currentContext()?.requestId };
       // The job commits with the call: an accepted call is never left without its dispatch.
-      await boss.send(CALL_DISPATCH_QUEUE, job, {
+      await callDispatchJob.send(boss, tx, { callId: call.callId, request_id: currentContext()?.requestId }, {
         startAfter: body.scheduledAt ? new Date(body.scheduledAt) : undefined,
-        db: { executeSql: (text, values) => tx.query(text, values) },
       });
       return { status: 202, body: publicCall(call), resourceId: call.callId };
     });

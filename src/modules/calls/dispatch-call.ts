@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import type { AppDeps } from '../../app-deps.js';
 import { withTransaction } from '../../db/transaction.js';
 import { signedPost } from '../outbound-webhooks/transport/signed-post.js';
@@ -8,8 +7,6 @@ import { findCall, publicCall, setQueuedReason, updateCall } from './calls.repo.
 export const PROVIDER_TIMEOUT_MS = 15_000;
 export const NO_PROVIDER_REASON = 'No voice provider configured (VOICE_PROVIDER_URL is unset): the call stays queued';
 export const NO_SECRET_REASON = 'VOICE_PROVIDER_SECRET is unset: the call stays queued until it is configured';
-
-export const callDispatchJobSchema = z.object({ callId: z.uuid(), requestId: z.string().optional() });
 
 export type DispatchOutcome = 'dispatched' | 'failed' | 'retry' | 'skipped' | 'no_provider';
 

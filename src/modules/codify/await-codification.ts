@@ -1,5 +1,6 @@
 import { CHANNELS, type NotificationHub } from '../../db/notifications.js';
 import type { Queryable } from '../../db/pool.js';
+import { watchNotifications } from '../../db/watch-notifications.js';
 import { findCodifyRun, type CodifyRun } from './codify.repo.js';
 
 export interface CodifyWaiter {
@@ -11,8 +12,9 @@ export interface CodifyWaiter {
 }
 
 /**
- * Waits for a codification to end without polling: subscribes to its NOTIFY channel before the
- * job is enqueued, so the end cannot be missed, and re-reads after a listener reconnection.
+ * Waits for a codification to end without polling: watches its NOTIFY channel from before the
+ * job is enqueued, so the end cannot be missed, and re-reads after a listener reconnection
+ * (db/watch-notifications.ts).
  */
 export function awaitCodification(
   notifications: NotificationHub,
@@ -21,40 +23,23 @@ export function awaitCodification(
   timeoutMs: number,
   onError: (err: Error) => void,
 ): CodifyWaiter {
-  let settle!: (value: CodifyRun | 'timeout') => void;
-  let fail!: (err: Error) => void;
-  const result = new Promise<CodifyRun | 'timeout'>((resolve, reject) => {
-    settle = resolve;
-    fail = reject;
-  });
-  let done = false;
-  const cleanups: Array<() => void> = [];
-  const finish = () => {
-    done = true;
-    for (const c of cleanups) c();
-  };
-  const check = () => {
-    if (done) return;
-    findCodifyRun(db, id)
-      .then((run) => {
-        if (done || !run || (run.status !== 'completed' && run.status !== 'failed')) return;
-        finish();
-        settle(run);
-      })
-      .catch((err: Error) => {
-        if (done) return;
-        onError(err);
-        finish();
-        fail(err);
-      });
-  };
-  cleanups.push(notifications.subscribe(CHANNELS.codify, (payload) => payload === id && check()));
-  cleanups.push(notifications.onReconnect(check));
-  const timer = setTimeout(() => {
-    if (done) return;
-    finish();
-    settle('timeout');
-  }, timeoutMs);
-  cleanups.push(() => clearTimeout(timer));
-  return { result, check, cancel: finish };
+  const deadline = Date.now() + timeoutMs;
+  const watch = watchNotifications(notifications, CHANNELS.codify, id);
+  const cancelled = new AbortController();
+  // Each read follows a wake-up: the end's NOTIFY, a listener reconnection, or check().
+  const result = (async (): Promise<CodifyRun | 'timeout'> => {
+    try {
+      while (await watch.changed(deadline, cancelled.signal)) {
+        const run = await findCodifyRun(db, id);
+        if (run && (run.status === 'completed' || run.status === 'failed')) return run;
+      }
+      return 'timeout';
+    } catch (err) {
+      onError(err as Error);
+      throw err;
+    } finally {
+      watch.close();
+    }
+  })();
+  return { result, check: () => watch.poke(), cancel: () => cancelled.abort() };
 }

@@ -7,8 +7,8 @@ import { AppError } from '../../lib/errors.js';
 import { currentContext } from '../../lib/request-context.js';
 import { awaitCodification } from './await-codification.js';
 import { endCodifyRun, findCodifyRun, insertCodifyRun, type CodifyRun } from './codify.repo.js';
+import { codifyJob } from './codify.job.js';
 import { readCodifyRequest } from './codify-request.js';
-import { enqueueCodification } from './enqueue-codification.js';
 import { PdfReader } from './pdf-reader.js';
 
 /** The HTTP answer of an ended codification: 200 with the codes, or its stored error. */
@@ -53,7 +53,7 @@ export function createCodification(deps: AppDeps, pdfReader = new PdfReader()) {
           pdfPages: input.pdfPages,
           correlationId: currentContext()?.correlationId,
         });
-        await enqueueCodification(deps.boss, tx, { codify_run_id: id, request_id: req.requestId });
+        await codifyJob.send(deps.boss, tx, { codify_run_id: id, request_id: req.requestId });
       });
     } catch (err) {
       waiter.cancel();

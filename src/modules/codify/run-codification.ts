@@ -2,6 +2,7 @@ import type { AppDeps } from '../../app-deps.js';
 import { CHANNELS } from '../../db/notifications.js';
 import { withTransaction } from '../../db/transaction.js';
 import { isEngineLimit, isEngineUnavailable } from '../../engine/engine-errors.js';
+import { sendContinuation, type Continuation } from '../../jobs/continuation.js';
 import { recordEvent } from '../outbound-webhooks/outbox/outbox.repo.js';
 import { claimCodifyRun, endCodifyRun, notifyCodifyEnded, type ClaimedRun, type CodifyError, type CodifyOutcome } from './codify.repo.js';
 import { verifyAssessments } from './verify-codes.js';
@@ -12,10 +13,13 @@ interface Ending {
   engineMs?: number;
 }
 
-async function finish(deps: AppDeps, run: ClaimedRun, end: Ending): Promise<void> {
+async function finish(deps: AppDeps, run: ClaimedRun, end: Ending, continuation: Continuation | undefined): Promise<void> {
   await withTransaction(deps.pool, async (tx) => {
     const ended = await endCodifyRun(tx, run.id, { ...end, engine: deps.engine.name });
-    if (!ended) return; // timed out meanwhile: the caller has its 504 already
+    // Its continuation is sent however it ended: by this job, or meanwhile by a time-out (the
+    // caller has its 504 already) or another job of the same codification.
+    await sendContinuation(tx, continuation);
+    if (!ended) return;
     if (end.result) {
       // Ids, counts and codes: never the note, nor the justifications that quote it.
       await recordEvent(tx, {
@@ -40,12 +44,18 @@ async function finish(deps: AppDeps, run: ClaimedRun, end: Ending): Promise<void
 
 /**
  * Executes one stored codification (the codify job): engine, verification against the table in
- * force, result stored with its input text dropped, codify.completed, NOTIFY. Engine failures end
- * the run (503 when unavailable, else 500); database failures throw so pg-boss retries the job.
+ * force, result stored with its input text dropped, codify.completed, NOTIFY, and its
+ * continuation sent, all in the ending transaction. Engine failures end the run (503 when
+ * unavailable, else 500); database failures throw so pg-boss retries the job.
  */
-export async function runCodification(deps: AppDeps, id: string): Promise<void> {
+export async function runCodification(deps: AppDeps, id: string, continuation?: Continuation): Promise<void> {
   const run = await claimCodifyRun(deps.pool, id);
-  if (!run) return;
+  if (!run) {
+    // Ended already. Its continuation is sent again (what it continues is idempotent): the job
+    // that ended it may have had none (a release before continuations).
+    if (continuation) await withTransaction(deps.pool, (tx) => sendContinuation(tx, continuation));
+    return;
+  }
   const started = performance.now();
   const noteLength = noteLengthOf(run.input_text, run.note_bytes);
   let raw: CodifyOutcome;
@@ -64,19 +74,29 @@ export async function runCodification(deps: AppDeps, id: string): Promise<void> 
       : isEngineLimit(err)
         ? { status: 422, error: 'Unprocessable Entity', details: `${err.message}: codification ${id} was not done (the note is too demanding to code)` }
         : { status: 500, error: 'Internal Server Error', details: `An unexpected error occurred during codification ${id}` };
-    await finish(deps, run, { error, engineMs });
+    await finish(deps, run, { error, engineMs }, continuation);
     return;
   }
   const engineMs = performance.now() - started;
   const { outcome, dropped } = await verifyAssessments(deps.pool, raw, { text: run.input_text, noteLength });
   if (dropped) deps.logger.warn('codify dropped codes absent from the table', { codify_run_id: id, dropped });
-  await finish(deps, run, { result: outcome, engineMs });
+  await finish(deps, run, { result: outcome, engineMs }, continuation);
   deps.logger.info('codify completed', {
     codify_run_id: id,
     model: run.model,
     final: outcome.final_code_assessments.length,
     discarded: outcome.discarded_code_assessments.length,
     engine_ms: Math.round(engineMs),
+  });
+}
+
+/** After the job's last attempt failed on infrastructure: the codification ends failed, and what follows it is started. */
+export async function abandonCodification(deps: Pick<AppDeps, 'pool'>, id: string, continuation: Continuation | undefined): Promise<void> {
+  await withTransaction(deps.pool, async (tx) => {
+    const error: CodifyError = { status: 500, error: 'Internal Server Error', details: `An unexpected error occurred during codification ${id}` };
+    if (!(await endCodifyRun(tx, id, { error }))) return;
+    await sendContinuation(tx, continuation);
+    await notifyCodifyEnded(tx, id, CHANNELS.codify);
   });
 }
 

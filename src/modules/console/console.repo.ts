@@ -1,5 +1,6 @@
 import type { Queryable } from '../../db/pool.js';
 import { isoTime } from '../../db/sql.js';
+import { JOB_TABLE } from '../../jobs/pgboss.repo.js';
 
 // What the operations console reads. Ids, states, counts and durations only: the columns that
 // hold PHI (run input/output, transcripts, note text, event data, call answers) are never
@@ -7,32 +8,6 @@ import { isoTime } from '../../db/sql.js';
 
 const ms = (from: string, to: string) =>
   `CASE WHEN ${from} IS NOT NULL THEN GREATEST(0, round(extract(epoch FROM (COALESCE(${to}, now()) - ${from})) * 1000))::bigint END`;
-
-export interface QueueStat {
-  queue: string;
-  waiting: number;
-  scheduled: number;
-  active: number;
-  failed_last_hour: number;
-  oldest_waiting_seconds: number | null;
-}
-
-/** Every pg-boss queue (empty ones too): waiting (due now), scheduled, active, recent failures, oldest wait. */
-export async function queueStats(db: Queryable): Promise<QueueStat[]> {
-  const { rows } = await db.query<QueueStat>(
-    `SELECT q.name AS queue,
-            count(j.id) FILTER (WHERE j.state IN ('created', 'retry') AND j.start_after <= now())::int AS waiting,
-            count(j.id) FILTER (WHERE j.state IN ('created', 'retry') AND j.start_after > now())::int AS scheduled,
-            count(j.id) FILTER (WHERE j.state = 'active')::int AS active,
-            count(j.id) FILTER (WHERE j.state = 'failed' AND j.completed_on > now() - interval '1 hour')::int AS failed_last_hour,
-            round(extract(epoch FROM now() - min(j.created_on) FILTER (WHERE j.state IN ('created', 'retry') AND j.start_after <= now())))::int
-              AS oldest_waiting_seconds
-       FROM pgboss.queue q
-       LEFT JOIN pgboss.job j ON j.name = q.name AND (j.state IN ('created', 'retry', 'active') OR j.completed_on > now() - interval '1 hour')
-      GROUP BY q.name ORDER BY q.name`,
-  );
-  return rows;
-}
 
 export async function recentRuns(db: Queryable, limit: number, status?: string) {
   const { rows } = await db.query(
@@ -172,7 +147,7 @@ export async function minuteSeries(db: Queryable): Promise<MinutePoint[]> {
                 WHERE status = 'delivered' AND delivered_at > now() - interval '1 hour' GROUP BY 1),
      dl_dead AS (SELECT date_trunc('minute', updated_at) AS t, count(*)::int AS n FROM webhook_deliveries
                   WHERE status = 'dead' AND updated_at > now() - interval '1 hour' GROUP BY 1),
-     jobs AS (SELECT created_on, start_after, started_on FROM pgboss.job
+     jobs AS (SELECT created_on, start_after, started_on FROM ${JOB_TABLE}
                WHERE created_on <= now() AND (started_on IS NULL OR started_on > now() - interval '1 hour'))
      SELECT to_char(m.t AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS minute,
             COALESCE(runs_c.n, 0) AS runs_created, COALESCE(runs_f.n, 0) AS runs_failed,

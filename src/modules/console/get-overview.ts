@@ -3,7 +3,7 @@ import type { Queryable } from '../../db/pool.js';
 import { statusCounts } from '../../db/status-counts.repo.js';
 import { VERSION } from '../../lib/version.js';
 import { checkDatabase, checkQueue, type CheckStatus } from '../health/health-checks.js';
-import { queueStats } from './console.repo.js';
+import { queueStats } from '../../jobs/pgboss.repo.js';
 
 /** GET /api/v1/console/overview: the health checks, every queue's depth and oldest waiting job, rows by state. */
 export function getOverview(db: Queryable, engineName: () => string) {

@@ -1,5 +1,5 @@
 import type { Queryable } from '../../db/pool.js';
-import { waitingJobsByQueue } from '../../jobs/waiting-jobs.repo.js';
+import { waitingJobsByQueue } from '../../jobs/pgboss.repo.js';
 
 export type CheckStatus = 'ok' | 'degraded' | 'down';
 

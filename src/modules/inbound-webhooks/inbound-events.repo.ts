@@ -1,7 +1,6 @@
 import type { Queryable } from '../../db/pool.js';
 import { inChunks, isoTime } from '../../db/sql.js';
-import { enqueueJobsSql } from '../../jobs/enqueue-sql.js';
-import { INBOUND_EVENT_QUEUE } from '../../jobs/queues.js';
+import { enqueueJobsSql } from '../../jobs/pgboss.repo.js';
 import type { WebhookSource } from './envelope.js';
 
 export interface NewInboundEvent {
@@ -33,6 +32,12 @@ export interface StoredInboundEvent {
   received_at: string;
   processed_at: string | null;
 }
+
+/**
+ * The inbound event job's queue (inbound-event.job.ts): named here, where the statement that
+ * stores events sends their jobs (`{id}`, the row id) in the same round trip.
+ */
+export const INBOUND_EVENT_QUEUE = 'inbound-event';
 
 const enqueue = enqueueJobsSql(INBOUND_EVENT_QUEUE, 'new_jobs');
 

@@ -2,10 +2,9 @@ import type { Request, Response } from 'express';
 import type { PgBoss } from 'pg-boss';
 import type { Pool } from '../../db/pool.js';
 import { withTransaction } from '../../db/transaction.js';
-import { bossDb } from '../../jobs/boss-db.js';
-import { INBOUND_EVENT_QUEUE } from '../../jobs/queues.js';
 import { conflict, notFound } from '../../lib/errors.js';
 import { publicEvent } from './get-event.js';
+import { inboundEventJob } from './inbound-event.job.js';
 import { findInboundEvent, findInboundEventsBySenderId, isInboundEventRedacted, reopenFailedEvent } from './inbound-events.repo.js';
 
 /**
@@ -25,7 +24,7 @@ export function retryEvent(pool: Pool, boss: PgBoss) {
     if (await isInboundEventRedacted(pool, event.id)) throw conflict(`Event ${id}: its body was redacted after the retention period; it cannot be retried`);
     const reopened = await withTransaction(pool, async (tx) => {
       if (!(await reopenFailedEvent(tx, event.id))) return false;
-      await boss.send(INBOUND_EVENT_QUEUE, { id: event.id }, { db: bossDb(tx) });
+      await inboundEventJob.send(boss, tx, { id: event.id });
       return true;
     });
     if (!reopened) throw conflict(`Event ${id} is ${event.status}; only a failed event can be retried`);

@@ -1,40 +1,74 @@
 import type { AppDeps } from '../../app-deps.js';
 import type { PoolClient } from '../../db/pool.js';
+import { withTransaction } from '../../db/transaction.js';
 import type { Template } from '../../engine/templates.js';
-import { PermanentJobFailure } from '../../jobs/permanent-failure.js';
+import type { Continuation } from '../../jobs/continuation.js';
+import { PermanentJobFailure } from '../../jobs/job-failure.js';
 import { derivedUuid } from '../../lib/derived-id.js';
+import { codifyJob } from '../codify/codify.job.js';
 import { findCodifyRun, insertCodifyRun } from '../codify/codify.repo.js';
-import { enqueueCodification } from '../codify/enqueue-codification.js';
-import { encounterTranscriptData } from '../inbound-webhooks/types/encounter-transcript.js';
-import type { StoredInboundEvent } from '../inbound-webhooks/inbound-events.repo.js';
 import { renderNoteText } from '../../fhir/note-text.js';
+import { markEnded, type StoredInboundEvent } from '../inbound-webhooks/inbound-events.repo.js';
 import { findNote } from '../notes/notes.repo.js';
 import { recordEvent } from '../outbound-webhooks/outbox/outbox.repo.js';
-import { loadRun } from '../runs/runs.repo.js';
+import { attachContinuation, isEnded, loadRun } from '../runs/runs.repo.js';
 import { startRun } from '../runs/start-run.js';
 import { insertThread } from '../threads/threads.repo.js';
 import { recordTranscriptionCreated } from '../transcriptions/transcription-events.js';
 import { insertTranscription } from '../transcriptions/transcriptions.repo.js';
+import { encounterTranscriptData } from './encounter-transcript-data.js';
 import { generationOf, pipelineStep, type PipelineState } from './pipeline-step.js';
-import { waitForCodification, waitForRunEnd } from './wait-for.js';
 
-/** A step that cannot succeed by retrying (the extraction or the codification failed). */
-export class PipelineFailure extends PermanentJobFailure {}
+/** The queue of the pipeline's continuations (pipeline-advance.job.ts): a step has ended, do the next. */
+export const PIPELINE_ADVANCE_QUEUE = 'pipeline-advance';
+
+/** The job a pipeline's run or codification sends in the transaction that ends it. */
+export function advanceContinuation(event: Pick<StoredInboundEvent, 'id' | 'event_id' | 'correlation_id'>): Continuation {
+  // The request id of the event's own processing (inbound-event.job.ts), so its log lines read as one.
+  const data = { event_id: event.id, request_id: `event-${event.event_id}`, correlation_id: event.correlation_id };
+  return { queue: PIPELINE_ADVANCE_QUEUE, data };
+}
 
 /**
- * EHR `encounter.transcript`: transcription -> thread -> extraction run (which makes the note)
- * -> codification -> outbound `note.ready`. Every resource id is derived from the event, and
- * every step is recorded once (pipelineStep), so a retry after a crash duplicates nothing.
- * One correlation id, the event's, links them all.
+ * EHR `encounter.transcript`, started by the inbound event's job (first, or an operator's retry
+ * of the failed event): does the steps that need no waiting, up to starting the extraction run.
+ * 'continues': the run's end continues it (pipeline-advance.job.ts).
  */
-export async function runDocumentationPipeline(deps: AppDeps, event: StoredInboundEvent): Promise<void> {
+export function startDocumentationPipeline(deps: AppDeps, event: StoredInboundEvent): Promise<'continues' | undefined> {
+  return advanceDocumentationPipeline(deps, event, { start: true });
+}
+
+/**
+ * transcription -> thread -> extraction run (which makes the note) -> codification -> outbound
+ * `note.ready`, advanced by continuation: each call does every step it can and returns
+ * 'continues' at a run or codification still in flight, whose end (in its own transaction)
+ * enqueues the next call. No job waits on another. Every resource id is derived from the event,
+ * and every step is recorded once (pipelineStep), so a repeat after a crash, or a duplicate
+ * continuation, duplicates nothing. One correlation id, the event's, links them all. `note.ready`
+ * and the event's `completed` commit together; a failed run or codification fails the event
+ * (PermanentJobFailure).
+ */
+export async function advanceDocumentationPipeline(
+  deps: AppDeps,
+  event: StoredInboundEvent,
+  { start }: { start: boolean },
+): Promise<'continues' | undefined> {
   const data = encounterTranscriptData.parse(event.data);
   const template: Template = data.template ?? 'SOAP';
   const owner = { groupId: data.group_id, userId: data.doctor_id, doctorId: data.doctor_id, patientId: data.patient_id };
   const correlationId = event.correlation_id;
   const idOf = (step: string) => derivedUuid('pipeline', event.id, step);
+  const continuation = advanceContinuation(event);
+  // A step recorded when the event was read is done: skip it without a transaction (a
+  // continuation replays the pipeline from its start). Recorded steps are never unrecorded.
+  let known: PipelineState = event.pipeline;
+  const step = async (key: string, fn: Parameters<typeof pipelineStep>[3], options: { replacing?: unknown } = {}) => {
+    if (options.replacing === undefined && known[key] !== undefined) return known;
+    known = await pipelineStep(deps.pool, event.id, key, fn, options);
+    return known;
+  };
 
-  await pipelineStep(deps.pool, event.id, 'transcription_id', async (tx) => {
+  await step('transcription_id', async (tx) => {
     const transcription = await insertTranscription(tx, {
       id: idOf('transcription'),
       ...owner,
@@ -47,9 +81,9 @@ export async function runDocumentationPipeline(deps: AppDeps, event: StoredInbou
     return { transcription_id: transcription.id };
   });
 
-  // A run or codification that had already failed when this attempt began (an operator's retry
-  // of the failed event) is started again under a new id; one that fails while this attempt
-  // waits fails the event.
+  // A run or codification that had already failed when the event's job began (an operator's
+  // retry of the failed event) is started again under a new id; one that fails later, and
+  // continues the pipeline with its end, fails the event.
   const startExtraction = async (tx: PoolClient, state: PipelineState) => {
     const thread = await insertThread(tx, { id: idOf('thread'), ...owner, correlationId, metadata: { source_event_id: event.event_id } });
     const generation = generationOf(state, 'run_id');
@@ -61,42 +95,63 @@ export async function runDocumentationPipeline(deps: AppDeps, event: StoredInbou
       input: { messages: [{ role: 'user', content: 'Extract the clinical note from the encounter transcript.' }] },
       config: { configurable: { thread_id: thread.thread_id, transcription_id: state.transcription_id, template } },
       correlationId,
+      continuation,
     });
     return { thread_id: thread.thread_id, run_id: run.run_id };
   };
-  let withRun = await pipelineStep(deps.pool, event.id, 'run_id', startExtraction);
-  const earlier = await loadRun(deps.pool, withRun.run_id as string);
-  if (earlier?.status === 'failed') withRun = await pipelineStep(deps.pool, event.id, 'run_id', startExtraction, { replacing: earlier.run_id });
-
-  const run = await waitForRunEnd(deps, withRun.run_id as string);
-  if (run.status === 'failed') throw new PipelineFailure(`Extraction run ${run.run_id} failed: ${run.error?.details ?? 'no reason given'}`);
+  let withRun = await step('run_id', startExtraction);
+  let run = await loadRun(deps.pool, withRun.run_id as string);
+  if (start && run?.status === 'failed') {
+    withRun = await step('run_id', startExtraction, { replacing: run.run_id });
+    run = await loadRun(deps.pool, withRun.run_id as string);
+  }
+  if (!run) throw new Error(`Run ${withRun.run_id as string} is gone`);
+  // A run started by a release before continuations has none: give it one, unless it has just ended.
+  if (!isEnded(run.status) && !run.config.continuation && !(await attachContinuation(deps.pool, run.run_id, continuation))) {
+    run = (await loadRun(deps.pool, run.run_id))!;
+  }
+  if (!isEnded(run.status)) return 'continues';
+  if (run.status === 'failed') {
+    throw new PermanentJobFailure(`Extraction run ${run.run_id} failed: ${run.error?.details ?? 'no reason given'}`);
+  }
   const noteId = (run.output as { note_id?: string } | null)?.note_id;
-  if (!noteId) throw new PipelineFailure(`Extraction run ${run.run_id} made no note`);
+  if (!noteId) throw new PermanentJobFailure(`Extraction run ${run.run_id} made no note`);
 
+  let codifyStartedHere = false;
   const startCodification = async (tx: PoolClient, state: PipelineState) => {
+    codifyStartedHere = true;
     const note = await findNote(tx, owner.groupId, noteId);
-    if (!note) throw new PipelineFailure(`Note ${noteId} is gone`);
+    if (!note) throw new PermanentJobFailure(`Note ${noteId} is gone`);
     const text = renderNoteText(note);
     const generation = generationOf(state, 'codify_run_id');
     const id = idOf(generation ? `codify:${generation}` : 'codify');
     await insertCodifyRun(tx, { id, ...owner, model: 'balanced', text, noteBytes: Buffer.byteLength(text), correlationId });
-    await enqueueCodification(deps.boss, tx, { codify_run_id: id });
+    await codifyJob.send(deps.boss, tx, { codify_run_id: id, continuation });
     return { note_id: noteId, codify_run_id: id };
   };
-  let withCodify = await pipelineStep(deps.pool, event.id, 'codify_run_id', startCodification);
-  const earlierCodify = await findCodifyRun(deps.pool, withCodify.codify_run_id as string);
-  if (earlierCodify?.status === 'failed') {
-    withCodify = await pipelineStep(deps.pool, event.id, 'codify_run_id', startCodification, { replacing: earlierCodify.run_id });
+  let withCodify = await step('codify_run_id', startCodification);
+  let codification = await findCodifyRun(deps.pool, withCodify.codify_run_id as string);
+  if (start && codification?.status === 'failed') {
+    withCodify = await step('codify_run_id', startCodification, { replacing: codification.run_id });
+    codification = await findCodifyRun(deps.pool, withCodify.codify_run_id as string);
   }
-
-  const codification = await waitForCodification(deps, withCodify.codify_run_id as string);
+  if (!codification) throw new Error(`Codification ${withCodify.codify_run_id as string} is gone`);
+  const inFlight = codification.status !== 'completed' && codification.status !== 'failed';
+  if (inFlight && start && !codifyStartedHere) {
+    // Seen in flight by the event's own job (a retry after a crash, or a codification started by
+    // a release before continuations, whose job carries none): a second job carries one. The
+    // codification is done once; a job that finds it ended sends its continuation all the same.
+    await withTransaction(deps.pool, (tx) => codifyJob.send(deps.boss, tx, { codify_run_id: codification.run_id, continuation }));
+  }
+  if (inFlight) return 'continues';
   if (codification.status !== 'completed' || !codification.result) {
-    throw new PipelineFailure(`Codification ${codification.run_id} failed: ${codification.error?.details ?? 'no reason given'}`);
+    throw new PermanentJobFailure(`Codification ${codification.run_id} failed: ${codification.error?.details ?? 'no reason given'}`);
   }
+  const result = codification.result;
 
-  await pipelineStep(deps.pool, event.id, 'note_ready', async (tx, state) => {
+  await step('note_ready', async (tx, state) => {
     const note = await findNote(tx, owner.groupId, noteId);
-    if (!note) throw new PipelineFailure(`Note ${noteId} is gone`);
+    if (!note) throw new PermanentJobFailure(`Note ${noteId} is gone`);
     await recordEvent(tx, {
       type: 'note.ready',
       groupId: owner.groupId,
@@ -115,9 +170,12 @@ export async function runDocumentationPipeline(deps: AppDeps, event: StoredInbou
         codify_run_id: state.codify_run_id,
         template: note.template,
         ai_generated_content: note.ai_generated_content,
-        final_code_assessments: codification.result!.final_code_assessments,
+        final_code_assessments: result.final_code_assessments,
       },
     });
+    // The event ends with its note.ready, in one transaction.
+    await markEnded(tx, event.id, 'completed');
     return { note_ready: new Date().toISOString() };
   });
+  return undefined;
 }

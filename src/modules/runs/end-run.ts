@@ -1,5 +1,6 @@
 import type { Queryable } from '../../db/pool.js';
 import type { TokenUsage } from '../../engine/engine.js';
+import { sendContinuation } from '../../jobs/continuation.js';
 import { recordEvent } from '../outbound-webhooks/outbox/outbox.repo.js';
 import { endRun, type Run, type RunError, type StoredRun } from './runs.repo.js';
 
@@ -7,7 +8,9 @@ export type RunOutcome = { status: 'completed'; output: unknown; usage?: TokenUs
 
 /**
  * Ends an active run inside the caller's transaction: the status, its outbound event
- * (`run.completed` / `run.failed`, ids only, no PHI) and the wake-up of waiters commit together.
+ * (`run.completed` / `run.failed`, ids only, no PHI), the wake-up of waiters and the run's
+ * continuation (a pipeline's next step, start-run.ts) commit together. Every ending (executed,
+ * abandoned, cancelled) comes through here.
  * Undefined when the run had already ended (the first ending wins).
  */
 export async function endRunWithEvent(
@@ -23,6 +26,7 @@ export async function endRunWithEvent(
     groupId: run.group_id,
     data: { run_id: run.run_id, thread_id: run.thread_id, kind: run.kind, status: run.status, group_id: run.group_id },
   });
+  await sendContinuation(tx, run.config.continuation);
   return run;
 }
 

@@ -2,6 +2,7 @@ import { CHANNELS } from '../../db/notifications.js';
 import type { Queryable } from '../../db/pool.js';
 import type { TokenUsage } from '../../engine/engine.js';
 import { isoTime } from '../../db/sql.js';
+import type { Continuation } from '../../jobs/continuation.js';
 
 export type RunStatus = 'pending' | 'running' | 'completed' | 'failed';
 export type RunKind = 'chat' | 'extraction';
@@ -31,7 +32,8 @@ export interface StoredRun extends Run {
   doctor_id: string;
   patient_id: string | null;
   input: { messages: { role: 'user' | 'assistant' | 'system'; content: string }[] };
-  config: { configurable: Record<string, unknown> };
+  /** `continuation`: set by the server only (start-run.ts); clients write `configurable`. */
+  config: { configurable: Record<string, unknown>; continuation?: Continuation };
   attempts: number;
   correlation_id: string | null;
 }
@@ -110,6 +112,19 @@ export async function listRuns(
 export async function loadRun(db: Queryable, runId: string): Promise<StoredRun | undefined> {
   const { rows } = await db.query<StoredRun>(`SELECT ${STORED} FROM runs WHERE id = $1`, [runId]);
   return rows[0];
+}
+
+/**
+ * Gives an active run a continuation (a run started before runs carried one, at a release's
+ * switch); false when it has ended already. Its ending reads the row after this commits, so
+ * either the ending sends it or this returns false.
+ */
+export async function attachContinuation(db: Queryable, runId: string, continuation: Continuation): Promise<boolean> {
+  const { rowCount } = await db.query(
+    `UPDATE runs SET config = config || jsonb_build_object('continuation', $2::jsonb) WHERE id = $1 AND ${ACTIVE}`,
+    [runId, JSON.stringify(continuation)],
+  );
+  return rowCount === 1;
 }
 
 export async function runStatus(db: Queryable, runId: string): Promise<RunStatus | undefined> {

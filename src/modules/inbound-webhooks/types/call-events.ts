@@ -1,8 +1,7 @@
 import { z } from 'zod';
 import { withTransaction } from '../../../db/transaction.js';
-import { permanentOnClientError } from '../../../jobs/permanent-failure.js';
 import { applyCallEvent, CALL_STATUSES } from '../../calls/index.js';
-import type { InboundEventType } from '../event-types.js';
+import type { InboundEventType } from '../inbound-event-type.js';
 
 const callId = z.uuid();
 
@@ -22,6 +21,7 @@ export const callEventTypes: InboundEventType[] = Object.entries(shapes).map(([t
   data,
   async process(deps, event) {
     const { callId: id, ...rest } = event.data as { callId: string };
-    await permanentOnClientError(() => withTransaction(deps.pool, (tx) => applyCallEvent(tx, id, { type, ...rest })));
+    // A client error (unknown call, refused transition) fails the event once: jobs/job-failure.ts isPermanent.
+    await withTransaction(deps.pool, (tx) => applyCallEvent(tx, id, { type, ...rest }));
   },
 }));

@@ -1,13 +1,15 @@
 import { z } from 'zod';
 import { withTransaction } from '../../../db/transaction.js';
-import { permanentOnClientError } from '../../../jobs/permanent-failure.js';
 import { centerSchema, deleteCenter, deleteService, serviceSchema, upsertCenter, upsertCenters, upsertService } from '../../centers/index.js';
-import type { InboundEventType } from '../event-types.js';
+import type { InboundEventType } from '../inbound-event-type.js';
 
 const byId = z.object({ id: z.string().trim().min(1).max(100) });
 
-/** A catalog change that cannot apply (a service whose center is gone) will not apply on retry either. */
-const applyOnce = (fn: () => Promise<unknown>) => permanentOnClientError(fn).then(() => undefined);
+/**
+ * A catalog change that cannot apply (a service whose center is gone: a client error) will not
+ * apply on retry either: the worker fails it once (jobs/job-failure.ts isPermanent).
+ */
+const applyOnce = (fn: () => Promise<unknown>) => fn().then(() => undefined);
 
 /**
  * EHR/HIS events that keep the centers catalog. Upserts and deletes are idempotent by id. A

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { runDocumentationPipeline } from '../../pipeline/run-pipeline.js';
-import type { InboundEventType } from '../event-types.js';
+import { startDocumentationPipeline } from '../../pipeline/run-pipeline.js';
+import type { InboundEventType } from '../inbound-event-type.js';
 
 /**
  * HL7 v2 messages received over MLLP (modules/hl7-inbound). They are validated and mapped when
@@ -14,7 +14,7 @@ const transcriptType = (type: string): InboundEventType => ({
   type,
   data: stored,
   groupId: (data: { group_id: string }) => data.group_id,
-  process: (deps, event) => runDocumentationPipeline(deps, event),
+  process: (deps, event) => startDocumentationPipeline(deps, event),
 });
 
 const adtType = (type: string): InboundEventType => ({

@@ -1,7 +1,8 @@
-import type { PgBoss, Queue, WorkOptions } from 'pg-boss';
+import type { PgBoss } from 'pg-boss';
 import { z } from 'zod';
 import type { Queryable } from '../../../db/pool.js';
-import { bossDb } from '../../../jobs/boss-db.js';
+import type { FetchOptions, QueueDefinition } from '../../../jobs/define-job.js';
+import { bossDb } from '../../../jobs/pgboss.repo.js';
 
 /**
  * One job per delivery attempt. The job only hands the attempt to a worker: the delivery row's
@@ -10,8 +11,8 @@ import { bossDb } from '../../../jobs/boss-db.js';
  */
 export const WEBHOOK_DELIVERY_QUEUE = 'webhook-delivery';
 
-/** The queue's policy (the shape of jobs/queues.ts's QueueDefinition, spelt here so that file imports this one and not back). */
-export const webhookDeliveryQueue: { name: string; options: Omit<Queue, 'name'> } = {
+/** The queue's policy. */
+export const webhookDeliveryQueue: QueueDefinition = {
   name: WEBHOOK_DELIVERY_QUEUE,
   // Retries here only cover a handler that could not reach the database; HTTP retries follow
   // WEBHOOK_RETRY_SCHEDULE with a new job per attempt.
@@ -21,7 +22,7 @@ export const webhookDeliveryQueue: { name: string; options: Omit<Queue, 'name'> 
 };
 
 /** How a worker fetches: large batches, since a handler only claims (the requests run beside it). */
-export const deliveryWorkOptions: WorkOptions = {
+export const deliveryWorkOptions: FetchOptions = {
   batchSize: 50,
   burstWhenBatchFull: true,
   pollingIntervalSeconds: 0.5,

@@ -1,8 +1,9 @@
+import { defineJob, startWorker, type BatchItem } from '../../../jobs/define-job.js';
 import { claimDelivery, type ClaimedDelivery } from '../deliveries/webhook-deliveries.repo.js';
 import { newTransportState } from '../transport/send-by-kind.js';
 import { DELIVERY_TIMEOUT_MS } from '../transport/send-webhook.js';
 import { attemptDelivery, type DeliveryDeps } from './attempt-delivery.js';
-import { deliveryJobSchema, deliveryWorkOptions, WEBHOOK_DELIVERY_QUEUE, type DeliveryJob } from './delivery-queue.js';
+import { deliveryJobSchema, deliveryWorkOptions, webhookDeliveryQueue, type DeliveryJob } from './delivery-queue.js';
 import { Slots } from './slots.js';
 
 export interface DeliveryWorkerOptions {
@@ -53,19 +54,39 @@ export function createDeliveryHandler(
   };
 }
 
-/** Registers the delivery worker: batches of jobs, each parsed and handed to the handler. */
-export async function startWebhookDeliveryWorker(deps: DeliveryDeps, options: DeliveryWorkerOptions = {}): Promise<void> {
-  const handle = createDeliveryHandler(deps, options);
-  await deps.boss.work(WEBHOOK_DELIVERY_QUEUE, deliveryWorkOptions, async (jobs) => {
-    await Promise.all(
-      jobs.map(async (job) => {
-        const parsed = deliveryJobSchema.safeParse(job.data);
-        if (!parsed.success) {
-          deps.logger.error('webhook delivery job with bad data dropped', { job_id: job.id });
-          return;
-        }
-        await handle(parsed.data);
-      }),
-    );
+/**
+ * The delivery job (defineJob): batches of attempts, each claimed by the handler and sent beside
+ * the job. Only a claim that could not reach the database throws; that job alone is retried.
+ * One handler (its slots and FHIR tokens) per job definition, made on the first batch.
+ */
+export function deliveryJob(options: DeliveryWorkerOptions = {}) {
+  let handle: ((data: DeliveryJob) => Promise<DeliveryJobResult>) | undefined;
+  return defineJob<DeliveryJob, DeliveryDeps>({
+    queue: webhookDeliveryQueue,
+    schema: deliveryJobSchema,
+    fetch: deliveryWorkOptions,
+    async handleBatch(deps, items) {
+      handle ??= createDeliveryHandler(deps, options);
+      const retry = new Set<BatchItem<DeliveryJob>>();
+      await Promise.all(
+        items.map(async (item) => {
+          try {
+            await handle!(item.data);
+          } catch (err) {
+            deps.logger.error('webhook delivery not claimed; the job is retried', { delivery_id: item.data.delivery_id, error_name: (err as Error).name });
+            retry.add(item);
+          }
+        }),
+      );
+      return retry;
+    },
   });
+}
+
+/** The service's delivery job (job-registry.ts). */
+export const webhookDeliveryJob = deliveryJob();
+
+/** Starts a delivery worker with its own options (tests and benches that shorten the timeout or lease). */
+export async function startWebhookDeliveryWorker(deps: DeliveryDeps, options: DeliveryWorkerOptions = {}): Promise<void> {
+  await startWorker(deps, deliveryJob(options));
 }

@@ -1,13 +1,15 @@
-import type { JobResult, JobWithMetadata } from 'pg-boss';
 import { z } from 'zod';
-import type { AppDeps } from '../app-deps.js';
-import { runWithContext } from '../lib/request-context.js';
-import { eventTypeFor } from '../modules/inbound-webhooks/event-types.js';
-import { claimInboundEvents, markCompleted, markEnded, type StoredInboundEvent } from '../modules/inbound-webhooks/inbound-events.repo.js';
-import { PermanentJobFailure } from './permanent-failure.js';
-import { INBOUND_EVENT_QUEUE } from './queues.js';
+import type { AppDeps } from '../../app-deps.js';
+import { defineJob, type BatchItem } from '../../jobs/define-job.js';
+import { isPermanent } from '../../jobs/job-failure.js';
+import { runWithContext } from '../../lib/request-context.js';
+import { failInboundEvent } from './event-failure.js';
+import { eventTypeFor } from './event-types.js';
+import { claimInboundEvents, INBOUND_EVENT_QUEUE, markCompleted, type StoredInboundEvent } from './inbound-events.repo.js';
 
-const jobData = z.object({ id: z.uuid() });
+/** One job per stored event: its row id (sent with the row by insertInboundEventsWithJobs, or by an operator's retry). */
+export const inboundEventJobSchema = z.object({ id: z.uuid() });
+export type InboundEventJob = z.infer<typeof inboundEventJobSchema>;
 
 /** Jobs fetched per batch: one fetch, one claim, one completion and one job settlement serve them all. */
 const BATCH_SIZE = 50;
@@ -15,7 +17,7 @@ const BATCH_SIZE = 50;
 const EVENTS_AT_ONCE = 4;
 
 interface Outcome {
-  /** Processed: its row is marked completed with the batch. */
+  /** Processed: its row is marked completed with the batch (not when its work continues in other jobs). */
   completed: boolean;
   /** Throw-worthy (not permanent, attempts left): the job fails and is retried. */
   retry: boolean;
@@ -27,15 +29,13 @@ async function processClaimed(deps: AppDeps, event: StoredInboundEvent, lastAtte
   return runWithContext({ requestId: `event-${event.event_id}`, correlationId: event.correlation_id }, async () => {
     try {
       if (!eventType) throw new Error(`No handler for ${event.source} ${event.type}`);
-      await eventType.process(deps, event);
+      if ((await eventType.process(deps, event)) === 'continues') return { completed: false, retry: false };
       deps.logger.info('inbound event processed', { event_id: event.event_id, type: event.type });
       return { completed: true, retry: false };
     } catch (err) {
-      const permanent = err instanceof PermanentJobFailure;
+      const permanent = isPermanent(err);
       deps.logger.warn('inbound event step failed', { event_id: event.event_id, type: event.type, error_name: (err as Error).name, permanent, last_attempt: lastAttempt });
-      if (permanent || lastAttempt) {
-        await markEnded(deps.pool, event.id, 'failed', { error: 'Processing Failed', details: (err as Error).message.slice(0, 500) });
-      }
+      if (permanent || lastAttempt) await failInboundEvent(deps.pool, event.id, err);
       return { completed: false, retry: !permanent };
     }
   });
@@ -103,29 +103,30 @@ export async function processInboundEvent(deps: AppDeps, id: string, lastAttempt
   if (retry.has(id)) throw new Error(`inbound event ${id} failed; it will be retried`);
 }
 
-type InboundJob = JobWithMetadata<unknown>;
-
-export async function startInboundEventWorker(deps: AppDeps): Promise<void> {
-  // Batches (issue 20): with one job per fetch, the worker's eight round trips per event fell
-  // behind ingest at once (ROLE=all). perJobResults settles each job of a batch by its own outcome.
+/**
+ * The inbound event job, in batches (issue 20): with one job per fetch, the worker's eight round
+ * trips per event fell behind ingest at once (ROLE=all). perJobResults settles each job of a
+ * batch by its own outcome. Its work never waits on other jobs (a documentation pipeline goes on
+ * by continuation), so catalog and call events never queue behind a pipeline.
+ */
+export const inboundEventJob = defineJob<InboundEventJob, AppDeps>({
+  // An inbound webhook's work (pipeline start, catalog or call update); each step is idempotent.
+  queue: {
+    name: INBOUND_EVENT_QUEUE,
+    options: {
+      notify: true, retryLimit: 5, retryDelay: 5, retryBackoff: true, retryDelayMax: 600, heartbeatSeconds: 30, expireInSeconds: 3600,
+    },
+  },
+  schema: inboundEventJobSchema,
   // notifyPollingIntervalSeconds: a NOTIFY wakes a worker only for jobs sent while it listens; a
   // backlog (after a restart or an outage) is drained by polling, which pg-boss otherwise does
   // every 30 s when NOTIFY is on. burstWhenBatchFull: while fetches come back full, fetch again at
   // once rather than after that poll (without it a backlog drained at one batch per second).
-  const options = {
-    batchSize: BATCH_SIZE, burstWhenBatchFull: true, localConcurrency: 2, includeMetadata: true, perJobResults: true,
-    pollingIntervalSeconds: 0.5, notifyPollingIntervalSeconds: 1,
-  } as const;
-  await deps.boss.work(INBOUND_EVENT_QUEUE, options, async (jobs: InboundJob[]): Promise<JobResult[]> => {
-    const results: JobResult[] = [];
-    const work: Array<{ id: string; lastAttempt: boolean; jobId: string }> = [];
-    for (const job of jobs) {
-      const parsed = jobData.safeParse(job.data);
-      if (!parsed.success) results.push({ id: job.id, status: 'failed', output: { message: 'job data is not {id: uuid}' } });
-      else work.push({ id: parsed.data.id, lastAttempt: (job.retryCount ?? 0) >= (job.retryLimit ?? 0), jobId: job.id });
-    }
-    const retry = await processInboundEvents(deps, work);
-    for (const w of work) results.push(retry.has(w.id) ? { id: w.jobId, status: 'failed', output: { message: 'processing failed; retried' } } : { id: w.jobId, status: 'completed' });
-    return results;
-  });
-}
+  fetch: {
+    batchSize: BATCH_SIZE, burstWhenBatchFull: true, localConcurrency: 2, pollingIntervalSeconds: 0.5, notifyPollingIntervalSeconds: 1,
+  },
+  async handleBatch(deps, items) {
+    const retry = await processInboundEvents(deps, items.map((item) => ({ id: item.data.id, lastAttempt: item.attempt.finalAttempt })));
+    return new Set(items.filter((item: BatchItem<InboundEventJob>) => retry.has(item.data.id)));
+  },
+});

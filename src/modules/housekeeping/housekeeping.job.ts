@@ -1,9 +1,14 @@
-import type { AppDeps } from '../app-deps.js';
-import { deleteExpiredRateLimitWindows } from '../db/rate-limits.repo.js';
-import { deleteIdempotencyKeysOlderThan } from '../modules/calls/idempotency.repo.js';
-import { redactInboundEventsOlderThan } from '../modules/inbound-webhooks/inbound-events.repo.js';
-import { redactOutboxOlderThan } from '../modules/outbound-webhooks/outbox/outbox.repo.js';
-import { HOUSEKEEPING_QUEUE } from './queues.js';
+import { z } from 'zod';
+import type { AppDeps } from '../../app-deps.js';
+import { deleteExpiredRateLimitWindows } from '../../db/rate-limits.repo.js';
+import { defineJob } from '../../jobs/define-job.js';
+import { deleteIdempotencyKeysOlderThan } from '../calls/idempotency.repo.js';
+import { redactInboundEventsOlderThan } from '../inbound-webhooks/inbound-events.repo.js';
+import { redactOutboxOlderThan } from '../outbound-webhooks/outbox/outbox.repo.js';
+
+/** Hourly clean-up of expired rate-limit windows and idempotency keys, and redaction after RETENTION_DAYS. */
+export const HOUSEKEEPING_QUEUE = 'housekeeping';
+
 
 /** How long a call's Idempotency-Key answers a retry with the first answer. */
 export const IDEMPOTENCY_KEY_HOURS = 24;
@@ -37,9 +42,13 @@ export async function housekeep(deps: Pick<AppDeps, 'pool' | 'logger'> & { confi
 }
 
 /** Hourly, on pg-boss's schedule: one process of the deployment runs it each time. */
-export async function startHousekeepingWorker(deps: AppDeps): Promise<void> {
-  await deps.boss.schedule(HOUSEKEEPING_QUEUE, '17 * * * *');
-  await deps.boss.work(HOUSEKEEPING_QUEUE, async () => {
+export const housekeepingJob = defineJob<unknown, AppDeps>({
+  // A missed hour is simply done the next one.
+  queue: { name: HOUSEKEEPING_QUEUE, options: { retryLimit: 1, expireInSeconds: 300 } },
+  // The schedule's jobs carry no data.
+  schema: z.unknown(),
+  schedule: '17 * * * *',
+  async handle(deps) {
     await housekeep(deps);
-  });
-}
+  },
+});

@@ -1,0 +1,39 @@
+import { z } from 'zod';
+import type { AppDeps } from '../../app-deps.js';
+import { continuationSchema } from '../../jobs/continuation.js';
+import { defineJob } from '../../jobs/define-job.js';
+import { abandonCodification, runCodification } from './run-codification.js';
+
+/**
+ * Job data: ids only. The text stays in codify_runs.input_text until the run ends.
+ * `continuation`: a job sent in the transaction that ends the codification (a pipeline's next step).
+ */
+export const codifyJobSchema = z.object({
+  codify_run_id: z.uuid(),
+  request_id: z.string().optional(),
+  continuation: continuationSchema.optional(),
+});
+export type CodifyJobData = z.infer<typeof codifyJobSchema>;
+
+/**
+ * Codifications, awaited by their POST /v1/codify request or continued by a pipeline: a few
+ * jobs at once per process, woken by NOTIFY.
+ */
+export const codifyJob = defineJob<CodifyJobData, AppDeps>({
+  // A request waits for it, so retry fast; a missed heartbeat (dead worker) retries in 30 s.
+  queue: {
+    name: 'codify',
+    options: {
+      notify: true, retryLimit: 2, retryDelay: 1, retryBackoff: true, heartbeatSeconds: 30, expireInSeconds: 660, deleteAfterSeconds: 86_400,
+    },
+  },
+  schema: codifyJobSchema,
+  fetch: { localConcurrency: 2, pollingIntervalSeconds: 0.5, notifyPollingIntervalSeconds: 1 },
+  handle: (deps, data) => runCodification(deps, data.codify_run_id, data.continuation),
+  // A request's codification keeps its old course (its request answers 504 at its deadline); a
+  // continued one ends failed, so what follows it is not left waiting.
+  onFinalFailure: async (deps, data, err) => {
+    if (data.continuation) await abandonCodification(deps, data.codify_run_id, data.continuation);
+    else throw err;
+  },
+});

@@ -1,0 +1,161 @@
+import { randomUUID } from 'node:crypto';
+import request from 'supertest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ClinicalEngine } from '../../src/engine/engine.js';
+import { LocalEngine } from '../../src/engine/local/local-engine.js';
+import { CodeTable } from '../../src/terminology/code-table.js';
+import { starterRows } from '../../src/terminology/starter-catalog.js';
+import { withTransaction } from '../../src/db/transaction.js';
+import { inboundEventJob } from '../../src/modules/inbound-webhooks/inbound-event.job.js';
+import { encounterData, envelope, postSigned } from '../helpers/inbound.js';
+import { isolatedDatabase, type IsolatedDatabase } from '../helpers/isolated-database.js';
+import { startTestApp, TEST_OPERATOR_KEY, type TestApp } from '../helpers/test-app.js';
+
+const operator = { 'x-api-key': TEST_OPERATOR_KEY };
+
+/** The real engine, but every extraction waits at a gate until the test opens it (a slow LLM). */
+function gatedEngine(real: ClinicalEngine) {
+  let open!: () => void;
+  const gate = new Promise<void>((resolve) => (open = resolve));
+  let extracting = 0;
+  const engine: ClinicalEngine = {
+    name: real.name,
+    chat: (m, o) => real.chat(m, o),
+    codify: (i, o) => real.codify(i, o),
+    extractNote: async (t, tpl, o) => {
+      extracting++;
+      await gate;
+      return real.extractNote(t, tpl, o);
+    },
+  };
+  return { engine, open: () => open(), extracting: () => extracting };
+}
+
+/**
+ * Issue 19: the documentation pipeline advances by continuation, so no inbound-event job waits
+ * for an extraction. Before, each pipeline held one of the inbound worker's two slots while its
+ * run executed, and a catalog event sent behind two slow pipelines waited for them.
+ */
+describe('a catalog event while documentation pipelines wait on a slow extraction', () => {
+  let t: TestApp;
+  let db: IsolatedDatabase;
+  const gated = gatedEngine(new LocalEngine(() => new CodeTable(starterRows())));
+
+  beforeAll(async () => {
+    db = await isolatedDatabase('continuation');
+    t = await startTestApp({ workers: true, env: { DATABASE_URL: db.url }, deps: { engine: gated.engine } });
+  });
+  afterAll(async () => {
+    gated.open();
+    await t.close();
+    await db.drop();
+  });
+
+  const state = async (id: string) => (await request(t.app).get(`/api/v1/webhooks/events/${id}`).set(operator)).body;
+
+  it('completes the catalog event before any extraction ends, and the pipelines complete once it does', async () => {
+    // Three pipelines, each sent once the one before reached its extraction: separate fetches of
+    // the inbound worker, more than its two slots.
+    const encounters = [];
+    for (let i = 1; i <= 3; i++) {
+      const body = envelope('encounter.transcript', encounterData());
+      expect((await postSigned(t.app, 'ehr', body)).status).toBe(202);
+      await expect.poll(() => gated.extracting(), { timeout: 15_000 }).toBe(i);
+      encounters.push(body);
+    }
+    for (const e of encounters) expect((await state(e.id)).status).toBe('processing');
+
+    const id = `ctr-${randomUUID().slice(0, 8)}`;
+    const catalog = envelope('center.upserted', {
+      id,
+      name: `Clínica ${id}`,
+      address: { line: 'Avenida Diagonal 1', city: 'Barcelona', postalCode: '08019', country: 'ES' },
+      phone: '+34932550100',
+      timezone: 'Europe/Madrid',
+    });
+    expect((await postSigned(t.app, 'ehr', catalog)).status).toBe(202);
+    await expect.poll(async () => (await state(catalog.id)).status, { timeout: 10_000 }).toBe('completed');
+
+    // No extraction has ended: every run is still in the engine, every pipeline still processing.
+    const runs = await t.deps.pool.query(`SELECT status FROM runs WHERE kind = 'extraction'`);
+    expect(runs.rows.map((r) => r.status)).toEqual(['running', 'running', 'running']);
+    for (const e of encounters) expect((await state(e.id)).status).toBe('processing');
+    // Nothing is waiting in a job: the inbound jobs have completed.
+    const active = await t.deps.pool.query(`SELECT count(*)::int AS n FROM pgboss.job WHERE name = 'inbound-event' AND state <> 'completed'`);
+    expect(active.rows[0].n).toBe(0);
+
+    gated.open();
+    for (const e of encounters) {
+      await expect.poll(async () => (await state(e.id)).status, { timeout: 30_000 }).toBe('completed');
+      expect((await state(e.id)).pipeline.note_ready).toBeDefined();
+    }
+    const ready = await t.deps.pool.query(`SELECT count(*)::int AS n FROM outbox WHERE type = 'note.ready'`);
+    expect(ready.rows[0].n).toBe(3);
+  }, 90_000);
+});
+
+describe('a pipeline whose extraction run is cancelled while it runs', () => {
+  let t: TestApp;
+  let db: IsolatedDatabase;
+  const gated = gatedEngine(new LocalEngine(() => new CodeTable(starterRows())));
+
+  beforeAll(async () => {
+    db = await isolatedDatabase('continuation-cancel');
+    t = await startTestApp({ workers: true, env: { DATABASE_URL: db.url }, deps: { engine: gated.engine } });
+  });
+  afterAll(async () => {
+    gated.open();
+    await t.close();
+    await db.drop();
+  });
+
+  it('fails the event: every ending of the run, a cancel too, continues the pipeline', async () => {
+    const body = envelope('encounter.transcript', encounterData());
+    expect((await postSigned(t.app, 'ehr', body)).status).toBe(202);
+    await expect.poll(() => gated.extracting(), { timeout: 15_000 }).toBe(1);
+    const event = (await request(t.app).get(`/api/v1/webhooks/events/${body.id}`).set(operator)).body;
+    expect((await request(t.app).post(`/api/v1/console/runs/${event.pipeline.run_id}/cancel`).set(operator)).status).toBe(200);
+    await expect.poll(async () => (await request(t.app).get(`/api/v1/webhooks/events/${body.id}`).set(operator)).body.status, { timeout: 15_000 }).toBe('failed');
+    const failed = (await request(t.app).get(`/api/v1/webhooks/events/${body.id}`).set(operator)).body;
+    expect(failed.error).toEqual({ error: 'Processing Failed', details: expect.stringMatching(/^Extraction run .* failed: Run .* was cancelled by an operator$/) });
+    const codified = await t.deps.pool.query(`SELECT count(*)::int AS n FROM codify_runs`);
+    expect(codified.rows[0].n).toBe(0);
+  }, 60_000);
+});
+
+describe('a pipeline whose run was started by a release before continuations', () => {
+  let t: TestApp;
+  let db: IsolatedDatabase;
+  const gated = gatedEngine(new LocalEngine(() => new CodeTable(starterRows())));
+
+  beforeAll(async () => {
+    db = await isolatedDatabase('continuation-legacy');
+    t = await startTestApp({ workers: true, env: { DATABASE_URL: db.url }, deps: { engine: gated.engine } });
+  });
+  afterAll(async () => {
+    gated.open();
+    await t.close();
+    await db.drop();
+  });
+
+  it('gives the run a continuation when the event’s job runs again, and completes', async () => {
+    const body = envelope('encounter.transcript', encounterData());
+    expect((await postSigned(t.app, 'ehr', body)).status).toBe(202);
+    await expect.poll(() => gated.extracting(), { timeout: 15_000 }).toBe(1);
+    const event = (await request(t.app).get(`/api/v1/webhooks/events/${body.id}`).set(operator)).body;
+    // What an inbound job of the earlier release, retried by this one, finds: a run in the engine
+    // without a continuation, and the event not yet ended.
+    const { rows } = await t.deps.pool.query(`UPDATE runs SET config = config - 'continuation' WHERE id = $1 RETURNING config`, [event.pipeline.run_id]);
+    expect(rows[0].config).not.toHaveProperty('continuation');
+    const rowId = (await t.deps.pool.query(`SELECT id FROM inbound_events WHERE event_id = $1`, [body.id])).rows[0].id;
+    await withTransaction(t.deps.pool, (tx) => inboundEventJob.send(t.deps.boss, tx, { id: rowId }));
+    await expect
+      .poll(async () => (await t.deps.pool.query(`SELECT config->'continuation' AS c FROM runs WHERE id = $1`, [event.pipeline.run_id])).rows[0].c, { timeout: 15_000 })
+      .toMatchObject({ queue: 'pipeline-advance', data: { event_id: rowId } });
+
+    gated.open();
+    await expect.poll(async () => (await request(t.app).get(`/api/v1/webhooks/events/${body.id}`).set(operator)).body.status, { timeout: 30_000 }).toBe('completed');
+    const ready = await t.deps.pool.query(`SELECT count(*)::int AS n FROM outbox WHERE type = 'note.ready'`);
+    expect(ready.rows[0].n).toBe(1);
+  }, 60_000);
+});
