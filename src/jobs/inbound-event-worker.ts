@@ -1,109 +1,14 @@
 import type { JobResult, JobWithMetadata } from 'pg-boss';
-import { z } from 'zod';
 import type { AppDeps } from '../app-deps.js';
-import { runWithContext } from '../lib/request-context.js';
-import { eventTypeFor } from '../modules/inbound-webhooks/event-types.js';
-import { claimInboundEvents, markCompleted, markEnded, type StoredInboundEvent } from '../modules/inbound-webhooks/inbound-events.repo.js';
-import { PermanentJobFailure } from './permanent-failure.js';
+import { processInboundJobs } from '../modules/inbound-webhooks/process-events.js';
 import { INBOUND_EVENT_QUEUE } from './queues.js';
 
-const jobData = z.object({ id: z.uuid() });
-
-/** Jobs fetched per batch: one fetch, one claim, one completion and one job settlement serve them all. */
-const BATCH_SIZE = 50;
-/** Events of a batch processed at once (each holds a pool client while it works). */
-const EVENTS_AT_ONCE = 4;
-
-interface Outcome {
-  /** Processed: its row is marked completed with the batch. */
-  completed: boolean;
-  /** Throw-worthy (not permanent, attempts left): the job fails and is retried. */
-  retry: boolean;
-}
-
-/** One claimed event: its type's work, in the event's log context. Ended-as-failed rows are marked here. */
-async function processClaimed(deps: AppDeps, event: StoredInboundEvent, lastAttempt: boolean): Promise<Outcome> {
-  const eventType = eventTypeFor(event.source, event.type);
-  return runWithContext({ requestId: `event-${event.event_id}`, correlationId: event.correlation_id }, async () => {
-    try {
-      if (!eventType) throw new Error(`No handler for ${event.source} ${event.type}`);
-      await eventType.process(deps, event);
-      deps.logger.info('inbound event processed', { event_id: event.event_id, type: event.type });
-      return { completed: true, retry: false };
-    } catch (err) {
-      const permanent = err instanceof PermanentJobFailure;
-      deps.logger.warn('inbound event step failed', { event_id: event.event_id, type: event.type, error_name: (err as Error).name, permanent, last_attempt: lastAttempt });
-      if (permanent || lastAttempt) {
-        await markEnded(deps.pool, event.id, 'failed', { error: 'Processing Failed', details: (err as Error).message.slice(0, 500) });
-      }
-      return { completed: false, retry: !permanent };
-    }
-  });
-}
-
-/** Events of one type in one call of its processMany(); false when it threw (nothing is logged: process() will say why). */
-async function processedTogether(deps: AppDeps, group: StoredInboundEvent[]): Promise<boolean> {
-  try {
-    await eventTypeFor(group[0].source, group[0].type)!.processMany!(deps, group);
-  } catch {
-    return false;
-  }
-  for (const event of group) {
-    runWithContext({ requestId: `event-${event.event_id}`, correlationId: event.correlation_id }, () =>
-      deps.logger.info('inbound event processed', { event_id: event.event_id, type: event.type, batch: group.length }),
-    );
-  }
-  return true;
-}
-
 /**
- * Processes stored inbound events, many per call: one statement claims them all (ended ones are
- * skipped), each type's work runs a few at a time, and one statement marks the successes
- * completed. Returns the ids whose work should be tried again (a throw, attempts left). The work
- * is idempotent, so a crash anywhere repeats at most what was not yet marked.
+ * Jobs fetched per batch: one fetch, one read of their events and one job settlement serve them
+ * all. A job names one event, or all the catalog events of one ingest statement (so a fetch
+ * can carry thousands: process-events.ts works through them 200 at a time).
  */
-export async function processInboundEvents(deps: AppDeps, work: Array<{ id: string; lastAttempt: boolean }>): Promise<Set<string>> {
-  const lastAttempt = new Map(work.map((w) => [w.id, w.lastAttempt]));
-  const order = new Map(work.map((w, i) => [w.id, i]));
-  const claimed = (await claimInboundEvents(deps.pool, [...lastAttempt.keys()])).sort((a, b) => order.get(a.id)! - order.get(b.id)!);
-  const completed: string[] = [];
-  const retry = new Set<string>();
-  // Types that can do a batch's work in one statement do it so (catalog upserts); when that
-  // fails, their events go through process() one by one with the rest.
-  const events: StoredInboundEvent[] = [];
-  const many = new Map<string, StoredInboundEvent[]>();
-  for (const event of claimed) {
-    const type = eventTypeFor(event.source, event.type);
-    const key = `${event.source} ${event.type}`;
-    if (!type?.processMany) events.push(event);
-    else if (many.has(key)) many.get(key)!.push(event);
-    else many.set(key, [event]);
-  }
-  for (const group of many.values()) {
-    if (group.length > 1 && (await processedTogether(deps, group))) completed.push(...group.map((e) => e.id));
-    else events.push(...group);
-  }
-  let next = 0;
-  const lane = async () => {
-    while (next < events.length) {
-      const event = events[next++];
-      const outcome = await processClaimed(deps, event, lastAttempt.get(event.id) ?? false);
-      if (outcome.completed) completed.push(event.id);
-      if (outcome.retry) retry.add(event.id);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(EVENTS_AT_ONCE, events.length) }, lane));
-  await markCompleted(deps.pool, completed);
-  return retry;
-}
-
-/** Processes one stored inbound event; a throw (attempts left) asks for a retry, and the work is idempotent. */
-export async function processInboundEvent(deps: AppDeps, id: string, lastAttempt: boolean): Promise<void> {
-  const retry = await processInboundEvents(deps, [{ id, lastAttempt }]);
-  if (retry.has(id)) throw new Error(`inbound event ${id} failed; it will be retried`);
-}
-
-type InboundJob = JobWithMetadata<unknown>;
+const BATCH_SIZE = 50;
 
 export async function startInboundEventWorker(deps: AppDeps): Promise<void> {
   // Batches (issue 20): with one job per fetch, the worker's eight round trips per event fell
@@ -116,16 +21,5 @@ export async function startInboundEventWorker(deps: AppDeps): Promise<void> {
     batchSize: BATCH_SIZE, burstWhenBatchFull: true, localConcurrency: 2, includeMetadata: true, perJobResults: true,
     pollingIntervalSeconds: 0.5, notifyPollingIntervalSeconds: 1,
   } as const;
-  await deps.boss.work(INBOUND_EVENT_QUEUE, options, async (jobs: InboundJob[]): Promise<JobResult[]> => {
-    const results: JobResult[] = [];
-    const work: Array<{ id: string; lastAttempt: boolean; jobId: string }> = [];
-    for (const job of jobs) {
-      const parsed = jobData.safeParse(job.data);
-      if (!parsed.success) results.push({ id: job.id, status: 'failed', output: { message: 'job data is not {id: uuid}' } });
-      else work.push({ id: parsed.data.id, lastAttempt: (job.retryCount ?? 0) >= (job.retryLimit ?? 0), jobId: job.id });
-    }
-    const retry = await processInboundEvents(deps, work);
-    for (const w of work) results.push(retry.has(w.id) ? { id: w.jobId, status: 'failed', output: { message: 'processing failed; retried' } } : { id: w.jobId, status: 'completed' });
-    return results;
-  });
+  await deps.boss.work(INBOUND_EVENT_QUEUE, options, (jobs: Array<JobWithMetadata<unknown>>): Promise<JobResult[]> => processInboundJobs(deps, jobs));
 }
