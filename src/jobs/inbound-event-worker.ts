@@ -1,6 +1,7 @@
 import type { JobResult, JobWithMetadata } from 'pg-boss';
 import type { AppDeps } from '../app-deps.js';
 import { processInboundJobs } from '../modules/inbound-webhooks/process-events.js';
+import { paced } from '../modules/inbound-webhooks/worker-pace.js';
 import { INBOUND_EVENT_QUEUE } from './queues.js';
 
 /**
@@ -9,6 +10,8 @@ import { INBOUND_EVENT_QUEUE } from './queues.js';
  * can carry thousands: process-events.ts works through them 200 at a time).
  */
 const BATCH_SIZE = 50;
+/** A loop fetches at most this often while its batches are not full (worker-pace.ts). */
+const PACE_MS = 300;
 
 export async function startInboundEventWorker(deps: AppDeps): Promise<void> {
   // Batches (issue 20): with one job per fetch, the worker's eight round trips per event fell
@@ -21,5 +24,6 @@ export async function startInboundEventWorker(deps: AppDeps): Promise<void> {
     batchSize: BATCH_SIZE, burstWhenBatchFull: true, localConcurrency: 2, includeMetadata: true, perJobResults: true,
     pollingIntervalSeconds: 0.5, notifyPollingIntervalSeconds: 1,
   } as const;
-  await deps.boss.work(INBOUND_EVENT_QUEUE, options, (jobs: Array<JobWithMetadata<unknown>>): Promise<JobResult[]> => processInboundJobs(deps, jobs));
+  const handler = (jobs: Array<JobWithMetadata<unknown>>): Promise<JobResult[]> => processInboundJobs(deps, jobs);
+  await deps.boss.work(INBOUND_EVENT_QUEUE, options, paced(handler, { batchSize: BATCH_SIZE, paceMs: PACE_MS }));
 }
