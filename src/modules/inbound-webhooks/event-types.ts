@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { AppDeps } from '../../app-deps.js';
 import type { WebhookSource } from './envelope.js';
-import type { StoredInboundEvent } from './inbound-events.repo.js';
+import type { OpenInboundEvent, StoredInboundEvent } from './inbound-events.repo.js';
 import { callEventTypes } from './types/call-events.js';
 import { catalogEventTypes } from './types/catalog.js';
 import { encounterTranscriptType } from './types/encounter-transcript.js';
@@ -21,7 +21,7 @@ export interface InboundEventType<D = any> {
    * order given. When it throws, the worker falls back to process() for each, so one bad event
    * fails only itself.
    */
-  processMany?(deps: AppDeps, events: StoredInboundEvent[]): Promise<void>;
+  processMany?(deps: AppDeps, events: OpenInboundEvent[]): Promise<void>;
 }
 
 const TYPES: InboundEventType[] = [encounterTranscriptType, ...catalogEventTypes, ...callEventTypes, ...hl7EventTypes];

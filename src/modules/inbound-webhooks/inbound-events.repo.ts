@@ -112,11 +112,19 @@ export async function claimInboundEvents(db: Queryable, ids: string[]): Promise<
   return rows;
 }
 
-/** The events of `ids` not yet ended (completed or failed), read without claiming them. */
-export async function findOpenInboundEvents(db: Queryable, ids: string[]): Promise<StoredInboundEvent[]> {
-  const { rows } = await db.query<StoredInboundEvent>({
-    name: 'inbound-events-open-v1',
-    text: `SELECT ${COLUMNS} FROM inbound_events WHERE id = ANY($1::uuid[]) AND status NOT IN ('completed', 'failed')`,
+/** What a batch type's processMany() reads of an event: its ids, type, data and correlation id. */
+export type OpenInboundEvent = Pick<StoredInboundEvent, 'id' | 'source' | 'event_id' | 'type' | 'data' | 'correlation_id'>;
+
+/**
+ * The events of `ids` not yet ended (completed or failed), read without claiming them, and only
+ * the columns a batch's work needs (no status, pipeline or formatted times: the claim of those
+ * processed one by one reads the whole row).
+ */
+export async function findOpenInboundEvents(db: Queryable, ids: string[]): Promise<OpenInboundEvent[]> {
+  const { rows } = await db.query<OpenInboundEvent>({
+    name: 'inbound-events-open-v2',
+    text: `SELECT id, source, event_id, type, data, correlation_id FROM inbound_events
+     WHERE id = ANY($1::uuid[]) AND status NOT IN ('completed', 'failed')`,
     values: [ids],
   });
   return rows;

@@ -10,6 +10,7 @@ import {
   markCompleted,
   markCompletedUnclaimed,
   markEnded,
+  type OpenInboundEvent,
   type StoredInboundEvent,
 } from './inbound-events.repo.js';
 
@@ -93,7 +94,7 @@ async function processClaimed(deps: AppDeps, event: StoredInboundEvent, lastAtte
  * process() will say why). One log line for the batch, naming its events (issue 20: a line per
  * event was a tenth of the worker's CPU).
  */
-async function processedTogether(deps: AppDeps, group: StoredInboundEvent[]): Promise<boolean> {
+async function processedTogether(deps: AppDeps, group: OpenInboundEvent[]): Promise<boolean> {
   try {
     await eventTypeFor(group[0].source, group[0].type)!.processMany!(deps, group);
   } catch {
@@ -115,10 +116,10 @@ async function processedTogether(deps: AppDeps, group: StoredInboundEvent[]): Pr
 export async function processInboundEvents(deps: AppDeps, work: EventWork[]): Promise<Set<string>> {
   const lastAttempt = new Map(work.map((w) => [w.id, w.lastAttempt]));
   const order = new Map(work.map((w, i) => [w.id, i]));
-  const byOrder = (a: StoredInboundEvent, b: StoredInboundEvent) => order.get(a.id)! - order.get(b.id)!;
+  const byOrder = (a: { id: string }, b: { id: string }) => order.get(a.id)! - order.get(b.id)!;
   const open = (await findOpenInboundEvents(deps.pool, [...lastAttempt.keys()])).sort(byOrder);
   const one: string[] = [];
-  const many = new Map<string, StoredInboundEvent[]>();
+  const many = new Map<string, OpenInboundEvent[]>();
   for (const event of open) {
     const key = `${event.source} ${event.type}`;
     if (!eventTypeFor(event.source, event.type)?.processMany) one.push(event.id);
