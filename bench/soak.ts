@@ -14,7 +14,7 @@ import type { Result } from 'autocannon';
 import { createBenchDatabase } from './lib/database.js';
 import { isMain, runStandalone } from './lib/standalone.js';
 import type { BenchContext, BenchResult } from './lib/types.js';
-import { benchAppEnv, cpuSeconds, databaseCpuSeconds, load, startMeasured, stopServer, workerBacklog } from './ingest.js';
+import { benchAppEnv, cpuSeconds, databaseCpuReader, load, startMeasured, stopServer, workerBacklog } from './ingest.js';
 
 export interface SoakOptions extends BenchContext {
   events?: number;
@@ -71,6 +71,8 @@ export async function run(options: SoakOptions): Promise<BenchResult[]> {
   const app = await startMeasured('app', 'src/main.ts', benchAppEnv(db.url, options.role ?? 'all', options.logLevel ?? 'info'), 10_000);
   const client = new pg.Client({ connectionString: db.url });
   await client.connect();
+  // The bench database's backends only: the machine's PostgreSQL may serve other work too.
+  const dbCpu = await databaseCpuReader(db.url);
   const windows: Window[] = [];
   let total = 0;
   let failures = 0;
@@ -82,10 +84,10 @@ export async function run(options: SoakOptions): Promise<BenchResult[]> {
     let before = await databaseState(client);
     while (total < o.events) {
       const cpu0 = cpuSeconds(app.child.pid);
-      const db0 = databaseCpuSeconds();
+      const db0 = await dbCpu.read();
       const r = await load(app.port, o.windowSeconds, o.connections, app.events);
       const cpu1 = cpuSeconds(app.child.pid);
-      const db1 = databaseCpuSeconds();
+      const db1 = await dbCpu.read();
       const after = await databaseState(client);
       const n = r.requests.total || 1;
       const w: Window = {
@@ -137,6 +139,7 @@ export async function run(options: SoakOptions): Promise<BenchResult[]> {
   } finally {
     await stopServer(app.child);
     await client.end().catch(() => {});
+    await dbCpu.close().catch(() => {});
     await db.drop();
   }
 }

@@ -5,6 +5,7 @@ import type { Logger } from '../lib/logger.js';
 import { runWithContext, type RequestContext } from '../lib/request-context.js';
 import { isPermanent, jobError, retryableJobError } from './job-failure.js';
 import { bossDb } from './pgboss.repo.js';
+import { paced } from './worker-pace.js';
 
 /** A queue and its policy: retries, backoff, expiry, heartbeat. */
 export interface QueueDefinition {
@@ -43,6 +44,8 @@ export interface FetchOptions {
    * (the run queue: a thread's next run starts without waiting out a poll).
    */
   selfWakingLoops?: number;
+  /** A batch loop fetches at most this often unless its batch came back full (worker-pace.ts). */
+  paceMs?: number;
 }
 
 interface JobBase<D, Deps extends JobDeps> {
@@ -165,11 +168,12 @@ async function runBatch<D, Deps extends JobDeps>(deps: Deps, def: BatchJob<D, De
 
 /** Registers the job's worker(s) on the given pg-boss (the registry passes an instrumented one). */
 export async function startWorker<Deps extends JobDeps>(deps: Deps, def: AnyJob<Deps>): Promise<void> {
-  const { selfWakingLoops, ...fetch } = def.fetch ?? {};
+  const { selfWakingLoops, paceMs, ...fetch } = def.fetch ?? {};
   if (def.schedule) await deps.boss.schedule(def.queue.name, def.schedule);
   if ('handleBatch' in def) {
     const options = { ...fetch, includeMetadata: true, perJobResults: true } as const;
-    await deps.boss.work(def.queue.name, options, (jobs: Job[]) => runBatch(deps, def, jobs));
+    const handler = (jobs: Job[]) => runBatch(deps, def, jobs);
+    await deps.boss.work(def.queue.name, options, paceMs ? paced(handler, { batchSize: fetch.batchSize ?? 1, paceMs }) : handler);
     return;
   }
   const options = { batchSize: 1, ...fetch, includeMetadata: true } as const;

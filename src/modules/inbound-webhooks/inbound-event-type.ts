@@ -1,9 +1,11 @@
 import type { z } from 'zod';
 import type { AppDeps } from '../../app-deps.js';
 import type { WebhookSource } from './envelope.js';
-import type { StoredInboundEvent } from './inbound-events.repo.js';
+import type { OpenInboundEvent, StoredInboundEvent } from './inbound-events.repo.js';
 
 /** One kind of inbound event: the shape of its data, its group, and the work it starts. */
+// Each type names its own data; the table of types holds them all.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
 export interface InboundEventType<D = any> {
   source: WebhookSource;
   type: string;
@@ -21,5 +23,5 @@ export interface InboundEventType<D = any> {
    * order given. When it throws, the worker falls back to process() for each, so one bad event
    * fails only itself.
    */
-  processMany?(deps: AppDeps, events: StoredInboundEvent[]): Promise<void>;
+  processMany?(deps: AppDeps, events: OpenInboundEvent[]): Promise<void>;
 }

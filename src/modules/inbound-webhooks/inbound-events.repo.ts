@@ -14,6 +14,11 @@ export interface NewInboundEvent {
   correlationId: string;
   /** The integration that sent it; null for the deployment-wide senders. */
   integrationId?: string | null;
+  /**
+   * Its work is cheap and done many at once (its type has processMany): its job may carry the
+   * other such events of its statement (one job row for them all, see insertInboundEventsWithJobs).
+   */
+  sharedJob?: boolean;
 }
 
 export interface StoredInboundEvent {
@@ -42,13 +47,19 @@ export const INBOUND_EVENT_QUEUE = 'inbound-event';
 const enqueue = enqueueJobsSql(INBOUND_EVENT_QUEUE, 'new_jobs');
 
 /**
- * Stores many events and enqueues a job for each new one, in one prepared statement (one round
- * trip, one implicit transaction); returns the ids of the rows inserted, duplicates skipped. The
- * batch travels as one JSON document: one JSON.stringify, no per-value escaping.
+ * Stores many events and enqueues their jobs in one prepared statement (one round trip, one
+ * implicit transaction); returns the ids of the rows inserted, duplicates skipped. The batch
+ * travels as one JSON document: one JSON.stringify, no per-value escaping.
+ *
+ * Each new event gets its own job `{id}`, except those marked sharedJob: they share one job
+ * `{ids: [...]}` for the statement (issue 20: pg-boss's job row, its fetch and its completion
+ * were the largest share of the database's work per catalog event). The worker still processes,
+ * retries and records each event by itself (process-events.ts).
  */
 export async function insertInboundEventsWithJobs(db: Queryable, events: NewInboundEvent[]): Promise<Set<string>> {
+  const shared = events.filter((e) => e.sharedJob).map((e) => e.id);
   const { rows } = await db.query<{ id: string }>({
-    name: 'inbound-events-insert-with-jobs-v2',
+    name: 'inbound-events-insert-with-jobs-v3',
     text: `WITH events AS (
        INSERT INTO inbound_events (id, source, event_id, type, occurred_at, group_id, data, correlation_id, integration_id)
        SELECT id, source, "eventId", type, "occurredAt", "groupId", data, "correlationId", "integrationId"
@@ -57,12 +68,16 @@ export async function insertInboundEventsWithJobs(db: Queryable, events: NewInbo
        -- no conflict target: the id is derived from (source, event_id), so a concurrent copy can
        -- meet either unique index first, and both must read as a duplicate
        ON CONFLICT DO NOTHING
-       RETURNING id
+       RETURNING id, id = ANY($2::uuid[]) AS shared
      ),
-     new_jobs AS (SELECT jsonb_build_object('id', id) AS job_data FROM events),
+     new_jobs AS (
+       SELECT jsonb_build_object('id', id) AS job_data FROM events WHERE NOT shared
+       UNION ALL
+       SELECT jsonb_build_object('ids', jsonb_agg(id)) FROM events WHERE shared HAVING count(*) > 0
+     ),
      ${enqueue.ctes}
      SELECT id FROM events WHERE ${enqueue.guard}`,
-    values: [JSON.stringify(events)],
+    values: [JSON.stringify(events), shared],
   });
   return new Set(rows.map((r) => r.id));
 }
@@ -100,6 +115,39 @@ export async function claimInboundEvents(db: Queryable, ids: string[]): Promise<
     values: [ids],
   });
   return rows;
+}
+
+/** What a batch type's processMany() reads of an event: its ids, type, data and correlation id. */
+export type OpenInboundEvent = Pick<StoredInboundEvent, 'id' | 'source' | 'event_id' | 'type' | 'data' | 'correlation_id'>;
+
+/**
+ * The events of `ids` not yet ended (completed or failed), read without claiming them, and only
+ * the columns a batch's work needs (no status, pipeline or formatted times: the claim of those
+ * processed one by one reads the whole row).
+ */
+export async function findOpenInboundEvents(db: Queryable, ids: string[]): Promise<OpenInboundEvent[]> {
+  const { rows } = await db.query<OpenInboundEvent>({
+    name: 'inbound-events-open-v2',
+    text: `SELECT id, source, event_id, type, data, correlation_id FROM inbound_events
+     WHERE id = ANY($1::uuid[]) AND status NOT IN ('completed', 'failed')`,
+    values: [ids],
+  });
+  return rows;
+}
+
+/**
+ * Events whose work was done without a claim (a batch type's processMany), completed in one
+ * statement that also counts the attempt: one row update per event instead of two (claim, then
+ * completion). Ended ones are left as they are.
+ */
+export async function markCompletedUnclaimed(db: Queryable, ids: string[]): Promise<void> {
+  if (ids.length === 0) return;
+  await db.query({
+    name: 'inbound-events-completed-unclaimed-v1',
+    text: `UPDATE inbound_events SET status = 'completed', attempts = attempts + 1, error = NULL, processed_at = now()
+     WHERE id = ANY($1::uuid[]) AND status NOT IN ('completed', 'failed')`,
+    values: [ids],
+  });
 }
 
 /** Many events completed in one statement (the batch worker's successes). */

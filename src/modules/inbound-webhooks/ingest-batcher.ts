@@ -10,7 +10,7 @@ interface Pending {
 export interface IngestBatcherOptions {
   /** Events per statement at most. */
   maxBatch?: number;
-  /** Statements in flight at once (each holds one pool client). */
+  /** Statements in flight at once (each holds one pool client); 1 by default. */
   maxInFlight?: number;
 }
 
@@ -29,7 +29,10 @@ export class IngestBatcher {
 
   constructor(private readonly db: Queryable, options: IngestBatcherOptions = {}) {
     this.maxBatch = options.maxBatch ?? 200;
-    this.maxInFlight = options.maxInFlight ?? 2;
+    // One statement at a time (issue 20): under load the next batch gathers while one commits, so
+    // batches are twice as large; side by side with two in flight, database CPU per request fell
+    // 16-28%, server CPU 5-9%, and req/s rose. A quiet moment still writes at once.
+    this.maxInFlight = options.maxInFlight ?? 1;
   }
 
   /** Resolves true once stored and enqueued (committed), false when the event was stored before. */

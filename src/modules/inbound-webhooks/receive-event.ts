@@ -46,6 +46,7 @@ export function receiveEvent(source: WebhookSource, pool: Pool) {
       data: parsed.data,
       correlationId: randomUUID(),
       integrationId: req.integration?.id ?? null,
+      sharedJob: eventType.processMany !== undefined,
     });
     if (!stored) {
       res.status(200).json({ duplicate: true, id: envelope.id });
