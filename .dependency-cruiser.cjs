@@ -6,7 +6,13 @@ const INFRASTRUCTURE = '^src/(jobs|db|lib|http|engine|terminology|hl7|fhir|metri
 
 module.exports = {
   forbidden: [
-    { name: 'no-circular', severity: 'error', comment: 'An import circle: one of the two files should not know the other.', from: { path: '^src/' }, to: { circular: true } },
+    {
+      name: 'no-circular',
+      severity: 'error',
+      comment: 'An import circle: one of the two files should not know the other.',
+      from: { path: '^src/' },
+      to: { circular: true },
+    },
     {
       name: 'infrastructure-not-to-modules',
       severity: 'error',

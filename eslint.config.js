@@ -9,7 +9,10 @@ export default tseslint.config(
     languageOptions: { globals: globals.node },
     rules: {
       // A leading underscore marks a value left out on purpose (a destructured field dropped, an unused parameter kept for a signature).
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none', ignoreRestSiblings: true }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none', ignoreRestSiblings: true },
+      ],
     },
   },
   // Tests read answers' JSON bodies as loosely as a client would.

@@ -65,7 +65,10 @@ export async function run(options: CodifyLatencyOptions): Promise<BenchResult[]>
   try {
     await migrate(importPool);
     options.log('importing the full ICD-10-CM table');
-    imported = await importIcd10(importPool, { codesFile: CODES_FILE, categoriesFile: existsSync(CATEGORIES_FILE) ? CATEGORIES_FILE : undefined });
+    imported = await importIcd10(importPool, {
+      codesFile: CODES_FILE,
+      categoriesFile: existsSync(CATEGORIES_FILE) ? CATEGORIES_FILE : undefined,
+    });
   } finally {
     await importPool.end();
   }
@@ -96,7 +99,11 @@ export async function run(options: CodifyLatencyOptions): Promise<BenchResult[]>
       const out: number[] = [];
       for (let i = 0; i < runs; i++) {
         const t0 = performance.now();
-        const res = await fetch(`http://127.0.0.1:${port}/v1/codify`, { method: 'POST', headers, body: JSON.stringify({ medical_note: text, model }) });
+        const res = await fetch(`http://127.0.0.1:${port}/v1/codify`, {
+          method: 'POST',
+          headers,
+          body: JSON.stringify({ medical_note: text, model }),
+        });
         await res.json();
         if (res.status !== 200) throw new Error(`POST /v1/codify answered ${res.status}`);
         out.push(performance.now() - t0);
@@ -116,8 +123,18 @@ export async function run(options: CodifyLatencyOptions): Promise<BenchResult[]>
         target: { op: '<=', value: 50 },
         note: `n=${runs}, p95 ${ms0(pct(engineMs, 95))}, model ${model}; ${warm.final_code_assessments.length} final codes; table ${tableNote}`,
       },
-      { name: 'codify 50 KB note, HTTP round trip p50', value: pct(httpMs, 50), unit: 'ms', note: `n=${runs}, p95 ${ms0(pct(httpMs, 95))}` },
-      { name: 'codify one-line note, HTTP round trip p50', value: pct(shortMs, 50), unit: 'ms', note: `n=${runs}, p95 ${ms0(pct(shortMs, 95))} (the service's own overhead)` },
+      {
+        name: 'codify 50 KB note, HTTP round trip p50',
+        value: pct(httpMs, 50),
+        unit: 'ms',
+        note: `n=${runs}, p95 ${ms0(pct(httpMs, 95))}`,
+      },
+      {
+        name: 'codify one-line note, HTTP round trip p50',
+        value: pct(shortMs, 50),
+        unit: 'ms',
+        note: `n=${runs}, p95 ${ms0(pct(shortMs, 95))} (the service's own overhead)`,
+      },
       {
         name: 'bench process RSS, peak with the table loaded',
         value: rssPeak / MB,
@@ -178,7 +195,10 @@ async function serviceRss(databaseUrl: string, note: string, model: CodifyModel,
     for (let i = 0; ; i++) {
       if (child.exitCode !== null) throw new Error(`the service exited (${child.exitCode}) before its health answered`);
       if (i > 600) throw new Error('the service did not answer its health check within 60 s');
-      const ok = await fetch(`${base}/api/v1/health`).then((r) => r.ok, () => false);
+      const ok = await fetch(`${base}/api/v1/health`).then(
+        (r) => r.ok,
+        () => false,
+      );
       if (ok) break;
       await new Promise((r) => setTimeout(r, 100));
     }

@@ -74,17 +74,27 @@ async function ackLatency(options: Hl7BenchOptions, senders: number, messages: n
     const clients = Array.from({ length: senders }, () => new Hl7Client({ host: '127.0.0.1', port: listener.port }));
     const send = async (client: Hl7Client) => {
       const started = performance.now();
-      const ack = await client.sendAndWait(mdm(`B${randomUUID().replace(/-/g, '').slice(0, 19)}`, `MRN-${randomUUID().slice(0, 8)}`), { timeoutMs: 30_000 });
+      const ack = await client.sendAndWait(mdm(`B${randomUUID().replace(/-/g, '').slice(0, 19)}`, `MRN-${randomUUID().slice(0, 8)}`), {
+        timeoutMs: 30_000,
+      });
       const code = ack.getSegment('MSA')?.getField(1).toString();
       if (code !== 'AA') throw new Error(`ACK ${code}`);
       return performance.now() - started;
     };
     // Warm-up: connections open, statements prepared, JIT warm.
-    await Promise.all(clients.map(async (c) => { for (let i = 0; i < 5; i++) await send(c); }));
+    await Promise.all(
+      clients.map(async (c) => {
+        for (let i = 0; i < 5; i++) await send(c);
+      }),
+    );
     options.log(`hl7: ${senders} senders x ${messages} MDM^T02 (40 OBX lines each)`);
     const latencies: number[] = [];
     const started = performance.now();
-    await Promise.all(clients.map(async (c) => { for (let i = 0; i < messages; i++) latencies.push(await send(c)); }));
+    await Promise.all(
+      clients.map(async (c) => {
+        for (let i = 0; i < messages; i++) latencies.push(await send(c));
+      }),
+    );
     const seconds = (performance.now() - started) / 1000;
     await Promise.all(clients.map((c) => c.close()));
     const note = `${latencies.length} MDM^T02 from ${senders} concurrent senders, ${(latencies.length / seconds).toFixed(0)} messages/s`;
@@ -114,8 +124,15 @@ async function endToEnd(options: Hl7BenchOptions, count: number): Promise<BenchR
   const workers = await startWorkers(deps);
   try {
     await insertEndpoint(deps.pool, {
-      id: randomUUID(), url: `mllp://127.0.0.1:${destinationPort}`, events: ['note.ready'], groupId: GROUP, description: null, thin: false,
-      secret: generateWebhookSecret(), allowPrivate: true, kind: 'hl7-mllp',
+      id: randomUUID(),
+      url: `mllp://127.0.0.1:${destinationPort}`,
+      events: ['note.ready'],
+      groupId: GROUP,
+      description: null,
+      thin: false,
+      secret: generateWebhookSecret(),
+      allowPrivate: true,
+      kind: 'hl7-mllp',
     });
     const client = new Hl7Client({ host: '127.0.0.1', port: listener.port });
     const times: number[] = [];
@@ -132,7 +149,13 @@ async function endToEnd(options: Hl7BenchOptions, count: number): Promise<BenchR
     }
     await client.close();
     return [
-      { name: 'hl7 MDM^T02 in -> MDM^T02 out p50', value: pct(times, 50), unit: 'ms', target: { op: '<=', value: 2_000 }, note: `${times.length} visits, local engine, one at a time` },
+      {
+        name: 'hl7 MDM^T02 in -> MDM^T02 out p50',
+        value: pct(times, 50),
+        unit: 'ms',
+        target: { op: '<=', value: 2_000 },
+        note: `${times.length} visits, local engine, one at a time`,
+      },
       { name: 'hl7 MDM^T02 in -> MDM^T02 out max', value: Math.max(...times), unit: 'ms' },
     ];
   } finally {
@@ -145,13 +168,18 @@ async function endToEnd(options: Hl7BenchOptions, count: number): Promise<BenchR
 }
 
 export async function run(options: Hl7BenchOptions): Promise<BenchResult[]> {
-  return [
-    ...(await ackLatency(options, options.senders ?? 20, options.messages ?? 50)),
-    ...(await endToEnd(options, options.e2e ?? 10)),
-  ];
+  return [...(await ackLatency(options, options.senders ?? 20, options.messages ?? 50)), ...(await endToEnd(options, options.e2e ?? 10))];
 }
 
 if (isMain(import.meta.url)) {
-  const { values } = parseArgs({ options: { senders: { type: 'string', default: '20' }, messages: { type: 'string', default: '50' }, e2e: { type: 'string', default: '10' } } });
-  await runStandalone((ctx) => run({ ...ctx, senders: Number(values.senders), messages: Number(values.messages), e2e: Number(values.e2e) }));
+  const { values } = parseArgs({
+    options: {
+      senders: { type: 'string', default: '20' },
+      messages: { type: 'string', default: '50' },
+      e2e: { type: 'string', default: '10' },
+    },
+  });
+  await runStandalone((ctx) =>
+    run({ ...ctx, senders: Number(values.senders), messages: Number(values.messages), e2e: Number(values.e2e) }),
+  );
 }

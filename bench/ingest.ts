@@ -98,7 +98,12 @@ export async function load(port: number, seconds: number, connections: number, e
   });
 }
 
-function startServer(name: string, script: string, env: NodeJS.ProcessEnv, nodeArgs: string[] = []): { child: ChildProcess; stderr: () => string } {
+function startServer(
+  name: string,
+  script: string,
+  env: NodeJS.ProcessEnv,
+  nodeArgs: string[] = [],
+): { child: ChildProcess; stderr: () => string } {
   const child = spawn(process.execPath, ['--import', 'tsx', ...nodeArgs, script], {
     cwd: ROOT,
     env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
@@ -183,7 +188,13 @@ function childCpuSeconds(pid: number): number | undefined {
   }
 }
 
-export async function startMeasured(name: string, script: string, env: NodeJS.ProcessEnv, signedPerServer: number, nodeArgs: string[] = []): Promise<Server> {
+export async function startMeasured(
+  name: string,
+  script: string,
+  env: NodeJS.ProcessEnv,
+  signedPerServer: number,
+  nodeArgs: string[] = [],
+): Promise<Server> {
   const port = await freePort();
   const { child, stderr } = startServer(name, script, { ...env, PORT: String(port) }, nodeArgs);
   try {
@@ -264,7 +275,8 @@ function summary(windows: Result[]) {
   const total = windows.reduce((n, r) => n + r.requests.total, 0);
   const seconds = windows.reduce((n, r) => n + r.duration, 0);
   const codes = new Map<string, number>();
-  for (const r of windows) for (const [code, c] of Object.entries(r.statusCodeStats ?? {})) codes.set(code, (codes.get(code) ?? 0) + Number(c.count));
+  for (const r of windows)
+    for (const [code, c] of Object.entries(r.statusCodeStats ?? {})) codes.set(code, (codes.get(code) ?? 0) + Number(c.count));
   return {
     total,
     seconds,
@@ -308,7 +320,13 @@ export function benchAppEnv(url: string, role: string, logLevel: string) {
 }
 
 export async function run(options: IngestOptions): Promise<BenchResult[]> {
-  const o = { ...options, seconds: options.seconds ?? 10, warmup: options.warmup ?? 10, connections: options.connections ?? 50, rounds: options.rounds ?? 5 };
+  const o = {
+    ...options,
+    seconds: options.seconds ?? 10,
+    warmup: options.warmup ?? 10,
+    connections: options.connections ?? 50,
+    rounds: options.rounds ?? 5,
+  };
   const db = await createBenchDatabase(options.adminUrl, 'ingest');
   const servers: Server[] = [];
   try {
@@ -317,7 +335,15 @@ export async function run(options: IngestOptions): Promise<BenchResult[]> {
     const signed = Math.min(120_000, 6_000 * (o.seconds + o.warmup));
     const profiling = options.profileDir ? ['--import', './bench/lib/profile-on-signal.ts'] : [];
     const profileEnv = options.profileDir ? { CPU_PROFILE_DIR: options.profileDir } : {};
-    servers.push(await startMeasured('baseline', 'bench/servers/baseline-server.ts', { DATABASE_URL: db.url, SECRET, ...profileEnv }, signed, profiling));
+    servers.push(
+      await startMeasured(
+        'baseline',
+        'bench/servers/baseline-server.ts',
+        { DATABASE_URL: db.url, SECRET, ...profileEnv },
+        signed,
+        profiling,
+      ),
+    );
     servers.push(await startMeasured('app', 'src/main.ts', { ...appEnv, ...profileEnv }, signed, profiling));
     const [baseServer, appServer] = servers;
     const dbCpu = await databaseCpuReader(db.url);
@@ -340,7 +366,10 @@ export async function run(options: IngestOptions): Promise<BenchResult[]> {
         if (cpuBefore !== undefined && cpuAfter !== undefined) server.cpu.push(cpuAfter - cpuBefore);
         if (dbBefore !== undefined && dbAfter !== undefined) server.dbCpu.push(dbAfter - dbBefore);
         const perRequest = (seconds: number | undefined) => (seconds === undefined ? '?' : Math.round((1e6 * seconds) / w.requests.total));
-        const busy = machineBefore && machineAfter ? `${Math.round(100 - (100 * (machineAfter.idle - machineBefore.idle)) / (machineAfter.total - machineBefore.total))}%` : '?';
+        const busy =
+          machineBefore && machineAfter
+            ? `${Math.round(100 - (100 * (machineAfter.idle - machineBefore.idle)) / (machineAfter.total - machineBefore.total))}%`
+            : '?';
         o.log(
           `  ${server.name} round ${round + 1}: ${Math.round(rate(w))} req/s, p99 ${w.latency.p99} ms; CPU per request: server ${perRequest(server.cpu[round])} µs, ` +
             `database ${perRequest(server.dbCpu[round])} µs; machine busy ${busy}`,
@@ -350,12 +379,15 @@ export async function run(options: IngestOptions): Promise<BenchResult[]> {
     if (options.profileDir) {
       for (const server of servers) server.child.kill('SIGUSR2');
       await new Promise((r) => setTimeout(r, 2000)); // the profiles are written
-      o.log(`CPU profiles of the measured windows (baseline pid ${baseServer.child.pid}, app pid ${appServer.child.pid}) in ${options.profileDir}`);
+      o.log(
+        `CPU profiles of the measured windows (baseline pid ${baseServer.child.pid}, app pid ${appServer.child.pid}) in ${options.profileDir}`,
+      );
     }
     // ROLE=all: the workers must keep up, not leave a backlog the windows did not pay for. The
     // events still unprocessed when the last window ends, and how long the app takes to finish them.
     const backlog = await workerBacklog(db.url);
-    if (backlog) o.log(`worker backlog at the end of the windows: ${backlog.left} event(s), drained in ${backlog.drainSeconds.toFixed(1)} s`);
+    if (backlog)
+      o.log(`worker backlog at the end of the windows: ${backlog.left} event(s), drained in ${backlog.drainSeconds.toFixed(1)} s`);
     await dbCpu.close();
     await Promise.all(servers.map((s) => stopServer(s.child)));
 
@@ -394,26 +426,64 @@ export async function run(options: IngestOptions): Promise<BenchResult[]> {
         ? [
             { name: 'ingest baseline server CPU per request', value: bCpu, unit: 'µs', note: 'user + system, measured windows' },
             { name: 'ingest app server CPU per request', value: aCpu, unit: 'µs', note: 'user + system, measured windows' },
-            { name: 'ratio: ingest baseline / app CPU per request', value: bCpu / aCpu, unit: 'x', note: 'what req/s would show with the CPU alone as the limit' },
+            {
+              name: 'ratio: ingest baseline / app CPU per request',
+              value: bCpu / aCpu,
+              unit: 'x',
+              note: 'what req/s would show with the CPU alone as the limit',
+            },
           ]
         : [];
     const dbRows: BenchResult[] =
       bDb !== undefined && aDb !== undefined
         ? [
-            { name: 'ingest baseline database CPU per request', value: bDb, unit: 'µs', note: 'the bench database\'s backends, measured windows' },
-            { name: 'ingest app database CPU per request', value: aDb, unit: 'µs', note: 'the bench database\'s backends, measured windows' },
+            {
+              name: 'ingest baseline database CPU per request',
+              value: bDb,
+              unit: 'µs',
+              note: "the bench database's backends, measured windows",
+            },
+            {
+              name: 'ingest app database CPU per request',
+              value: aDb,
+              unit: 'µs',
+              note: "the bench database's backends, measured windows",
+            },
           ]
         : [];
     return [
-      { name: 'ingest baseline (Express + HMAC + 1 INSERT), req/s', value: b.rps, unit: 'req/s', note: `${b.total} requests in ${b.seconds.toFixed(1)} s; ${b.statuses}; errors ${b.errors}` },
+      {
+        name: 'ingest baseline (Express + HMAC + 1 INSERT), req/s',
+        value: b.rps,
+        unit: 'req/s',
+        note: `${b.total} requests in ${b.seconds.toFixed(1)} s; ${b.statuses}; errors ${b.errors}`,
+      },
       { name: 'ingest baseline p99 latency', value: b.p99, unit: 'ms', note: 'worst window' },
-      { name: 'ingest app (POST /api/v1/webhooks/ehr), req/s', value: a.rps, unit: 'req/s', note: `${a.total} requests in ${a.seconds.toFixed(1)} s; ${a.statuses}; errors ${a.errors}; ${stored} events stored, named by ${jobRowCount} job rows (warm-up included); ROLE=${appEnv.ROLE}, LOG_LEVEL=${appEnv.LOG_LEVEL}` },
+      {
+        name: 'ingest app (POST /api/v1/webhooks/ehr), req/s',
+        value: a.rps,
+        unit: 'req/s',
+        note: `${a.total} requests in ${a.seconds.toFixed(1)} s; ${a.statuses}; errors ${a.errors}; ${stored} events stored, named by ${jobRowCount} job rows (warm-up included); ROLE=${appEnv.ROLE}, LOG_LEVEL=${appEnv.LOG_LEVEL}`,
+      },
       { name: 'ingest app p99 latency', value: a.p99, unit: 'ms', note: 'worst window' },
       { name: 'ingest app non-2xx responses and errors', value: a.non2xx + a.errors, unit: 'count', target: { op: '<=', value: 0 } },
       ...(backlog
-        ? [{ name: 'ingest app worker backlog after the windows', value: backlog.left, unit: 'events', note: `drained in ${backlog.drainSeconds.toFixed(1)} s (ROLE=all: the workers in the same process apply every event)` }]
+        ? [
+            {
+              name: 'ingest app worker backlog after the windows',
+              value: backlog.left,
+              unit: 'events',
+              note: `drained in ${backlog.drainSeconds.toFixed(1)} s (ROLE=all: the workers in the same process apply every event)`,
+            },
+          ]
         : []),
-      { name: 'ratio: ingest app / baseline req/s', value: ratio, unit: 'x', target: { op: '>=', value: 1.0 }, note: `per window: ${appServer.windows.map((w, i) => (rate(w) / rate(baseServer.windows[i])).toFixed(2)).join(', ')}` },
+      {
+        name: 'ratio: ingest app / baseline req/s',
+        value: ratio,
+        unit: 'x',
+        target: { op: '>=', value: 1.0 },
+        note: `per window: ${appServer.windows.map((w, i) => (rate(w) / rate(baseServer.windows[i])).toFixed(2)).join(', ')}`,
+      },
       { name: 'ratio: ingest app / baseline p99', value: a.p99 / b.p99, unit: 'x' },
       ...cpuRows,
       ...dbRows,

@@ -65,7 +65,9 @@ function encounter(patient: string) {
 }
 
 async function eventStatus(port: number, id: string): Promise<string> {
-  const res = await fetch(`http://127.0.0.1:${port}/api/v1/webhooks/events/${encodeURIComponent(id)}`, { headers: { 'x-api-key': OPERATOR_KEY } });
+  const res = await fetch(`http://127.0.0.1:${port}/api/v1/webhooks/events/${encodeURIComponent(id)}`, {
+    headers: { 'x-api-key': OPERATOR_KEY },
+  });
   if (res.status !== 200) return `http ${res.status}`;
   return ((await res.json()) as { status: string }).status;
 }
@@ -111,7 +113,11 @@ export async function run(options: PipelineBenchOptions): Promise<BenchResult[]>
     const res = await fetch(`http://127.0.0.1:${server.port}/api/v1/webhook-endpoints`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-api-key': OPERATOR_KEY },
-      body: JSON.stringify({ url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`, events: ['note.ready'], group_id: GROUP }),
+      body: JSON.stringify({
+        url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`,
+        events: ['note.ready'],
+        group_id: GROUP,
+      }),
     });
     if (res.status !== 201) throw new Error(`endpoint answered ${res.status}: ${await res.text()}`);
 
@@ -128,7 +134,13 @@ export async function run(options: PipelineBenchOptions): Promise<BenchResult[]>
     options.log(`pipeline: a catalog event behind ${burst} visits`);
     const patients = Array.from({ length: burst }, (_, i) => `pt-burst-${i}`);
     await Promise.all(patients.map((p) => post(server.port, encounter(p))));
-    const center = signed('center.upserted', { id: 'bench-center', name: 'Bench Center', address: { line: 'Main St 1', city: 'Madrid', postalCode: '28013', country: 'ES' }, phone: '+34910000000', timezone: 'Europe/Madrid' });
+    const center = signed('center.upserted', {
+      id: 'bench-center',
+      name: 'Bench Center',
+      address: { line: 'Main St 1', city: 'Madrid', postalCode: '28013', country: 'ES' },
+      phone: '+34910000000',
+      timezone: 'Europe/Madrid',
+    });
     const posted = performance.now();
     await post(server.port, center);
     await until('catalog event completed', async () => (await eventStatus(server.port, center.id)) === 'completed');
@@ -137,7 +149,13 @@ export async function run(options: PipelineBenchOptions): Promise<BenchResult[]>
     await until('the burst of notes', () => patients.every((p) => arrived.has(p)));
     const burstMs = Math.max(...patients.map((p) => arrived.get(p)!)) - posted;
     return [
-      { name: 'pipeline webhook -> note.ready p50', value: pct(times, 50), unit: 'ms', target: { op: '<=', value: 2_000 }, note: `${times.length} visits one at a time, local engine` },
+      {
+        name: 'pipeline webhook -> note.ready p50',
+        value: pct(times, 50),
+        unit: 'ms',
+        target: { op: '<=', value: 2_000 },
+        note: `${times.length} visits one at a time, local engine`,
+      },
       { name: 'pipeline webhook -> note.ready max', value: Math.max(...times), unit: 'ms' },
       {
         name: `catalog event behind ${burst} visits`,

@@ -20,7 +20,10 @@ interface Profile {
   timeDeltas: number[];
 }
 
-const { values, positionals } = parseArgs({ allowPositionals: true, options: { match: { type: 'string' }, top: { type: 'string', default: '25' } } });
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
+  options: { match: { type: 'string' }, top: { type: 'string', default: '25' } },
+});
 if (!positionals[0]) throw new Error('usage: tsx bench/profile-shares.ts <file.cpuprofile> [--match regexp] [--top n]');
 const profile = JSON.parse(readFileSync(positionals[0], 'utf8')) as Profile;
 const top = Number(values.top);
@@ -40,7 +43,8 @@ function place(url: string): string {
   return /\/(src|bench)\/.*$/.exec(url)?.[0] ?? url;
 }
 const label = (n: ProfileNode) => `${n.callFrame.functionName || '(anonymous)'} ${place(n.callFrame.url)}:${n.callFrame.lineNumber + 1}`;
-const bucket = (n: ProfileNode) => (/^\((idle|garbage collector|program)\)$/.test(n.callFrame.functionName) ? n.callFrame.functionName : place(n.callFrame.url));
+const bucket = (n: ProfileNode) =>
+  /^\((idle|garbage collector|program)\)$/.test(n.callFrame.functionName) ? n.callFrame.functionName : place(n.callFrame.url);
 
 const byPlace = new Map<string, number>();
 const byFunction = new Map<string, number>();

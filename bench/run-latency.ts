@@ -35,7 +35,9 @@ const words = (s: string) => s.split(/\s+/).filter(Boolean).length;
 export function longTranscript(): string {
   const fallback = ['[doctor] What brings you in today?', '[patient] I have had chest tightness and a cough for a week.'];
   const dialogues = existsSync(ACI_TRAIN)
-    ? parseCsvRecords(readFileSync(ACI_TRAIN, 'utf8')).map((r) => r.dialogue).sort((a, b) => words(b) - words(a))
+    ? parseCsvRecords(readFileSync(ACI_TRAIN, 'utf8'))
+        .map((r) => r.dialogue)
+        .sort((a, b) => words(b) - words(a))
     : [fallback.join('\n')];
   const lines: string[] = [];
   let count = 0;

@@ -60,10 +60,16 @@ const BENCHES: Record<string, (ctx: BenchContext) => Promise<BenchResult[]>> = {
     }),
 };
 
-const load = () => loadavg().map((n) => n.toFixed(2)).join(' ');
+const load = () =>
+  loadavg()
+    .map((n) => n.toFixed(2))
+    .join(' ');
 
 async function main(): Promise<void> {
-  const selected = a.only.split(',').map((s) => s.trim()).filter(Boolean);
+  const selected = a.only
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   for (const name of selected) if (!BENCHES[name]) throw new Error(`unknown benchmark ${name} (known: ${Object.keys(BENCHES).join(', ')})`);
   const started = performance.now();
   const loadBefore = load();

@@ -57,15 +57,28 @@ async function databaseState(client: pg.Client) {
     .query(`SELECT (num_timed + num_requested)::int AS n FROM pg_stat_checkpointer`)
     .catch(() => client.query(`SELECT (checkpoints_timed + checkpoints_req)::int AS n FROM pg_stat_bgwriter`));
   // Vacuum and analyze runs of every table, by the autovacuum daemon or by the app's dead-row sweeper (when autovacuum is off).
-  const vacuums = await client.query(`SELECT coalesce(sum(autovacuum_count + autoanalyze_count + vacuum_count + analyze_count), 0)::int AS n FROM pg_stat_user_tables`);
+  const vacuums = await client.query(
+    `SELECT coalesce(sum(autovacuum_count + autoanalyze_count + vacuum_count + analyze_count), 0)::int AS n FROM pg_stat_user_tables`,
+  );
   const backlog = await client.query(`SELECT count(*)::int AS n FROM inbound_events WHERE status NOT IN ('completed', 'failed')`);
-  return { mb, autovacuum, checkpoints: checkpoints.rows[0].n as number, autovacuums: vacuums.rows[0].n as number, backlog: backlog.rows[0].n as number };
+  return {
+    mb,
+    autovacuum,
+    checkpoints: checkpoints.rows[0].n as number,
+    autovacuums: vacuums.rows[0].n as number,
+    backlog: backlog.rows[0].n as number,
+  };
 }
 
 const accepted = (r: Result) => Number(r.statusCodeStats?.['202']?.count ?? 0);
 
 export async function run(options: SoakOptions): Promise<BenchResult[]> {
-  const o = { events: options.events ?? 300_000, windowSeconds: options.windowSeconds ?? 20, warmup: options.warmup ?? 10, connections: options.connections ?? 50 };
+  const o = {
+    events: options.events ?? 300_000,
+    windowSeconds: options.windowSeconds ?? 20,
+    warmup: options.warmup ?? 10,
+    connections: options.connections ?? 50,
+  };
   const db = await createBenchDatabase(options.adminUrl, 'soak');
   // Signed on the fly past a small pool: the same cost in every window, and no 300,000 bodies in memory.
   const app = await startMeasured('app', 'src/main.ts', benchAppEnv(db.url, options.role ?? 'all', options.logLevel ?? 'info'), 10_000);
@@ -120,21 +133,62 @@ export async function run(options: SoakOptions): Promise<BenchResult[]> {
     const last = windows[windows.length - 1];
     const series = (f: (w: Window) => number) => windows.map((w) => Math.round(f(w))).join(', ');
     return [
-      { name: 'soak: events accepted in a row', value: total, unit: 'events', target: { op: '>=', value: o.events }, note: `${stored} stored; ${windows.length} windows of ${o.windowSeconds} s after a ${o.warmup} s warm-up; ROLE=${options.role ?? 'all'}` },
+      {
+        name: 'soak: events accepted in a row',
+        value: total,
+        unit: 'events',
+        target: { op: '>=', value: o.events },
+        note: `${stored} stored; ${windows.length} windows of ${o.windowSeconds} s after a ${o.warmup} s warm-up; ROLE=${options.role ?? 'all'}`,
+      },
       { name: 'soak: non-2xx answers and errors', value: failures, unit: 'count', target: { op: '<=', value: 0 } },
       { name: 'soak: first window req/s', value: first.rps, unit: 'req/s', note: `per window: ${series((w) => w.rps)}` },
       { name: 'soak: last window req/s', value: last.rps, unit: 'req/s' },
       { name: 'ratio: soak last / first window req/s', value: last.rps / first.rps, unit: 'x', target: { op: '>=', value: 0.9 } },
       { name: 'soak: first window p99', value: first.p99, unit: 'ms', note: `per window: ${series((w) => w.p99)}` },
       { name: 'soak: last window p99', value: last.p99, unit: 'ms' },
-      { name: 'soak: server CPU per request, first / last window', value: first.serverUs, unit: 'µs', note: `last ${Math.round(last.serverUs)} µs; per window: ${series((w) => w.serverUs)}` },
+      {
+        name: 'soak: server CPU per request, first / last window',
+        value: first.serverUs,
+        unit: 'µs',
+        note: `last ${Math.round(last.serverUs)} µs; per window: ${series((w) => w.serverUs)}`,
+      },
       // Steadier than req/s on a shared machine: other load slows the clock, not the work per request.
-      { name: 'ratio: soak first / last window server CPU per request', value: first.serverUs / last.serverUs, unit: 'x', note: 'context for the req/s ratio: below 1 means each request costs more as the tables grow' },
-      { name: 'soak: database CPU per request, first / last window', value: first.dbUs, unit: 'µs', note: `last ${Math.round(last.dbUs)} µs; per window: ${series((w) => w.dbUs)}` },
-      { name: 'soak: worker backlog at the last window', value: last.backlog, unit: 'events', note: `per window: ${series((w) => w.backlog)}; drained in ${drained?.drainSeconds.toFixed(1)} s after the load` },
-      ...TABLES.map((t) => ({ name: `soak: ${t} size at the end`, value: last.mb[t], unit: 'MB', note: `per window: ${series((w) => w.mb[t])}` })),
-      { name: 'soak: checkpoints during the windows', value: windows.reduce((n, w) => n + w.checkpoints, 0), unit: 'count', note: `per window: ${series((w) => w.checkpoints)}` },
-      { name: 'soak: vacuum and analyze runs (auto or the sweeper)', value: windows.reduce((n, w) => n + w.autovacuums, 0), unit: 'count', note: `per window: ${series((w) => w.autovacuums)}; the server's autovacuum: ${before.autovacuum}` },
+      {
+        name: 'ratio: soak first / last window server CPU per request',
+        value: first.serverUs / last.serverUs,
+        unit: 'x',
+        note: 'context for the req/s ratio: below 1 means each request costs more as the tables grow',
+      },
+      {
+        name: 'soak: database CPU per request, first / last window',
+        value: first.dbUs,
+        unit: 'µs',
+        note: `last ${Math.round(last.dbUs)} µs; per window: ${series((w) => w.dbUs)}`,
+      },
+      {
+        name: 'soak: worker backlog at the last window',
+        value: last.backlog,
+        unit: 'events',
+        note: `per window: ${series((w) => w.backlog)}; drained in ${drained?.drainSeconds.toFixed(1)} s after the load`,
+      },
+      ...TABLES.map((t) => ({
+        name: `soak: ${t} size at the end`,
+        value: last.mb[t],
+        unit: 'MB',
+        note: `per window: ${series((w) => w.mb[t])}`,
+      })),
+      {
+        name: 'soak: checkpoints during the windows',
+        value: windows.reduce((n, w) => n + w.checkpoints, 0),
+        unit: 'count',
+        note: `per window: ${series((w) => w.checkpoints)}`,
+      },
+      {
+        name: 'soak: vacuum and analyze runs (auto or the sweeper)',
+        value: windows.reduce((n, w) => n + w.autovacuums, 0),
+        unit: 'count',
+        note: `per window: ${series((w) => w.autovacuums)}; the server's autovacuum: ${before.autovacuum}`,
+      },
     ];
   } finally {
     await stopServer(app.child);

@@ -46,7 +46,16 @@ export async function run(options: WebhookDeliveriesOptions): Promise<BenchResul
   let dispatcher: ReturnType<typeof startOutboxDispatcher> | undefined;
   try {
     for (let i = 0; i < endpoints; i++) {
-      await insertEndpoint(deps.pool, { id: randomUUID(), url: `http://127.0.0.1:${port}/hook/${i}`, events: [], groupId: null, description: null, thin: false, secret: generateWebhookSecret(), allowPrivate: true });
+      await insertEndpoint(deps.pool, {
+        id: randomUUID(),
+        url: `http://127.0.0.1:${port}/hook/${i}`,
+        events: [],
+        groupId: null,
+        description: null,
+        thin: false,
+        secret: generateWebhookSecret(),
+        allowPrivate: true,
+      });
     }
     options.log(`webhook deliveries: ${events} events x ${endpoints} endpoint(s)`);
     for (let i = 0; i < events; i += 100) {

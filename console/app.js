@@ -7,7 +7,9 @@ import { confirmAction, showDetails } from './dialogs.js';
 const KEY = 'clinigate.console.apiKey';
 const POLL_MS = 5000;
 const $ = (id) => document.getElementById(id);
-let timer, paused = false, loading = false;
+let timer,
+  paused = false,
+  loading = false;
 
 class Unauthorized extends Error {}
 
@@ -31,7 +33,8 @@ async function api(path, options = {}) {
 function td(text, cls) {
   const cell = document.createElement('td');
   if (cls) cell.className = cls;
-  if (text instanceof Node) cell.appendChild(text); else cell.textContent = text ?? '—';
+  if (text instanceof Node) cell.appendChild(text);
+  else cell.textContent = text ?? '—';
   return cell;
 }
 function badge(status) {
@@ -61,16 +64,22 @@ function fill(tableId, rows, render, emptyText) {
     tbody.replaceChildren(tr);
     return;
   }
-  tbody.replaceChildren(...rows.map((r) => {
-    const tr = document.createElement('tr');
-    const { id, cells } = render(r);
-    if (id) tr.dataset.id = id;
-    tr.append(...cells);
-    return tr;
-  }));
+  tbody.replaceChildren(
+    ...rows.map((r) => {
+      const tr = document.createElement('tr');
+      const { id, cells } = render(r);
+      if (id) tr.dataset.id = id;
+      tr.append(...cells);
+      return tr;
+    }),
+  );
 }
 const short = (id) => (id ? String(id).slice(0, 8) : '—');
-const idCell = (id) => { const c = td(short(id), 'id'); if (id) c.title = id; return c; };
+const idCell = (id) => {
+  const c = td(short(id), 'id');
+  if (id) c.title = id;
+  return c;
+};
 const time = (iso) => (iso ? new Date(iso).toLocaleTimeString() : '—');
 function duration(msValue) {
   if (msValue === null || msValue === undefined) return '—';
@@ -86,7 +95,9 @@ function toast(text, bad = false) {
   t.textContent = text;
   t.className = `toast show${bad ? ' bad' : ''}`;
   clearTimeout(toast.timer);
-  toast.timer = setTimeout(() => { t.className = 'toast'; }, 5000);
+  toast.timer = setTimeout(() => {
+    t.className = 'toast';
+  }, 5000);
 }
 
 // ---- actions: each confirmed first; the server writes the audit row ----
@@ -120,17 +131,31 @@ async function viewDetails(kind, id) {
 function renderOverview(o) {
   $('overall').className = `badge s-${o.status}`;
   $('overall').textContent = `Gateway ${o.status}`;
-  $('checks').replaceChildren(...Object.entries(o.checks).map(([name, c]) => {
-    const li = document.createElement('li');
-    const extra = c.latency_ms !== undefined ? ` ${c.latency_ms} ms` : c.name ? ` ${c.name}` : c.depth !== undefined ? ` ${c.depth} waiting` : '';
-    li.append(`${name}: `, badge(c.status), extra);
-    return li;
-  }));
-  fill('queues', o.queues, (q) => ({
-    id: q.queue,
-    cells: [td(q.queue), td(String(q.waiting), 'num'), td(String(q.scheduled), 'num'), td(String(q.active), 'num'),
-      td(String(q.failed_last_hour), 'num'), td(seconds(q.oldest_waiting_seconds), 'num')],
-  }), 'No queues');
+  $('checks').replaceChildren(
+    ...Object.entries(o.checks).map(([name, c]) => {
+      const li = document.createElement('li');
+      const extra =
+        c.latency_ms !== undefined ? ` ${c.latency_ms} ms` : c.name ? ` ${c.name}` : c.depth !== undefined ? ` ${c.depth} waiting` : '';
+      li.append(`${name}: `, badge(c.status), extra);
+      return li;
+    }),
+  );
+  fill(
+    'queues',
+    o.queues,
+    (q) => ({
+      id: q.queue,
+      cells: [
+        td(q.queue),
+        td(String(q.waiting), 'num'),
+        td(String(q.scheduled), 'num'),
+        td(String(q.active), 'num'),
+        td(String(q.failed_last_hour), 'num'),
+        td(seconds(q.oldest_waiting_seconds), 'num'),
+      ],
+    }),
+    'No queues',
+  );
 }
 
 function renderSeries(ts) {
@@ -151,102 +176,225 @@ function renderSeries(ts) {
 
 function renderDead(rows) {
   $('dead-count').textContent = `(${rows.length})`;
-  fill('dead-deliveries', rows, (d) => ({
-    id: d.id,
-    cells: [idCell(d.id), td(d.event_type), td(d.endpoint_url), td(String(d.attempt_count), 'num'),
-      td(d.last_error ?? (d.last_status_code ? `HTTP ${d.last_status_code}` : null)), td(time(d.died_at)),
-      td(d.endpoint_status === 'active'
-        ? button('Replay', () => act({
-          title: 'Replay delivery', ok: 'Replay',
-          text: `Send ${d.event_type} (delivery ${d.id}) to ${d.endpoint_url} again now, with the same webhook-id?`,
-          path: `/api/v1/webhook-deliveries/${d.id}/replay`, done: () => `Delivery ${short(d.id)} queued again`,
-        }), { name: `Replay delivery ${d.id}` })
-        : `endpoint ${d.endpoint_status}`, 'actions')],
-  }), 'No dead deliveries');
+  fill(
+    'dead-deliveries',
+    rows,
+    (d) => ({
+      id: d.id,
+      cells: [
+        idCell(d.id),
+        td(d.event_type),
+        td(d.endpoint_url),
+        td(String(d.attempt_count), 'num'),
+        td(d.last_error ?? (d.last_status_code ? `HTTP ${d.last_status_code}` : null)),
+        td(time(d.died_at)),
+        td(
+          d.endpoint_status === 'active'
+            ? button(
+                'Replay',
+                () =>
+                  act({
+                    title: 'Replay delivery',
+                    ok: 'Replay',
+                    text: `Send ${d.event_type} (delivery ${d.id}) to ${d.endpoint_url} again now, with the same webhook-id?`,
+                    path: `/api/v1/webhook-deliveries/${d.id}/replay`,
+                    done: () => `Delivery ${short(d.id)} queued again`,
+                  }),
+                { name: `Replay delivery ${d.id}` },
+              )
+            : `endpoint ${d.endpoint_status}`,
+          'actions',
+        ),
+      ],
+    }),
+    'No dead deliveries',
+  );
 }
 
 function renderEndpoints(rows) {
-  fill('endpoints', rows, (e) => {
-    const actions = document.createElement('span');
-    if (e.status === 'disabled') {
-      actions.append(button('Enable', () => act({
-        title: 'Enable endpoint', ok: 'Enable',
-        text: `Start delivering new events to ${e.url} again? (Disabled: ${e.disabled_reason ?? 'no reason recorded'})`,
-        path: `/api/v1/webhook-endpoints/${e.id}/enable`, done: () => `Endpoint ${short(e.id)} enabled`,
-      }), { name: `Enable endpoint ${e.url}` }));
-    }
-    if (e.dead > 0 && e.status === 'active') {
-      actions.append(button(`Replay ${e.dead} dead`, () => act({
-        title: 'Replay dead deliveries', ok: `Replay ${e.dead}`,
-        text: `Send all ${e.dead} dead deliveries of ${e.url} again now?`,
-        path: `/api/v1/console/endpoints/${e.id}/replay-dead`, done: (b) => `${b.replayed} deliveries queued again`,
-      }), { name: `Replay dead deliveries of ${e.url}` }));
-    }
-    const state = document.createElement('span');
-    state.append(badge(e.status));
-    if (e.disabled_reason) state.append(` ${e.disabled_reason}`);
-    return {
-      id: e.id,
-      cells: [td(e.url), td(state), td(e.success_rate === null ? '—' : `${e.success_rate}%`, 'num'), td(String(e.delivered), 'num'),
-        td(String(e.dead), 'num'), td(String(e.pending), 'num'), td(e.last_error ? `${e.last_error} (${time(e.last_error_at)})` : null),
-        td(actions, 'actions')],
-    };
-  }, 'No endpoints');
+  fill(
+    'endpoints',
+    rows,
+    (e) => {
+      const actions = document.createElement('span');
+      if (e.status === 'disabled') {
+        actions.append(
+          button(
+            'Enable',
+            () =>
+              act({
+                title: 'Enable endpoint',
+                ok: 'Enable',
+                text: `Start delivering new events to ${e.url} again? (Disabled: ${e.disabled_reason ?? 'no reason recorded'})`,
+                path: `/api/v1/webhook-endpoints/${e.id}/enable`,
+                done: () => `Endpoint ${short(e.id)} enabled`,
+              }),
+            { name: `Enable endpoint ${e.url}` },
+          ),
+        );
+      }
+      if (e.dead > 0 && e.status === 'active') {
+        actions.append(
+          button(
+            `Replay ${e.dead} dead`,
+            () =>
+              act({
+                title: 'Replay dead deliveries',
+                ok: `Replay ${e.dead}`,
+                text: `Send all ${e.dead} dead deliveries of ${e.url} again now?`,
+                path: `/api/v1/console/endpoints/${e.id}/replay-dead`,
+                done: (b) => `${b.replayed} deliveries queued again`,
+              }),
+            { name: `Replay dead deliveries of ${e.url}` },
+          ),
+        );
+      }
+      const state = document.createElement('span');
+      state.append(badge(e.status));
+      if (e.disabled_reason) state.append(` ${e.disabled_reason}`);
+      return {
+        id: e.id,
+        cells: [
+          td(e.url),
+          td(state),
+          td(e.success_rate === null ? '—' : `${e.success_rate}%`, 'num'),
+          td(String(e.delivered), 'num'),
+          td(String(e.dead), 'num'),
+          td(String(e.pending), 'num'),
+          td(e.last_error ? `${e.last_error} (${time(e.last_error_at)})` : null),
+          td(actions, 'actions'),
+        ],
+      };
+    },
+    'No endpoints',
+  );
 }
 
 function renderInbound(s) {
-  fill('inbound', s.by_type, (r) => ({ cells: [td(r.source), td(r.type), td(badge(r.status)), td(String(r.last_hour), 'num'), td(String(r.last_day), 'num')] }),
-    'No inbound events in the last day');
+  fill(
+    'inbound',
+    s.by_type,
+    (r) => ({ cells: [td(r.source), td(r.type), td(badge(r.status)), td(String(r.last_hour), 'num'), td(String(r.last_day), 'num')] }),
+    'No inbound events in the last day',
+  );
 }
 
 function renderCalls(rows) {
-  fill('calls', rows, (r) => ({ id: r.status, cells: [td(badge(r.status)), td(String(r.total), 'num'), td(String(r.last_day), 'num'), td(seconds(r.oldest_seconds), 'num')] }), 'No calls');
+  fill(
+    'calls',
+    rows,
+    (r) => ({
+      id: r.status,
+      cells: [td(badge(r.status)), td(String(r.total), 'num'), td(String(r.last_day), 'num'), td(seconds(r.oldest_seconds), 'num')],
+    }),
+    'No calls',
+  );
 }
 
 function renderPipelines(rows) {
-  fill('pipelines', rows, (e) => {
-    const actions = document.createElement('span');
-    actions.append(button('Details', () => viewDetails('Pipeline', e.id), { name: `Details of event ${e.event_id}` }));
-    if (e.status === 'failed') {
-      actions.append(button('Retry', () => act({
-        title: 'Retry pipeline', ok: 'Retry',
-        text: `Process ${e.source} event ${e.event_id} (${e.type}) again? Steps already done are skipped.`,
-        path: `/api/v1/webhooks/events/${encodeURIComponent(e.event_id)}/retry?source=${e.source}`, done: () => `Event ${e.event_id} queued again`,
-      }), { name: `Retry event ${e.event_id}` }));
-    }
-    const steps = Object.keys(e.pipeline ?? {}).map((k) => k.replace(/_id$/, '')).join(', ');
-    return {
-      id: e.id,
-      cells: [td(e.event_id, 'id'), td(`${e.source} ${e.type}`), td(badge(e.status)), td(steps || '—'), td(String(e.attempts), 'num'),
-        td(duration(e.duration_ms), 'num'), td(time(e.received_at)), td(actions, 'actions')],
-    };
-  }, 'No inbound events');
+  fill(
+    'pipelines',
+    rows,
+    (e) => {
+      const actions = document.createElement('span');
+      actions.append(button('Details', () => viewDetails('Pipeline', e.id), { name: `Details of event ${e.event_id}` }));
+      if (e.status === 'failed') {
+        actions.append(
+          button(
+            'Retry',
+            () =>
+              act({
+                title: 'Retry pipeline',
+                ok: 'Retry',
+                text: `Process ${e.source} event ${e.event_id} (${e.type}) again? Steps already done are skipped.`,
+                path: `/api/v1/webhooks/events/${encodeURIComponent(e.event_id)}/retry?source=${e.source}`,
+                done: () => `Event ${e.event_id} queued again`,
+              }),
+            { name: `Retry event ${e.event_id}` },
+          ),
+        );
+      }
+      const steps = Object.keys(e.pipeline ?? {})
+        .map((k) => k.replace(/_id$/, ''))
+        .join(', ');
+      return {
+        id: e.id,
+        cells: [
+          td(e.event_id, 'id'),
+          td(`${e.source} ${e.type}`),
+          td(badge(e.status)),
+          td(steps || '—'),
+          td(String(e.attempts), 'num'),
+          td(duration(e.duration_ms), 'num'),
+          td(time(e.received_at)),
+          td(actions, 'actions'),
+        ],
+      };
+    },
+    'No inbound events',
+  );
 }
 
 function renderRuns(rows) {
-  fill('runs', rows, (r) => {
-    const actions = document.createElement('span');
-    actions.append(button('Details', () => viewDetails('Run', r.run_id), { name: `Details of run ${r.run_id}` }));
-    if (r.status === 'pending' || r.status === 'running') {
-      actions.append(button('Cancel', () => act({
-        title: 'Cancel run', ok: 'Cancel run', text: `Cancel ${r.kind} run ${r.run_id}? It ends failed with error Cancelled.`,
-        path: `/api/v1/console/runs/${r.run_id}/cancel`, done: () => `Run ${short(r.run_id)} cancelled`,
-      }), { name: `Cancel run ${r.run_id}` }));
-    }
-    return {
-      id: r.run_id,
-      cells: [idCell(r.run_id), td(r.kind), td(badge(r.status)), td(r.error), td(duration(r.wait_ms), 'num'), td(duration(r.duration_ms), 'num'),
-        td(time(r.created_at)), td(actions, 'actions')],
-    };
-  }, 'No runs');
+  fill(
+    'runs',
+    rows,
+    (r) => {
+      const actions = document.createElement('span');
+      actions.append(button('Details', () => viewDetails('Run', r.run_id), { name: `Details of run ${r.run_id}` }));
+      if (r.status === 'pending' || r.status === 'running') {
+        actions.append(
+          button(
+            'Cancel',
+            () =>
+              act({
+                title: 'Cancel run',
+                ok: 'Cancel run',
+                text: `Cancel ${r.kind} run ${r.run_id}? It ends failed with error Cancelled.`,
+                path: `/api/v1/console/runs/${r.run_id}/cancel`,
+                done: () => `Run ${short(r.run_id)} cancelled`,
+              }),
+            { name: `Cancel run ${r.run_id}` },
+          ),
+        );
+      }
+      return {
+        id: r.run_id,
+        cells: [
+          idCell(r.run_id),
+          td(r.kind),
+          td(badge(r.status)),
+          td(r.error),
+          td(duration(r.wait_ms), 'num'),
+          td(duration(r.duration_ms), 'num'),
+          td(time(r.created_at)),
+          td(actions, 'actions'),
+        ],
+      };
+    },
+    'No runs',
+  );
 }
 
 function renderCodifications(rows) {
-  fill('codifications', rows, (c) => ({
-    id: c.run_id,
-    cells: [idCell(c.run_id), td(c.model), td(badge(c.status)), td(c.error), td(c.final_codes === null ? '—' : String(c.final_codes), 'num'),
-      td(c.engine_ms === null ? '—' : `${c.engine_ms} ms`, 'num'), td(duration(c.duration_ms), 'num'), td(time(c.created_at))],
-  }), 'No codifications');
+  fill(
+    'codifications',
+    rows,
+    (c) => ({
+      id: c.run_id,
+      cells: [
+        idCell(c.run_id),
+        td(c.model),
+        td(badge(c.status)),
+        td(c.error),
+        td(c.final_codes === null ? '—' : String(c.final_codes), 'num'),
+        td(c.engine_ms === null ? '—' : `${c.engine_ms} ms`, 'num'),
+        td(duration(c.duration_ms), 'num'),
+        td(time(c.created_at)),
+      ],
+    }),
+    'No codifications',
+  );
 }
 
 // ---- polling ----
@@ -256,8 +404,15 @@ async function refresh() {
   try {
     const base = '/api/v1/console';
     const [overview, series, dead, endpoints, inbound, calls, pipelines, runs, codifications] = await Promise.all([
-      api(`${base}/overview`), api(`${base}/timeseries`), api(`${base}/deliveries/dead`), api(`${base}/endpoints`), api(`${base}/inbound`),
-      api(`${base}/calls`), api(`${base}/pipelines?limit=25`), api(`${base}/runs?limit=25`), api(`${base}/codifications?limit=25`),
+      api(`${base}/overview`),
+      api(`${base}/timeseries`),
+      api(`${base}/deliveries/dead`),
+      api(`${base}/endpoints`),
+      api(`${base}/inbound`),
+      api(`${base}/calls`),
+      api(`${base}/pipelines?limit=25`),
+      api(`${base}/runs?limit=25`),
+      api(`${base}/codifications?limit=25`),
     ]);
     renderOverview(overview);
     renderSeries(series);
@@ -283,7 +438,10 @@ async function refresh() {
 function schedule() {
   clearTimeout(timer);
   if (paused || document.hidden || !sessionStorage.getItem(KEY)) return;
-  timer = setTimeout(async () => { await refresh(); schedule(); }, POLL_MS);
+  timer = setTimeout(async () => {
+    await refresh();
+    schedule();
+  }, POLL_MS);
 }
 
 function showConsole(signedIn) {
@@ -330,7 +488,11 @@ document.addEventListener('DOMContentLoaded', () => {
     if (!paused) void refresh();
     schedule();
   });
-  document.addEventListener('visibilitychange', () => { if (!document.hidden) void refresh(); schedule(); });
+  document.addEventListener('visibilitychange', () => {
+    if (!document.hidden) void refresh();
+    schedule();
+  });
   const key = sessionStorage.getItem(KEY);
-  if (key) void signIn(key); else showConsole(false);
+  if (key) void signIn(key);
+  else showConsole(false);
 });

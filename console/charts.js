@@ -1,7 +1,9 @@
 // Small line charts as inline SVG: no library, no network. Each figure gets a caption, a legend
 // and an aria-label that states the totals, so the chart is not the only way to read the numbers.
 const NS = 'http://www.w3.org/2000/svg';
-const W = 320, H = 140, PAD = { l: 28, r: 8, t: 8, b: 18 };
+const W = 320,
+  H = 140,
+  PAD = { l: 28, r: 8, t: 8, b: 18 };
 
 function el(name, attrs = {}, parent) {
   const node = document.createElementNS(NS, name);
@@ -25,7 +27,9 @@ export function lineChart(figure, title, series) {
   const x = (i) => PAD.l + (n === 1 ? 0 : (i * (W - PAD.l - PAD.r)) / (n - 1));
   const y = (v) => H - PAD.b - (v * (H - PAD.t - PAD.b)) / max;
 
-  const summary = series.map((s) => `${s.label}: ${s.values.reduce((a, b) => a + b, 0)} in the hour, ${s.values.at(-1) ?? 0} in the last minute`).join('; ');
+  const summary = series
+    .map((s) => `${s.label}: ${s.values.reduce((a, b) => a + b, 0)} in the hour, ${s.values.at(-1) ?? 0} in the last minute`)
+    .join('; ');
   const svg = el('svg', { viewBox: `0 0 ${W} ${H}`, class: 'chart', role: 'img', 'aria-label': `${title}. ${summary}` });
   el('title', {}, svg).textContent = `${title}. ${summary}`;
   el('line', { x1: PAD.l, y1: H - PAD.b, x2: W - PAD.r, y2: H - PAD.b, class: 'axis' }, svg);

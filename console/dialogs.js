@@ -8,9 +8,15 @@ function trapFocus(dialog) {
     if (e.key !== 'Tab') return;
     const items = [...dialog.querySelectorAll(FOCUSABLE)].filter((n) => !n.disabled);
     if (items.length === 0) return;
-    const first = items[0], last = items.at(-1);
-    if (e.shiftKey && document.activeElement === first) { last.focus(); e.preventDefault(); }
-    else if (!e.shiftKey && document.activeElement === last) { first.focus(); e.preventDefault(); }
+    const first = items[0],
+      last = items.at(-1);
+    if (e.shiftKey && document.activeElement === first) {
+      last.focus();
+      e.preventDefault();
+    } else if (!e.shiftKey && document.activeElement === last) {
+      first.focus();
+      e.preventDefault();
+    }
   });
 }
 
@@ -19,17 +25,24 @@ let confirmReady = false;
 /** Asks before an action; resolves true only when the operator presses the confirm button. */
 export function confirmAction({ title, text, ok }) {
   const dialog = document.getElementById('confirm');
-  if (!confirmReady) { trapFocus(dialog); confirmReady = true; }
+  if (!confirmReady) {
+    trapFocus(dialog);
+    confirmReady = true;
+  }
   const opener = document.activeElement;
   document.getElementById('confirm-title').textContent = title;
   document.getElementById('confirm-text').textContent = text;
   document.getElementById('confirm-ok').textContent = ok;
   dialog.returnValue = '';
   return new Promise((resolve) => {
-    dialog.addEventListener('close', () => {
-      opener?.focus?.();
-      resolve(dialog.returnValue === 'ok');
-    }, { once: true });
+    dialog.addEventListener(
+      'close',
+      () => {
+        opener?.focus?.();
+        resolve(dialog.returnValue === 'ok');
+      },
+      { once: true },
+    );
     dialog.showModal();
     dialog.querySelector('button[value="cancel"]').focus();
   });

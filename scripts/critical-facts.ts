@@ -39,9 +39,13 @@ function check(title: string, visits: Visit[]): boolean {
     found += vf;
     total += vt;
     const empty = SECTIONS.filter((s) => note[s] === PLACEHOLDERS[s]);
-    console.log(`${v.name.padEnd(28)} ${vf}/${vt}${empty.length ? `  placeholders: ${empty.join(', ')}` : ''}${missed.length ? `\n  missed: ${missed.join('; ')}` : ''}`);
+    console.log(
+      `${v.name.padEnd(28)} ${vf}/${vt}${empty.length ? `  placeholders: ${empty.join(', ')}` : ''}${missed.length ? `\n  missed: ${missed.join('; ')}` : ''}`,
+    );
   }
-  console.log(`${title}: facts in place ${found}/${total} (${((100 * found) / Math.max(1, total)).toFixed(1)}%); by section ${SECTIONS.map((s) => `${s} ${bySection[s].found}/${bySection[s].total}`).join(', ')}`);
+  console.log(
+    `${title}: facts in place ${found}/${total} (${((100 * found) / Math.max(1, total)).toFixed(1)}%); by section ${SECTIONS.map((s) => `${s} ${bySection[s].found}/${bySection[s].total}`).join(', ')}`,
+  );
   console.log(`${title}: placeholder sections ${placeholders} (${wrongPlaceholders} where the visit had content)`);
   return found === total && wrongPlaceholders === 0;
 }

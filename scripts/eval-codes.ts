@@ -13,7 +13,13 @@ import { CODIESP_DIR, loadFullTable } from './lib/full-table.js';
 
 const SPLIT = process.env.CODIESP_SPLIT ?? 'train';
 const MODELS: CodifyModel[] = ['fast', 'balanced', 'high-quality'];
-const BANDS: Array<[number, number]> = [[0, 50], [50, 70], [70, 80], [80, 90], [90, 101]];
+const BANDS: Array<[number, number]> = [
+  [0, 50],
+  [50, 70],
+  [70, 80],
+  [80, 90],
+  [90, 101],
+];
 
 interface Counts {
   tp: number;
@@ -29,8 +35,9 @@ function prf(c: Counts): string {
 }
 
 function score(pred: Set<string>, gold: Set<string>, c: Counts): void {
-  for (const p of pred) if (gold.has(p)) c.tp++;
-  else c.fp++;
+  for (const p of pred)
+    if (gold.has(p)) c.tp++;
+    else c.fp++;
   for (const g of gold) if (!pred.has(g)) c.fn++;
 }
 
@@ -59,7 +66,9 @@ function evaluate(table: CodeTable, docs: CodiEspDoc[], model: CodifyModel) {
     score(new Set([...pred].map((c) => c.slice(0, 3))), new Set([...d.gold].map((c) => c.slice(0, 3))), cat);
   }
   times.sort((a, b) => a - b);
-  console.log(`${model.padEnd(12)} full: ${prf(full)} | category: ${prf(cat)} | latency p50 ${pct(times, 0.5).toFixed(1)} ms p95 ${pct(times, 0.95).toFixed(1)} ms`);
+  console.log(
+    `${model.padEnd(12)} full: ${prf(full)} | category: ${prf(cat)} | latency p50 ${pct(times, 0.5).toFixed(1)} ms p95 ${pct(times, 0.95).toFixed(1)} ms`,
+  );
   return bands;
 }
 
@@ -71,7 +80,9 @@ function reliability(perModel: Array<[CodifyModel, Bands]>): void {
   console.log(`${'band'.padEnd(10)} ${perModel.map(([m]) => m.padEnd(20)).join(' ')}`);
   BANDS.forEach(([lo, hi], i) => {
     const label = `${lo}-${Math.min(hi, 100)}`.padEnd(10);
-    const cells = perModel.map(([, b]) => `${String(b[i].n).padStart(5)}  ${b[i].n ? (b[i].right / b[i].n).toFixed(3) : '  -  '}`.padEnd(20));
+    const cells = perModel.map(([, b]) =>
+      `${String(b[i].n).padStart(5)}  ${b[i].n ? (b[i].right / b[i].n).toFixed(3) : '  -  '}`.padEnd(20),
+    );
     console.log(`${label} ${cells.join(' ')}`);
   });
 }
@@ -112,7 +123,9 @@ function longNotes(table: CodeTable, docs: CodiEspDoc[]): void {
 
 async function main(): Promise<void> {
   const { table, ms, indexMs } = await loadFullTable();
-  console.log(`table: ${table.size} codes, load+build ${ms.toFixed(0)} ms, index ${indexMs.toFixed(0)} ms, RSS ${mb(process.memoryUsage().rss)}`);
+  console.log(
+    `table: ${table.size} codes, load+build ${ms.toFixed(0)} ms, index ${indexMs.toFixed(0)} ms, RSS ${mb(process.memoryUsage().rss)}`,
+  );
   const split = await readCodiEspSplit(CODIESP_DIR, SPLIT);
   const seen = new Set(ARTIFACTS?.trainIds ?? []);
   const heldApart = SPLIT === 'train' && !process.env.ALL;

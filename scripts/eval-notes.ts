@@ -41,7 +41,11 @@ function run(encs: Encounter[], model?: SentenceModel): Output[] {
 function row(name: string, encs: Encounter[], outs: { text: string }[], ms = 0): string {
   const s = encs.map((e, i) => paperRouge(e.note, outs[i].text));
   const stemmed = mean(encs.map((e, i) => rouge(e.note, outs[i].text).rouge1.fmeasure));
-  return `${name.padEnd(22)}${pct(mean(s.map((x) => x.rouge1.fmeasure)))}${pct(mean(s.map((x) => x.rouge2.fmeasure)))}${pct(mean(s.map((x) => x.rougeL.fmeasure)))}${pct(stemmed)}${mean(outs.map((o) => words(o.text))).toFixed(0).padStart(7)}${(ms ? ms.toFixed(1) : '-').padStart(8)}`;
+  return `${name.padEnd(22)}${pct(mean(s.map((x) => x.rouge1.fmeasure)))}${pct(mean(s.map((x) => x.rouge2.fmeasure)))}${pct(mean(s.map((x) => x.rougeL.fmeasure)))}${pct(stemmed)}${mean(
+    outs.map((o) => words(o.text)),
+  )
+    .toFixed(0)
+    .padStart(7)}${(ms ? ms.toFixed(1) : '-').padStart(8)}`;
 }
 
 function sectionRows(encs: Encounter[], outs: Output[]): string[] {
@@ -68,9 +72,14 @@ function crossValidate(encs: Encounter[], k: number): void {
   for (let f = 0; f < k; f++) {
     const held = encs.map((_, i) => i).filter((i) => i % k === f);
     const model = train(encs.filter((_, i) => i % k !== f).flatMap(samples));
-    run(held.map((i) => encs[i]), model).forEach((o, j) => (outs[held[j]] = o));
+    run(
+      held.map((i) => encs[i]),
+      model,
+    ).forEach((o, j) => (outs[held[j]] = o));
   }
-  report(`${k}-fold cross-validation over train+valid (each fold scored by a model trained without it)`, encs, outs, [row('rules only', encs, run(encs, RULES_ONLY))]);
+  report(`${k}-fold cross-validation over train+valid (each fold scored by a model trained without it)`, encs, outs, [
+    row('rules only', encs, run(encs, RULES_ONLY)),
+  ]);
 }
 
 function timeLongTranscript(encs: Encounter[]): void {
@@ -98,7 +107,14 @@ function main(): void {
   for (const [split, encs] of bySplit) {
     const outs = run(encs);
     const note = split === 'train' ? ' - seen by the weights' : ' - held apart: the weights never saw it';
-    report(`${split}${note}`, encs, outs, [row('rules only', encs, run(encs, RULES_ONLY)), row('copy transcript', encs, encs.map((e) => ({ text: e.dialogue })))]);
+    report(`${split}${note}`, encs, outs, [
+      row('rules only', encs, run(encs, RULES_ONLY)),
+      row(
+        'copy transcript',
+        encs,
+        encs.map((e) => ({ text: e.dialogue })),
+      ),
+    ]);
   }
   const k = Number(a.cv);
   if (k > 1) crossValidate([...(bySplit.get('train') ?? loadEncounters('train')), ...(bySplit.get('valid') ?? loadEncounters('valid'))], k);

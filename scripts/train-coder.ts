@@ -53,7 +53,14 @@ for (let k = 0; k < INNER; k++) {
     for (const model of MODELS) {
       codifyCandidates(table, d.text, model, artifacts, (stage, c, features) => {
         const dotted = c.code.length > 3 ? `${c.code.slice(0, 3)}.${c.code.slice(3)}` : c.code;
-        const row = { doc: d.id, code: c.code, rule: isFirm(c), label: Number(isRight(c.code, d.gold)), strict: Number(d.gold.has(dotted)), features };
+        const row = {
+          doc: d.id,
+          code: c.code,
+          rule: isFirm(c),
+          label: Number(isRight(c.code, d.gold)),
+          strict: Number(d.gold.has(dotted)),
+          features,
+        };
         (stage === 'raw' ? rows : ruled)[model].push(row);
       });
     }
@@ -62,7 +69,8 @@ for (let k = 0; k < INNER; k++) {
 }
 // Priors of fold k: right/proposed per code at the balanced level in the other folds.
 const foldOf = new Map(train.map((d) => [d.id, fold(d)]));
-for (let k = 0; k < INNER; k++) Object.assign(priorSlots[k], priorsFrom([...rows.balanced, ...ruled.balanced].filter((r) => foldOf.get(r.doc) !== k)));
+for (let k = 0; k < INNER; k++)
+  Object.assign(priorSlots[k], priorsFrom([...rows.balanced, ...ruled.balanced].filter((r) => foldOf.get(r.doc) !== k)));
 
 const goldTotal = train.reduce((n, d) => n + [...d.gold].length, 0);
 const models = {} as Record<CodifyModel, AcceptanceModel>;
@@ -73,7 +81,10 @@ for (const model of MODELS) {
   const raw = x.map((f) => 1 / (1 + Math.exp(-f.reduce((z, v, i) => z + v * weights[i], 0))));
   // The model ranks with edition-aware labels; the confidence it reports is the share of codes
   // right as eval:codes scores them, so the reliability table holds on that measure.
-  const calibration = fitIsotonic(raw, rows[model].map((r) => r.strict));
+  const calibration = fitIsotonic(
+    raw,
+    rows[model].map((r) => r.strict),
+  );
   const p = x.map((f) => probability({ weights, threshold: 0, calibration }, f));
   let best = { t: 0.5, f1: 0 };
   for (let t = 0.05; t <= 0.9; t += 0.01) {
@@ -132,5 +143,12 @@ function priorsFrom(list: Row[]): CoderArtifacts['priors'] {
 
 function placeholder(): CoderArtifacts {
   const zero = { weights: [], threshold: 0 };
-  return { trainedOn: '', trainIds: [], features: FEATURES, lexicon: [], priors: {}, models: { fast: zero, balanced: zero, 'high-quality': zero } };
+  return {
+    trainedOn: '',
+    trainIds: [],
+    features: FEATURES,
+    lexicon: [],
+    priors: {},
+    models: { fast: zero, balanced: zero, 'high-quality': zero },
+  };
 }

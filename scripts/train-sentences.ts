@@ -11,10 +11,17 @@ import { CLASSES, samples, train, type Encounter } from './lib/sentence-training
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const dataDir = resolve(repoRoot, process.env.ACI_BENCH_DIR ?? '../shared/data/aci-bench');
-const splits = (process.env.TRAIN_SPLITS ?? 'train').split(',').map((s) => s.trim()).filter(Boolean);
+const splits = (process.env.TRAIN_SPLITS ?? 'train')
+  .split(',')
+  .map((s) => s.trim())
+  .filter(Boolean);
 
 export function loadEncounters(split: string): Encounter[] {
-  return parseCsvRecords(readFileSync(resolve(dataDir, `${split}.csv`), 'utf8')).map((r) => ({ id: r.encounter_id, dialogue: r.dialogue, note: r.note }));
+  return parseCsvRecords(readFileSync(resolve(dataDir, `${split}.csv`), 'utf8')).map((r) => ({
+    id: r.encounter_id,
+    dialogue: r.dialogue,
+    note: r.note,
+  }));
 }
 
 function main(): void {
@@ -24,7 +31,9 @@ function main(): void {
   const model = train(data);
   const out = resolve(repoRoot, 'src/engine/local/extraction/weights.json');
   writeFileSync(out, JSON.stringify(model) + '\n');
-  console.log(`${encounters.length} encounters, ${data.length} sentences (${dist}); ${Object.keys(model.weights).length} features -> ${out}`);
+  console.log(
+    `${encounters.length} encounters, ${data.length} sentences (${dist}); ${Object.keys(model.weights).length} features -> ${out}`,
+  );
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) main();

@@ -31,8 +31,17 @@ import { transcriptionsRouter } from './modules/transcriptions/routes.js';
 import { webhookDeliveriesRouter, webhookEndpointsRouter } from './modules/outbound-webhooks/routes.js';
 
 /** Every `/v1` route and every `X-Api-Key` route (and the signed inbound webhooks): one audit row per request. */
-const AUDITED_PREFIXES = ['/v1', '/api/v1/calls', '/api/v1/centers', '/api/v1/webhooks', '/api/v1/webhook-endpoints', '/api/v1/webhook-deliveries',
-  '/api/v1/integrations', '/api/v1/audit-events', '/api/v1/console'];
+const AUDITED_PREFIXES = [
+  '/v1',
+  '/api/v1/calls',
+  '/api/v1/centers',
+  '/api/v1/webhooks',
+  '/api/v1/webhook-endpoints',
+  '/api/v1/webhook-deliveries',
+  '/api/v1/integrations',
+  '/api/v1/audit-events',
+  '/api/v1/console',
+];
 
 function createGuards(deps: AppDeps): Guards {
   const keys = keyRing(deps.config.VOICE_API_KEYS, deps.config.OPERATOR_API_KEYS);
@@ -57,13 +66,7 @@ export function createApp(deps: AppDeps): Express {
 
   app.use(requestContext);
   app.use(securityHeaders());
-  app.use(
-    observeRequests([
-      accessLog(deps.logger),
-      httpMetrics(deps.metrics),
-      auditTrail(deps.audit, AUDITED_PREFIXES),
-    ]),
-  );
+  app.use(observeRequests([accessLog(deps.logger), httpMetrics(deps.metrics), auditTrail(deps.audit, AUDITED_PREFIXES)]));
   app.use(noStore(['/v1', '/api/v1']));
 
   // Signed inbound webhooks first: the busiest path (EHR ingest) then skips every other router's

@@ -13,7 +13,12 @@ const bool = z
 const list = z
   .string()
   .optional()
-  .transform((v) => (v ?? '').split(',').map((s) => s.trim()).filter(Boolean));
+  .transform((v) =>
+    (v ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
+  );
 
 const optionalString = z
   .string()
@@ -56,7 +61,10 @@ const envSchema = z.object({
   VOICE_WEBHOOK_SECRET: list,
   VOICE_PROVIDER_URL: optionalUrl,
   // Signs calls handed to the provider (both signatures, as outbound webhooks): `whsec_` + base64.
-  VOICE_PROVIDER_SECRET: optionalString.refine((v) => v === undefined || /^whsec_[A-Za-z0-9+/]+={0,2}$/.test(v), 'must be whsec_ followed by base64'),
+  VOICE_PROVIDER_SECRET: optionalString.refine(
+    (v) => v === undefined || /^whsec_[A-Za-z0-9+/]+={0,2}$/.test(v),
+    'must be whsec_ followed by base64',
+  ),
   ENGINE: z.enum(['local', 'openai']).default('local'),
   OPENAI_BASE_URL: optionalUrl,
   OPENAI_API_KEY: optionalString,
@@ -66,7 +74,10 @@ const envSchema = z.object({
   OPENAI_MODEL_HIGH_QUALITY: optionalString,
   OPENAI_TIMEOUT_MS: z.coerce.number().int().min(1).default(60_000),
   OPENAI_MAX_RETRIES: z.coerce.number().int().min(0).max(10).default(2),
-  ENGINE_FALLBACK: z.enum(['local', '']).optional().transform((v) => (v ? v : undefined)),
+  ENGINE_FALLBACK: z
+    .enum(['local', ''])
+    .optional()
+    .transform((v) => (v ? v : undefined)),
   ICD10CM_FILE: optionalString,
   CODIFY_RATE_LIMIT: z.coerce.number().int().min(1).default(60),
   CODIFY_TIMEOUT_MS: z.coerce.number().int().min(1).default(600_000),

@@ -13,7 +13,11 @@ export async function mintDevToken(
   ttl = '12h',
   claims: { issuer?: string; audience?: string } = {},
 ): Promise<string> {
-  const jwt = new SignJWT({ group_id: groupId }).setProtectedHeader({ alg: 'HS256' }).setSubject(userId).setIssuedAt().setExpirationTime(ttl);
+  const jwt = new SignJWT({ group_id: groupId })
+    .setProtectedHeader({ alg: 'HS256' })
+    .setSubject(userId)
+    .setIssuedAt()
+    .setExpirationTime(ttl);
   if (claims.issuer) jwt.setIssuer(claims.issuer);
   if (claims.audience) jwt.setAudience(claims.audience);
   return jwt.sign(new TextEncoder().encode(secret));
@@ -39,13 +43,17 @@ export async function devBanner(config: Config, secrets: { generated: string[]; 
     `  Metrics:    ${base}/metrics  (Prometheus)`,
   ];
   if (operator) lines.push(`  Operator key (X-Api-Key, name ${operator.name}): ${operator.key}`);
-  if (secrets.generated.includes('VOICE_API_KEYS')) lines.push(`  Voice key (X-Api-Key, calls and centers only): ${config.VOICE_API_KEYS[0]}`);
+  if (secrets.generated.includes('VOICE_API_KEYS'))
+    lines.push(`  Voice key (X-Api-Key, calls and centers only): ${config.VOICE_API_KEYS[0]}`);
   const file = join(config.DATA_DIR, 'secrets.json');
   if (secrets.created.length) lines.push(`  Generated and kept in ${file}: ${secrets.created.join(', ')}`);
   const loaded = secrets.generated.filter((name) => !secrets.created.includes(name));
   if (loaded.length) lines.push(`  Loaded from ${file}: ${loaded.join(', ')}`);
   if (config.jwtMode === 'hs256' && config.JWT_SECRET) {
-    const token = await mintDevToken(config.JWT_SECRET, 'dev-user', 'dev-group', '12h', { issuer: config.JWT_ISSUER, audience: config.JWT_AUDIENCE });
+    const token = await mintDevToken(config.JWT_SECRET, 'dev-user', 'dev-group', '12h', {
+      issuer: config.JWT_ISSUER,
+      audience: config.JWT_AUDIENCE,
+    });
     lines.push(`  Bearer token (user dev-user, group dev-group, 12 h):`, `    ${token}`);
     lines.push(
       '  Try:',

@@ -39,7 +39,11 @@ export async function openRuntime(config: Config, databaseUrl: string, logger: L
   const boss = await startBoss(databaseUrl, logger, QUEUES, { supervise: options.supervise });
   // The local engine codes in worker threads, each with its own table and index: none is built here.
   const indexEagerly = config.ENGINE !== 'local' || options.engine !== undefined;
-  const codeTables = await openCodeTableStore(pool, logger, { icd10File: config.ICD10CM_FILE, watchMs: options.codeTableWatchMs, indexEagerly });
+  const codeTables = await openCodeTableStore(pool, logger, {
+    icd10File: config.ICD10CM_FILE,
+    watchMs: options.codeTableWatchMs,
+    indexEagerly,
+  });
   const engine = options.engine?.(codeTables) ?? createEngine(config, { codeTable: () => codeTables.current(), logger });
   const notifications = new NotificationHub(databaseUrl, ALL_CHANNELS, logger);
   await notifications.start();

@@ -58,7 +58,8 @@ function listen(app: Express, port: number): Promise<Server> {
   return new Promise((resolve, reject) => {
     const server = createServer(app);
     server.once('error', (err: NodeJS.ErrnoException) => {
-      if (err.code === 'EADDRINUSE') reject(new StartupError(`port ${port} is in use by another process: stop it, or set PORT to a free port`));
+      if (err.code === 'EADDRINUSE')
+        reject(new StartupError(`port ${port} is in use by another process: stop it, or set PORT to a free port`));
       else if (err.code === 'EACCES') reject(new StartupError(`port ${port} needs privileges this process lacks: set PORT above 1023`));
       else reject(err);
     });
@@ -67,12 +68,22 @@ function listen(app: Express, port: number): Promise<Server> {
 }
 
 /** Each step checks `stopping()`: a signal during start-up stops what started and starts nothing more. */
-async function boot(config: Config, secrets: Omit<DevSecrets, 'config'>, logger: Logger, running: Running, stopping: () => boolean): Promise<void> {
+async function boot(
+  config: Config,
+  secrets: Omit<DevSecrets, 'config'>,
+  logger: Logger,
+  running: Running,
+  stopping: () => boolean,
+): Promise<void> {
   let databaseUrl = config.DATABASE_URL;
   if (!databaseUrl) {
     running.embedded = await startEmbeddedPostgres(config.DATA_DIR, config.EMBEDDED_PG_PORT);
     databaseUrl = running.embedded.connectionString;
-    logger.info('embedded PostgreSQL started', { port: config.EMBEDDED_PG_PORT, data_dir: config.DATA_DIR, cluster: running.embedded.clusterDir });
+    logger.info('embedded PostgreSQL started', {
+      port: config.EMBEDDED_PG_PORT,
+      data_dir: config.DATA_DIR,
+      cluster: running.embedded.clusterDir,
+    });
   }
   if (stopping()) return;
   await prepareDatabase(databaseUrl, logger);

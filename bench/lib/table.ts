@@ -15,7 +15,11 @@ export function formatTable(results: BenchResult[]): string {
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
   const line = (cells: string[]) =>
     `| ${cells.map((c, i) => (i === 1 || i === 3 ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join(' | ')} |`;
-  const out = [line(head), `|${widths.map((w, i) => (i === 1 || i === 3 ? `${'-'.repeat(w + 1)}:` : '-'.repeat(w + 2))).join('|')}|`, ...rows.map(line)];
+  const out = [
+    line(head),
+    `|${widths.map((w, i) => (i === 1 || i === 3 ? `${'-'.repeat(w + 1)}:` : '-'.repeat(w + 2))).join('|')}|`,
+    ...rows.map(line),
+  ];
   const notes = results.filter((r) => r.note).map((r) => `  ${r.name}: ${r.note}`);
   if (notes.length) out.push('', 'notes:', ...notes);
   return out.join('\n');

@@ -41,7 +41,5 @@ export function parseCsv(text: string): string[][] {
 export function parseCsvRecords(text: string): Record<string, string>[] {
   const [header, ...rows] = parseCsv(text);
   if (!header) return [];
-  return rows
-    .filter((r) => r.length > 1 || (r[0] ?? '') !== '')
-    .map((r) => Object.fromEntries(header.map((h, j) => [h, r[j] ?? ''])));
+  return rows.filter((r) => r.length > 1 || (r[0] ?? '') !== '').map((r) => Object.fromEntries(header.map((h, j) => [h, r[j] ?? ''])));
 }

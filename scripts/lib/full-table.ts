@@ -9,7 +9,8 @@ export const CODIESP_DIR = resolve(process.env.CODIESP_DIR ?? '../shared/data/co
 export async function loadFullTable(): Promise<{ table: CodeTable; ms: number; indexMs: number }> {
   const t0 = performance.now();
   const rows: CodeRow[] = [];
-  for await (const r of readCodeDescriptions(join(ICD10_DIR, 'icd10cm-codes-2026.txt'))) rows.push({ code: r.code, description: r.description, billable: true });
+  for await (const r of readCodeDescriptions(join(ICD10_DIR, 'icd10cm-codes-2026.txt')))
+    rows.push({ code: r.code, description: r.description, billable: true });
   const table = new CodeTable(rows);
   const t1 = performance.now();
   void table.index;

@@ -11,7 +11,7 @@ export function fitIsotonic(scores: number[], labels: number[], minBlock = 50): 
     const chunk = order.slice(k, k + minBlock);
     blocks.push({ from: scores[chunk[0]], sum: chunk.reduce((s, i) => s + labels[i], 0), n: chunk.length });
   }
-  for (let i = 1; i < blocks.length; ) {
+  for (let i = 1; i < blocks.length;) {
     if (blocks[i - 1].sum / blocks[i - 1].n > blocks[i].sum / blocks[i].n) {
       blocks[i - 1].sum += blocks[i].sum;
       blocks[i - 1].n += blocks[i].n;

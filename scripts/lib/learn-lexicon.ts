@@ -47,7 +47,12 @@ export function docPhrases(text: string, maxLen: number): Set<string> {
  * the documents that state it carry the code (document-level co-occurrence; CodiEsp gives no
  * spans). Only billable codes of `table`.
  */
-export function learnLexicon(table: CodeTable, docs: readonly CodiEspDoc[], phrases: Map<string, Set<string>>, o: LexiconOptions = LEXICON_OPTIONS): LearnedEntry[] {
+export function learnLexicon(
+  table: CodeTable,
+  docs: readonly CodiEspDoc[],
+  phrases: Map<string, Set<string>>,
+  o: LexiconOptions = LEXICON_OPTIONS,
+): LearnedEntry[] {
   const df = new Map<string, number>();
   for (const d of docs) for (const p of phrases.get(d.id)!) df.set(p, (df.get(p) ?? 0) + 1);
   const co = new Map<string, number>();
@@ -73,7 +78,9 @@ export function learnLexicon(table: CodeTable, docs: readonly CodiEspDoc[], phra
     for (const n of names.get(code) ?? []) for (const st of n) own.add(st);
     // The same word in another form shares its first 7 letters ("brucella", "brucellosis");
     // "hyperuricemia" and "hypertension" share only "hyper".
-    return phrase.split(' ').some((w) => own.has(w) || (w.length >= 7 && [...own].some((o) => o.length >= 7 && o.slice(0, 7) === w.slice(0, 7))));
+    return phrase
+      .split(' ')
+      .some((w) => own.has(w) || (w.length >= 7 && [...own].some((o) => o.length >= 7 && o.slice(0, 7) === w.slice(0, 7))));
   };
   const byId = [...index.vocab.keys()];
   const stemOf = (id: number) => byId[id];

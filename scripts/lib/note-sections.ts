@@ -10,7 +10,10 @@ export type SoapSection = 'subjective' | 'objective' | 'assessment' | 'plan';
 export const SOAP_SECTIONS: SoapSection[] = ['subjective', 'objective', 'assessment', 'plan'];
 
 const HEADINGS: [RegExp, SoapSection | 'a&p'][] = [
-  [/^(chief complaint|cc|history of present illness|hpi|review of systems|ros|social history|family history|medical history|past (medical |surgical )?history|surgical history|medications|current medications|allergies|birth history|subjective)$/i, 'subjective'],
+  [
+    /^(chief complaint|cc|history of present illness|hpi|review of systems|ros|social history|family history|medical history|past (medical |surgical )?history|surgical history|medications|current medications|allergies|birth history|subjective)$/i,
+    'subjective',
+  ],
   [/^(vitals( reviewed)?|vital signs|physical exam(ination)?|exam|results|objective|procedure|msk)$/i, 'objective'],
   [/^assessment and plan$/i, 'a&p'],
   [/^(assessment|impression)$/i, 'assessment'],
@@ -25,7 +28,8 @@ function heading(line: string): SoapSection | 'a&p' | undefined {
   return undefined;
 }
 
-const PLAN_BULLET = /^(?:[•\-*]\s*)?(?:additional testing|medical treatment|specialist referrals?|patient education and counseling|patient agreements|follow[- ]?up|plan|recommendations?|testing|treatment|referrals?|instructions)\b/i;
+const PLAN_BULLET =
+  /^(?:[•\-*]\s*)?(?:additional testing|medical treatment|specialist referrals?|patient education and counseling|patient agreements|follow[- ]?up|plan|recommendations?|testing|treatment|referrals?|instructions)\b/i;
 
 export function noteSections(note: string): Record<SoapSection, string> {
   const out: Record<SoapSection, string[]> = { subjective: [], objective: [], assessment: [], plan: [] };
@@ -39,8 +43,17 @@ export function noteSections(note: string): Record<SoapSection, string> {
       continue;
     }
     if (current !== 'a&p') out[current].push(line);
-    else if (PLAN_BULLET.test(line) || /\b(we will|will be|i have (?:ordered|prescribed|recommended|referred)|recommend|follow up|return)\b/i.test(line)) out.plan.push(line);
+    else if (
+      PLAN_BULLET.test(line) ||
+      /\b(we will|will be|i have (?:ordered|prescribed|recommended|referred)|recommend|follow up|return)\b/i.test(line)
+    )
+      out.plan.push(line);
     else out.assessment.push(line);
   }
-  return { subjective: out.subjective.join('\n'), objective: out.objective.join('\n'), assessment: out.assessment.join('\n'), plan: out.plan.join('\n') };
+  return {
+    subjective: out.subjective.join('\n'),
+    objective: out.objective.join('\n'),
+    assessment: out.assessment.join('\n'),
+    plan: out.plan.join('\n'),
+  };
 }

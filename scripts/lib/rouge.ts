@@ -92,7 +92,11 @@ function lcsLength(a: string[], b: string[]): number {
  * at most as often as it occurs.
  */
 function rougeLsum(target: string, prediction: string, stemming: boolean): RougeScore {
-  const split = (s: string) => s.split('\n').map((l) => rougeTokens(l, stemming)).filter((t) => t.length);
+  const split = (s: string) =>
+    s
+      .split('\n')
+      .map((l) => rougeTokens(l, stemming))
+      .filter((t) => t.length);
   const refs = split(target);
   const preds = split(prediction);
   const count = (sents: string[][]) => {
@@ -147,7 +151,12 @@ function lcsIndices(a: string[], b: string[]): number[] {
  * Notes are put one sentence per line first, as the paper's evaluation does before scoring.
  */
 export function paperRouge(target: string, prediction: string): RougeScores {
-  const lines = (s: string) => s.split(/\n+|(?<=[.!?])\s+/).map((x) => x.trim()).filter(Boolean).join('\n');
+  const lines = (s: string) =>
+    s
+      .split(/\n+|(?<=[.!?])\s+/)
+      .map((x) => x.trim())
+      .filter(Boolean)
+      .join('\n');
   const t = rougeTokens(target, false);
   const p = rougeTokens(prediction, false);
   return { rouge1: rougeN(t, p, 1), rouge2: rougeN(t, p, 2), rougeL: rougeLsum(lines(target), lines(prediction), false) };

@@ -20,16 +20,27 @@ export interface Sample {
   label: number;
 }
 
-const STOP = new Set('the a an and or but so to of in on at for with is are was were be been it this that i you he she we they my your me him her our their them do does did have has had just not no yes okay'.split(' '));
+const STOP = new Set(
+  'the a an and or but so to of in on at for with is are was were be been it this that i you he she we they my your me him her our their them do does did have has had just not no yes okay'.split(
+    ' ',
+  ),
+);
 const content = (words: string[]) => [...new Set(words.filter((w) => w.length > 2 && !STOP.has(w)).map((w) => stem(w)))];
-const tokens = (s: string) => s.toLowerCase().split(/[^a-z0-9]+/).filter(Boolean);
+const tokens = (s: string) =>
+  s
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter(Boolean);
 
 export function samples(enc: Encounter): Sample[] {
   const units = toUnits(parseTranscript(enc.dialogue));
   const feats = visitFeatures(units, classify(units));
   const sections = noteSections(enc.note);
   const refs = SOAP_SECTIONS.map((s) =>
-    sections[s].split(/\n+|(?<=[.!?])\s+/).map((x) => new Set(content(tokens(x)))).filter((x) => x.size > 0),
+    sections[s]
+      .split(/\n+|(?<=[.!?])\s+/)
+      .map((x) => new Set(content(tokens(x))))
+      .filter((x) => x.size > 0),
   );
   return units.map((u, i) => {
     const mine = content(u.words);
@@ -77,10 +88,11 @@ export function train(data: Sample[], opts: TrainOptions = {}): SentenceModel {
   const keep = (f: string) => (counts.get(f) ?? 0) >= (f.startsWith('w:') || f.startsWith('first:') ? minCount : 1);
   const w = new Map<string, Float64Array>();
   const g = new Map<string, Float64Array>();
-  for (const [f] of counts) if (keep(f)) {
-    w.set(f, new Float64Array(k));
-    g.set(f, new Float64Array(k).fill(1e-8));
-  }
+  for (const [f] of counts)
+    if (keep(f)) {
+      w.set(f, new Float64Array(k));
+      g.set(f, new Float64Array(k).fill(1e-8));
+    }
   const order = data.map((_, i) => i);
   const random = rng(17);
   for (let e = 0; e < epochs; e++) {

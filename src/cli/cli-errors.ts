@@ -2,7 +2,10 @@ import { ConfigError, parseConfig, type Config } from '../config.js';
 
 /** A failure the CLI reports in one line, with its exit code (1: the operation failed, 2: usage). */
 export class CliError extends Error {
-  constructor(message: string, readonly exitCode = 1) {
+  constructor(
+    message: string,
+    readonly exitCode = 1,
+  ) {
     super(message);
   }
 }

@@ -39,7 +39,9 @@ export async function resolveDatabase(config: Config): Promise<{ url: string; em
     try {
       await reachable(config.DATABASE_URL);
     } catch (err) {
-      throw new CliError(`cannot reach the database at ${describeUrl(config.DATABASE_URL)}: ${(err as Error).message || (err as { code?: string }).code}`);
+      throw new CliError(
+        `cannot reach the database at ${describeUrl(config.DATABASE_URL)}: ${(err as Error).message || (err as { code?: string }).code}`,
+      );
     }
     return { url: config.DATABASE_URL };
   }

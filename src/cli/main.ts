@@ -17,7 +17,10 @@ const program = new Command()
   // Before the subcommands, which inherit it: usage errors end in the catch below (exit 2).
   .exitOverride()
   .showSuggestionAfterError(true)
-  .addHelpText('after', '\nExit codes: 0 done, 1 the operation failed (e.g. database unreachable), 2 usage error.\nRun "clinigate <command> --help" for a command\'s options.');
+  .addHelpText(
+    'after',
+    '\nExit codes: 0 done, 1 the operation failed (e.g. database unreachable), 2 usage error.\nRun "clinigate <command> --help" for a command\'s options.',
+  );
 
 registerServe(program);
 registerMigrate(program);

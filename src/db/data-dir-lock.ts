@@ -52,7 +52,9 @@ export function lockDataDir(dataDir: string): DataDirLock {
       continue; // removed meanwhile: try again
     }
     if (holder > 0 && alive(holder)) {
-      throw new StartupError(`data folder ${resolve(dataDir)} is in use by pid ${holder} (another Clinigate): stop it, or give this one its own DATA_DIR`);
+      throw new StartupError(
+        `data folder ${resolve(dataDir)} is in use by pid ${holder} (another Clinigate): stop it, or give this one its own DATA_DIR`,
+      );
     }
     try {
       unlinkSync(file);

@@ -36,7 +36,10 @@ function postgresUser(): { uid: number; gid: number } {
     spawnSync('groupadd', ['postgres']);
     spawnSync('useradd', ['-g', 'postgres', 'postgres']);
     uid = id('-u');
-    if (uid.status !== 0) throw new StartupError('running as root, embedded PostgreSQL needs the OS user postgres, which could not be created: create it (useradd postgres), run as another user, or set DATABASE_URL');
+    if (uid.status !== 0)
+      throw new StartupError(
+        'running as root, embedded PostgreSQL needs the OS user postgres, which could not be created: create it (useradd postgres), run as another user, or set DATABASE_URL',
+      );
   }
   return { uid: Number(uid.stdout), gid: Number(id('-g').stdout) };
 }

@@ -113,7 +113,10 @@ export async function startEmbeddedPostgres(dataDir: string, port: number): Prom
     if (existsSync(join(clusterDir, 'postmaster.pid'))) await ctl('stop', '-m', 'fast', '-w').catch(() => {});
     // initdb refuses a non-empty data directory: only the first start creates the cluster.
     if (!existsSync(join(clusterDir, 'PG_VERSION'))) await initialise(placement);
-    if (!(await portFree(port))) throw new StartupError(`embedded PostgreSQL port ${port} is in use by another process: stop it, or set EMBEDDED_PG_PORT to a free port`);
+    if (!(await portFree(port)))
+      throw new StartupError(
+        `embedded PostgreSQL port ${port} is in use by another process: stop it, or set EMBEDDED_PG_PORT to a free port`,
+      );
     const logFile = join(clusterDir, 'postgres.log');
     await ctl('start', '-w', '-t', '60', '-l', logFile, '-o', `-p ${port} -c listen_addresses=127.0.0.1`).catch((err: Error) => {
       throw new StartupError(`${err.message} (${logTail(logFile)})`);

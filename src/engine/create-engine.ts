@@ -21,7 +21,9 @@ export function createEngine(config: Config, deps: EngineDeps): ClinicalEngine {
       return new IsolatedEngine({ codeTable: deps.codeTable, logger: deps.logger });
     case 'openai': {
       const engine = new OpenAIEngine(config, { codeTable: deps.codeTable, logger: deps.logger });
-      return config.ENGINE_FALLBACK === 'local' ? new FallbackEngine(engine, new IsolatedEngine({ codeTable: deps.codeTable, logger: deps.logger }), deps.logger) : engine;
+      return config.ENGINE_FALLBACK === 'local'
+        ? new FallbackEngine(engine, new IsolatedEngine({ codeTable: deps.codeTable, logger: deps.logger }), deps.logger)
+        : engine;
     }
   }
 }

@@ -21,7 +21,9 @@ const ifNoneExist = (id: string) => `identifier=${URI}|urn:uuid:${id}`;
 export function noteBundle(note: NoteReady, at: Date): Bundle {
   if (!note.patient_id) throw new Error('note.ready has no patient_id: a FHIR Condition needs its subject');
   const patient: Reference<Patient> = { type: 'Patient', identifier: { value: note.patient_id } };
-  const encounter: Reference<Encounter> | undefined = note.visit_id ? { type: 'Encounter', identifier: { value: note.visit_id } } : undefined;
+  const encounter: Reference<Encounter> | undefined = note.visit_id
+    ? { type: 'Encounter', identifier: { value: note.visit_id } }
+    : undefined;
   const text = renderNoteText({ template: note.template as Template, ai_generated_content: note.ai_generated_content });
   const known = note.template in TEMPLATE_FIELDS;
 
@@ -35,11 +37,23 @@ export function noteBundle(note: NoteReady, at: Date): Bundle {
     date: at.toISOString(),
     ...(note.doctor_id ? { author: [{ type: 'Practitioner', identifier: { value: note.doctor_id } }] } : {}),
     description: `${note.template} clinical note (AI draft)`,
-    content: [{ attachment: { contentType: 'text/plain; charset=utf-8', data: Buffer.from(text, 'utf8').toString('base64'), title: `${note.template} progress note` } }],
+    content: [
+      {
+        attachment: {
+          contentType: 'text/plain; charset=utf-8',
+          data: Buffer.from(text, 'utf8').toString('base64'),
+          title: `${note.template} progress note`,
+        },
+      },
+    ],
     ...(encounter ? { context: { encounter: [encounter] } } : {}),
   };
   const entries: BundleEntry[] = [
-    { fullUrl: `urn:uuid:${note.note_id}`, resource: document, request: { method: 'POST', url: 'DocumentReference', ifNoneExist: ifNoneExist(note.note_id) } },
+    {
+      fullUrl: `urn:uuid:${note.note_id}`,
+      resource: document,
+      request: { method: 'POST', url: 'DocumentReference', ifNoneExist: ifNoneExist(note.note_id) },
+    },
   ];
   for (const assessment of note.final_code_assessments) {
     const id = derivedUuid('fhir-condition', note.note_id, assessment.code);
@@ -48,14 +62,30 @@ export function noteBundle(note: NoteReady, at: Date): Bundle {
       identifier: [identifierOf(id)],
       clinicalStatus: { coding: [{ system: 'http://terminology.hl7.org/CodeSystem/condition-clinical', code: 'active' }] },
       verificationStatus: { coding: [{ system: 'http://terminology.hl7.org/CodeSystem/condition-ver-status', code: 'provisional' }] },
-      category: [{ coding: [{ system: 'http://terminology.hl7.org/CodeSystem/condition-category', code: 'encounter-diagnosis', display: 'Encounter Diagnosis' }] }],
-      code: { coding: [{ system: ICD10CM_SYSTEM, code: assessment.code, ...(assessment.description ? { display: assessment.description } : {}) }] },
+      category: [
+        {
+          coding: [
+            {
+              system: 'http://terminology.hl7.org/CodeSystem/condition-category',
+              code: 'encounter-diagnosis',
+              display: 'Encounter Diagnosis',
+            },
+          ],
+        },
+      ],
+      code: {
+        coding: [{ system: ICD10CM_SYSTEM, code: assessment.code, ...(assessment.description ? { display: assessment.description } : {}) }],
+      },
       subject: patient,
       ...(encounter ? { encounter } : {}),
       recordedDate: at.toISOString(),
       evidence: [{ detail: [{ reference: `urn:uuid:${note.note_id}` }] }],
     };
-    entries.push({ fullUrl: `urn:uuid:${id}`, resource: condition, request: { method: 'POST', url: 'Condition', ifNoneExist: ifNoneExist(id) } });
+    entries.push({
+      fullUrl: `urn:uuid:${id}`,
+      resource: condition,
+      request: { method: 'POST', url: 'Condition', ifNoneExist: ifNoneExist(id) },
+    });
   }
   return { resourceType: 'Bundle', type: 'transaction', entry: entries };
 }

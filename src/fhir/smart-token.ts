@@ -33,7 +33,10 @@ export function signingKey(pem: string): { key: KeyObject; alg: 'RS384' | 'ES384
 }
 
 export class TokenError extends Error {
-  constructor(message: string, readonly permanent = false) {
+  constructor(
+    message: string,
+    readonly permanent = false,
+  ) {
     super(message);
   }
 }
@@ -85,7 +88,9 @@ export class SmartTokenCache {
     });
     const body = res.data as { access_token?: unknown; expires_in?: unknown; error?: unknown };
     if (res.status < 200 || res.status >= 300 || typeof body?.access_token !== 'string') {
-      throw new TokenError(`token endpoint answered HTTP ${res.status}${typeof body?.error === 'string' ? ` (${body.error.slice(0, 100)})` : ''}`);
+      throw new TokenError(
+        `token endpoint answered HTTP ${res.status}${typeof body?.error === 'string' ? ` (${body.error.slice(0, 100)})` : ''}`,
+      );
     }
     const lifetime = typeof body.expires_in === 'number' && body.expires_in > 0 ? body.expires_in : 300;
     // Renewed 30 s early (or at half-life for short tokens), so a token never expires in flight.

@@ -81,16 +81,20 @@ export function auditedAtOnce(log: Pick<AuditLog, 'writeNow'>, decl: { param: st
     res.end = ((...args: unknown[]) => {
       if (writing || res.statusCode >= 500) return end(...args);
       writing = true;
-      const row = { requestId: req.requestId, clientRequestId: req.clientRequestId, userId: req.apiKey?.name, resourceId, status: res.statusCode };
-      log
-        .writeNow({ ...row, operation: decl.operation })
-        .then(
-          () => {
-            res.locals.auditWritten = true;
-            end(...args);
-          },
-          (err: unknown) => next(err),
-        );
+      const row = {
+        requestId: req.requestId,
+        clientRequestId: req.clientRequestId,
+        userId: req.apiKey?.name,
+        resourceId,
+        status: res.statusCode,
+      };
+      log.writeNow({ ...row, operation: decl.operation }).then(
+        () => {
+          res.locals.auditWritten = true;
+          end(...args);
+        },
+        (err: unknown) => next(err),
+      );
       return res;
     }) as Response['end'];
     next();

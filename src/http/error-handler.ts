@@ -16,7 +16,8 @@ interface HttpishError {
 const CONNECTION_ERRNOS = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH']);
 // admin_shutdown, crash_shutdown, cannot_connect_now, database_dropped... (class 08 is connection exceptions).
 const UNAVAILABLE_SQLSTATES = new Set(['57P01', '57P02', '57P03', '53300']);
-const CONNECTION_MESSAGES = /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Connection ended unexpectedly/i;
+const CONNECTION_MESSAGES =
+  /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Connection ended unexpectedly/i;
 
 /** The database cannot be reached right now (down, restarting, refusing): the request may be retried. */
 function isDatabaseUnavailable(err: unknown): boolean {

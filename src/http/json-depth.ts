@@ -12,7 +12,8 @@ export function nestsDeeperThan(bytes: Uint8Array, max = MAX_JSON_DEPTH): boolea
   for (let i = 0; i < bytes.length; i++) {
     const b = bytes[i];
     if (inString) {
-      if (b === 0x5c) i++; // backslash: skip the escaped byte
+      if (b === 0x5c)
+        i++; // backslash: skip the escaped byte
       else if (b === 0x22) inString = false;
     } else if (b === 0x22) {
       inString = true;

@@ -7,7 +7,12 @@ import type { QueueDefinition } from './define-job.js';
  * registry) created or brought up to date. LISTEN/NOTIFY wakes workers the moment a job is sent
  * (FACTS.md: median 6 ms instead of ~1 s of polling).
  */
-export async function startBoss(connectionString: string, logger: Logger, queues: QueueDefinition[], options: { supervise?: boolean } = {}): Promise<PgBoss> {
+export async function startBoss(
+  connectionString: string,
+  logger: Logger,
+  queues: QueueDefinition[],
+  options: { supervise?: boolean } = {},
+): Promise<PgBoss> {
   const boss = new PgBoss({
     connectionString,
     application_name: 'clinigate-jobs',

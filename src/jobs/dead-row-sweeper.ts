@@ -30,7 +30,11 @@ export function startDeadRowSweeper(deps: { pool: Pool; logger: Logger }, checkM
         if (t.dead < MIN_DEAD || t.dead < t.live / 10) continue;
         const started = performance.now();
         await vacuumTable(deps.pool, t.table as (typeof HOT_TABLES)[number]);
-        deps.logger.info('vacuumed a hot table (autovacuum is off)', { table: t.table, dead_rows: t.dead, duration_ms: Math.round(performance.now() - started) });
+        deps.logger.info('vacuumed a hot table (autovacuum is off)', {
+          table: t.table,
+          dead_rows: t.dead,
+          duration_ms: Math.round(performance.now() - started),
+        });
       }
     } catch (err) {
       deps.logger.warn('dead-row sweep failed', { error_name: (err as Error).name, error_code: (err as { code?: string }).code });

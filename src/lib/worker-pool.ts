@@ -162,7 +162,10 @@ export class WorkerPool {
     const needsSetup = setup !== undefined && slot.setupKey !== setup.key;
     if (needsSetup) slot.setupKey = undefined;
     // Spawning and setup are bounded apart from the budget: a cold worker loads its modules first.
-    slot.timer = setTimeout(() => this.fail(slot, new WorkerTimeoutError(`The worker did not start within ${this.setupTimeoutMs} ms`, 'setup')), this.setupTimeoutMs);
+    slot.timer = setTimeout(
+      () => this.fail(slot, new WorkerTimeoutError(`The worker did not start within ${this.setupTimeoutMs} ms`, 'setup')),
+      this.setupTimeoutMs,
+    );
     worker.postMessage({ id: task.id, op: task.op, args: task.args, setup: needsSetup ? setup.load() : undefined });
     if (needsSetup) slot.setupKey = setup.key;
   }
@@ -198,7 +201,11 @@ export class WorkerPool {
       return;
     }
     slot.task = undefined;
-    this.settle(task, answer.ok ? undefined : new WorkerTaskError(answer.error.name, answer.error.message), answer.ok ? answer.value : undefined);
+    this.settle(
+      task,
+      answer.ok ? undefined : new WorkerTaskError(answer.error.name, answer.error.message),
+      answer.ok ? answer.value : undefined,
+    );
     this.idle(slot);
     this.dispatch();
   }

@@ -65,7 +65,9 @@ export const errorDto = z
   .object({
     success: z.literal(false),
     error: z.string().openapi({ description: 'HTTP reason phrase of the status', example: 'Bad Request' }),
-    details: z.string().openapi({ description: 'What went wrong, naming fields, headers or the missing resource', example: 'duration_seconds is required' }),
+    details: z
+      .string()
+      .openapi({ description: 'What went wrong, naming fields, headers or the missing resource', example: 'duration_seconds is required' }),
   })
   .openapi('ErrorDto', { description: 'Every 4xx and 5xx answer: `{success: false, error, details}`.' });
 
@@ -116,7 +118,8 @@ export function errorResponses(statuses: number[], cases: ErrorCases = {}): Reco
           },
         },
       };
-      if (status === 429) response.headers = z.object({ 'Retry-After': z.string().openapi({ description: 'Seconds to wait', example: '42' }) });
+      if (status === 429)
+        response.headers = z.object({ 'Retry-After': z.string().openapi({ description: 'Seconds to wait', example: '42' }) });
       return [String(status), response];
     }),
   );

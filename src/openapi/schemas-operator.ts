@@ -63,7 +63,9 @@ export const inboundEventDto = z
     group_id: z.string().nullable(),
     correlation_id: z.string(),
     attempts: z.number().int(),
-    pipeline: z.record(z.string(), z.unknown()).openapi({ description: 'Ids of the work done so far (transcription_id, thread_id, run_id, note_id, codify_run_id)' }),
+    pipeline: z
+      .record(z.string(), z.unknown())
+      .openapi({ description: 'Ids of the work done so far (transcription_id, thread_id, run_id, note_id, codify_run_id)' }),
     error: z.object({ error: z.string(), details: z.string() }).nullable(),
     occurred_at: timestamp().nullable(),
     received_at: timestamp(),
@@ -78,14 +80,17 @@ export const webhookEndpointDto = z
     id: uuid(ENDPOINT_ID),
     url: z.string().openapi({ example: 'https://ehr.example.org/clinigate/events' }),
     events: z.array(outboundType).openapi({ description: 'Empty: every event type' }),
-    group_id: z.string().nullable().openapi({ description: 'Only this group\'s events; null: every group (operator-wide)' }),
+    group_id: z.string().nullable().openapi({ description: "Only this group's events; null: every group (operator-wide)" }),
     description: z.string().nullable(),
     thin: z.boolean().openapi({ description: 'Deliver only the ids of `data`' }),
-    kind: z.enum(['webhook', 'hl7-mllp', 'fhir']).openapi({ description: 'webhook: signed JSON POST; hl7-mllp: note.ready as MDM^T02 (+ ADT^A08 with DG1) over MLLP; fhir: note.ready as a transaction Bundle (see the README interface specification)' }),
+    kind: z.enum(['webhook', 'hl7-mllp', 'fhir']).openapi({
+      description:
+        'webhook: signed JSON POST; hl7-mllp: note.ready as MDM^T02 (+ ADT^A08 with DG1) over MLLP; fhir: note.ready as a transaction Bundle (see the README interface specification)',
+    }),
     auth: z
       .object({ token_url: z.string(), client_id: z.string(), scope: z.string().optional() })
       .nullable()
-      .openapi({ description: 'A fhir endpoint\'s SMART Backend Services client; the private key is never shown' }),
+      .openapi({ description: "A fhir endpoint's SMART Backend Services client; the private key is never shown" }),
     status: z.enum(['active', 'disabled']),
     disabled_reason: z.string().nullable(),
     created_at: timestamp(),
@@ -94,7 +99,11 @@ export const webhookEndpointDto = z
   .openapi('WebhookEndpointDto');
 
 export const webhookEndpointCreatedDto = webhookEndpointDto
-  .extend({ secret: z.string().openapi({ description: 'Signing secret, shown only in this answer', example: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' }) })
+  .extend({
+    secret: z
+      .string()
+      .openapi({ description: 'Signing secret, shown only in this answer', example: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' }),
+  })
   .openapi('WebhookEndpointCreatedDto');
 
 export const deliveryAttemptDto = z
@@ -139,15 +148,35 @@ const ids = {
 export const OUTBOUND_EVENT_DATA: Record<(typeof OUTBOUND_EVENT_TYPES)[number], { summary: string; data: z.ZodType }> = {
   'transcription.created': {
     summary: 'A transcription was stored (API or EHR pipeline)',
-    data: z.looseObject({ transcription_id: uuid(IDS.transcription), ...ids, user_id: z.string().optional(), correlation_id: z.string().optional(), duration_seconds: z.number().optional(), language_used: z.string().optional(), created_at: timestamp() }),
+    data: z.looseObject({
+      transcription_id: uuid(IDS.transcription),
+      ...ids,
+      user_id: z.string().optional(),
+      correlation_id: z.string().optional(),
+      duration_seconds: z.number().optional(),
+      language_used: z.string().optional(),
+      created_at: timestamp(),
+    }),
   },
   'run.completed': {
     summary: 'A run ended `completed`',
-    data: z.object({ run_id: uuid(IDS.run), thread_id: uuid(IDS.thread), kind: z.enum(['chat', 'extraction']), status: z.literal('completed'), ...ids }),
+    data: z.object({
+      run_id: uuid(IDS.run),
+      thread_id: uuid(IDS.thread),
+      kind: z.enum(['chat', 'extraction']),
+      status: z.literal('completed'),
+      ...ids,
+    }),
   },
   'run.failed': {
     summary: 'A run ended `failed` (also when cancelled)',
-    data: z.object({ run_id: uuid(IDS.run), thread_id: uuid(IDS.thread), kind: z.enum(['chat', 'extraction']), status: z.literal('failed'), ...ids }),
+    data: z.object({
+      run_id: uuid(IDS.run),
+      thread_id: uuid(IDS.thread),
+      kind: z.enum(['chat', 'extraction']),
+      status: z.literal('failed'),
+      ...ids,
+    }),
   },
   'note.created': {
     summary: 'A clinical note was created (version 1)',
@@ -155,7 +184,13 @@ export const OUTBOUND_EVENT_DATA: Record<(typeof OUTBOUND_EVENT_TYPES)[number], 
   },
   'note.updated': {
     summary: 'A clinical note changed (a new version)',
-    data: z.object({ note_id: uuid(IDS.note), template: templateSchema, version: z.number().int(), ...ids, changed_fields: z.array(z.string()) }),
+    data: z.object({
+      note_id: uuid(IDS.note),
+      template: templateSchema,
+      version: z.number().int(),
+      ...ids,
+      changed_fields: z.array(z.string()),
+    }),
   },
   'note.ready': {
     summary: 'The documentation pipeline of an EHR `encounter.transcript` finished: note and codes ready',
@@ -163,7 +198,10 @@ export const OUTBOUND_EVENT_DATA: Record<(typeof OUTBOUND_EVENT_TYPES)[number], 
       event_id: z.string().openapi({ description: 'The inbound event id', example: 'evt_000123' }),
       correlation_id: z.string(),
       ...ids,
-      patient_id: z.string().nullable().openapi({ description: 'The patient of the encounter (data.patient_id, or PID-3 of an HL7 message)' }),
+      patient_id: z
+        .string()
+        .nullable()
+        .openapi({ description: 'The patient of the encounter (data.patient_id, or PID-3 of an HL7 message)' }),
       doctor_id: z.string().openapi({ description: 'The author (data.doctor_id, or TXA/OBR of an HL7 message)' }),
       visit_id: z.string().nullable().openapi({ description: 'The visit (data.visit_id, or PV1-19 of an HL7 message)' }),
       note_id: uuid(IDS.note),
@@ -178,24 +216,64 @@ export const OUTBOUND_EVENT_DATA: Record<(typeof OUTBOUND_EVENT_TYPES)[number], 
   },
   'codify.completed': {
     summary: 'A codification ended',
-    data: z.looseObject({ codify_run_id: uuid(IDS.codify), ...ids, user_id: z.string(), doctor_id: z.string(), model: z.string(), final_count: z.number().int(), discarded_count: z.number().int(), final_codes: z.array(z.string()), discarded_codes: z.array(z.string()) }),
+    data: z.looseObject({
+      codify_run_id: uuid(IDS.codify),
+      ...ids,
+      user_id: z.string(),
+      doctor_id: z.string(),
+      model: z.string(),
+      final_count: z.number().int(),
+      discarded_count: z.number().int(),
+      final_codes: z.array(z.string()),
+      discarded_codes: z.array(z.string()),
+    }),
   },
   'call.updated': {
     summary: 'A call changed (status, answers, transcript or dispatch): ids and status only',
-    data: z.looseObject({ callId: uuid(CALL_ID), ...ids, status: z.enum(CALL_STATUSES), statusReason: z.string().nullable(), questionnaireId: z.string(), providerCallId: z.string().nullable(), centerId: z.string().nullable(), attempts: z.number().int(), changes: z.array(z.string()), updatedAt: timestamp(), completedAt: timestamp().nullable() }),
+    data: z.looseObject({
+      callId: uuid(CALL_ID),
+      ...ids,
+      status: z.enum(CALL_STATUSES),
+      statusReason: z.string().nullable(),
+      questionnaireId: z.string(),
+      providerCallId: z.string().nullable(),
+      centerId: z.string().nullable(),
+      attempts: z.number().int(),
+      changes: z.array(z.string()),
+      updatedAt: timestamp(),
+      completedAt: timestamp().nullable(),
+    }),
   },
   'call.completed': {
     summary: 'A call reached `completed`: ids and status only; answers and transcript via GET /api/v1/calls/{callId}',
-    data: z.looseObject({ callId: uuid(CALL_ID), ...ids, status: z.literal('completed'), statusReason: z.string().nullable(), questionnaireId: z.string(), providerCallId: z.string().nullable(), centerId: z.string().nullable(), attempts: z.number().int(), changes: z.array(z.string()), updatedAt: timestamp(), completedAt: timestamp().nullable() }),
+    data: z.looseObject({
+      callId: uuid(CALL_ID),
+      ...ids,
+      status: z.literal('completed'),
+      statusReason: z.string().nullable(),
+      questionnaireId: z.string(),
+      providerCallId: z.string().nullable(),
+      centerId: z.string().nullable(),
+      attempts: z.number().int(),
+      changes: z.array(z.string()),
+      updatedAt: timestamp(),
+      completedAt: timestamp().nullable(),
+    }),
   },
 };
 
 /** `{id, type, created_at, data}` of one outbound event type, e.g. `NoteReadyEventDto`. */
 export function outboundEventDto(type: (typeof OUTBOUND_EVENT_TYPES)[number]) {
-  const name = type.split('.').map((p) => p[0].toUpperCase() + p.slice(1)).join('');
+  const name = type
+    .split('.')
+    .map((p) => p[0].toUpperCase() + p.slice(1))
+    .join('');
   return z
     .object({
-      id: z.string().openapi({ description: 'Event id, the same for every endpoint (the `webhook-id` header is the delivery id)', example: '8e2d4c6a-0b1f-4e3d-a5c7-9b1d3f5a7c9e' }),
+      id: z.string().openapi({
+        description: 'Event id, the same for every endpoint (the `webhook-id` header is the delivery id)',
+        example: '8e2d4c6a-0b1f-4e3d-a5c7-9b1d3f5a7c9e',
+      }),
       type: z.literal(type),
       created_at: timestamp(),
       data: OUTBOUND_EVENT_DATA[type].data,

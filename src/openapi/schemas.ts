@@ -19,16 +19,23 @@ export const IDS = {
   group: 'clinic-madrid-01',
 };
 
-export const soapContentDto = CONTENT_SCHEMAS.SOAP.meta({ id: 'SoapContentDto',
-  example: { subjective: 'Cough for 5 days.', objective: 'T 38.1 C, crackles right base.', assessment: 'Community-acquired pneumonia.', plan: 'Amoxicillin 1 g every 8 h for 7 days.' },
+export const soapContentDto = CONTENT_SCHEMAS.SOAP.meta({
+  id: 'SoapContentDto',
+  example: {
+    subjective: 'Cough for 5 days.',
+    objective: 'T 38.1 C, crackles right base.',
+    assessment: 'Community-acquired pneumonia.',
+    plan: 'Amoxicillin 1 g every 8 h for 7 days.',
+  },
 });
 export const birpContentDto = CONTENT_SCHEMAS.BIRP.meta({ id: 'BirpContentDto' });
 export const dapContentDto = CONTENT_SCHEMAS.DAP.meta({ id: 'DapContentDto' });
 export const girpContentDto = CONTENT_SCHEMAS.GIRP.meta({ id: 'GirpContentDto' });
 
-export const noteContentDto = z
-  .union([soapContentDto, birpContentDto, dapContentDto, girpContentDto])
-  .openapi({ description: 'Fields by template: SOAP subjective/objective/assessment/plan; BIRP behavior/intervention/response/plan; DAP data/assessment/plan; GIRP goals/intervention/response/plan. All strings.' });
+export const noteContentDto = z.union([soapContentDto, birpContentDto, dapContentDto, girpContentDto]).openapi({
+  description:
+    'Fields by template: SOAP subjective/objective/assessment/plan; BIRP behavior/intervention/response/plan; DAP data/assessment/plan; GIRP goals/intervention/response/plan. All strings.',
+});
 
 export const noteEvidenceDto = z
   .record(
@@ -67,7 +74,9 @@ export const threadMessageDto = z
 export const threadDetailDto = threadDto
   .extend({
     messages: z.array(threadMessageDto),
-    values: z.object({ messages: z.array(threadMessageDto) }).openapi({ description: 'The messages again, as LangGraph clients read them' }),
+    values: z
+      .object({ messages: z.array(threadMessageDto) })
+      .openapi({ description: 'The messages again, as LangGraph clients read them' }),
   })
   .openapi('ThreadDetailDto');
 
@@ -84,14 +93,24 @@ export const runDto = z
     kind: z.enum(['chat', 'extraction']).openapi({ description: '`x-is-chat: true` (default) is chat, `false` extraction' }),
     started_at: timestamp().nullable(),
     ended_at: timestamp().nullable(),
-    output: z
-      .record(z.string(), z.unknown())
-      .nullable()
-      .openapi({ description: 'Chat: `{messages: [...]}` (the assistant reply). Extraction: `{note_id, template, ai_generated_content}`. Null until completed.' }),
+    output: z.record(z.string(), z.unknown()).nullable().openapi({
+      description:
+        'Chat: `{messages: [...]}` (the assistant reply). Extraction: `{note_id, template, ai_generated_content}`. Null until completed.',
+    }),
     error: runErrorDto.nullable(),
   })
   .openapi('RunDto', {
-    example: { run_id: IDS.run, thread_id: IDS.thread, status: 'pending', created_at: '2026-11-22T09:30:00.000Z', kind: 'chat', started_at: null, ended_at: null, output: null, error: null },
+    example: {
+      run_id: IDS.run,
+      thread_id: IDS.thread,
+      status: 'pending',
+      created_at: '2026-11-22T09:30:00.000Z',
+      kind: 'chat',
+      started_at: null,
+      ended_at: null,
+      output: null,
+      error: null,
+    },
   });
 
 export const transcriptionDto = z
@@ -158,14 +177,21 @@ export const codeAssessmentDto = z
     code: z.string().openapi({ description: 'ICD-10-CM code, dotted', example: 'J18.9' }),
     description: z.string().openapi({ example: 'Pneumonia, unspecified organism' }),
     justification: z.string().openapi({ example: 'Assessment states community-acquired pneumonia; organism not identified.' }),
-    confidence_percent: z.number().min(0).max(100).openapi({ example: 92, description: 'Calibrated: among codes given 90 or more, at least 90% were right on documents the coder was not tuned on' }),
+    confidence_percent: z.number().min(0).max(100).openapi({
+      example: 92,
+      description: 'Calibrated: among codes given 90 or more, at least 90% were right on documents the coder was not tuned on',
+    }),
     evidence: z
       .array(
         z.object({
           start: z.number().int().min(0).openapi({ example: 24 }),
           end: z.number().int().min(0).openapi({ example: 33 }),
-          text: z.string().openapi({ description: 'the exact span: medical_note (or the PDF text) .slice(start, end)', example: 'pneumonia' }),
-          source: z.enum(['note', 'pdf']).openapi({ description: 'note: offsets into medical_note; pdf: into the PDF text; UTF-16 code units' }),
+          text: z
+            .string()
+            .openapi({ description: 'the exact span: medical_note (or the PDF text) .slice(start, end)', example: 'pneumonia' }),
+          source: z
+            .enum(['note', 'pdf'])
+            .openapi({ description: 'note: offsets into medical_note; pdf: into the PDF text; UTF-16 code units' }),
         }),
       )
       .optional(),
@@ -175,7 +201,10 @@ export const codeAssessmentDto = z
 export const codifyResponseDto = z
   .object({
     final_code_assessments: z.array(codeAssessmentDto),
-    discarded_code_assessments: z.array(codeAssessmentDto).openapi({ description: 'Considered but rejected (negated, family history, historical, hypothetical, low confidence, less specific, not billable)' }),
+    discarded_code_assessments: z.array(codeAssessmentDto).openapi({
+      description:
+        'Considered but rejected (negated, family history, historical, hypothetical, low confidence, less specific, not billable)',
+    }),
     run_id: uuid(IDS.codify),
   })
   .openapi('CodifyResponseDto');
@@ -200,12 +229,25 @@ export const healthDto = z
     status: z.enum(['ok', 'degraded', 'down']),
     checks: z.object({
       database: check.extend({ latency_ms: z.number().optional(), error: z.string().optional() }),
-      queue: check.extend({ depth: z.number().int().optional(), oldest_waiting_seconds: z.number().nullable().optional(), error: z.string().optional() }),
+      queue: check.extend({
+        depth: z.number().int().optional(),
+        oldest_waiting_seconds: z.number().nullable().optional(),
+        error: z.string().optional(),
+      }),
       engine: check.extend({ name: z.string().openapi({ example: 'local' }) }),
     }),
     version: z.string().openapi({ example: '0.1.0' }),
     uptime_seconds: z.number().int(),
   })
   .openapi('HealthDto', {
-    example: { status: 'ok', checks: { database: { status: 'ok', latency_ms: 0.8 }, queue: { status: 'ok', depth: 0, oldest_waiting_seconds: null }, engine: { status: 'ok', name: 'local' } }, version: '0.1.0', uptime_seconds: 3600 },
+    example: {
+      status: 'ok',
+      checks: {
+        database: { status: 'ok', latency_ms: 0.8 },
+        queue: { status: 'ok', depth: 0, oldest_waiting_seconds: null },
+        engine: { status: 'ok', name: 'local' },
+      },
+      version: '0.1.0',
+      uptime_seconds: 3600,
+    },
   });

@@ -1,7 +1,9 @@
 import { descriptionTokens, wordStems } from './text-normalize.js';
 
 // Stems that are too generic to count much towards a match.
-const GENERIC = new Set(['diseas', 'disord', 'syndrom', 'condit', 'abnorm', 'type', 'stage', 'state', 'finding'].flatMap((w) => [w, ...wordStems(w)]));
+const GENERIC = new Set(
+  ['diseas', 'disord', 'syndrom', 'condit', 'abnorm', 'type', 'stage', 'state', 'finding'].flatMap((w) => [w, ...wordStems(w)]),
+);
 
 /**
  * Inverted index over official titles. Each code keeps its required stems (the ones a note has to

@@ -4,14 +4,7 @@ import { basename } from 'node:path';
 import type { Pool } from '../db/pool.js';
 import { withTransaction } from '../db/transaction.js';
 import { readCategories, readCodeDescriptions } from './icd10-file.js';
-import {
-  deleteAllCodes,
-  insertCodes,
-  insertImportRecord,
-  latestImport,
-  lockImports,
-  type StoredCode,
-} from './icd10-codes.repo.js';
+import { deleteAllCodes, insertCodes, insertImportRecord, latestImport, lockImports, type StoredCode } from './icd10-codes.repo.js';
 
 export interface ImportOptions {
   /** CMS `icd10cm-codes-YYYY.txt` (Code Descriptions in Tabular Order): every code billable. */
@@ -71,7 +64,14 @@ export async function importIcd10(pool: Pool, options: ImportOptions): Promise<I
 
   const last = await latestImport(pool);
   if (same(last)) {
-    return { status: 'unchanged', importId: last!.id, codeCount: last!.code_count, headerCount: last!.header_count, codesSha256, durationMs: performance.now() - started };
+    return {
+      status: 'unchanged',
+      importId: last!.id,
+      codeCount: last!.code_count,
+      headerCount: last!.header_count,
+      codesSha256,
+      durationMs: performance.now() - started,
+    };
   }
   const { codes, headers } = await readRows(options);
   const all = [...codes, ...headers];
@@ -81,7 +81,14 @@ export async function importIcd10(pool: Pool, options: ImportOptions): Promise<I
     // Another process may have imported the same content while this one read the file.
     const current = await latestImport(tx);
     if (same(current)) {
-      return { status: 'unchanged' as const, importId: current!.id, codeCount: current!.code_count, headerCount: current!.header_count, codesSha256, durationMs: performance.now() - started };
+      return {
+        status: 'unchanged' as const,
+        importId: current!.id,
+        codeCount: current!.code_count,
+        headerCount: current!.header_count,
+        codesSha256,
+        durationMs: performance.now() - started,
+      };
     }
     await deleteAllCodes(tx);
     for (let i = 0; i < all.length; i += batch) {

@@ -3,7 +3,8 @@ import { porterStemmer } from '../lib/porter-stemmer.js';
 // Shared by the description index and the coder, so both sides normalise words the same way.
 
 const STOPWORDS = new Set(
-  ('a an the of and or in on at to for by with as from into onto is was were be been being are has have had ' +
+  (
+    'a an the of and or in on at to for by with as from into onto is was were be been being are has have had ' +
     'this that these those which who whose its his her their he she it they them there than then also ' +
     'due mellitus patient do does did'
   ).split(' '),
@@ -13,9 +14,7 @@ const STOPWORDS = new Set(
 // them: residual "Other ..." codes need the note to say so. "Displaced" and "closed" are the
 // ICD-10-CM defaults for a fracture not said to be nondisplaced or open (chapter 19 guidelines).
 export const FREE_WORDS = new Set(
-  'unspecified nec elsewhere classified site organism side part initial encounter uncomplicated displaced closed'.split(
-    ' ',
-  ),
+  'unspecified nec elsewhere classified site organism side part initial encounter uncomplicated displaced closed'.split(' '),
 );
 
 // Spelling variants and adjective/noun pairs that descriptions and notes use interchangeably.
@@ -99,7 +98,10 @@ export function wordStems(raw: string, previous?: string): readonly string[] {
   }
   const out: string[] = [];
   // "Crohn's" and "Crohn" are one word; single letters stay ("hepatitis C", "Q fever", "vitamin D").
-  for (const piece of raw.toLowerCase().replace(/['’]s\b/g, '').split(/[^a-z0-9]+/)) {
+  for (const piece of raw
+    .toLowerCase()
+    .replace(/['’]s\b/g, '')
+    .split(/[^a-z0-9]+/)) {
     if (piece === '' || STOPWORDS.has(piece)) continue;
     if (contextual && ROMAN[piece]) {
       out.push(ROMAN[piece]);

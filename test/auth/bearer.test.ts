@@ -16,7 +16,10 @@ describe('bearer authentication (HS256)', () => {
   afterAll(() => t.close());
 
   const createThread = (headers: Record<string, string>) =>
-    request(t.app).post('/v1/agent/threads').set({ 'x-doctor': 'dr-a', ...headers }).send({});
+    request(t.app)
+      .post('/v1/agent/threads')
+      .set({ 'x-doctor': 'dr-a', ...headers })
+      .send({});
 
   async function expect401(headers: Record<string, string>, details: RegExp) {
     const res = await createThread(headers);
@@ -59,7 +62,10 @@ describe('bearer authentication (HS256)', () => {
 
   it('refuses an RS256 token when HS256 is configured', async () => {
     const { privateKey } = await generateKeyPair('RS256');
-    const token = await new SignJWT({ sub: 'u', group_id: 'g' }).setProtectedHeader({ alg: 'RS256' }).setExpirationTime('1h').sign(privateKey);
+    const token = await new SignJWT({ sub: 'u', group_id: 'g' })
+      .setProtectedHeader({ alg: 'RS256' })
+      .setExpirationTime('1h')
+      .sign(privateKey);
     await expect401({ authorization: `Bearer ${token}` }, /algorithm/);
   });
 
@@ -98,7 +104,10 @@ describe('bearer authentication (RS256 public key, issuer and audience)', () => 
   const { publicKey, privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
   const pem = publicKey.export({ type: 'spki', format: 'pem' }).toString();
   const sign = (claims: Record<string, unknown>, alg = 'RS256', key: unknown = privateKey) =>
-    new SignJWT(claims).setProtectedHeader({ alg }).setExpirationTime('1h').sign(key as CryptoKey);
+    new SignJWT(claims)
+      .setProtectedHeader({ alg })
+      .setExpirationTime('1h')
+      .sign(key as CryptoKey);
 
   beforeAll(async () => {
     t = await startTestApp({ env: { JWT_PUBLIC_KEY: pem, JWT_ISSUER: 'https://idp.example', JWT_AUDIENCE: 'clinigate' } });
@@ -106,7 +115,10 @@ describe('bearer authentication (RS256 public key, issuer and audience)', () => 
   afterAll(() => t.close());
 
   const call = (token: string) =>
-    request(t.app).post('/v1/agent/threads').set({ authorization: `Bearer ${token}`, 'x-doctor': 'dr-a' }).send({});
+    request(t.app)
+      .post('/v1/agent/threads')
+      .set({ authorization: `Bearer ${token}`, 'x-doctor': 'dr-a' })
+      .send({});
 
   it('accepts an RS256 token with the right issuer and audience', async () => {
     const res = await call(await sign({ sub: 'u', group_id: 'g', iss: 'https://idp.example', aud: 'clinigate' }));
@@ -123,7 +135,11 @@ describe('bearer authentication (RS256 public key, issuer and audience)', () => 
   });
 
   it('refuses HS256 signed with the public key as secret (algorithm confusion)', async () => {
-    const token = await sign({ sub: 'u', group_id: 'g', iss: 'https://idp.example', aud: 'clinigate' }, 'HS256', new TextEncoder().encode(pem));
+    const token = await sign(
+      { sub: 'u', group_id: 'g', iss: 'https://idp.example', aud: 'clinigate' },
+      'HS256',
+      new TextEncoder().encode(pem),
+    );
     const res = await call(token);
     expect(res.status).toBe(401);
     expect(res.body.details).toMatch(/algorithm/);
@@ -140,12 +156,24 @@ describe('bearer authentication (JWKS URL, ES256)', () => {
     const { port } = server.address() as { port: number };
     const t = await startTestApp({ env: { JWT_JWKS_URL: `http://127.0.0.1:${port}/jwks.json` } });
     try {
-      const token = await new SignJWT({ sub: 'u', group_id: 'g' }).setProtectedHeader({ alg: 'ES256', kid: 'k1' }).setExpirationTime('1h').sign(privateKey);
-      const ok = await request(t.app).post('/v1/agent/threads').set({ authorization: `Bearer ${token}`, 'x-doctor': 'd' }).send({});
+      const token = await new SignJWT({ sub: 'u', group_id: 'g' })
+        .setProtectedHeader({ alg: 'ES256', kid: 'k1' })
+        .setExpirationTime('1h')
+        .sign(privateKey);
+      const ok = await request(t.app)
+        .post('/v1/agent/threads')
+        .set({ authorization: `Bearer ${token}`, 'x-doctor': 'd' })
+        .send({});
       expect(ok.status).toBe(201);
       const other = await generateKeyPair('ES256');
-      const forged = await new SignJWT({ sub: 'u', group_id: 'g' }).setProtectedHeader({ alg: 'ES256', kid: 'k1' }).setExpirationTime('1h').sign(other.privateKey);
-      const bad = await request(t.app).post('/v1/agent/threads').set({ authorization: `Bearer ${forged}`, 'x-doctor': 'd' }).send({});
+      const forged = await new SignJWT({ sub: 'u', group_id: 'g' })
+        .setProtectedHeader({ alg: 'ES256', kid: 'k1' })
+        .setExpirationTime('1h')
+        .sign(other.privateKey);
+      const bad = await request(t.app)
+        .post('/v1/agent/threads')
+        .set({ authorization: `Bearer ${forged}`, 'x-doctor': 'd' })
+        .send({});
       expect(bad.status).toBe(401);
     } finally {
       await t.close();

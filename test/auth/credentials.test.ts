@@ -35,7 +35,9 @@ describe('credentials: voice keys reach calls and centers only, operator keys ev
 
   const auditOf = async (clientRequestId: string) => {
     for (let i = 0; i < 100; i++) {
-      const { rows } = await t.deps.pool.query(`SELECT user_id, operation, status FROM audit_log WHERE client_request_id = $1`, [clientRequestId]);
+      const { rows } = await t.deps.pool.query(`SELECT user_id, operation, status FROM audit_log WHERE client_request_id = $1`, [
+        clientRequestId,
+      ]);
       if (rows.length) return rows;
       await new Promise((r) => setTimeout(r, 20));
     }
@@ -44,7 +46,10 @@ describe('credentials: voice keys reach calls and centers only, operator keys ev
 
   it('answers a voice key 403 Forbidden on every operator route, and stores nothing', async () => {
     for (const [method, path] of OPERATOR_ONLY) {
-      const res = await request(t.app)[method as 'get'](path).set(VOICE).send(method === 'post' ? { url: 'http://127.0.0.1:9/x' } : undefined);
+      const res = await request(t.app)
+        [method as 'get'](path)
+        .set(VOICE)
+        .send(method === 'post' ? { url: 'http://127.0.0.1:9/x' } : undefined);
       expect(res.status, `${method} ${path}`).toBe(403);
       expect(res.body).toEqual({ success: false, error: 'Forbidden', details: expect.stringMatching(/operator key/) });
     }
@@ -76,16 +81,37 @@ describe('credentials: voice keys reach calls and centers only, operator keys ev
   });
 
   it('audits a key request under the key name, else its fingerprint, never the key itself', async () => {
-    const marks = { named: `named-${randomUUID()}`, bare: `bare-${randomUUID()}`, voice: `voice-${randomUUID()}`, refused: `refused-${randomUUID()}` };
-    await request(t.app).get('/api/v1/webhook-endpoints').set({ ...OPERATOR, 'x-request-id': marks.named });
-    await request(t.app).get('/api/v1/webhook-endpoints').set({ ...BARE_OPERATOR, 'x-request-id': marks.bare });
-    await request(t.app).get('/api/v1/centers').set({ ...VOICE, 'x-request-id': marks.voice });
-    await request(t.app).get('/api/v1/webhook-endpoints').set({ ...VOICE, 'x-request-id': marks.refused });
+    const marks = {
+      named: `named-${randomUUID()}`,
+      bare: `bare-${randomUUID()}`,
+      voice: `voice-${randomUUID()}`,
+      refused: `refused-${randomUUID()}`,
+    };
+    await request(t.app)
+      .get('/api/v1/webhook-endpoints')
+      .set({ ...OPERATOR, 'x-request-id': marks.named });
+    await request(t.app)
+      .get('/api/v1/webhook-endpoints')
+      .set({ ...BARE_OPERATOR, 'x-request-id': marks.bare });
+    await request(t.app)
+      .get('/api/v1/centers')
+      .set({ ...VOICE, 'x-request-id': marks.voice });
+    await request(t.app)
+      .get('/api/v1/webhook-endpoints')
+      .set({ ...VOICE, 'x-request-id': marks.refused });
     expect(await auditOf(marks.named)).toEqual([{ user_id: 'ops-test', operation: 'GET /api/v1/webhook-endpoints', status: 200 }]);
-    expect(await auditOf(marks.bare)).toEqual([{ user_id: keyFingerprint(TEST_OPERATOR_KEYS[1]), operation: 'GET /api/v1/webhook-endpoints', status: 200 }]);
-    expect(await auditOf(marks.voice)).toEqual([{ user_id: keyFingerprint(TEST_API_KEYS[0]), operation: 'GET /api/v1/centers', status: 200 }]);
-    expect(await auditOf(marks.refused)).toEqual([{ user_id: keyFingerprint(TEST_API_KEYS[0]), operation: 'GET /api/v1/webhook-endpoints', status: 403 }]);
-    const { rows } = await t.deps.pool.query(`SELECT count(*)::int AS n FROM audit_log WHERE user_id = ANY ($1)`, [[TEST_OPERATOR_KEY, ...TEST_API_KEYS]]);
+    expect(await auditOf(marks.bare)).toEqual([
+      { user_id: keyFingerprint(TEST_OPERATOR_KEYS[1]), operation: 'GET /api/v1/webhook-endpoints', status: 200 },
+    ]);
+    expect(await auditOf(marks.voice)).toEqual([
+      { user_id: keyFingerprint(TEST_API_KEYS[0]), operation: 'GET /api/v1/centers', status: 200 },
+    ]);
+    expect(await auditOf(marks.refused)).toEqual([
+      { user_id: keyFingerprint(TEST_API_KEYS[0]), operation: 'GET /api/v1/webhook-endpoints', status: 403 },
+    ]);
+    const { rows } = await t.deps.pool.query(`SELECT count(*)::int AS n FROM audit_log WHERE user_id = ANY ($1)`, [
+      [TEST_OPERATOR_KEY, ...TEST_API_KEYS],
+    ]);
     expect(rows[0].n).toBe(0);
   });
 
@@ -112,12 +138,19 @@ describe('bearer tokens: exp required and bounded by JWT_MAX_AGE_SECONDS', () =>
   });
   afterAll(() => t.close());
   const now = () => Math.floor(Date.now() / 1000);
-  const withToken = (token: string) => request(t.app).post('/v1/agent/threads').set({ authorization: `Bearer ${token}`, 'x-doctor': 'dr-a' }).send({});
+  const withToken = (token: string) =>
+    request(t.app)
+      .post('/v1/agent/threads')
+      .set({ authorization: `Bearer ${token}`, 'x-doctor': 'dr-a' })
+      .send({});
 
   it('refuses a token without exp (401)', async () => {
     const { SignJWT } = await import('jose');
     const { TEST_JWT_SECRET } = await import('../helpers/tokens.js');
-    const token = await new SignJWT({ sub: 'u', group_id: 'g' }).setProtectedHeader({ alg: 'HS256' }).setIssuedAt().sign(new TextEncoder().encode(TEST_JWT_SECRET));
+    const token = await new SignJWT({ sub: 'u', group_id: 'g' })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setIssuedAt()
+      .sign(new TextEncoder().encode(TEST_JWT_SECRET));
     const res = await withToken(token);
     expect(res.status).toBe(401);
     expect(res.body).toEqual({ success: false, error: 'Unauthorized', details: expect.stringMatching(/exp claim/) });

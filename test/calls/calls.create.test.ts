@@ -24,7 +24,10 @@ describe('POST /api/v1/calls/external-questionnaire', () => {
   afterAll(() => t.close());
 
   const post = (body: unknown, headers: Record<string, string> = {}) =>
-    request(t.app).post(PATH).set({ 'x-api-key': TEST_API_KEYS[0], ...headers }).send(body as object);
+    request(t.app)
+      .post(PATH)
+      .set({ 'x-api-key': TEST_API_KEYS[0], ...headers })
+      .send(body as object);
 
   it('answers 202 with the queued call, and GET reads it back', async () => {
     const scheduledAt = new Date(Date.now() + 3_600_000).toISOString();
@@ -79,7 +82,10 @@ describe('POST /api/v1/calls/external-questionnaire', () => {
     [{ questionnaireId: 'q', phoneNumber: '+34915550142', metadata: 'x' }, /metadata/],
     [{ questionnaireId: 'q', phoneNumber: '+34915550142', metadata: [1] }, /metadata/],
     [{ questionnaireId: 'q', phoneNumber: '+34915550142', metadata: { blob: 'x'.repeat(8200) } }, /metadata: must be at most 8192 bytes/],
-    [{ questionnaireId: 'q', phoneNumber: '+34915550142', centerId: 'ctr-does-not-exist' }, /centerId: center ctr-does-not-exist does not exist/],
+    [
+      { questionnaireId: 'q', phoneNumber: '+34915550142', centerId: 'ctr-does-not-exist' },
+      /centerId: center ctr-does-not-exist does not exist/,
+    ],
     [[1], /JSON object/],
   ])('answers 400 naming the field for %j', async (body, details) => {
     const res = await post(body);
@@ -109,7 +115,8 @@ describe('POST /api/v1/calls/external-questionnaire', () => {
     const countCalls = async (questionnaireId: string) =>
       (await t.deps.pool.query('SELECT count(*)::int AS n FROM calls WHERE questionnaire_id = $1', [questionnaireId])).rows[0].n;
     const jobsFor = async (callId: string) =>
-      (await t.deps.pool.query(`SELECT count(*)::int AS n FROM pgboss.job WHERE name = 'call-dispatch' AND data->>'callId' = $1`, [callId])).rows[0].n;
+      (await t.deps.pool.query(`SELECT count(*)::int AS n FROM pgboss.job WHERE name = 'call-dispatch' AND data->>'callId' = $1`, [callId]))
+        .rows[0].n;
 
     it('a retried request returns the first answer and creates nothing new', async () => {
       const key = randomUUID();
@@ -117,7 +124,10 @@ describe('POST /api/v1/calls/external-questionnaire', () => {
       const first = await post(body, { 'idempotency-key': key });
       expect(first.status).toBe(202);
       // Same content, other key order: the same request.
-      const again = await post({ metadata: { b: 2, a: 1 }, phoneNumber: body.phoneNumber, questionnaireId: body.questionnaireId }, { 'idempotency-key': key });
+      const again = await post(
+        { metadata: { b: 2, a: 1 }, phoneNumber: body.phoneNumber, questionnaireId: body.questionnaireId },
+        { 'idempotency-key': key },
+      );
       expect(again.status).toBe(202);
       expect(again.body).toEqual(first.body);
       expect(again.headers['idempotent-replayed']).toBe('true');

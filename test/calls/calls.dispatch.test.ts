@@ -28,9 +28,11 @@ describe('call dispatch to the voice provider', () => {
   });
 
   const create = (body: unknown) =>
-    request(t.app).post('/api/v1/calls/external-questionnaire').set('x-api-key', TEST_API_KEYS[0]).send(body as object);
-  const read = async (callId: string) =>
-    (await request(t.app).get(`/api/v1/calls/${callId}`).set('x-api-key', TEST_API_KEYS[0])).body;
+    request(t.app)
+      .post('/api/v1/calls/external-questionnaire')
+      .set('x-api-key', TEST_API_KEYS[0])
+      .send(body as object);
+  const read = async (callId: string) => (await request(t.app).get(`/api/v1/calls/${callId}`).set('x-api-key', TEST_API_KEYS[0])).body;
   const requestsFor = (callId: string) => provider.requests.filter((r) => r.body.callId === callId);
   const untilStatus = (callId: string, status: string) =>
     waitFor(async () => {
@@ -44,7 +46,13 @@ describe('call dispatch to the voice provider', () => {
     const callId = created.body.callId;
     const call = await untilStatus(callId, 'dispatched');
     const [sent] = requestsFor(callId);
-    expect(sent.body).toMatchObject({ callId, questionnaireId: 'phq-9', phoneNumber: '+34915550142', language: 'es', metadata: { campaign: 'flu' } });
+    expect(sent.body).toMatchObject({
+      callId,
+      questionnaireId: 'phq-9',
+      phoneNumber: '+34915550142',
+      language: 'es',
+      metadata: { campaign: 'flu' },
+    });
     expect(sent.headers['content-type']).toMatch(/application\/json/);
     expect(sent.headers['idempotency-key']).toBe(callId);
     // X-Integration-Signature: hex HMAC-SHA256 over the raw body, the whole secret as key.
@@ -53,13 +61,19 @@ describe('call dispatch to the voice provider', () => {
     // Standard Webhooks: the library's own verification.
     expect(sent.headers['webhook-id']).toBe(callId);
     expect(() => new Webhook(PROVIDER_SECRET).verify(sent.raw, sent.headers as Record<string, string>)).not.toThrow();
-    expect(() => new Webhook(`whsec_${Buffer.from('other-secret').toString('base64')}`).verify(sent.raw, sent.headers as Record<string, string>)).toThrow();
+    expect(() =>
+      new Webhook(`whsec_${Buffer.from('other-secret').toString('base64')}`).verify(sent.raw, sent.headers as Record<string, string>),
+    ).toThrow();
 
     expect(call).toMatchObject({ status: 'dispatched', statusReason: null, attempts: 1, providerCallId: expect.stringMatching(/^prov-/) });
     expect(call.dispatchedAt).toEqual(expect.any(String));
     const events = await t.deps.pool.query(`SELECT type, group_id, data FROM outbox WHERE data->>'callId' = $1`, [callId]);
     expect(events.rows).toEqual([
-      { type: 'call.updated', group_id: null, data: expect.objectContaining({ callId, status: 'dispatched', group_id: null, changes: ['status'] }) },
+      {
+        type: 'call.updated',
+        group_id: null,
+        data: expect.objectContaining({ callId, status: 'dispatched', group_id: null, changes: ['status'] }),
+      },
     ]);
     expect(JSON.stringify(events.rows)).not.toContain('+34915550142');
   });

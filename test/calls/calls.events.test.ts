@@ -34,7 +34,8 @@ describe('applyCallEvent', () => {
   afterAll(() => t.close());
 
   const newCall = async () =>
-    (await request(t.app).post('/api/v1/calls/external-questionnaire').set('x-api-key', TEST_API_KEYS[0]).send(validCall())).body.callId as string;
+    (await request(t.app).post('/api/v1/calls/external-questionnaire').set('x-api-key', TEST_API_KEYS[0]).send(validCall())).body
+      .callId as string;
   const apply = (callId: string, event: unknown) => withTransaction(t.deps.pool, (tx) => applyCallEvent(tx, callId, event));
   const read = async (callId: string) => (await request(t.app).get(`/api/v1/calls/${callId}`).set('x-api-key', TEST_API_KEYS[0])).body;
   const events = async (callId: string) =>
@@ -44,7 +45,13 @@ describe('applyCallEvent', () => {
     const callId = await newCall();
     await apply(callId, { type: 'call.status', status: 'ringing' });
     await apply(callId, { type: 'call.status', status: 'in_progress' });
-    await apply(callId, { type: 'call.answers', answers: [{ questionId: 'q1', answer: 2 }, { questionId: 'q2', answer: 'no' }] });
+    await apply(callId, {
+      type: 'call.answers',
+      answers: [
+        { questionId: 'q1', answer: 2 },
+        { questionId: 'q2', answer: 'no' },
+      ],
+    });
     await apply(callId, { type: 'call.answers', answers: [{ questionId: 'q1', answer: 3 }] });
     await apply(callId, { type: 'call.status', status: 'completed', reason: 'finished' });
     // A transcript may arrive after the end of the call.
@@ -54,12 +61,22 @@ describe('applyCallEvent', () => {
     expect(call).toMatchObject({
       status: 'completed',
       statusReason: 'finished',
-      answers: [{ questionId: 'q1', answer: 3 }, { questionId: 'q2', answer: 'no' }],
+      answers: [
+        { questionId: 'q1', answer: 3 },
+        { questionId: 'q2', answer: 'no' },
+      ],
       transcript: 'Agent: hello. Patient: hi.',
       completedAt: expect.any(String),
     });
     const recorded = await events(callId);
-    expect(recorded.map((e) => e.type)).toEqual(['call.updated', 'call.updated', 'call.updated', 'call.updated', 'call.completed', 'call.updated']);
+    expect(recorded.map((e) => e.type)).toEqual([
+      'call.updated',
+      'call.updated',
+      'call.updated',
+      'call.updated',
+      'call.completed',
+      'call.updated',
+    ]);
     expect(recorded.every((e) => e.group_id === null && e.data.group_id === null)).toBe(true);
     // Events carry ids and status, never answers or the transcript.
     expect(JSON.stringify(recorded)).not.toMatch(/Patient: hi|"answer"/);
@@ -84,11 +101,20 @@ describe('applyCallEvent', () => {
 
   it('unknown calls are 404 and malformed events 422', async () => {
     const unknown = randomUUID();
-    await expect(apply(unknown, { type: 'call.status', status: 'ringing' })).rejects.toMatchObject({ status: 404, details: `Call ${unknown} not found` });
+    await expect(apply(unknown, { type: 'call.status', status: 'ringing' })).rejects.toMatchObject({
+      status: 404,
+      details: `Call ${unknown} not found`,
+    });
     await expect(apply('not-a-uuid', { type: 'call.status', status: 'ringing' })).rejects.toMatchObject({ status: 404 });
     const callId = await newCall();
-    await expect(apply(callId, { type: 'call.status', status: 'exploded' })).rejects.toMatchObject({ status: 422, details: expect.stringMatching(/status/) });
-    await expect(apply(callId, { type: 'call.answers', answers: [{ answer: 1 }] })).rejects.toMatchObject({ status: 422, details: expect.stringMatching(/questionId/) });
+    await expect(apply(callId, { type: 'call.status', status: 'exploded' })).rejects.toMatchObject({
+      status: 422,
+      details: expect.stringMatching(/status/),
+    });
+    await expect(apply(callId, { type: 'call.answers', answers: [{ answer: 1 }] })).rejects.toMatchObject({
+      status: 422,
+      details: expect.stringMatching(/questionId/),
+    });
     await expect(apply(callId, { type: 'call.transcript' })).rejects.toMatchObject({ status: 422 });
   });
 });

@@ -21,7 +21,9 @@ describe('outbound signing (src/modules/outbound-webhooks/transport/signing.ts)'
     const secret = 'plain-secret';
     const ts = new Date();
     const headers = signPayload(secret, 'msg_2', body, ts);
-    const expected = createHmac('sha256', secret).update(`msg_2.${Math.floor(ts.getTime() / 1000)}.${body}`).digest('base64');
+    const expected = createHmac('sha256', secret)
+      .update(`msg_2.${Math.floor(ts.getTime() / 1000)}.${body}`)
+      .digest('base64');
     expect(headers['webhook-signature']).toBe(`v1,${expected}`);
     expect(integrationSignature(secret, Buffer.from(body))).toBe(headers['x-integration-signature']);
   });

@@ -22,7 +22,8 @@ describe('centers seed', () => {
       const inserted = await Promise.all([seedCatalog(pool), seedCatalog(pool), seedCatalog(pool)]);
       const catalog = catalogFileSchema.parse(JSON.parse(readFileSync(CATALOG_FILE, 'utf8')));
       expect(inserted.sort()).toEqual([0, 0, catalog.centers.length]);
-      const counts = async () => (await pool.query('SELECT (SELECT count(*) FROM centers)::int AS c, (SELECT count(*) FROM center_services)::int AS s')).rows[0];
+      const counts = async () =>
+        (await pool.query('SELECT (SELECT count(*) FROM centers)::int AS c, (SELECT count(*) FROM center_services)::int AS s')).rows[0];
       expect(await counts()).toEqual({ c: catalog.centers.length, s: catalog.services.length });
       // After a deletion the catalog is the events' business: no re-seed.
       await pool.query(`DELETE FROM centers WHERE id = $1`, [catalog.centers[0].id]);

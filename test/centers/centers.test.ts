@@ -17,7 +17,12 @@ describe('centers and services catalog', () => {
     address: { line: `Calle Mayor ${name.length}`, city, postalCode: '28013', country: 'ES' },
     phone: '+34915550100',
     timezone: 'Europe/Madrid',
-    openingHours: { monday: [{ opens: '08:00', closes: '14:00' }, { opens: '16:00', closes: '20:00' }] },
+    openingHours: {
+      monday: [
+        { opens: '08:00', closes: '14:00' },
+        { opens: '16:00', closes: '20:00' },
+      ],
+    },
     ...overrides,
   });
 
@@ -26,12 +31,40 @@ describe('centers and services catalog', () => {
     await withTransaction(t.deps.pool, async (tx) => {
       await upsertCenter(tx, center(centerIds[0], `Alpha Clinic ${tag}`));
       await upsertCenter(tx, center(centerIds[1], `Beta Health ${tag}`));
-      await upsertCenter(tx, center(centerIds[2], `Gamma Clinic ${tag}`, { address: { line: 'Plaza 100%_Real 3', city, postalCode: '28014', country: 'ES' } }));
+      await upsertCenter(
+        tx,
+        center(centerIds[2], `Gamma Clinic ${tag}`, { address: { line: 'Plaza 100%_Real 3', city, postalCode: '28014', country: 'ES' } }),
+      );
       await upsertCenter(tx, center(centerIds[3], `Delta Care ${tag}`));
-      await upsertCenter(tx, center(centerIds[4], `Epsilon Clinic ${tag}`, { address: { line: 'Elsewhere 1', city: `Othertown ${tag}`, postalCode: '08001', country: 'ES' } }));
-      await upsertService(tx, { id: `svc-${tag}-1`, centerId: centerIds[0], name: `Cardiology visit ${tag}`, specialty: `Cardio-${tag}`, durationMinutes: 30, languages: ['es', 'en'] });
-      await upsertService(tx, { id: `svc-${tag}-2`, centerId: centerIds[0], name: `ECG ${tag}`, specialty: `Cardio-${tag}`, durationMinutes: 20 });
-      await upsertService(tx, { id: `svc-${tag}-3`, centerId: centerIds[1], name: `Skin check ${tag}`, specialty: `Derm-${tag}`, durationMinutes: 15, languages: ['es'] });
+      await upsertCenter(
+        tx,
+        center(centerIds[4], `Epsilon Clinic ${tag}`, {
+          address: { line: 'Elsewhere 1', city: `Othertown ${tag}`, postalCode: '08001', country: 'ES' },
+        }),
+      );
+      await upsertService(tx, {
+        id: `svc-${tag}-1`,
+        centerId: centerIds[0],
+        name: `Cardiology visit ${tag}`,
+        specialty: `Cardio-${tag}`,
+        durationMinutes: 30,
+        languages: ['es', 'en'],
+      });
+      await upsertService(tx, {
+        id: `svc-${tag}-2`,
+        centerId: centerIds[0],
+        name: `ECG ${tag}`,
+        specialty: `Cardio-${tag}`,
+        durationMinutes: 20,
+      });
+      await upsertService(tx, {
+        id: `svc-${tag}-3`,
+        centerId: centerIds[1],
+        name: `Skin check ${tag}`,
+        specialty: `Derm-${tag}`,
+        durationMinutes: 15,
+        languages: ['es'],
+      });
     });
   });
   afterAll(() => t.close());
@@ -51,8 +84,16 @@ describe('centers and services catalog', () => {
       phone: '+34915550100',
       timezone: 'Europe/Madrid',
       openingHours: {
-        monday: [{ opens: '08:00', closes: '14:00' }, { opens: '16:00', closes: '20:00' }],
-        tuesday: [], wednesday: [], thursday: [], friday: [], saturday: [], sunday: [],
+        monday: [
+          { opens: '08:00', closes: '14:00' },
+          { opens: '16:00', closes: '20:00' },
+        ],
+        tuesday: [],
+        wednesday: [],
+        thursday: [],
+        friday: [],
+        saturday: [],
+        sunday: [],
       },
       updatedAt: expect.any(String),
     });
@@ -106,8 +147,24 @@ describe('centers and services catalog', () => {
     const byCenter = await get('/api/v1/centers/services', { centerId: centerIds[0] });
     expect(byCenter.status).toBe(200);
     expect(byCenter.body.data).toEqual([
-      { id: `svc-${tag}-1`, centerId: centerIds[0], name: `Cardiology visit ${tag}`, specialty: `Cardio-${tag}`, durationMinutes: 30, languages: ['es', 'en'], updatedAt: expect.any(String) },
-      { id: `svc-${tag}-2`, centerId: centerIds[0], name: `ECG ${tag}`, specialty: `Cardio-${tag}`, durationMinutes: 20, languages: [], updatedAt: expect.any(String) },
+      {
+        id: `svc-${tag}-1`,
+        centerId: centerIds[0],
+        name: `Cardiology visit ${tag}`,
+        specialty: `Cardio-${tag}`,
+        durationMinutes: 30,
+        languages: ['es', 'en'],
+        updatedAt: expect.any(String),
+      },
+      {
+        id: `svc-${tag}-2`,
+        centerId: centerIds[0],
+        name: `ECG ${tag}`,
+        specialty: `Cardio-${tag}`,
+        durationMinutes: 20,
+        languages: [],
+        updatedAt: expect.any(String),
+      },
     ]);
     const bySpecialty = await get('/api/v1/centers/services', { specialty: `derm-${tag}` });
     expect(bySpecialty.body.data.map((s: { id: string }) => s.id)).toEqual([`svc-${tag}-3`]);
@@ -130,8 +187,14 @@ describe('centers and services catalog', () => {
   describe('catalog events (center.* / service.*)', () => {
     it('upsert updates in place; deleting a center removes its services', async () => {
       const id = `ctr-${tag}-x`;
-      await upsertCenter(t.deps.pool, center(id, `Zeta ${tag}`, { address: { line: 'X 1', city: `Zcity ${tag}`, postalCode: '1', country: 'ES' } }));
-      await upsertCenter(t.deps.pool, center(id, `Zeta Renamed ${tag}`, { address: { line: 'X 1', city: `Zcity ${tag}`, postalCode: '1', country: 'ES' } }));
+      await upsertCenter(
+        t.deps.pool,
+        center(id, `Zeta ${tag}`, { address: { line: 'X 1', city: `Zcity ${tag}`, postalCode: '1', country: 'ES' } }),
+      );
+      await upsertCenter(
+        t.deps.pool,
+        center(id, `Zeta Renamed ${tag}`, { address: { line: 'X 1', city: `Zcity ${tag}`, postalCode: '1', country: 'ES' } }),
+      );
       await upsertService(t.deps.pool, { id: `svc-${tag}-x`, centerId: id, name: 'X', specialty: 'Y', durationMinutes: 10 });
       const listed = await get('/api/v1/centers', { city: `Zcity ${tag}` });
       expect(listed.body.data.map((c: { name: string }) => c.name)).toEqual([`Zeta Renamed ${tag}`]);
@@ -142,10 +205,20 @@ describe('centers and services catalog', () => {
     });
 
     it('refuses event data that does not fit (422 naming the field)', async () => {
-      await expect(upsertCenter(t.deps.pool, center(`ctr-${tag}-bad`, 'Bad', { phone: '12345' }))).rejects.toMatchObject({ status: 422, details: expect.stringMatching(/phone/) });
-      await expect(upsertCenter(t.deps.pool, center(`ctr-${tag}-bad`, 'Bad', { timezone: 'Mars/Olympus' }))).rejects.toMatchObject({ status: 422, details: expect.stringMatching(/timezone/) });
-      await expect(upsertService(t.deps.pool, { id: 's', centerId: `ctr-${tag}-none`, name: 'n', specialty: 's', durationMinutes: 5 })).rejects.toMatchObject({ status: 422, details: expect.stringMatching(/centerId/) });
-      await expect(upsertService(t.deps.pool, { id: 's', centerId: centerIds[0], name: 'n', specialty: 's', durationMinutes: 0 })).rejects.toMatchObject({ status: 422, details: expect.stringMatching(/durationMinutes/) });
+      await expect(upsertCenter(t.deps.pool, center(`ctr-${tag}-bad`, 'Bad', { phone: '12345' }))).rejects.toMatchObject({
+        status: 422,
+        details: expect.stringMatching(/phone/),
+      });
+      await expect(upsertCenter(t.deps.pool, center(`ctr-${tag}-bad`, 'Bad', { timezone: 'Mars/Olympus' }))).rejects.toMatchObject({
+        status: 422,
+        details: expect.stringMatching(/timezone/),
+      });
+      await expect(
+        upsertService(t.deps.pool, { id: 's', centerId: `ctr-${tag}-none`, name: 'n', specialty: 's', durationMinutes: 5 }),
+      ).rejects.toMatchObject({ status: 422, details: expect.stringMatching(/centerId/) });
+      await expect(
+        upsertService(t.deps.pool, { id: 's', centerId: centerIds[0], name: 'n', specialty: 's', durationMinutes: 0 }),
+      ).rejects.toMatchObject({ status: 422, details: expect.stringMatching(/durationMinutes/) });
       await expect(deleteCenter(t.deps.pool, {})).rejects.toMatchObject({ status: 422, details: expect.stringMatching(/id is required/) });
     });
   });

@@ -33,7 +33,10 @@ describe('attacks on authentication and tenancy', () => {
   });
 
   const threadsWith = (app: TestApp, token: string) =>
-    request(app.app).post('/v1/agent/threads').set({ authorization: `Bearer ${token}`, 'x-doctor': 'dr-attack' }).send({});
+    request(app.app)
+      .post('/v1/agent/threads')
+      .set({ authorization: `Bearer ${token}`, 'x-doctor': 'dr-attack' })
+      .send({});
 
   it('refuses alg "none" tokens, with or without a signature part', async () => {
     for (const alg of ['none', 'None', 'NONE', 'nOnE']) {
@@ -91,9 +94,16 @@ describe('attacks on authentication and tenancy', () => {
   it('answers 404 to another group on every resource type, and changes nothing', async () => {
     const owner = await newCaller();
     const intruder = await newCaller();
-    const tr = await request(t.app).post('/v1/transcriptions/create').set(owner.headers).send({ duration_seconds: 5, original_transcript: VISIT });
+    const tr = await request(t.app)
+      .post('/v1/transcriptions/create')
+      .set(owner.headers)
+      .send({ duration_seconds: 5, original_transcript: VISIT });
     const thread = await newThread(t.app, owner);
-    const run = await request(t.app).post(`/v1/agent/threads/${thread}/runs`).set(owner.headers).set('x-is-chat', 'false').send(runBody(thread, VISIT));
+    const run = await request(t.app)
+      .post(`/v1/agent/threads/${thread}/runs`)
+      .set(owner.headers)
+      .set('x-is-chat', 'false')
+      .send(runBody(thread, VISIT));
     const done = await joinRun(t.app, owner, thread, run.body.run_id, 30);
     const noteId = done.output.note_id as string;
     const codify = await request(t.app).post('/v1/codify').set(owner.headers).send({ medical_note: 'Essential hypertension.' });
@@ -126,7 +136,11 @@ describe('attacks on authentication and tenancy', () => {
     // Extraction naming the owner's transcription or note from the intruder's own thread: 404 too.
     const own = await newThread(t.app, intruder);
     for (const configurable of [{ transcription_id: tr.body.transcription.id }, { note_id: noteId }]) {
-      const res = await request(t.app).post(`/v1/agent/threads/${own}/runs`).set(intruder.headers).set('x-is-chat', 'false').send(runBody(own, 'x', configurable));
+      const res = await request(t.app)
+        .post(`/v1/agent/threads/${own}/runs`)
+        .set(intruder.headers)
+        .set('x-is-chat', 'false')
+        .send(runBody(own, 'x', configurable));
       if (res.status === 201) {
         const ended = await joinRun(t.app, intruder, own, res.body.run_id, 30);
         expect(ended.status).toBe('failed');

@@ -56,7 +56,15 @@ describe('attacks: crafted inputs against every parser, and the gateway stays re
     await db?.drop();
     mkdirSync('test-artifacts', { recursive: true });
     writeFileSync('test-artifacts/crafted-inputs.json', JSON.stringify(rows, null, 2));
-    if (rows.length) console.log(rows.map((r) => `${r.route.padEnd(10)} ${String(r.status).padEnd(24)} ${String(r.ms).padStart(6)} ms  health ${String(r.worstHealthMs).padStart(4)} ms  ${r.input}`).join('\n'));
+    if (rows.length)
+      console.log(
+        rows
+          .map(
+            (r) =>
+              `${r.route.padEnd(10)} ${String(r.status).padEnd(24)} ${String(r.ms).padStart(6)} ms  health ${String(r.worstHealthMs).padStart(4)} ms  ${r.input}`,
+          )
+          .join('\n'),
+      );
   });
 
   const call = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
@@ -86,7 +94,12 @@ describe('attacks: crafted inputs against every parser, and the gateway stays re
       const status = await work();
       const ms = Math.round(performance.now() - t0);
       rows.push({ input, route, status, ms, worstHealthMs: Math.round(worst) });
-      expect({ input, route, ms: ms < REQUEST_BOUND_MS, worstHealth: worst < HEALTH_BOUND_MS }).toEqual({ input, route, ms: true, worstHealth: true });
+      expect({ input, route, ms: ms < REQUEST_BOUND_MS, worstHealth: worst < HEALTH_BOUND_MS }).toEqual({
+        input,
+        route,
+        ms: true,
+        worstHealth: true,
+      });
       return status;
     } finally {
       done = true;
@@ -96,7 +109,12 @@ describe('attacks: crafted inputs against every parser, and the gateway stays re
 
   async function run(input: string, chat: boolean, threadId?: string): Promise<{ status: string; threadId: string }> {
     const thread = threadId ?? (await call('POST', '/v1/agent/threads', {})).body.thread_id;
-    const created = await call('POST', `/v1/agent/threads/${thread}/runs`, { input: { messages: [{ role: 'user', content: input }] }, config: { configurable: { thread_id: thread } } }, { 'x-is-chat': String(chat) });
+    const created = await call(
+      'POST',
+      `/v1/agent/threads/${thread}/runs`,
+      { input: { messages: [{ role: 'user', content: input }] }, config: { configurable: { thread_id: thread } } },
+      { 'x-is-chat': String(chat) },
+    );
     // Refused at the door (an extraction of a blank transcript): a clean 400 with the spec body.
     if (created.status === 400 && created.body.success === false) return { status: 'refused 400', threadId: thread };
     expect(created.status).toBe(201);
@@ -150,7 +168,9 @@ describe('attacks: crafted inputs against every parser, and the gateway stays re
       expect(next).toBe('completed');
       const extraction = await underWatch(name, 'extraction', async () => (await run(text, false)).status);
       expect(['completed', 'refused 400', 'failed: Unprocessable Entity']).toContain(extraction);
-      const codified = await underWatch(name, 'codify', async () => String((await call('POST', '/v1/codify', { medical_note: text })).status));
+      const codified = await underWatch(name, 'codify', async () =>
+        String((await call('POST', '/v1/codify', { medical_note: text })).status),
+      );
       expect(['200', '400', '422']).toContain(codified);
     }
   }, 600_000);
@@ -167,7 +187,12 @@ describe('attacks: crafted inputs against every parser, and the gateway stays re
 
   it('a pattern that backtracks for seconds, run by the engine, costs its call only: the run fails and health still answers', async () => {
     // The engine of the gateway with the speaker-tag pattern of the incident, in its worker.
-    const slowEngine = new IsolatedEngine({ codeTable: () => new CodeTable(starterRows()), entry: new URL('../helpers/backtracking-engine-worker.ts', import.meta.url), budgetMs: 2_000, size: 1 });
+    const slowEngine = new IsolatedEngine({
+      codeTable: () => new CodeTable(starterRows()),
+      entry: new URL('../helpers/backtracking-engine-worker.ts', import.meta.url),
+      budgetMs: 2_000,
+      size: 1,
+    });
     const db2 = await isolatedDatabase();
     const t2 = await startTestApp({ env: { DATABASE_URL: db2.url }, workers: true, deps: { engine: slowEngine } });
     const server2 = t2.app.listen(0, '127.0.0.1');
@@ -179,10 +204,14 @@ describe('attacks: crafted inputs against every parser, and the gateway stays re
       // The incident's input, longer (still under the 4,096-character line cap): its cubic
       // backtracking then takes ~4x as long, seconds past the 2 s budget even on a quiet machine.
       const freezer = { name: '"[" + 4,000 spaces + "!x"', text: '[' + ' '.repeat(4_000) + '!x' };
-      expect(await underWatch(`${freezer.name}, old pattern`, 'chat', async () => (await run('[doctor] warm-up', true)).status)).toBe('completed');
+      expect(await underWatch(`${freezer.name}, old pattern`, 'chat', async () => (await run('[doctor] warm-up', true)).status)).toBe(
+        'completed',
+      );
       const chat = await underWatch(`${freezer.name}, old pattern`, 'chat', async () => (await run(freezer.text, true)).status);
       expect(chat).toBe('failed: Unprocessable Entity');
-      const codified = await underWatch(`${freezer.name}, old pattern`, 'codify', async () => String((await call('POST', '/v1/codify', { medical_note: freezer.text })).status));
+      const codified = await underWatch(`${freezer.name}, old pattern`, 'codify', async () =>
+        String((await call('POST', '/v1/codify', { medical_note: freezer.text })).status),
+      );
       expect(codified).toBe('422');
       expect(await underWatch('a plain message after it', 'chat', async () => (await run('plain words', true)).status)).toBe('completed');
     } finally {

@@ -17,7 +17,7 @@ const INJECTIONS = [
   "'; DROP TABLE transcriptions; --",
   "Robert'); DROP TABLE clinical_notes;--",
   '" OR ""="',
-  "1; SELECT pg_sleep(5); --",
+  '1; SELECT pg_sleep(5); --',
   "' UNION SELECT secret, null FROM webhook_endpoints --",
   '$1 $2 $$ $tag$ \\x00 \\\\',
   "%' AND 1=CAST((SELECT version()) AS int) --",
@@ -49,7 +49,9 @@ describe('attacks through inputs: webhook replay and truncation, oversized and d
     const reordered = JSON.stringify({ data: body.data, occurred_at: body.occurred_at, type: body.type, id: body.id });
     expect((await postSigned(t.app, 'ehr', reordered)).status).toBe(200);
     await expect
-      .poll(async () => (await t.deps.pool.query(`SELECT status FROM inbound_events WHERE event_id = $1`, [body.id])).rows[0]?.status, { timeout: 30_000 })
+      .poll(async () => (await t.deps.pool.query(`SELECT status FROM inbound_events WHERE event_id = $1`, [body.id])).rows[0]?.status, {
+        timeout: 30_000,
+      })
       .toBe('completed');
     const counts = await t.deps.pool.query(
       `SELECT (SELECT count(*) FROM inbound_events WHERE event_id = $2)::int AS events,
@@ -80,7 +82,11 @@ describe('attacks through inputs: webhook replay and truncation, oversized and d
       ['', good],
     ];
     for (const [body, signature] of cases) {
-      const res = await request(t.app).post('/api/v1/webhooks/ehr').set('content-type', 'application/json').set('x-integration-signature', signature).send(body);
+      const res = await request(t.app)
+        .post('/api/v1/webhooks/ehr')
+        .set('content-type', 'application/json')
+        .set('x-integration-signature', signature)
+        .send(body);
       expect({ signature: signature.slice(0, 20), len: body.length, status: res.status }).toMatchObject({ status: 401 });
       expectSpecAnswer(res, { signature });
     }
@@ -97,7 +103,12 @@ describe('attacks through inputs: webhook replay and truncation, oversized and d
     ];
     for (const body of deep) {
       for (const [method, path] of targets) {
-        const res = await request(t.app)[method as 'post'](path).set(caller.headers).set(operator).set('content-type', 'application/json').send(body);
+        const res = await request(t.app)
+          [method as 'post'](path)
+          .set(caller.headers)
+          .set(operator)
+          .set('content-type', 'application/json')
+          .send(body);
         // Thread creation ignores its body (LangGraph clients send metadata): a 201 there is no harm.
         expect(path === '/v1/agent/threads' ? [201, 400, 413] : [400, 413, 422]).toContain(res.status);
         expectSpecAnswer(res, { path, len: body.length });
@@ -112,11 +123,17 @@ describe('attacks through inputs: webhook replay and truncation, oversized and d
     }
     // A nested value the parser accepts (depth 3,000) must not overflow anything downstream either.
     const nested = JSON.parse(deepArrays(3_000));
-    const note = await request(t.app).post('/v1/clinical-notes').set(caller.headers).send({ template: 'SOAP', ai_generated_content: { subjective: nested, objective: 'o', assessment: 'a', plan: 'p' } });
+    const note = await request(t.app)
+      .post('/v1/clinical-notes')
+      .set(caller.headers)
+      .send({ template: 'SOAP', ai_generated_content: { subjective: nested, objective: 'o', assessment: 'a', plan: 'p' } });
     expect(note.status).toBe(400);
     const event = envelope('center.upserted', { id: 'c-1', name: 'x', extra: nested });
     expect((await postSigned(t.app, 'ehr', event)).status).toBeLessThan(500);
-    const big = await request(t.app).post('/v1/transcriptions/create').set(caller.headers).send({ duration_seconds: 1, original_transcript: 'x'.repeat(2 * 1024 * 1024) });
+    const big = await request(t.app)
+      .post('/v1/transcriptions/create')
+      .set(caller.headers)
+      .send({ duration_seconds: 1, original_transcript: 'x'.repeat(2 * 1024 * 1024) });
     expect(big.status).toBe(413);
     expectSpecAnswer(big, 'big');
     expect((await request(t.app).get('/api/v1/health')).status).toBe(200);
@@ -135,7 +152,10 @@ describe('attacks through inputs: webhook replay and truncation, oversized and d
         .set(headers)
         .send({ template: 'SOAP', ai_generated_content: { subjective: s, objective: s, assessment: s, plan: s }, feedback: s });
       expect(note.status).toBe(201);
-      const patched = await request(t.app).patch(`/v1/clinical-notes/${note.body.id}`).set(headers).send({ feedback: `${s}!` });
+      const patched = await request(t.app)
+        .patch(`/v1/clinical-notes/${note.body.id}`)
+        .set(headers)
+        .send({ feedback: `${s}!` });
       expect(patched.status).toBe(200);
       expect(patched.body).toMatchObject({ feedback: `${s}!`, ai_generated_content: { subjective: s } });
 
@@ -148,23 +168,38 @@ describe('attacks through inputs: webhook replay and truncation, oversized and d
 
       const codify = await request(t.app).post('/v1/codify').set(headers).send({ medical_note: s });
       expectSpecAnswer(codify, { s });
-      const ep = await request(t.app).post('/api/v1/webhook-endpoints').set(operator).send({ url: 'http://127.0.0.1:9/hook', description: s, group_id: s });
+      const ep = await request(t.app)
+        .post('/api/v1/webhook-endpoints')
+        .set(operator)
+        .send({ url: 'http://127.0.0.1:9/hook', description: s, group_id: s });
       expect(ep.status).toBe(201);
       expect(ep.body).toMatchObject({ description: s, group_id: s });
       expect(JSON.stringify(ep.body)).not.toMatch(/whsec_.*whsec_/); // only its own secret
 
       // In paths and query strings: a 404 or 400, never a 500 or a row of someone else.
-      for (const path of [`/v1/transcriptions/${encodeURIComponent(s)}`, `/v1/clinical-notes/${encodeURIComponent(s)}`, `/v1/agent/threads/${encodeURIComponent(s)}`, `/v1/codify/${encodeURIComponent(s)}`]) {
+      for (const path of [
+        `/v1/transcriptions/${encodeURIComponent(s)}`,
+        `/v1/clinical-notes/${encodeURIComponent(s)}`,
+        `/v1/agent/threads/${encodeURIComponent(s)}`,
+        `/v1/codify/${encodeURIComponent(s)}`,
+      ]) {
         const res = await request(t.app).get(path).set(caller.headers);
         expect(res.status).toBe(404);
         expectSpecAnswer(res, { path });
       }
-      for (const path of [`/api/v1/webhook-endpoints?limit=${encodeURIComponent(s)}`, `/api/v1/centers?cursor=${encodeURIComponent(s)}`, `/api/v1/webhooks/events/${encodeURIComponent(s)}`, `/api/v1/calls/${encodeURIComponent(s)}`]) {
+      for (const path of [
+        `/api/v1/webhook-endpoints?limit=${encodeURIComponent(s)}`,
+        `/api/v1/centers?cursor=${encodeURIComponent(s)}`,
+        `/api/v1/webhooks/events/${encodeURIComponent(s)}`,
+        `/api/v1/calls/${encodeURIComponent(s)}`,
+      ]) {
         const res = await request(t.app).get(path).set(operator);
         expectSpecAnswer(res, { path });
       }
     }
-    const tables = await t.deps.pool.query(`SELECT count(*)::int AS n FROM information_schema.tables WHERE table_name IN ('transcriptions', 'clinical_notes', 'webhook_endpoints')`);
+    const tables = await t.deps.pool.query(
+      `SELECT count(*)::int AS n FROM information_schema.tables WHERE table_name IN ('transcriptions', 'clinical_notes', 'webhook_endpoints')`,
+    );
     expect(tables.rows[0].n).toBe(3);
   }, 120_000);
 
@@ -172,7 +207,10 @@ describe('attacks through inputs: webhook replay and truncation, oversized and d
     const nul = 'before\u0000after';
     const res = [
       await request(t.app).post('/v1/transcriptions/create').set(caller.headers).send({ duration_seconds: 1, original_transcript: nul }),
-      await request(t.app).post('/v1/clinical-notes').set(caller.headers).send({ template: 'SOAP', ai_generated_content: { subjective: nul, objective: 'o', assessment: 'a', plan: 'p' } }),
+      await request(t.app)
+        .post('/v1/clinical-notes')
+        .set(caller.headers)
+        .send({ template: 'SOAP', ai_generated_content: { subjective: nul, objective: 'o', assessment: 'a', plan: 'p' } }),
       await request(t.app).post('/api/v1/webhook-endpoints').set(operator).send({ url: 'http://127.0.0.1:9/hook', description: nul }),
       await request(t.app).get('/api/v1/webhooks/events/%00').set(operator),
       await request(t.app).post('/api/v1/webhooks/events/%00/retry').set(operator),
@@ -204,7 +242,12 @@ describe('attacks through inputs: webhook replay and truncation, oversized and d
       });
 
     it('never splits a response header on CR/LF in x-request-id or x-doctor, and never echoes an unsafe request id', async () => {
-      for (const injected of ['abc\r\nSet-Cookie: pwned=1', 'abc\rSet-Cookie: pwned=1', 'abc\nSet-Cookie: pwned=1', 'abc%0d%0aSet-Cookie:%20pwned=1']) {
+      for (const injected of [
+        'abc\r\nSet-Cookie: pwned=1',
+        'abc\rSet-Cookie: pwned=1',
+        'abc\nSet-Cookie: pwned=1',
+        'abc%0d%0aSet-Cookie:%20pwned=1',
+      ]) {
         const answer = await raw(
           `GET /api/v1/health HTTP/1.1\r\nHost: x\r\nx-request-id: ${injected}\r\nx-doctor: dr ${injected}\r\nConnection: close\r\n\r\n`,
         );

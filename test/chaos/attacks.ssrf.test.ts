@@ -54,7 +54,16 @@ const PRIVATE_URLS = [
   'http://224.0.0.1/hook',
   'http://255.255.255.255/hook',
 ];
-const NOT_HTTP = ['file:///etc/passwd', 'gopher://127.0.0.1:6379/_INFO', 'ftp://example.com/', 'javascript:alert(1)', 'dict://127.0.0.1:11211/', 'http://user:pass@example.com/', '//example.com/hook', 'example.com'];
+const NOT_HTTP = [
+  'file:///etc/passwd',
+  'gopher://127.0.0.1:6379/_INFO',
+  'ftp://example.com/',
+  'javascript:alert(1)',
+  'dict://127.0.0.1:11211/',
+  'http://user:pass@example.com/',
+  '//example.com/hook',
+  'example.com',
+];
 
 describe('attacks: SSRF through webhook URLs (WEBHOOK_ALLOW_PRIVATE=false)', () => {
   let db: Awaited<ReturnType<typeof isolatedDatabase>>;
@@ -86,7 +95,10 @@ describe('attacks: SSRF through webhook URLs (WEBHOOK_ALLOW_PRIVATE=false)', () 
 
   it('refuses a public-looking name that resolves to a private address (DNS rebinding is pinned)', async () => {
     for (const address of ['127.0.0.1', '10.1.2.3', '::1', '::ffff:169.254.169.254', 'fd00::1']) {
-      const resolver = async () => [{ address: '93.184.216.34', family: 4 }, { address, family: address.includes(':') ? 6 : 4 }];
+      const resolver = async () => [
+        { address: '93.184.216.34', family: 4 },
+        { address, family: address.includes(':') ? 6 : 4 },
+      ];
       await expect(resolveTarget('https://hooks.example.com/x', false, resolver)).rejects.toBeInstanceOf(SsrfError);
     }
     const ok = await resolveTarget('https://hooks.example.com/x', false, async () => [{ address: '93.184.216.34', family: 4 }]);
@@ -97,7 +109,9 @@ describe('attacks: SSRF through webhook URLs (WEBHOOK_ALLOW_PRIVATE=false)', () 
       expect(v6.address).toBe(address);
     }
     for (const address of ['::127.0.0.1', '::ffff:0:7f00:1', '64:ff9b:1::7f00:1', '2002:7f00:1::1', 'fe80::1%eth0']) {
-      await expect(resolveTarget('https://hooks.example.com/x', false, async () => [{ address, family: 6 }])).rejects.toBeInstanceOf(SsrfError);
+      await expect(resolveTarget('https://hooks.example.com/x', false, async () => [{ address, family: 6 }])).rejects.toBeInstanceOf(
+        SsrfError,
+      );
     }
   });
 
@@ -109,7 +123,13 @@ describe('attacks: SSRF through webhook URLs (WEBHOOK_ALLOW_PRIVATE=false)', () 
     // A receiver answering 302/307 towards an internal address: the redirect is not followed.
     for (const status of [301, 302, 303, 307, 308]) {
       rx.respond = () => ({ status, headers: { location: `${target.url}?from=${status}` } });
-      const result = await sendWebhook({ url: rx.url, secret: 'whsec_dGVzdA==', messageId: `msg_${status}`, body: '{}', allowPrivate: true });
+      const result = await sendWebhook({
+        url: rx.url,
+        secret: 'whsec_dGVzdA==',
+        messageId: `msg_${status}`,
+        body: '{}',
+        allowPrivate: true,
+      });
       expect(result).toMatchObject({ statusCode: status, error: `HTTP ${status}` });
     }
     await new Promise((r) => setTimeout(r, 200));

@@ -26,7 +26,7 @@ describe('attacks on the trust boundary', () => {
     await db?.drop();
   });
 
-  it('a voice key cannot read another group\'s note text in the console, nor subscribe an operator-wide endpoint', async () => {
+  it("a voice key cannot read another group's note text in the console, nor subscribe an operator-wide endpoint", async () => {
     const seeded = await seedActivity(t.deps.pool);
     const read = await request(t.app).get(`/api/v1/console/runs/${seeded.doneRun}`).set(VOICE);
     expect(read.status).toBe(403);
@@ -40,7 +40,7 @@ describe('attacks on the trust boundary', () => {
     expect(rx.received).toHaveLength(0);
   });
 
-  it('a group cannot subscribe to another group\'s events with its own token', async () => {
+  it("a group cannot subscribe to another group's events with its own token", async () => {
     const [attacker, victim] = [await newCaller(), await newCaller()];
     const sub = await request(t.app).post('/v1/webhook-endpoints').set(attacker.headers).send({ url: rx.url, group_id: victim.groupId });
     expect(sub.status).toBe(403);
@@ -54,10 +54,18 @@ describe('attacks on the trust boundary', () => {
   it('an integration cannot write a group it is not bound to by naming it in data.group_id', async () => {
     const bound = `group-${randomUUID()}`;
     const victim = `group-${randomUUID()}`;
-    const integration = (await request(t.app).post('/api/v1/integrations').set('x-api-key', TEST_OPERATOR_KEY).send({ name: 'ehr', source: 'ehr', group_ids: [bound] })).body;
+    const integration = (
+      await request(t.app)
+        .post('/api/v1/integrations')
+        .set('x-api-key', TEST_OPERATOR_KEY)
+        .send({ name: 'ehr', source: 'ehr', group_ids: [bound] })
+    ).body;
     const body = JSON.stringify(envelope('encounter.transcript', encounterData({ group_id: victim })));
-    const res = await request(t.app).post(`/api/v1/webhooks/ehr/${integration.id}`).set('content-type', 'application/json')
-      .set('x-integration-signature', integrationSignature(integration.secret, body)).send(body);
+    const res = await request(t.app)
+      .post(`/api/v1/webhooks/ehr/${integration.id}`)
+      .set('content-type', 'application/json')
+      .set('x-integration-signature', integrationSignature(integration.secret, body))
+      .send(body);
     expect(res.status).toBe(403);
     const { rows } = await t.deps.pool.query(`SELECT count(*)::int AS n FROM inbound_events WHERE group_id = $1`, [victim]);
     expect(rows[0].n).toBe(0);
@@ -68,7 +76,10 @@ describe('attacks on the trust boundary', () => {
     const forever = await new SignJWT({ sub: 'u', group_id: 'g' }).setProtectedHeader({ alg: 'HS256' }).sign(key);
     const year = await new SignJWT({ sub: 'u', group_id: 'g' }).setProtectedHeader({ alg: 'HS256' }).setExpirationTime('365d').sign(key);
     for (const token of [forever, year]) {
-      const res = await request(t.app).post('/v1/agent/threads').set({ authorization: `Bearer ${token}`, 'x-doctor': 'dr' }).send({});
+      const res = await request(t.app)
+        .post('/v1/agent/threads')
+        .set({ authorization: `Bearer ${token}`, 'x-doctor': 'dr' })
+        .send({});
       expect(res.status).toBe(401);
     }
   });

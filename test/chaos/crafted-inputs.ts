@@ -40,10 +40,27 @@ export interface CraftedPdf {
 export function craftedPdfs(): CraftedPdf[] {
   const line = 'Community acquired pneumonia, treated with amoxicillin. '.repeat(2);
   return [
-    { name: 'PDF inflating to 2.5 MB of text (70 KB)', pdf: buildPagesPdf(450, textContent(Array.from({ length: 50 }, () => line)), { deflate: true }), expect: [413] },
+    {
+      name: 'PDF inflating to 2.5 MB of text (70 KB)',
+      pdf: buildPagesPdf(450, textContent(Array.from({ length: 50 }, () => line)), { deflate: true }),
+      expect: [413],
+    },
     { name: 'PDF of 501 pages', pdf: buildPagesPdf(501, textContent(['x'])), expect: [413] },
     { name: 'PDF with a crafted text line', pdf: buildPdf(['[' + ' '.repeat(2_500) + '!x', '('.repeat(5_000)]), expect: [200] },
-    { name: 'PDF with a 1 MB deflated content stream of operators', pdf: buildPagesPdf(1, 'BT /F1 12 Tf ' + '0 0 Td '.repeat(150_000) + 'ET', { deflate: true }), expect: [200] },
-    { name: 'PDF with a broken cross-reference table', pdf: Buffer.from(buildPdf(['Hypertension.']).toString('latin1').replace(/xref[\s\S]*startxref/, 'xref\n0 99\nstartxref'), 'latin1'), expect: [200, 422] },
+    {
+      name: 'PDF with a 1 MB deflated content stream of operators',
+      pdf: buildPagesPdf(1, 'BT /F1 12 Tf ' + '0 0 Td '.repeat(150_000) + 'ET', { deflate: true }),
+      expect: [200],
+    },
+    {
+      name: 'PDF with a broken cross-reference table',
+      pdf: Buffer.from(
+        buildPdf(['Hypertension.'])
+          .toString('latin1')
+          .replace(/xref[\s\S]*startxref/, 'xref\n0 99\nstartxref'),
+        'latin1',
+      ),
+      expect: [200, 422],
+    },
   ];
 }

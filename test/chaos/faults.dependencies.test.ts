@@ -26,7 +26,12 @@ describe('fault: a webhook receiver and the voice provider failing, then recover
     t = await startTestApp({
       workers: true,
       // Retries 1 s, 2 s, 4 s, 8 s apart: enough to outlast the outage below, short enough for a test.
-      env: { DATABASE_URL: db.url, VOICE_PROVIDER_URL: provider.url, VOICE_PROVIDER_SECRET: PROVIDER_SECRET, WEBHOOK_RETRY_SCHEDULE: '1,2,4,8,8' },
+      env: {
+        DATABASE_URL: db.url,
+        VOICE_PROVIDER_URL: provider.url,
+        VOICE_PROVIDER_SECRET: PROVIDER_SECRET,
+        WEBHOOK_RETRY_SCHEDULE: '1,2,4,8,8',
+      },
     });
   });
   afterAll(async () => {
@@ -38,27 +43,44 @@ describe('fault: a webhook receiver and the voice provider failing, then recover
 
   it('delivers every event once the receiver is back, one 2xx per webhook-id', async () => {
     const caller = await newCaller();
-    const ep = await request(t.app).post('/api/v1/webhook-endpoints').set(operator).send({ url: rx.url, group_id: caller.groupId, events: ['transcription.created'] });
+    const ep = await request(t.app)
+      .post('/api/v1/webhook-endpoints')
+      .set(operator)
+      .send({ url: rx.url, group_id: caller.groupId, events: ['transcription.created'] });
     expect(ep.status).toBe(201);
     await rx.stop();
     const ids: string[] = [];
     for (let i = 0; i < 20; i++) {
-      const res = await request(t.app).post('/v1/transcriptions/create').set(caller.headers).send({ duration_seconds: i, original_transcript: `[doctor] visit ${i}` });
+      const res = await request(t.app)
+        .post('/v1/transcriptions/create')
+        .set(caller.headers)
+        .send({ duration_seconds: i, original_transcript: `[doctor] visit ${i}` });
       expect(res.status).toBe(201);
       ids.push(res.body.transcription.id);
     }
     // Attempts fail while it is down (connection refused).
     await expect
-      .poll(async () => (await t.deps.pool.query(`SELECT count(*)::int AS n FROM webhook_deliveries WHERE endpoint_id = $1 AND attempt_count >= 1`, [ep.body.id])).rows[0].n, {
-        timeout: 20_000,
-      })
+      .poll(
+        async () =>
+          (
+            await t.deps.pool.query(`SELECT count(*)::int AS n FROM webhook_deliveries WHERE endpoint_id = $1 AND attempt_count >= 1`, [
+              ep.body.id,
+            ])
+          ).rows[0].n,
+        {
+          timeout: 20_000,
+        },
+      )
       .toBe(20);
     await rx.start(); // same port
     await expect.poll(() => rx.successesById().size, { timeout: 40_000, interval: 250 }).toBe(20);
     await new Promise((r) => setTimeout(r, 1_500)); // nothing more arrives
     expect([...rx.successesById().values()].every((n) => n === 1)).toBe(true);
     expect(new Set(rx.received.map((r) => r.json.data.transcription_id ?? r.json.data.id))).toEqual(new Set(ids));
-    const rows = await t.deps.pool.query(`SELECT status, count(*)::int AS n FROM webhook_deliveries WHERE endpoint_id = $1 GROUP BY status`, [ep.body.id]);
+    const rows = await t.deps.pool.query(
+      `SELECT status, count(*)::int AS n FROM webhook_deliveries WHERE endpoint_id = $1 GROUP BY status`,
+      [ep.body.id],
+    );
     expect(rows.rows).toEqual([{ status: 'delivered', n: 20 }]);
     const failed = await t.deps.pool.query(
       `SELECT count(*)::int AS n FROM webhook_delivery_attempts a JOIN webhook_deliveries d ON d.id = a.delivery_id WHERE d.endpoint_id = $1 AND a.status_code IS NULL`,
@@ -72,15 +94,23 @@ describe('fault: a webhook receiver and the voice provider failing, then recover
     provider.answers.push({ status: 500 }, { status: 500 }, { status: 503 }, { status: 500 });
     const calls: string[] = [];
     for (let i = 0; i < 3; i++) {
-      const res = await request(t.app).post('/api/v1/calls/external-questionnaire').set(operator).send(validCall({ questionnaireId: `chaos-${i}` }));
+      const res = await request(t.app)
+        .post('/api/v1/calls/external-questionnaire')
+        .set(operator)
+        .send(validCall({ questionnaireId: `chaos-${i}` }));
       expect(res.status).toBe(202);
       calls.push(res.body.callId);
     }
     await expect
-      .poll(async () => (await t.deps.pool.query(`SELECT count(*)::int AS n FROM calls WHERE id::text = ANY($1) AND status = 'dispatched'`, [calls])).rows[0].n, {
-        timeout: 60_000,
-        interval: 500,
-      })
+      .poll(
+        async () =>
+          (await t.deps.pool.query(`SELECT count(*)::int AS n FROM calls WHERE id::text = ANY($1) AND status = 'dispatched'`, [calls]))
+            .rows[0].n,
+        {
+          timeout: 60_000,
+          interval: 500,
+        },
+      )
       .toBe(3);
     for (const callId of calls) {
       const sent = provider.requests.filter((r) => r.body.callId === callId);

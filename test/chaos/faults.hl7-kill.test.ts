@@ -39,7 +39,10 @@ describe('fault: the service killed with SIGKILL mid-HL7, both directions', () =
       .set(OPERATOR)
       .send({ name: 'chaos feed', source: 'hl7', group_ids: [group], sending_application: sender.app, sending_facility: sender.facility });
     expect(integration.status).toBe(201);
-    const endpoint = await request(t.app).post('/api/v1/webhook-endpoints').set(OPERATOR).send({ kind: 'hl7-mllp', url: dest.url, group_id: group });
+    const endpoint = await request(t.app)
+      .post('/api/v1/webhook-endpoints')
+      .set(OPERATOR)
+      .send({ kind: 'hl7-mllp', url: dest.url, group_id: group });
     expect(endpoint.status).toBe(201);
   });
   afterAll(async () => {
@@ -104,10 +107,18 @@ describe('fault: the service killed with SIGKILL mid-HL7, both directions', () =
 
     const controlIds = messages.map((m) => m.controlId);
     await expect
-      .poll(async () => (await t.deps.pool.query(`SELECT count(*)::int AS n FROM inbound_events WHERE event_id = ANY($1) AND status = 'completed'`, [controlIds])).rows[0].n, {
-        timeout: 120_000,
-        interval: 500,
-      })
+      .poll(
+        async () =>
+          (
+            await t.deps.pool.query(`SELECT count(*)::int AS n FROM inbound_events WHERE event_id = ANY($1) AND status = 'completed'`, [
+              controlIds,
+            ])
+          ).rows[0].n,
+        {
+          timeout: 120_000,
+          interval: 500,
+        },
+      )
       .toBe(messages.length);
     const rows = await t.deps.pool.query(
       `SELECT (SELECT count(*) FROM inbound_events WHERE event_id = ANY($1))::int AS events,
@@ -118,7 +129,10 @@ describe('fault: the service killed with SIGKILL mid-HL7, both directions', () =
     expect(rows.rows[0]).toEqual({ events: messages.length, ready: notes, notes });
 
     await expect
-      .poll(async () => (await t.deps.pool.query(`SELECT count(*)::int AS n FROM webhook_deliveries WHERE status = 'delivered'`)).rows[0].n, { timeout: 90_000, interval: 500 })
+      .poll(
+        async () => (await t.deps.pool.query(`SELECT count(*)::int AS n FROM webhook_deliveries WHERE status = 'delivered'`)).rows[0].n,
+        { timeout: 90_000, interval: 500 },
+      )
       .toBe(notes);
     const byNote = new Map<string, Set<string>>();
     for (const r of dest.of('MDM^T02')) {
@@ -127,6 +141,8 @@ describe('fault: the service killed with SIGKILL mid-HL7, both directions', () =
     }
     expect(byNote.size).toBe(notes);
     for (const ids of byNote.values()) expect(ids.size).toBe(1);
-    console.log(`[figure] hl7 chaos: ${messages.length} messages, ${resends} resends by the sender, ${dest.of('MDM^T02').length} MDM^T02 received for ${notes} notes`);
+    console.log(
+      `[figure] hl7 chaos: ${messages.length} messages, ${resends} resends by the sender, ${dest.of('MDM^T02').length} MDM^T02 received for ${notes} notes`,
+    );
   }, 300_000);
 });

@@ -41,7 +41,10 @@ describe('fault: PostgreSQL restarted under load', () => {
   });
 
   const transcribe = (n: number) =>
-    request(t.app).post('/v1/transcriptions/create').set(caller.headers).send({ duration_seconds: n, original_transcript: `[doctor] visit ${n}` });
+    request(t.app)
+      .post('/v1/transcriptions/create')
+      .set(caller.headers)
+      .send({ duration_seconds: n, original_transcript: `[doctor] visit ${n}` });
 
   it('answers 503 with the spec body while it is down, never 500, and loses nothing accepted', async () => {
     const accepted: string[] = [];
@@ -56,7 +59,8 @@ describe('fault: PostgreSQL restarted under load', () => {
         const res = await transcribe(n++);
         statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
         if (res.status === 201) accepted.push(res.body.transcription.id);
-        else if (res.status !== 503 || res.body.success !== false || res.body.error !== 'Service Unavailable' || !res.body.details) bad.push({ status: res.status, body: res.body });
+        else if (res.status !== 503 || res.body.success !== false || res.body.error !== 'Service Unavailable' || !res.body.details)
+          bad.push({ status: res.status, body: res.body });
         await new Promise((r) => setTimeout(r, 20));
       }
     };
@@ -103,15 +107,24 @@ describe('fault: PostgreSQL restarted under load', () => {
     await expect
       .poll(
         async () =>
-          (await t.deps.pool.query(`SELECT count(*)::int AS n FROM runs WHERE id = ANY($1) AND status = 'completed'`, [acceptedRuns.map((r) => r.run)])).rows[0].n,
+          (
+            await t.deps.pool.query(`SELECT count(*)::int AS n FROM runs WHERE id = ANY($1) AND status = 'completed'`, [
+              acceptedRuns.map((r) => r.run),
+            ])
+          ).rows[0].n,
         { timeout: 60_000, interval: 500 },
       )
       .toBe(acceptedRuns.length);
-    const messages = await t.deps.pool.query(`SELECT role, count(*)::int AS n FROM thread_messages WHERE thread_id = $1 GROUP BY role ORDER BY role`, [thread]);
+    const messages = await t.deps.pool.query(
+      `SELECT role, count(*)::int AS n FROM thread_messages WHERE thread_id = $1 GROUP BY role ORDER BY role`,
+      [thread],
+    );
     expect(messages.rows).toEqual([
       { role: 'assistant', n: acceptedRuns.length },
       { role: 'user', n: acceptedRuns.length },
     ]);
-    console.info(`[chaos] postgres restart: statuses ${JSON.stringify(Object.fromEntries(statuses))}, runs ${acceptedRuns.length}; lost: 0`);
+    console.info(
+      `[chaos] postgres restart: statuses ${JSON.stringify(Object.fromEntries(statuses))}, runs ${acceptedRuns.length}; lost: 0`,
+    );
   }, 180_000);
 });

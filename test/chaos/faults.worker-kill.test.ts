@@ -96,16 +96,23 @@ describe('fault: worker processes killed with SIGKILL under load', () => {
     // Everything accepted ends, once.
     const allRuns = [...chats.flatMap((c) => c.runs), ...extractions.map((x) => x.run)];
     await expect
-      .poll(async () => (await t.deps.pool.query(`SELECT count(*)::int AS n FROM runs WHERE id = ANY($1) AND status = 'completed'`, [allRuns])).rows[0].n, {
-        timeout: 90_000,
-        interval: 500,
-      })
+      .poll(
+        async () =>
+          (await t.deps.pool.query(`SELECT count(*)::int AS n FROM runs WHERE id = ANY($1) AND status = 'completed'`, [allRuns])).rows[0].n,
+        {
+          timeout: 90_000,
+          interval: 500,
+        },
+      )
       .toBe(allRuns.length);
     await expect
       .poll(
         async () =>
-          (await t.deps.pool.query(`SELECT count(*)::int AS n FROM inbound_events WHERE event_id = ANY($1) AND status = 'completed'`, [events.map((e) => e.id)]))
-            .rows[0].n,
+          (
+            await t.deps.pool.query(`SELECT count(*)::int AS n FROM inbound_events WHERE event_id = ANY($1) AND status = 'completed'`, [
+              events.map((e) => e.id),
+            ])
+          ).rows[0].n,
         { timeout: 60_000, interval: 500 },
       )
       .toBe(events.length)
@@ -141,17 +148,23 @@ describe('fault: worker processes killed with SIGKILL under load', () => {
     }
     const ownTranscriptions = await t.deps.pool.query(`SELECT count(*)::int AS n FROM transcriptions WHERE id = ANY($1)`, [transcriptions]);
     expect(ownTranscriptions.rows[0].n).toBe(transcriptions.length);
-    const runEvents = await t.deps.pool.query(`SELECT data->>'run_id' AS run, count(*)::int AS n FROM outbox WHERE type = 'run.completed' AND data->>'run_id' = ANY($1) GROUP BY 1`, [allRuns]);
+    const runEvents = await t.deps.pool.query(
+      `SELECT data->>'run_id' AS run, count(*)::int AS n FROM outbox WHERE type = 'run.completed' AND data->>'run_id' = ANY($1) GROUP BY 1`,
+      [allRuns],
+    );
     expect(runEvents.rows).toHaveLength(allRuns.length);
     expect(runEvents.rows.every((r) => r.n === 1)).toBe(true);
 
     // Every outbound event reaches the receiver: one delivery row each, delivered, a 2xx per webhook-id.
     const outbox = await t.deps.pool.query(`SELECT count(*)::int AS n FROM outbox`);
     await expect
-      .poll(async () => (await t.deps.pool.query(`SELECT count(*)::int AS n FROM webhook_deliveries WHERE status = 'delivered'`)).rows[0].n, {
-        timeout: 90_000,
-        interval: 500,
-      })
+      .poll(
+        async () => (await t.deps.pool.query(`SELECT count(*)::int AS n FROM webhook_deliveries WHERE status = 'delivered'`)).rows[0].n,
+        {
+          timeout: 90_000,
+          interval: 500,
+        },
+      )
       .toBe(outbox.rows[0].n)
       .catch(async (err) => {
         const rows = await t.deps.pool.query(
@@ -159,10 +172,14 @@ describe('fault: worker processes killed with SIGKILL under load', () => {
                   (SELECT json_agg(j.state) FROM pgboss.job j WHERE j.data->>'delivery_id' = d.id::text) AS jobs
              FROM webhook_deliveries d JOIN outbox o ON o.id = d.event_id WHERE d.status <> 'delivered'`,
         );
-        const missing = await t.deps.pool.query(`SELECT type, count(*)::int AS n FROM outbox o WHERE NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_id = o.id) GROUP BY type`);
+        const missing = await t.deps.pool.query(
+          `SELECT type, count(*)::int AS n FROM outbox o WHERE NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_id = o.id) GROUP BY type`,
+        );
         throw new Error(`${(err as Error).message}: ${JSON.stringify(rows.rows)} no delivery row: ${JSON.stringify(missing.rows)}`);
       });
-    const perEvent = await t.deps.pool.query(`SELECT event_id, count(*)::int AS n FROM webhook_deliveries GROUP BY event_id HAVING count(*) > 1`);
+    const perEvent = await t.deps.pool.query(
+      `SELECT event_id, count(*)::int AS n FROM webhook_deliveries GROUP BY event_id HAVING count(*) > 1`,
+    );
     expect(perEvent.rows).toEqual([]);
     const successes = rx.successesById();
     const deliveredIds = new Set(rx.received.filter((r) => r.answered === 200).map((r) => r.json.id));

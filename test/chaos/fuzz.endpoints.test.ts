@@ -33,15 +33,34 @@ describe('fuzzing every endpoint', () => {
     routes = appRoutes(t.app).filter((r) => r.path !== '/docs'); // a static page
     // Real resources of the caller, so random requests also reach handlers past the 404s.
     const thread = await newThread(t.app, caller);
-    const run = await request(t.app).post(`/v1/agent/threads/${thread}/runs`).set(caller.headers).set('x-is-chat', 'false').send(runBody(thread, VISIT));
+    const run = await request(t.app)
+      .post(`/v1/agent/threads/${thread}/runs`)
+      .set(caller.headers)
+      .set('x-is-chat', 'false')
+      .send(runBody(thread, VISIT));
     const done = await joinRun(t.app, caller, thread, run.body.run_id, 30);
-    const tr = await request(t.app).post('/v1/transcriptions/create').set(caller.headers).send({ duration_seconds: 1, original_transcript: VISIT });
-    const codify = await request(t.app).post('/v1/codify').set(caller.headers).send({ medical_note: 'Type 2 diabetes mellitus without complications.' });
+    const tr = await request(t.app)
+      .post('/v1/transcriptions/create')
+      .set(caller.headers)
+      .send({ duration_seconds: 1, original_transcript: VISIT });
+    const codify = await request(t.app)
+      .post('/v1/codify')
+      .set(caller.headers)
+      .send({ medical_note: 'Type 2 diabetes mellitus without complications.' });
     const op = { 'x-api-key': TEST_OPERATOR_KEY };
-    const call = await request(t.app).post('/api/v1/calls/external-questionnaire').set(op).send({ questionnaireId: 'q-1', phoneNumber: '+14155550100' });
+    const call = await request(t.app)
+      .post('/api/v1/calls/external-questionnaire')
+      .set(op)
+      .send({ questionnaireId: 'q-1', phoneNumber: '+14155550100' });
     const ep = await request(t.app).post('/api/v1/webhook-endpoints').set(op).send({ url: 'http://127.0.0.1:9/hook' });
-    const integration = await request(t.app).post('/api/v1/integrations').set(op).send({ name: 'fuzz', source: 'ehr', group_ids: [caller.groupId] });
-    const voiceIntegration = await request(t.app).post('/api/v1/integrations').set(op).send({ name: 'fuzz', source: 'voice', group_ids: [caller.groupId] });
+    const integration = await request(t.app)
+      .post('/api/v1/integrations')
+      .set(op)
+      .send({ name: 'fuzz', source: 'ehr', group_ids: [caller.groupId] });
+    const voiceIntegration = await request(t.app)
+      .post('/api/v1/integrations')
+      .set(op)
+      .send({ name: 'fuzz', source: 'voice', group_ids: [caller.groupId] });
     real.threadId = [thread];
     real.runId = [run.body.run_id, codify.body.run_id];
     real.id = [done.output.note_id, tr.body.transcription.id, ep.body.id];
@@ -52,7 +71,9 @@ describe('fuzzing every endpoint', () => {
   afterAll(async () => {
     await t?.close();
     await db?.drop();
-    console.info(`[chaos] fuzz inputs tried: ${tried}; statuses ${JSON.stringify(Object.fromEntries([...statuses].sort((a, b) => a[0] - b[0])))}`);
+    console.info(
+      `[chaos] fuzz inputs tried: ${tried}; statuses ${JSON.stringify(Object.fromEntries([...statuses].sort((a, b) => a[0] - b[0])))}`,
+    );
   });
 
   const headerValue = fc.string({ maxLength: 300 }).filter((s) => HEADER_SAFE.test(s));
@@ -73,23 +94,35 @@ describe('fuzzing every endpoint', () => {
     fc.string({ maxLength: 200 }), // mostly malformed JSON
     fc.integer({ min: 1, max: 5000 }).map(deepArrays),
     fc.integer({ min: 1, max: 5000 }).map(deepObjects),
-    fc.record({
-      duration_seconds: fc.oneof(fc.double(), fc.string(), fc.constant(null)),
-      original_transcript: fc.oneof(fc.string(), fc.integer(), fc.array(fc.string())),
-      medical_note: fc.oneof(fc.string({ maxLength: 500 }), fc.integer(), fc.object()),
-      template: fc.oneof(fc.constantFrom('SOAP', 'BIRP', 'DAP', 'GIRP', 'soap', ''), fc.string()),
-      ai_generated_content: fc.oneof(fc.object(), fc.string(), fc.array(fc.string())),
-      input: fc.oneof(fc.object(), fc.record({ messages: fc.array(fc.record({ role: fc.string(), content: fc.anything() })) })),
-      config: fc.oneof(fc.object(), fc.record({ configurable: fc.record({ thread_id: fc.string(), transcription_id: fc.string(), note_id: fc.string() }) })),
-      url: fc.oneof(fc.webUrl(), fc.string()),
-      events: fc.oneof(fc.array(fc.string()), fc.string()),
-      questionnaireId: fc.oneof(fc.string(), fc.integer()),
-      phoneNumber: fc.oneof(fc.string(), fc.constant('+14155550100')),
-      pdf_file: fc.oneof(fc.record({ data: fc.base64String({ maxLength: 200 }) }), fc.string()),
-      model: fc.oneof(fc.constantFrom('fast', 'balanced', 'high-quality'), fc.string()),
-    }, { requiredKeys: [] }).map((v) => JSON.stringify(v)),
+    fc
+      .record(
+        {
+          duration_seconds: fc.oneof(fc.double(), fc.string(), fc.constant(null)),
+          original_transcript: fc.oneof(fc.string(), fc.integer(), fc.array(fc.string())),
+          medical_note: fc.oneof(fc.string({ maxLength: 500 }), fc.integer(), fc.object()),
+          template: fc.oneof(fc.constantFrom('SOAP', 'BIRP', 'DAP', 'GIRP', 'soap', ''), fc.string()),
+          ai_generated_content: fc.oneof(fc.object(), fc.string(), fc.array(fc.string())),
+          input: fc.oneof(fc.object(), fc.record({ messages: fc.array(fc.record({ role: fc.string(), content: fc.anything() })) })),
+          config: fc.oneof(
+            fc.object(),
+            fc.record({ configurable: fc.record({ thread_id: fc.string(), transcription_id: fc.string(), note_id: fc.string() }) }),
+          ),
+          url: fc.oneof(fc.webUrl(), fc.string()),
+          events: fc.oneof(fc.array(fc.string()), fc.string()),
+          questionnaireId: fc.oneof(fc.string(), fc.integer()),
+          phoneNumber: fc.oneof(fc.string(), fc.constant('+14155550100')),
+          pdf_file: fc.oneof(fc.record({ data: fc.base64String({ maxLength: 200 }) }), fc.string()),
+          model: fc.oneof(fc.constantFrom('fast', 'balanced', 'high-quality'), fc.string()),
+        },
+        { requiredKeys: [] },
+      )
+      .map((v) => JSON.stringify(v)),
   );
-  const query = fc.dictionary(fc.constantFrom('timeout', 'limit', 'offset', 'cursor', 'wait', 'action', 'status', 'center_id', 'x'), fc.oneof(fc.string({ maxLength: 30 }), fc.constantFrom('-1', '601', 'NaN', '1e309', '0', 'true', '[]')), { maxKeys: 3 });
+  const query = fc.dictionary(
+    fc.constantFrom('timeout', 'limit', 'offset', 'cursor', 'wait', 'action', 'status', 'center_id', 'x'),
+    fc.oneof(fc.string({ maxLength: 30 }), fc.constantFrom('-1', '601', 'NaN', '1e309', '0', 'true', '[]')),
+    { maxKeys: 3 },
+  );
   const auth = fc.oneof(
     { arbitrary: fc.constant('valid'), weight: 6 },
     fc.constant('none'),
@@ -97,17 +130,47 @@ describe('fuzzing every endpoint', () => {
     headerValue,
     fc.constant('Bearer eyJhbGciOiJub25lIn0.eyJzdWIiOiJ4IiwiZ3JvdXBfaWQiOiJ5In0.'),
   );
-  const contentType = fc.constantFrom('application/json', 'application/json', 'application/json', 'application/json', 'text/plain', 'application/x-www-form-urlencoded', 'application/json; charset=utf-16', 'application/json; charset=latin1', 'multipart/form-data', '', 'application/merge-patch+json');
+  const contentType = fc.constantFrom(
+    'application/json',
+    'application/json',
+    'application/json',
+    'application/json',
+    'text/plain',
+    'application/x-www-form-urlencoded',
+    'application/json; charset=utf-16',
+    'application/json; charset=latin1',
+    'multipart/form-data',
+    '',
+    'application/merge-patch+json',
+  );
 
-  async function fire(route: AppRoute, input: { params: string[]; q: Record<string, string>; raw: string; auth: string; doctor: string | null; isChat: string | null; ct: string; sendBody: boolean }) {
+  async function fire(
+    route: AppRoute,
+    input: {
+      params: string[];
+      q: Record<string, string>;
+      raw: string;
+      auth: string;
+      doctor: string | null;
+      isChat: string | null;
+      ct: string;
+      sendBody: boolean;
+    },
+  ) {
     let i = 0;
     const path = route.path.replace(/\{(\w+)\}/g, (_m, name: string) => {
       const pick = input.params[i++ % input.params.length];
       return pick === 'REAL' ? (real[name] ?? real.id)[0] : pick;
     });
     const qs = new URLSearchParams(input.q).toString();
-    let req = request(t.app)[route.method as 'get'](`${path}${qs ? `?${qs}` : ''}`).timeout(15_000);
-    if (route.path.startsWith('/api/v1/') && !route.path.startsWith('/api/v1/webhooks/ehr') && !route.path.startsWith('/api/v1/webhooks/voice')) {
+    let req = request(t.app)
+      [route.method as 'get'](`${path}${qs ? `?${qs}` : ''}`)
+      .timeout(15_000);
+    if (
+      route.path.startsWith('/api/v1/') &&
+      !route.path.startsWith('/api/v1/webhooks/ehr') &&
+      !route.path.startsWith('/api/v1/webhooks/voice')
+    ) {
       if (input.auth !== 'none') req = req.set('x-api-key', input.auth === 'valid' ? TEST_OPERATOR_KEY : input.auth);
     } else if (input.auth !== 'none') {
       req = req.set('authorization', input.auth === 'valid' ? caller.headers.authorization : input.auth);
@@ -122,7 +185,13 @@ describe('fuzzing every endpoint', () => {
     tried++;
     const res = await req;
     statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
-    expectSpecAnswer(res, { method: route.method, path: path.slice(0, 200), body: input.raw.slice(0, 200), ct: input.ct, auth: input.auth.slice(0, 40) });
+    expectSpecAnswer(res, {
+      method: route.method,
+      path: path.slice(0, 200),
+      body: input.raw.slice(0, 200),
+      ct: input.ct,
+      auth: input.auth.slice(0, 40),
+    });
     return res;
   }
 
@@ -151,17 +220,43 @@ describe('fuzzing every endpoint', () => {
   }, 240_000);
 
   it('answers signed inbound webhooks carrying random envelopes with 2xx or a 4xx spec body, and the app stays up', async () => {
-    const types = fc.constantFrom('encounter.transcript', 'center.upserted', 'center.deleted', 'service.upserted', 'service.deleted', 'call.status', 'call.answers', 'call.transcript', 'unknown.type');
+    const types = fc.constantFrom(
+      'encounter.transcript',
+      'center.upserted',
+      'center.deleted',
+      'service.upserted',
+      'service.deleted',
+      'call.status',
+      'call.answers',
+      'call.transcript',
+      'unknown.type',
+    );
     await fc.assert(
       fc.asyncProperty(
         fc.record({
           source: fc.constantFrom('ehr', 'voice'),
-          id: fc.oneof({ arbitrary: fc.uuid().map((u) => `evt-fuzz-${u}`), weight: 4 }, fc.string({ maxLength: 300 }), fc.integer(), fc.constant(null)),
+          id: fc.oneof(
+            { arbitrary: fc.uuid().map((u) => `evt-fuzz-${u}`), weight: 4 },
+            fc.string({ maxLength: 300 }),
+            fc.integer(),
+            fc.constant(null),
+          ),
           type: fc.oneof({ arbitrary: fc.constant('encounter.transcript'), weight: 4 }, { arbitrary: types, weight: 4 }, fc.anything()),
           occurred_at: fc.oneof({ arbitrary: fc.constant(new Date().toISOString()), weight: 4 }, fc.string(), fc.integer()),
           data: fc.oneof(
             fc.object({ maxDepth: 3 }),
-            { arbitrary: fc.record({ transcript: fc.string({ minLength: 1, maxLength: 400 }), template: fc.constantFrom('SOAP', 'DAP', 'BIRP', 'GIRP', 'X') }).map((o) => encounterData(o)), weight: 4 }, fc.anything({ maxDepth: 2 }), fc.record({ callId: fc.string(), status: fc.string(), answers: fc.anything(), transcript: fc.anything() })),
+            {
+              arbitrary: fc
+                .record({
+                  transcript: fc.string({ minLength: 1, maxLength: 400 }),
+                  template: fc.constantFrom('SOAP', 'DAP', 'BIRP', 'GIRP', 'X'),
+                })
+                .map((o) => encounterData(o)),
+              weight: 4,
+            },
+            fc.anything({ maxDepth: 2 }),
+            fc.record({ callId: fc.string(), status: fc.string(), answers: fc.anything(), transcript: fc.anything() }),
+          ),
         }),
         async ({ source, ...env }) => {
           const raw = JSON.stringify({ ...envelope('x', {}), ...env, id: env.id === null ? undefined : env.id }) ?? '{}';
@@ -189,7 +284,11 @@ describe('fuzzing every endpoint', () => {
       const param = (name: string) => (name === 'integrationId' && route.path.includes('/voice/') ? 'voiceIntegrationId' : name);
       const path = route.path.replace(/\{(\w+)\}/g, (_m, name: string) => (real[param(name)] ?? real.id)[0]);
       tried++;
-      let req = request(t.app)[route.method as 'post'](path).set(caller.headers).set('x-api-key', TEST_OPERATOR_KEY).set('content-type', 'application/json');
+      let req = request(t.app)
+        [route.method as 'post'](path)
+        .set(caller.headers)
+        .set('x-api-key', TEST_OPERATOR_KEY)
+        .set('content-type', 'application/json');
       if (route.path.includes('/webhooks/')) req = req.set('x-integration-signature', integrationSignature(TEST_EHR_SECRET, big));
       const res = await req.send(big).catch((err: NodeJS.ErrnoException) => ({ status: 0, err }));
       if ('err' in res) {
@@ -206,6 +305,13 @@ describe('fuzzing every endpoint', () => {
     const thread = await newThread(t.app, caller);
     expect(thread).toMatch(/^[0-9a-f-]{36}$/);
     const other = await tokenFor();
-    expect((await request(t.app).post('/v1/agent/threads').set({ authorization: `Bearer ${other}`, 'x-doctor': 'dr' }).send({})).status).toBe(201);
+    expect(
+      (
+        await request(t.app)
+          .post('/v1/agent/threads')
+          .set({ authorization: `Bearer ${other}`, 'x-doctor': 'dr' })
+          .send({})
+      ).status,
+    ).toBe(201);
   });
 });

@@ -58,36 +58,85 @@ describe('no PHI in logs, metrics, health or error bodies', () => {
     // Direct API calls.
     const caller = await newCaller();
     const h = { ...caller.headers, 'x-patient': PATIENT };
-    const tr = keep(await request(t.app).post('/v1/transcriptions/create').set(h).send({ duration_seconds: 60, original_transcript: text }));
+    const tr = keep(
+      await request(t.app).post('/v1/transcriptions/create').set(h).send({ duration_seconds: 60, original_transcript: text }),
+    );
     expect(tr.status).toBe(201);
     const thread = await newThread(t.app, caller);
-    const chat = keep(await request(t.app).post(`/v1/agent/threads/${thread}/runs`).set(h).send(runBody(thread, `${text}\nWhat is the plan for ${MARK}?`)));
+    const chat = keep(
+      await request(t.app)
+        .post(`/v1/agent/threads/${thread}/runs`)
+        .set(h)
+        .send(runBody(thread, `${text}\nWhat is the plan for ${MARK}?`)),
+    );
     await joinRun(t.app, caller, thread, chat.body.run_id, 30);
     const xthread = await newThread(t.app, caller);
     const extraction = keep(
-      await request(t.app).post(`/v1/agent/threads/${xthread}/runs`).set(h).set('x-is-chat', 'false').send(runBody(xthread, 'x', { transcription_id: tr.body.transcription.id })),
+      await request(t.app)
+        .post(`/v1/agent/threads/${xthread}/runs`)
+        .set(h)
+        .set('x-is-chat', 'false')
+        .send(runBody(xthread, 'x', { transcription_id: tr.body.transcription.id })),
     );
     const done = await joinRun(t.app, caller, xthread, extraction.body.run_id, 30);
     expect(done.status).toBe('completed');
     const noteId = done.output.note_id;
-    keep(await request(t.app).patch(`/v1/clinical-notes/${noteId}`).set(h).send({ feedback: `check ${MARK}`, ai_generated_content: { subjective: MARK, objective: MARK, assessment: MARK, plan: MARK } }));
+    keep(
+      await request(t.app)
+        .patch(`/v1/clinical-notes/${noteId}`)
+        .set(h)
+        .send({ feedback: `check ${MARK}`, ai_generated_content: { subjective: MARK, objective: MARK, assessment: MARK, plan: MARK } }),
+    );
     keep(await request(t.app).get(`/v1/clinical-notes/${noteId}/fhir`).set(h));
-    const codify = keep(await request(t.app).post('/v1/codify').set(h).send({ medical_note: `Type 2 diabetes mellitus. ${MARK}` }));
+    const codify = keep(
+      await request(t.app)
+        .post('/v1/codify')
+        .set(h)
+        .send({ medical_note: `Type 2 diabetes mellitus. ${MARK}` }),
+    );
     expect(codify.status).toBe(200);
 
     // Error paths carrying the markers in values: refused input must not echo them back or log them.
     // (Names of unknown fields and event types are echoed by design: they are the caller's schema, not clinical values.)
     const bad = [
       await request(t.app).post('/v1/transcriptions/create').set(h).send({ duration_seconds: MARK, original_transcript: MARK }),
-      await request(t.app).post('/v1/transcriptions/create').set(h).send({ original_transcript: { text: MARK } }),
-      await request(t.app).post('/v1/transcriptions/create').set(h).set('content-type', 'application/json').send(`{"original_transcript": "${MARK}`),
-      await request(t.app).post(`/v1/agent/threads/${thread}/runs`).set(h).send({ input: { messages: [{ role: MARK, content: MARK }] } }),
-      await request(t.app).post(`/v1/agent/threads/${thread}/runs`).set(h).send({ input: { messages: [{ role: 'user', content: 42 }] }, config: { configurable: { thread_id: thread } }, x: MARK }),
-      await request(t.app).patch(`/v1/clinical-notes/${noteId}`).set(h).send({ ai_generated_content: { subjective: MARK } , template: 'DAP' }),
-      await request(t.app).patch(`/v1/clinical-notes/${noteId}`).set(h).send({ feedback: [MARK] }),
-      await request(t.app).post('/v1/clinical-notes').set(h).send({ template: 'SOAP', ai_generated_content: { subjective: MARK, extra: MARK } }),
-      await request(t.app).post('/v1/codify').set(h).send({ medical_note: `${MARK} `.repeat(4000) }),
-      await request(t.app).post('/v1/codify').set(h).send({ medical_note: MARK, pdf_file: { data: MARK } }),
+      await request(t.app)
+        .post('/v1/transcriptions/create')
+        .set(h)
+        .send({ original_transcript: { text: MARK } }),
+      await request(t.app)
+        .post('/v1/transcriptions/create')
+        .set(h)
+        .set('content-type', 'application/json')
+        .send(`{"original_transcript": "${MARK}`),
+      await request(t.app)
+        .post(`/v1/agent/threads/${thread}/runs`)
+        .set(h)
+        .send({ input: { messages: [{ role: MARK, content: MARK }] } }),
+      await request(t.app)
+        .post(`/v1/agent/threads/${thread}/runs`)
+        .set(h)
+        .send({ input: { messages: [{ role: 'user', content: 42 }] }, config: { configurable: { thread_id: thread } }, x: MARK }),
+      await request(t.app)
+        .patch(`/v1/clinical-notes/${noteId}`)
+        .set(h)
+        .send({ ai_generated_content: { subjective: MARK }, template: 'DAP' }),
+      await request(t.app)
+        .patch(`/v1/clinical-notes/${noteId}`)
+        .set(h)
+        .send({ feedback: [MARK] }),
+      await request(t.app)
+        .post('/v1/clinical-notes')
+        .set(h)
+        .send({ template: 'SOAP', ai_generated_content: { subjective: MARK, extra: MARK } }),
+      await request(t.app)
+        .post('/v1/codify')
+        .set(h)
+        .send({ medical_note: `${MARK} `.repeat(4000) }),
+      await request(t.app)
+        .post('/v1/codify')
+        .set(h)
+        .send({ medical_note: MARK, pdf_file: { data: MARK } }),
       await request(t.app).post('/v1/codify').set(h).send({ medical_note: MARK, extra: MARK }),
       await postSigned(t.app, 'ehr', envelope('encounter.transcript', { ...encounterData({ transcript: MARK }), duration_seconds: MARK })),
       await postSigned(t.app, 'ehr', envelope('encounter.transcript', { transcript: MARK })),
@@ -113,6 +162,8 @@ describe('no PHI in logs, metrics, health or error bodies', () => {
       ...leaks('health', [health.text]),
       ...leaks('error body', errorBodies),
     ]).toEqual([]);
-    console.info(`[chaos] PHI: ${lines.length} log lines, ${errorBodies.length} error bodies, metrics and health checked; markers found: 0`);
+    console.info(
+      `[chaos] PHI: ${lines.length} log lines, ${errorBodies.length} error bodies, metrics and health checked; markers found: 0`,
+    );
   }, 120_000);
 });

@@ -17,7 +17,7 @@ export function runCli(args: string[], env: Record<string, string> = {}, entry =
       ['--import', 'tsx', entry, ...args],
       { cwd: REPO_ROOT, env: cleanEnv({ NODE_ENV: 'test', LOG_LEVEL: 'error', ...env }), timeout: 60_000 },
       (err, stdout, stderr) => {
-        const code = err ? (typeof (err as { code?: unknown }).code === 'number' ? ((err as { code: number }).code) : -1) : 0;
+        const code = err ? (typeof (err as { code?: unknown }).code === 'number' ? (err as { code: number }).code : -1) : 0;
         resolve({ code, stdout: String(stdout), stderr: String(stderr) });
       },
     );

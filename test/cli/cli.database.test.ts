@@ -35,7 +35,9 @@ describe('clinigate migrate and icd10 import on a database of their own', { time
   });
 
   it('migrate applies every migration file on a fresh database, then is a no-op', async () => {
-    const files = readdirSync(MIGRATIONS_DIR).filter((f) => /^\d+_.+\.sql$/.test(f)).sort();
+    const files = readdirSync(MIGRATIONS_DIR)
+      .filter((f) => /^\d+_.+\.sql$/.test(f))
+      .sort();
     const first = await runCli(['migrate'], { DATABASE_URL: db.url });
     expect(first).toMatchObject({ code: 0, stderr: '' });
     const where = `127.0.0.1:${new URL(db.url).port || 5432}${new URL(db.url).pathname}`;
@@ -54,7 +56,9 @@ describe('clinigate migrate and icd10 import on a database of their own', { time
     const { rows } = await client.query<{ code: string; description: string; billable: boolean }>(
       'SELECT code, description, billable FROM icd10_codes ORDER BY code',
     );
-    expect(rows).toEqual([...CODES].sort(([a], [b]) => a.localeCompare(b)).map(([code, description]) => ({ code, description, billable: true })));
+    expect(rows).toEqual(
+      [...CODES].sort(([a], [b]) => a.localeCompare(b)).map(([code, description]) => ({ code, description, billable: true })),
+    );
 
     // src/cli/icd10-import-script.ts (the npm script) is the same command: the same content is unchanged.
     const again = await runCli([codesFile], { DATABASE_URL: db.url }, 'src/cli/icd10-import-script.ts');

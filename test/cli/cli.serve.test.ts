@@ -11,12 +11,21 @@ describe('clinigate serve', () => {
     const port = await freePort();
     const dataDir = mkdtempSync(join(tmpdir(), 'clinigate-cli-serve-'));
     const env = testEnv({ PORT: String(port), ROLE: 'worker', DATA_DIR: dataDir, LOG_LEVEL: 'info' });
-    const proc = spawnProcess('node', ['--import', 'tsx', 'src/cli/main.ts', 'serve', '--role', 'api'], cleanEnv(env as Record<string, string>));
+    const proc = spawnProcess(
+      'node',
+      ['--import', 'tsx', 'src/cli/main.ts', 'serve', '--role', 'api'],
+      cleanEnv(env as Record<string, string>),
+    );
     try {
       const res = await waitForHttp(`http://127.0.0.1:${port}/api/v1/health`, 60_000);
       expect(((await res.json()) as { status: string }).status).toBe('ok');
       await expect.poll(() => proc.output(), { timeout: 10_000 }).toMatch(/"message":"listening"/);
-      const listening = JSON.parse(proc.output().split('\n').find((l) => l.includes('"message":"listening"'))!);
+      const listening = JSON.parse(
+        proc
+          .output()
+          .split('\n')
+          .find((l) => l.includes('"message":"listening"'))!,
+      );
       expect(listening).toMatchObject({ port, role: 'api', pid: proc.child.pid });
       process.kill(proc.child.pid!, 'SIGTERM');
       expect(await proc.exited).toBe(0);

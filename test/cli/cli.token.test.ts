@@ -23,7 +23,10 @@ describe('clinigate token', { timeout: 60_000 }, () => {
   });
 
   it('mints a token with JWT_SECRET that verifies and that the app accepts', async () => {
-    const r = await runCli(['token', '--user', 'cli-user', '--group', 'cli-group', '--ttl', '30m'], { JWT_SECRET: TEST_JWT_SECRET, DATA_DIR: dataDir });
+    const r = await runCli(['token', '--user', 'cli-user', '--group', 'cli-group', '--ttl', '30m'], {
+      JWT_SECRET: TEST_JWT_SECRET,
+      DATA_DIR: dataDir,
+    });
     expect(r).toMatchObject({ code: 0, stderr: '' });
     const token = r.stdout.trim();
     expect(r.stdout).toBe(`${token}\n`);
@@ -32,13 +35,26 @@ describe('clinigate token', { timeout: 60_000 }, () => {
     expect(payload).toMatchObject({ sub: 'cli-user', group_id: 'cli-group' });
     expect(payload.exp! - payload.iat!).toBe(30 * 60);
 
-    const created = await request(t.app).post('/v1/agent/threads').set({ authorization: `Bearer ${token}`, 'x-doctor': 'dr-cli' }).send({});
+    const created = await request(t.app)
+      .post('/v1/agent/threads')
+      .set({ authorization: `Bearer ${token}`, 'x-doctor': 'dr-cli' })
+      .send({});
     expect(created.status).toBe(201);
-    const read = await request(t.app).get(`/v1/agent/threads/${created.body.thread_id}`).set({ authorization: `Bearer ${token}`, 'x-doctor': 'dr-cli' });
+    const read = await request(t.app)
+      .get(`/v1/agent/threads/${created.body.thread_id}`)
+      .set({ authorization: `Bearer ${token}`, 'x-doctor': 'dr-cli' });
     expect(read.status).toBe(200);
     // A token of another group does not see the thread: the group claim is the tenant.
-    const other = (await runCli(['token', '--user', 'cli-user', '--group', 'other-group'], { JWT_SECRET: TEST_JWT_SECRET, DATA_DIR: dataDir })).stdout.trim();
-    expect((await request(t.app).get(`/v1/agent/threads/${created.body.thread_id}`).set({ authorization: `Bearer ${other}`, 'x-doctor': 'dr-cli' })).status).toBe(404);
+    const other = (
+      await runCli(['token', '--user', 'cli-user', '--group', 'other-group'], { JWT_SECRET: TEST_JWT_SECRET, DATA_DIR: dataDir })
+    ).stdout.trim();
+    expect(
+      (
+        await request(t.app)
+          .get(`/v1/agent/threads/${created.body.thread_id}`)
+          .set({ authorization: `Bearer ${other}`, 'x-doctor': 'dr-cli' })
+      ).status,
+    ).toBe(404);
   });
 
   it('without JWT_SECRET, signs with the development secret the service keeps in DATA_DIR/secrets.json', async () => {
@@ -53,7 +69,12 @@ describe('clinigate token', { timeout: 60_000 }, () => {
   });
 
   it('carries JWT_ISSUER and JWT_AUDIENCE when the service checks them', async () => {
-    const r = await runCli(['token', '--user', 'u1', '--group', 'g1'], { JWT_SECRET: TEST_JWT_SECRET, JWT_ISSUER: 'https://idp.test', JWT_AUDIENCE: 'clinigate', DATA_DIR: dataDir });
+    const r = await runCli(['token', '--user', 'u1', '--group', 'g1'], {
+      JWT_SECRET: TEST_JWT_SECRET,
+      JWT_ISSUER: 'https://idp.test',
+      JWT_AUDIENCE: 'clinigate',
+      DATA_DIR: dataDir,
+    });
     const { payload } = await jwtVerify(r.stdout.trim(), key(TEST_JWT_SECRET), { issuer: 'https://idp.test', audience: 'clinigate' });
     expect(payload.sub).toBe('u1');
   });

@@ -47,7 +47,11 @@ describe('clinigate usage', { timeout: 90_000 }, () => {
 
   it('an unreachable database: one line naming host, port and database (no password), exit 1', async () => {
     const env = { DATABASE_URL: 'postgres://admin:s3cret@127.0.0.1:1/clinigate' };
-    const results = await Promise.all([runCli(['migrate'], env), runCli(['webhooks', 'replay', '--dead'], env), runCli(['icd10', 'import', 'package.json'], env)]);
+    const results = await Promise.all([
+      runCli(['migrate'], env),
+      runCli(['webhooks', 'replay', '--dead'], env),
+      runCli(['icd10', 'import', 'package.json'], env),
+    ]);
     for (const r of results) {
       expect(r.code).toBe(1);
       expect(r.stderr.trim()).toMatch(/^error: cannot reach the database at 127\.0\.0\.1:1\/clinigate: connect ECONNREFUSED/);

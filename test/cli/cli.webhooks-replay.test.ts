@@ -25,7 +25,11 @@ describe('clinigate webhooks replay --dead', { timeout: 120_000 }, () => {
   });
 
   const deliveries = async (endpointId: string) =>
-    (await request(t.app).get(`/api/v1/webhook-endpoints/${endpointId}/deliveries`).set(KEY)).body as Array<{ id: string; status: string; attempt_count: number }>;
+    (await request(t.app).get(`/api/v1/webhook-endpoints/${endpointId}/deliveries`).set(KEY)).body as Array<{
+      id: string;
+      status: string;
+      attempt_count: number;
+    }>;
 
   /** A subscriber of one group whose receiver fails, and one delivery of that group that ends dead. */
   async function deadDelivery(): Promise<{ rx: Receiver; endpoint: string; delivery: string; caller: Caller }> {
@@ -35,7 +39,10 @@ describe('clinigate webhooks replay --dead', { timeout: 120_000 }, () => {
     const caller = await newCaller();
     const ep = await request(t.app).post('/api/v1/webhook-endpoints').set(KEY).send({ url: rx.url, group_id: caller.groupId });
     expect(ep.status).toBe(201);
-    const created = await request(t.app).post('/v1/transcriptions/create').set(caller.headers).send({ duration_seconds: 5, original_transcript: 'hello' });
+    const created = await request(t.app)
+      .post('/v1/transcriptions/create')
+      .set(caller.headers)
+      .send({ duration_seconds: 5, original_transcript: 'hello' });
     expect(created.status).toBe(201);
     await expect.poll(async () => (await deliveries(ep.body.id))[0]?.status, POLL).toBe('dead');
     const [d] = await deliveries(ep.body.id);

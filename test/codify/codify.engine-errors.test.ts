@@ -55,7 +55,12 @@ describe('codify engine failures and the final code check', () => {
       { code: 'I10', description: 'Essential (primary) hypertension', justification: 'stated', confidence_percent: 100 },
     ]);
     expect(res.body.discarded_code_assessments).toEqual([
-      { code: 'E11.9', description: 'Type 2 diabetes mellitus without complications', justification: 'family history', confidence_percent: 0 },
+      {
+        code: 'E11.9',
+        description: 'Type 2 diabetes mellitus without complications',
+        justification: 'family history',
+        confidence_percent: 0,
+      },
     ]);
   });
 

@@ -25,7 +25,9 @@ describe('codify evidence offsets', () => {
     const res = await codify(t, caller, { medical_note: note });
     expect(res.status).toBe(200);
     const i10 = res.body.final_code_assessments.find((a: CodeAssessment) => a.code === 'I10');
-    expect(i10.evidence).toEqual([{ start: note.indexOf('hypertension'), end: note.indexOf('hypertension') + 12, text: 'hypertension', source: 'note' }]);
+    expect(i10.evidence).toEqual([
+      { start: note.indexOf('hypertension'), end: note.indexOf('hypertension') + 12, text: 'hypertension', source: 'note' },
+    ]);
     for (const a of all(res.body)) {
       expect(a.evidence!.length, a.code).toBeGreaterThan(0);
       for (const e of a.evidence!) {

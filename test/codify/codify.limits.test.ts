@@ -66,7 +66,11 @@ describe('codify limits and validation', () => {
   });
 
   it('answers 400 for malformed JSON', async () => {
-    const res = await request(t.app).post('/v1/codify').set(caller.headers).set('content-type', 'application/json').send('{"medical_note":');
+    const res = await request(t.app)
+      .post('/v1/codify')
+      .set(caller.headers)
+      .set('content-type', 'application/json')
+      .send('{"medical_note":');
     expect(res.status).toBe(400);
     expect(res.body).toEqual({ success: false, error: 'Bad Request', details: expect.any(String) });
   });
@@ -84,7 +88,10 @@ describe('codify limits and validation', () => {
   });
 
   it('answers 422 for a PDF header with an unreadable body', async () => {
-    const res = await codify(t, caller, { medical_note: 'HTN', pdf_file: { data: Buffer.from('%PDF-1.7\nnothing else').toString('base64') } });
+    const res = await codify(t, caller, {
+      medical_note: 'HTN',
+      pdf_file: { data: Buffer.from('%PDF-1.7\nnothing else').toString('base64') },
+    });
     expect(res.status).toBe(422);
     expect(res.body.error).toBe('Unprocessable Entity');
   });

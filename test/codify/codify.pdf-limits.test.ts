@@ -60,7 +60,9 @@ describe('codify PDF limits (DESIGN Codify limits): pages, text, time; PDF work 
     // Bounds for a loaded 2-core machine (about 1 s of parsing on an idle one).
     expect(performance.now() - started).toBeLessThan(15_000);
     expect(worstHealthMs).toBeLessThan(1_000);
-    console.log(`inflating PDF (${pdf.length} bytes): 413 in ${Math.round(performance.now() - started)} ms, slowest health ${Math.round(worstHealthMs)} ms`);
+    console.log(
+      `inflating PDF (${pdf.length} bytes): 413 in ${Math.round(performance.now() - started)} ms, slowest health ${Math.round(worstHealthMs)} ms`,
+    );
   }, 60_000);
 
   it('answers 422 to a PDF not read within the budget (10 s in the service), and the next PDF is read', async () => {
@@ -77,7 +79,9 @@ describe('codify PDF limits (DESIGN Codify limits): pages, text, time; PDF work 
   }, 60_000);
 
   it('answers 422 to bytes that only look like a PDF, from the worker', async () => {
-    const res = await send(Buffer.from('%PDF-1.7\n' + '1 0 obj << /Type /Catalog /Pages 2 0 R >> endobj\n'.repeat(100) + 'trailer << /Root 9 0 R >>\n%%EOF'));
+    const res = await send(
+      Buffer.from('%PDF-1.7\n' + '1 0 obj << /Type /Catalog /Pages 2 0 R >> endobj\n'.repeat(100) + 'trailer << /Root 9 0 R >>\n%%EOF'),
+    );
     expect(res.status).toBe(422);
     expect(res.body.details).toBe('pdf_file.data could not be read as a PDF document');
   });

@@ -28,7 +28,9 @@ describe('codify with a PDF', () => {
   });
 
   it('accepts base64 with line breaks and a data: URL prefix', async () => {
-    const b64 = buildPdf(['Assessment: type 2 diabetes mellitus.']).toString('base64').replace(/(.{76})/g, '$1\n');
+    const b64 = buildPdf(['Assessment: type 2 diabetes mellitus.'])
+      .toString('base64')
+      .replace(/(.{76})/g, '$1\n');
     const res = await codify(t, caller, { medical_note: 'Annual visit.', pdf_file: { data: `data:application/pdf;base64,${b64}` } });
     expect(res.status).toBe(200);
     expect(codes(res.body.final_code_assessments)).toContain('E11.9');

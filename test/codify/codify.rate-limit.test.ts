@@ -47,7 +47,7 @@ describe('codify rate limit shared by two processes', () => {
     expect((await codify(b, sameName, { medical_note: 'HTN' })).status).toBe(200);
   });
 
-  it('does not reset for the same user rotating x-doctor (the header is the caller\'s choice)', async () => {
+  it("does not reset for the same user rotating x-doctor (the header is the caller's choice)", async () => {
     const caller = await newCaller();
     for (let i = 0; i < LIMIT; i++) expect((await codify(a, caller, { medical_note: 'HTN' })).status).toBe(200);
     for (const doctor of ['dr-rotated-1', 'dr-rotated-2']) {

@@ -13,7 +13,14 @@ function slowEngine(ms: number): ClinicalEngine {
     extractNote: never,
     codify: () =>
       new Promise((resolve) =>
-        setTimeout(() => resolve({ final_code_assessments: [{ code: 'I10', description: 'x', justification: 'slow', confidence_percent: 90 }], discarded_code_assessments: [] }), ms),
+        setTimeout(
+          () =>
+            resolve({
+              final_code_assessments: [{ code: 'I10', description: 'x', justification: 'slow', confidence_percent: 90 }],
+              discarded_code_assessments: [],
+            }),
+          ms,
+        ),
       ),
   };
 }

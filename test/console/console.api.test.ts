@@ -30,8 +30,12 @@ describe('operations console API', () => {
       expect(res.body).toMatchObject({ success: false, error: 'Unauthorized' });
       expect((await request(t.app).get(`/api/v1/console/${path}`).set('x-api-key', 'wrong')).status, path).toBe(401);
     }
-    for (const path of [`/api/v1/console/runs/${seeded.pendingRun}/cancel`, `/api/v1/console/endpoints/${randomUUID()}/replay-dead`,
-      `/api/v1/webhook-endpoints/${randomUUID()}/enable`, `/api/v1/webhooks/events/${seeded.failedSenderId}/retry`]) {
+    for (const path of [
+      `/api/v1/console/runs/${seeded.pendingRun}/cancel`,
+      `/api/v1/console/endpoints/${randomUUID()}/replay-dead`,
+      `/api/v1/webhook-endpoints/${randomUUID()}/enable`,
+      `/api/v1/webhooks/events/${seeded.failedSenderId}/retry`,
+    ]) {
       expect((await request(t.app).post(path)).status, path).toBe(401);
     }
   });
@@ -50,11 +54,20 @@ describe('operations console API', () => {
 
   it('overview: health checks, every queue with depth and oldest waiting job, rows by state', async () => {
     const res = await get('overview');
-    expect(res.body).toMatchObject({ status: 'ok', checks: { database: { status: 'ok' }, queue: { status: 'ok' }, engine: { status: 'ok', name: 'local' } } });
+    expect(res.body).toMatchObject({
+      status: 'ok',
+      checks: { database: { status: 'ok' }, queue: { status: 'ok' }, engine: { status: 'ok', name: 'local' } },
+    });
     const names = res.body.queues.map((q: { queue: string }) => q.queue);
     expect(names).toEqual(expect.arrayContaining(['run-execute', 'inbound-event', 'codify', 'webhook-delivery', 'call-dispatch']));
-    expect(res.body.queues[0]).toEqual({ queue: expect.any(String), waiting: expect.any(Number), scheduled: expect.any(Number), active: expect.any(Number),
-      failed_last_hour: expect.any(Number), oldest_waiting_seconds: null });
+    expect(res.body.queues[0]).toEqual({
+      queue: expect.any(String),
+      waiting: expect.any(Number),
+      scheduled: expect.any(Number),
+      active: expect.any(Number),
+      failed_last_hour: expect.any(Number),
+      oldest_waiting_seconds: null,
+    });
     expect(res.body.states).toEqual(expect.arrayContaining([{ resource: 'runs', status: 'pending', count: expect.any(Number) }]));
   });
 
@@ -74,19 +87,28 @@ describe('operations console API', () => {
 
     const pipelines = (await get('pipelines')).body as Array<Record<string, unknown>>;
     expect(pipelines.find((p) => p.id === seeded.failedEvent)).toMatchObject({
-      event_id: seeded.failedSenderId, status: 'failed', error: 'Processing Failed', pipeline: { transcription_id: 't-1' }, attempts: 5,
+      event_id: seeded.failedSenderId,
+      status: 'failed',
+      error: 'Processing Failed',
+      pipeline: { transcription_id: 't-1' },
+      attempts: 5,
     });
   });
 
   it('counts inbound events by source and outcome, and calls by status', async () => {
     const inbound = (await get('inbound')).body;
-    expect(inbound.by_type).toEqual(expect.arrayContaining([
-      { source: 'ehr', type: 'encounter.transcript', status: 'failed', last_hour: expect.any(Number), last_day: expect.any(Number) },
-    ]));
+    expect(inbound.by_type).toEqual(
+      expect.arrayContaining([
+        { source: 'ehr', type: 'encounter.transcript', status: 'failed', last_hour: expect.any(Number), last_day: expect.any(Number) },
+      ]),
+    );
     expect(inbound.last_hour.ehr.failed).toBeGreaterThanOrEqual(1);
     expect(inbound.last_day.ehr.completed).toBeGreaterThanOrEqual(1);
     const calls = (await get('calls')).body;
-    expect(calls.find((c: { status: string }) => c.status === 'completed')).toMatchObject({ total: expect.any(Number), last_day: expect.any(Number) });
+    expect(calls.find((c: { status: string }) => c.status === 'completed')).toMatchObject({
+      total: expect.any(Number),
+      last_day: expect.any(Number),
+    });
   });
 
   it('gives 60 per-minute points over the last hour', async () => {
@@ -94,8 +116,16 @@ describe('operations console API', () => {
     expect(body.interval_seconds).toBe(60);
     expect(body.points).toHaveLength(60);
     const last = body.points.at(-1);
-    expect(Object.keys(last).sort()).toEqual(['deliveries_dead', 'deliveries_delivered', 'events_failed', 'events_received', 'minute', 'queue_waiting',
-      'runs_created', 'runs_failed']);
+    expect(Object.keys(last).sort()).toEqual([
+      'deliveries_dead',
+      'deliveries_delivered',
+      'events_failed',
+      'events_received',
+      'minute',
+      'queue_waiting',
+      'runs_created',
+      'runs_failed',
+    ]);
     const sum = (k: string) => body.points.reduce((a: number, p: Record<string, number>) => a + p[k], 0);
     expect(sum('runs_created')).toBeGreaterThanOrEqual(2);
     expect(sum('events_received')).toBeGreaterThanOrEqual(2);
@@ -106,10 +136,20 @@ describe('operations console API', () => {
   it('lists endpoints with success rate and last error, and dead deliveries by endpoint', async () => {
     const dead = await seedDeadDelivery(t.deps.pool, 'http://127.0.0.1:9/other');
     const ep = (await get('endpoints')).body.find((e: { id: string }) => e.id === dead.endpointId);
-    expect(ep).toMatchObject({ url: 'http://127.0.0.1:9/other', status: 'active', dead: 1, delivered: 0, attempts: 2, success_rate: 0,
-      last_error: 'HTTP 500', last_status_code: 500 });
+    expect(ep).toMatchObject({
+      url: 'http://127.0.0.1:9/other',
+      status: 'active',
+      dead: 1,
+      delivered: 0,
+      attempts: 2,
+      success_rate: 0,
+      last_error: 'HTTP 500',
+      last_status_code: 500,
+    });
     const list = (await get(`deliveries/dead?endpoint_id=${dead.endpointId}`)).body;
-    expect(list).toEqual([expect.objectContaining({ id: dead.deliveryId, endpoint_id: dead.endpointId, event_type: 'note.ready', attempt_count: 2 })]);
+    expect(list).toEqual([
+      expect.objectContaining({ id: dead.deliveryId, endpoint_id: dead.endpointId, event_type: 'note.ready', attempt_count: 2 }),
+    ]);
     expect((await get('deliveries/dead?endpoint_id=nope')).status).toBe(400);
   });
 
@@ -122,12 +162,19 @@ describe('operations console API', () => {
     expect(event.body).not.toHaveProperty('data');
     expect((await get('runs/not-a-uuid')).status).toBe(404);
     for (const path of ['runs/%00', 'pipelines/%00']) expect((await get(path)).status, path).toBe(404);
-    for (const path of ['/api/v1/console/runs/%00/cancel', '/api/v1/console/endpoints/%00/replay-dead', '/api/v1/webhook-endpoints/%00/enable',
-      '/api/v1/webhooks/events/%00/retry', `/api/v1/webhooks/events/${'x'.repeat(300)}/retry`]) {
+    for (const path of [
+      '/api/v1/console/runs/%00/cancel',
+      '/api/v1/console/endpoints/%00/replay-dead',
+      '/api/v1/webhook-endpoints/%00/enable',
+      '/api/v1/webhooks/events/%00/retry',
+      `/api/v1/webhooks/events/${'x'.repeat(300)}/retry`,
+    ]) {
       expect((await request(t.app).post(path).set(KEY)).status, path).toBe(404);
     }
     expect(await auditRows(t.deps.pool, seeded.doneRun)).toEqual([{ operation: 'console.view run', status: 200, user_id: 'ops-test' }]);
-    expect(await auditRows(t.deps.pool, seeded.failedEvent)).toEqual([expect.objectContaining({ operation: 'console.view pipeline', status: 200 })]);
+    expect(await auditRows(t.deps.pool, seeded.failedEvent)).toEqual([
+      expect.objectContaining({ operation: 'console.view pipeline', status: 200 }),
+    ]);
     expect(await auditRows(t.deps.pool, 'not-a-uuid')).toEqual([expect.objectContaining({ operation: 'console.view run', status: 404 })]);
   });
 
@@ -139,32 +186,49 @@ describe('operations console API', () => {
     expect(rows).toEqual([{ type: 'run.failed' }]);
     expect((await request(t.app).post(`/api/v1/console/runs/${seeded.pendingRun}/cancel`).set(KEY)).status).toBe(409);
     expect((await request(t.app).post(`/api/v1/console/runs/${randomUUID()}/cancel`).set(KEY)).status).toBe(404);
-    expect((await auditRows(t.deps.pool, seeded.pendingRun)).map((r) => [r.operation, r.status])).toEqual([['console.cancel run', 200], ['console.cancel run', 409]]);
+    expect((await auditRows(t.deps.pool, seeded.pendingRun)).map((r) => [r.operation, r.status])).toEqual([
+      ['console.cancel run', 200],
+      ['console.cancel run', 409],
+    ]);
   });
 
   it('replays one dead delivery and all dead deliveries of an endpoint, with audit rows', async () => {
     const one = await seedDeadDelivery(t.deps.pool, 'http://127.0.0.1:9/one');
     expect((await request(t.app).post(`/api/v1/webhook-deliveries/${one.deliveryId}/replay`).set(KEY)).status).toBe(202);
-    await expect.poll(() => auditRows(t.deps.pool, one.deliveryId)).toEqual([expect.objectContaining({ operation: 'POST /api/v1/webhook-deliveries/:id/replay', status: 202 })]);
+    await expect
+      .poll(() => auditRows(t.deps.pool, one.deliveryId))
+      .toEqual([expect.objectContaining({ operation: 'POST /api/v1/webhook-deliveries/:id/replay', status: 202 })]);
 
     const a = await seedDeadDelivery(t.deps.pool, 'http://127.0.0.1:9/all');
     // a second dead delivery on the same endpoint
     const extra = randomUUID();
     const ev = randomUUID();
     await t.deps.pool.query(`INSERT INTO outbox (id, type, data, dispatched_at) VALUES ($1, 'run.failed', '{}', now())`, [ev]);
-    await t.deps.pool.query(`INSERT INTO webhook_deliveries (id, endpoint_id, event_id, status, attempt_count) VALUES ($1, $2, $3, 'dead', 3)`, [extra, a.endpointId, ev]);
+    await t.deps.pool.query(
+      `INSERT INTO webhook_deliveries (id, endpoint_id, event_id, status, attempt_count) VALUES ($1, $2, $3, 'dead', 3)`,
+      [extra, a.endpointId, ev],
+    );
     const res = await request(t.app).post(`/api/v1/console/endpoints/${a.endpointId}/replay-dead`).set(KEY);
     expect(res.status).toBe(202);
     expect(res.body).toMatchObject({ endpoint_id: a.endpointId, replayed: 2 });
     expect(res.body.delivery_ids.sort()).toEqual([a.deliveryId, extra].sort());
     const { rows } = await t.deps.pool.query(`SELECT status, retry_index FROM webhook_deliveries WHERE endpoint_id = $1`, [a.endpointId]);
-    expect(rows).toEqual([{ status: 'pending', retry_index: 0 }, { status: 'pending', retry_index: 0 }]);
-    const jobs = await t.deps.pool.query(`SELECT data FROM pgboss.job WHERE name = 'webhook-delivery' AND data->>'delivery_id' = ANY ($1)`, [[a.deliveryId, extra]]);
+    expect(rows).toEqual([
+      { status: 'pending', retry_index: 0 },
+      { status: 'pending', retry_index: 0 },
+    ]);
+    const jobs = await t.deps.pool.query(
+      `SELECT data FROM pgboss.job WHERE name = 'webhook-delivery' AND data->>'delivery_id' = ANY ($1)`,
+      [[a.deliveryId, extra]],
+    );
     expect(jobs.rows.map((j) => j.data).sort((x, y) => x.attempt - y.attempt)).toEqual([
-      { delivery_id: a.deliveryId, attempt: 3 }, { delivery_id: extra, attempt: 4 },
+      { delivery_id: a.deliveryId, attempt: 3 },
+      { delivery_id: extra, attempt: 4 },
     ]);
     expect((await get(`deliveries/dead?endpoint_id=${a.endpointId}`)).body).toEqual([]);
-    expect(await auditRows(t.deps.pool, a.endpointId)).toEqual([expect.objectContaining({ operation: 'console.replay-dead endpoint', status: 202 })]);
+    expect(await auditRows(t.deps.pool, a.endpointId)).toEqual([
+      expect.objectContaining({ operation: 'console.replay-dead endpoint', status: 202 }),
+    ]);
     expect((await request(t.app).post(`/api/v1/console/endpoints/${randomUUID()}/replay-dead`).set(KEY)).status).toBe(404);
   });
 
@@ -178,24 +242,39 @@ describe('operations console API', () => {
     expect((await request(t.app).post(`/api/v1/webhook-endpoints/${d.endpointId}/enable`).set(KEY)).body.status).toBe('active');
     expect((await request(t.app).post(`/api/v1/webhook-endpoints/${randomUUID()}/enable`).set(KEY)).status).toBe(404);
     expect((await request(t.app).post('/api/v1/webhook-endpoints/nope/enable').set(KEY)).status).toBe(404);
-    await expect.poll(async () => (await auditRows(t.deps.pool, d.endpointId)).map((r) => [r.operation, r.status])).toEqual([
-      ['console.replay-dead endpoint', 409], ['POST /api/v1/webhook-endpoints/:id/enable', 200], ['POST /api/v1/webhook-endpoints/:id/enable', 200],
-    ]);
+    await expect
+      .poll(async () => (await auditRows(t.deps.pool, d.endpointId)).map((r) => [r.operation, r.status]))
+      .toEqual([
+        ['console.replay-dead endpoint', 409],
+        ['POST /api/v1/webhook-endpoints/:id/enable', 200],
+        ['POST /api/v1/webhook-endpoints/:id/enable', 200],
+      ]);
     expect((await request(t.app).post(`/api/v1/console/endpoints/${d.endpointId}/replay-dead`).set(KEY)).body.replayed).toBe(1);
   });
 
   it('retries a failed pipeline: back to received with its job queued again; 409 when not failed', async () => {
     const res = await request(t.app).post(`/api/v1/webhooks/events/${seeded.failedSenderId}/retry`).set(KEY);
     expect(res.status).toBe(202);
-    expect(res.body).toMatchObject({ id: seeded.failedSenderId, status: 'received', error: null, processed_at: null, pipeline: { transcription_id: 't-1' } });
+    expect(res.body).toMatchObject({
+      id: seeded.failedSenderId,
+      status: 'received',
+      error: null,
+      processed_at: null,
+      pipeline: { transcription_id: 't-1' },
+    });
     expect(JSON.stringify(res.body)).not.toContain(PHI);
-    const jobs = await t.deps.pool.query(`SELECT state FROM pgboss.job WHERE name = 'inbound-event' AND data->>'id' = $1`, [seeded.failedEvent]);
+    const jobs = await t.deps.pool.query(`SELECT state FROM pgboss.job WHERE name = 'inbound-event' AND data->>'id' = $1`, [
+      seeded.failedEvent,
+    ]);
     expect(jobs.rows).toEqual([{ state: 'created' }]);
     expect((await request(t.app).post(`/api/v1/webhooks/events/${seeded.failedSenderId}/retry`).set(KEY)).status).toBe(409);
     expect((await request(t.app).post(`/api/v1/webhooks/events/evt-unknown-${randomUUID()}/retry`).set(KEY)).status).toBe(404);
-    await expect.poll(async () => (await auditRows(t.deps.pool, seeded.failedSenderId)).map((r) => [r.operation, r.status])).toEqual([
-      ['POST /api/v1/webhooks/events/:id/retry', 202], ['POST /api/v1/webhooks/events/:id/retry', 409],
-    ]);
+    await expect
+      .poll(async () => (await auditRows(t.deps.pool, seeded.failedSenderId)).map((r) => [r.operation, r.status]))
+      .toEqual([
+        ['POST /api/v1/webhooks/events/:id/retry', 202],
+        ['POST /api/v1/webhooks/events/:id/retry', 409],
+      ]);
   });
 
   it('serves the page at /console without a key, with no inline script and a strict CSP', async () => {
@@ -206,7 +285,8 @@ describe('operations console API', () => {
     expect(page.text).toContain('<script type="module" src="/console/app.js"></script>');
     expect(page.text).not.toMatch(/<script>/);
     expect((await request(t.app).get('/console')).status).toBe(301);
-    for (const file of ['app.js', 'charts.js', 'dialogs.js', 'console.css']) expect((await request(t.app).get(`/console/${file}`)).status, file).toBe(200);
+    for (const file of ['app.js', 'charts.js', 'dialogs.js', 'console.css'])
+      expect((await request(t.app).get(`/console/${file}`)).status, file).toBe(200);
     expect((await request(t.app).get('/console/missing.js')).status).toBe(404);
   });
 });

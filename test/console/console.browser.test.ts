@@ -34,7 +34,16 @@ describe.skipIf(!hasChromium)('operations console in a real browser (/usr/bin/ch
     receiver = await startReceiver();
     browser = await chromium.launch({
       executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
     });
     mkdirSync(ART, { recursive: true });
   });
@@ -62,10 +71,18 @@ describe.skipIf(!hasChromium)('operations console in a real browser (/usr/bin/ch
   it('signs in, shows a dead delivery after the receiver fails, replays it once the receiver recovers, and sees it delivered', async () => {
     const seeded = await seedActivity(t.deps.pool);
     receiver.respond = () => ({ status: 500 });
-    const ep = await request(t.app).post('/api/v1/webhook-endpoints').set('x-api-key', KEY).send({ url: receiver.url, events: ['transcription.created'] });
+    const ep = await request(t.app)
+      .post('/api/v1/webhook-endpoints')
+      .set('x-api-key', KEY)
+      .send({ url: receiver.url, events: ['transcription.created'] });
     expect(ep.status).toBe(201);
     const eventId = await withTransaction(t.deps.pool, (tx) =>
-      recordEvent(tx, { type: 'transcription.created', groupId: 'g-console', data: { transcription_id: randomUUID(), group_id: 'g-console' } }));
+      recordEvent(tx, {
+        type: 'transcription.created',
+        groupId: 'g-console',
+        data: { transcription_id: randomUUID(), group_id: 'g-console' },
+      }),
+    );
 
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     const { problems, urls } = watch(page);
@@ -82,16 +99,24 @@ describe.skipIf(!hasChromium)('operations console in a real browser (/usr/bin/ch
 
     await keyField.fill(KEY);
     await keyField.press('Enter');
-    await page.locator('#overall').getByText(/Gateway ok/).waitFor({ timeout: 10_000 });
+    await page
+      .locator('#overall')
+      .getByText(/Gateway ok/)
+      .waitFor({ timeout: 10_000 });
     expect(await page.evaluate(() => sessionStorage.getItem('clinigate.console.apiKey'))).toBe(KEY);
 
     // The receiver answered 500 twice (schedule '1': one retry): the delivery is dead.
     let deliveryId = '';
-    await expect.poll(async () => {
-      const res = await request(t.app).get(`/api/v1/console/deliveries/dead?endpoint_id=${ep.body.id}`).set('x-api-key', KEY);
-      deliveryId = res.body[0]?.id ?? '';
-      return deliveryId;
-    }, { timeout: 20_000, interval: 200 }).not.toBe('');
+    await expect
+      .poll(
+        async () => {
+          const res = await request(t.app).get(`/api/v1/console/deliveries/dead?endpoint_id=${ep.body.id}`).set('x-api-key', KEY);
+          deliveryId = res.body[0]?.id ?? '';
+          return deliveryId;
+        },
+        { timeout: 20_000, interval: 200 },
+      )
+      .not.toBe('');
     const row = page.locator(`#dead-deliveries tr[data-id="${deliveryId}"]`);
     await row.waitFor({ timeout: 15_000 });
     expect(await row.innerText()).toContain('transcription.created');
@@ -123,19 +148,27 @@ describe.skipIf(!hasChromium)('operations console in a real browser (/usr/bin/ch
     await dialog.waitFor();
     await page.screenshot({ path: `${ART}/console-confirm.png` });
     await dialog.getByRole('button', { name: 'Replay' }).click();
-    await page.locator('#toast').getByText(/queued again/).waitFor();
+    await page
+      .locator('#toast')
+      .getByText(/queued again/)
+      .waitFor();
     await expect.poll(() => receiver.forEvent(eventId).filter((r) => r.answered === 200).length, { timeout: 15_000 }).toBe(1);
     expect(new Set(receiver.forEvent(eventId).map((r) => r.webhookId))).toEqual(new Set([deliveryId]));
     await row.waitFor({ state: 'detached', timeout: 15_000 });
     const epRow = page.locator(`#endpoints tr[data-id="${ep.body.id}"]`);
     await expect.poll(async () => (await epRow.locator('td').nth(3).innerText()).trim(), { timeout: 15_000 }).toBe('1'); // delivered
     expect((await epRow.locator('td').nth(4).innerText()).trim()).toBe('0'); // dead
-    await expect.poll(() => auditRows(t.deps.pool, deliveryId)).toEqual([expect.objectContaining({ operation: 'POST /api/v1/webhook-deliveries/:id/replay', status: 202 })]);
+    await expect
+      .poll(() => auditRows(t.deps.pool, deliveryId))
+      .toEqual([expect.objectContaining({ operation: 'POST /api/v1/webhook-deliveries/:id/replay', status: 202 })]);
     await page.screenshot({ path: `${ART}/console-after-replay.png`, fullPage: true });
 
     // One run's output is shown only on an explicit, confirmed click, and that view is audited.
     await page.getByRole('button', { name: `Details of run ${seeded.doneRun}` }).click();
-    await page.getByRole('dialog', { name: /Show Run/ }).getByRole('button', { name: 'Show details' }).click();
+    await page
+      .getByRole('dialog', { name: /Show Run/ })
+      .getByRole('button', { name: 'Show details' })
+      .click();
     const details = page.getByRole('dialog', { name: `Run ${seeded.doneRun}` });
     await details.waitFor();
     expect(await details.locator('pre').innerText()).toContain(PHI);
@@ -156,7 +189,10 @@ describe.skipIf(!hasChromium)('operations console in a real browser (/usr/bin/ch
     await page.goto(`${origin}/console/`);
     await page.evaluate((key) => sessionStorage.setItem('clinigate.console.apiKey', key), KEY);
     await page.reload();
-    await page.locator('#overall').getByText(/Gateway ok/).waitFor({ timeout: 10_000 });
+    await page
+      .locator('#overall')
+      .getByText(/Gateway ok/)
+      .waitFor({ timeout: 10_000 });
     await page.locator('#queues tbody tr').first().waitFor();
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(391);
     await page.screenshot({ path: `${ART}/console-phone.png`, fullPage: true });

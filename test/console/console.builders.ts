@@ -22,7 +22,12 @@ export async function seedActivity(db: Queryable) {
   await db.query(
     `INSERT INTO codify_runs (id, group_id, user_id, doctor_id, model, status, input_text, note_bytes, result, ended_at)
      VALUES ($1, $2, 'u', 'dr', 'balanced', 'completed', $3, 100, $4, now())`,
-    [codifyRun, group, PHI, JSON.stringify({ final_code_assessments: [{ code: 'J18.9', justification: PHI }], discarded_code_assessments: [] })],
+    [
+      codifyRun,
+      group,
+      PHI,
+      JSON.stringify({ final_code_assessments: [{ code: 'J18.9', justification: PHI }], discarded_code_assessments: [] }),
+    ],
   );
   const failedEvent = randomUUID();
   const failedSenderId = `evt-${randomUUID()}`;
@@ -31,8 +36,15 @@ export async function seedActivity(db: Queryable) {
     `INSERT INTO inbound_events (id, source, event_id, type, group_id, data, status, correlation_id, pipeline, error, attempts, processed_at)
      VALUES ($1, 'ehr', $2, 'encounter.transcript', $3, $4, 'failed', 'corr-1', '{"transcription_id": "t-1"}', $5, 5, now()),
             ($6, 'ehr', $7, 'encounter.transcript', $3, $4, 'completed', 'corr-2', '{}', NULL, 1, now())`,
-    [failedEvent, failedSenderId, group, JSON.stringify({ transcript: PHI }), JSON.stringify({ error: 'Processing Failed', details: `${PHI} in details` }),
-      doneEvent, `evt-${randomUUID()}`],
+    [
+      failedEvent,
+      failedSenderId,
+      group,
+      JSON.stringify({ transcript: PHI }),
+      JSON.stringify({ error: 'Processing Failed', details: `${PHI} in details` }),
+      doneEvent,
+      `evt-${randomUUID()}`,
+    ],
   );
   const callId = randomUUID();
   await db.query(
@@ -51,8 +63,10 @@ export async function seedDeadDelivery(db: Queryable, url: string, endpointStatu
     `INSERT INTO webhook_endpoints (id, url, secret, status, disabled_reason, allow_private) VALUES ($1, $2, 'whsec_x', $3, $4, true)`,
     [endpointId, url, endpointStatus, endpointStatus === 'disabled' ? 'receiver answered 410' : null],
   );
-  await db.query(`INSERT INTO outbox (id, type, group_id, data, dispatched_at) VALUES ($1, 'note.ready', 'g', $2, now())`,
-    [eventId, JSON.stringify({ ai_generated_content: PHI })]);
+  await db.query(`INSERT INTO outbox (id, type, group_id, data, dispatched_at) VALUES ($1, 'note.ready', 'g', $2, now())`, [
+    eventId,
+    JSON.stringify({ ai_generated_content: PHI }),
+  ]);
   await db.query(
     `INSERT INTO webhook_deliveries (id, endpoint_id, event_id, status, attempt_count, retry_index, last_status_code, last_error)
      VALUES ($1, $2, $3, 'dead', 2, 1, 500, 'HTTP 500')`,

@@ -29,7 +29,10 @@ describe('retry of a failed inbound event, with workers', () => {
     const failed = (await request(t.app).get('/api/v1/console/pipelines?status=failed').set(KEY)).body;
     expect(failed.map((e: { event_id: string }) => e.event_id)).toContain(evt.id);
 
-    await t.deps.pool.query(`INSERT INTO calls (id, questionnaire_id, phone_number, status) VALUES ($1, 'q-1', '+15550100', 'in_progress')`, [callId]);
+    await t.deps.pool.query(
+      `INSERT INTO calls (id, questionnaire_id, phone_number, status) VALUES ($1, 'q-1', '+15550100', 'in_progress')`,
+      [callId],
+    );
     const retry = await request(t.app).post(`/api/v1/webhooks/events/${evt.id}/retry?source=voice`).set(KEY);
     expect(retry.status).toBe(202);
     await expect.poll(status, POLL).toBe('completed');

@@ -21,35 +21,109 @@ interface Case {
 // The ICD-10-CM Official Guidelines as cases (section numbers of the FY2026 guidelines).
 export const GUIDELINE_CASES: Case[] = [
   // IV.H uncertain diagnosis, outpatient: code the signs and symptoms.
-  { rule: 'IV.H probable', note: 'Office visit. Cough and fever for three days. Most likely pneumonia. Start amoxicillin.', must: ['R05.9', 'R50.9'], mustNot: ['J18.9'], why: ['J18.9', /uncertain diagnosis.*outpatient.*IV\.H/] },
-  { rule: 'IV.H suspected', note: 'Clinic visit for burning on urination. Suspected cystitis, urine culture sent.', must: ['R30.0'], mustNot: ['N30.90', 'T30.0'] },
+  {
+    rule: 'IV.H probable',
+    note: 'Office visit. Cough and fever for three days. Most likely pneumonia. Start amoxicillin.',
+    must: ['R05.9', 'R50.9'],
+    mustNot: ['J18.9'],
+    why: ['J18.9', /uncertain diagnosis.*outpatient.*IV\.H/],
+  },
+  {
+    rule: 'IV.H suspected',
+    note: 'Clinic visit for burning on urination. Suspected cystitis, urine culture sent.',
+    must: ['R30.0'],
+    mustNot: ['N30.90', 'T30.0'],
+  },
   { rule: 'IV.H rule out', note: 'Outpatient follow-up. Headache for a week. Rule out migraine.', must: ['R51.9'], mustNot: ['G43.909'] },
-  { rule: 'IV.H versus', note: 'Office visit: wheezing and shortness of breath, asthma versus bronchitis.', must: ['R06.2', 'R06.02'], mustNot: ['J45.909', 'J20.9'] },
+  {
+    rule: 'IV.H versus',
+    note: 'Office visit: wheezing and shortness of breath, asthma versus bronchitis.',
+    must: ['R06.2', 'R06.02'],
+    mustNot: ['J45.909', 'J20.9'],
+  },
   // II.H: in an inpatient record an uncertain diagnosis at discharge is coded as if established.
-  { rule: 'II.H inpatient', note: 'The patient was admitted with fever and cough. Discharge diagnosis: probable pneumonia.', must: ['J18.9'], mustNot: ['R05.9', 'R50.9'] },
+  {
+    rule: 'II.H inpatient',
+    note: 'The patient was admitted with fever and cough. Discharge diagnosis: probable pneumonia.',
+    must: ['J18.9'],
+    mustNot: ['R05.9', 'R50.9'],
+  },
   // I.B.4-5 integral symptoms.
-  { rule: 'I.B.4 integral', note: 'Confirmed community-acquired pneumonia on chest X-ray; presents with cough and fever.', must: ['J18.9'], mustNot: ['R05.9', 'R50.9'], why: ['R05.9', /integral to the confirmed diagnosis J18\.9/] },
-  { rule: 'I.B.5 not integral', note: 'Pneumonia confirmed on chest X-ray. Also reports gross hematuria.', must: ['J18.9', 'R31.0'], mustNot: [] },
-  { rule: 'I.B.4 UTI', note: 'Urinary tract infection with dysuria and urinary frequency, culture positive.', must: ['N39.0'], mustNot: ['R30.0', 'R35.0'] },
+  {
+    rule: 'I.B.4 integral',
+    note: 'Confirmed community-acquired pneumonia on chest X-ray; presents with cough and fever.',
+    must: ['J18.9'],
+    mustNot: ['R05.9', 'R50.9'],
+    why: ['R05.9', /integral to the confirmed diagnosis J18\.9/],
+  },
+  {
+    rule: 'I.B.5 not integral',
+    note: 'Pneumonia confirmed on chest X-ray. Also reports gross hematuria.',
+    must: ['J18.9', 'R31.0'],
+    mustNot: [],
+  },
+  {
+    rule: 'I.B.4 UTI',
+    note: 'Urinary tract infection with dysuria and urinary frequency, culture positive.',
+    must: ['N39.0'],
+    mustNot: ['R30.0', 'R35.0'],
+  },
   // I.A.15 "with" and combination codes.
   { rule: 'E11.42', note: 'Type 2 diabetes with diabetic peripheral neuropathy.', must: ['E11.42'], mustNot: ['G62.9', 'E11.9', 'E11.40'] },
-  { rule: 'E11.42 separate', note: 'Type 2 diabetes mellitus. Peripheral neuropathy in both feet.', must: ['E11.42'], mustNot: ['G62.9', 'E11.9'] },
-  { rule: 'E11.22 + N18', note: 'Type 2 diabetes and chronic kidney disease stage 3b.', must: ['E11.22', 'N18.32'], mustNot: ['E11.9', 'N18.9'] },
-  { rule: 'E11.65', note: 'Type 2 diabetes, poorly controlled, with hyperglycemia.', must: ['E11.65'], mustNot: ['R73.9', 'E11.9'], why: ['R73.9', /combination code E11\.65/] },
+  {
+    rule: 'E11.42 separate',
+    note: 'Type 2 diabetes mellitus. Peripheral neuropathy in both feet.',
+    must: ['E11.42'],
+    mustNot: ['G62.9', 'E11.9'],
+  },
+  {
+    rule: 'E11.22 + N18',
+    note: 'Type 2 diabetes and chronic kidney disease stage 3b.',
+    must: ['E11.22', 'N18.32'],
+    mustNot: ['E11.9', 'N18.9'],
+  },
+  {
+    rule: 'E11.65',
+    note: 'Type 2 diabetes, poorly controlled, with hyperglycemia.',
+    must: ['E11.65'],
+    mustNot: ['R73.9', 'E11.9'],
+    why: ['R73.9', /combination code E11\.65/],
+  },
   { rule: 'I12.9', note: 'Hypertension and CKD stage 3.', must: ['I12.9', 'N18.30'], mustNot: ['I10'] },
   { rule: 'I12.0', note: 'Hypertension with end stage renal disease on dialysis.', must: ['I12.0', 'N18.6'], mustNot: ['I10'] },
   { rule: 'I11.0', note: 'Hypertension. Congestive heart failure, on furosemide.', must: ['I11.0'], mustNot: ['I10'] },
-  { rule: 'I13.0', note: 'Hypertension, chronic kidney disease stage 4 and heart failure.', must: ['I13.0', 'N18.4'], mustNot: ['I10', 'I12.9', 'I11.0'] },
+  {
+    rule: 'I13.0',
+    note: 'Hypertension, chronic kidney disease stage 4 and heart failure.',
+    must: ['I13.0', 'N18.4'],
+    mustNot: ['I10', 'I12.9', 'I11.0'],
+  },
   { rule: 'J44.1', note: 'COPD exacerbation with increased sputum.', must: ['J44.1'], mustNot: ['J44.9'] },
   { rule: 'J44.0', note: 'COPD. Now with community-acquired pneumonia, admitted.', must: ['J44.0', 'J18.9'], mustNot: ['J44.9'] },
   // Excludes1 pairs are never both coded.
-  { rule: 'Excludes1 R73/E11', note: 'Known type 2 diabetes on metformin. Hyperglycemia noted today.', must: ['E11.65'], mustNot: ['R73.9'] },
-  { rule: 'Excludes1 R68.83', note: 'Temperature 39.2 C with chills and rigors.', must: ['R50.9'], mustNot: ['R68.83'], why: ['R68.83', /chills without fever/] },
+  {
+    rule: 'Excludes1 R73/E11',
+    note: 'Known type 2 diabetes on metformin. Hyperglycemia noted today.',
+    must: ['E11.65'],
+    mustNot: ['R73.9'],
+  },
+  {
+    rule: 'Excludes1 R68.83',
+    note: 'Temperature 39.2 C with chills and rigors.',
+    must: ['R50.9'],
+    mustNot: ['R68.83'],
+    why: ['R68.83', /chills without fever/],
+  },
   { rule: 'Excludes1 R51/G43', note: 'Migraine; headache since this morning.', must: ['G43.909'], mustNot: ['R51.9'] },
   { rule: 'Excludes1 Z72.0/F17', note: 'Tobacco use: smokes cigarettes, about a pack a day.', must: ['F17.210'], mustNot: ['Z72.0'] },
   // Personal vs family history vs current.
   { rule: 'family history', note: 'Family history of breast cancer in her mother.', must: ['Z80.3'], mustNot: ['C50.919'] },
-  { rule: 'personal history', note: 'Breast cancer treated in 2015, resolved; no evidence of disease.', must: ['Z85.3'], mustNot: ['C50.919'] },
+  {
+    rule: 'personal history',
+    note: 'Breast cancer treated in 2015, resolved; no evidence of disease.',
+    must: ['Z85.3'],
+    mustNot: ['C50.919'],
+  },
   { rule: 'current', note: 'Active breast cancer on chemotherapy.', must: ['C50.919'], mustNot: ['Z85.3', 'Z80.3'] },
   // Z79 long-term drug therapy; tobacco use versus nicotine dependence.
   { rule: 'Z79.4 Z79.84', note: 'Type 2 diabetes on insulin glargine daily and metformin.', must: ['Z79.4', 'Z79.84'], mustNot: [] },
@@ -64,7 +138,12 @@ export const GUIDELINE_CASES: Case[] = [
     must: ['R05.9'],
     mustNot: ['R50.9', 'R11.2', 'R19.7', 'R07.9', 'R06.02', 'R61'],
   },
-  { rule: 'clause after a negated list', note: 'No fever, chills or sweats, presenting with a worsening cough and wheezing.', must: ['R05.9', 'R06.2'], mustNot: ['R50.9'] },
+  {
+    rule: 'clause after a negated list',
+    note: 'No fever, chills or sweats, presenting with a worsening cough and wheezing.',
+    must: ['R05.9', 'R06.2'],
+    mustNot: ['R50.9'],
+  },
   { rule: 'non-smoker', note: 'Non-smoker, no alcohol.', must: [], mustNot: ['F17.200', 'F17.210', 'Z87.891', 'Z72.0'] },
   // Laterality and acute versus chronic.
   { rule: 'laterality', note: 'Otitis media in the left ear.', must: ['H66.92'], mustNot: ['H66.90'] },
@@ -74,7 +153,13 @@ export const GUIDELINE_CASES: Case[] = [
 
 // Word sense: homonyms resolved from context; a title word alone makes no code.
 export const WORD_SENSE_CASES: Case[] = [
-  { rule: 'burning on urination', note: 'Burning on urination for two days.', must: ['R30.0'], mustNot: ['T30.0'], why: ['T30.0', /dysuria/] },
+  {
+    rule: 'burning on urination',
+    note: 'Burning on urination for two days.',
+    must: ['R30.0'],
+    mustNot: ['T30.0'],
+    why: ['T30.0', /dysuria/],
+  },
   { rule: 'burn', note: 'Second degree burn of the right hand from hot water.', must: [], mustNot: ['R30.0'] },
   { rule: 'cold illness', note: 'She has had a cold with runny nose for three days.', must: ['J00'], mustNot: [] },
   { rule: 'cold exposure', note: 'Hands feel cold; cold intolerance noted.', must: [], mustNot: ['J00'] },
@@ -82,23 +167,43 @@ export const WORD_SENSE_CASES: Case[] = [
   { rule: 'body-site discharge', note: 'Urethral discharge for two days.', must: ['R36.9'], mustNot: [] },
   { rule: 'ST depression', note: 'ECG shows ST depression in the lateral leads.', must: ['R94.31'], mustNot: ['F32.A', 'F32.9'] },
   { rule: 'depression', note: 'Major depressive disorder, single episode, on sertraline.', must: ['F32.9'], mustNot: ['R94.31'] },
-  { rule: 'MS neuro', note: 'MS diagnosed in 2019; MRI shows periventricular white matter lesions, on ocrelizumab.', must: ['G35.D'], mustNot: ['I05.0'] },
+  {
+    rule: 'MS neuro',
+    note: 'MS diagnosed in 2019; MRI shows periventricular white matter lesions, on ocrelizumab.',
+    must: ['G35.D'],
+    mustNot: ['I05.0'],
+  },
   { rule: 'MS cardiac', note: 'Echocardiogram: MS with a mitral valve area of 1.2 cm2.', must: ['I05.0'], mustNot: ['G35.D'] },
   { rule: 'MS ambiguous', note: 'Given MS 4 mg IV for pain.', must: [], mustNot: ['G35.D', 'I05.0'] },
   { rule: 'title word alone', note: 'Pain medication was refilled; diabetes education scheduled.', must: [], mustNot: ['R52', 'E11.9'] },
   { rule: 'infection resolves', note: 'Add empagliflozin after infection resolves.', must: [], mustNot: ['B99.9'] },
   // Found on the pipeline's own notes (extracted from visits, with section headings).
-  { rule: 'heading', note: 'HISTORY OF PRESENT ILLNESS: Cough for three days.\n\nREVIEW OF SYSTEMS: The patient denies fever.', must: ['R05.9'], mustNot: ['R69'] },
+  {
+    rule: 'heading',
+    note: 'HISTORY OF PRESENT ILLNESS: Cough for three days.\n\nREVIEW OF SYSTEMS: The patient denies fever.',
+    must: ['R05.9'],
+    mustNot: ['R69'],
+  },
   { rule: 'it burns', note: 'It burns when she pees, for three days.', must: [], mustNot: ['T30.0'], why: ['T30.0', /dysuria/] },
   { rule: 'urine dip', note: 'The urine dip shows leukocytes and nitrites.', must: [], mustNot: ['F17.220'] },
   { rule: 'chewing tobacco', note: 'He chews tobacco, about one dip a day.', must: ['F17.220'], mustNot: [] },
-  { rule: 'knee effusion', note: 'On exam of the right knee there is a moderate effusion and medial joint line tenderness.', must: [], mustNot: ['J90'] },
+  {
+    rule: 'knee effusion',
+    note: 'On exam of the right knee there is a moderate effusion and medial joint line tenderness.',
+    must: [],
+    mustNot: ['J90'],
+  },
   { rule: 'pleural effusion', note: 'Chest X-ray shows a small left pleural effusion.', must: ['J90'], mustNot: [] },
   { rule: 'allergy reaction', note: 'ALLERGIES: The patient reports sulfa drugs give the patient a rash.', must: [], mustNot: ['R21'] },
   { rule: 'allergic rhinitis', note: 'Allergic rhinitis, on loratadine; allergic to penicillin.', must: ['J30.9'], mustNot: [] },
   { rule: 'allergy history', note: 'Allergic to penicillin (hives as a child).', must: [], mustNot: ['L50.9'] },
   { rule: 'allergic reaction now', note: 'Allergic reaction to peanuts an hour ago with hives on the arms.', must: ['L50.9'], mustNot: [] },
-  { rule: 'bladder infection', note: 'ASSESSMENT: Uncomplicated bladder infection. Start nitrofurantoin.', must: ['N30.90'], mustNot: ['B99.9'] },
+  {
+    rule: 'bladder infection',
+    note: 'ASSESSMENT: Uncomplicated bladder infection. Start nitrofurantoin.',
+    must: ['N30.90'],
+    mustNot: ['B99.9'],
+  },
 ];
 
 describe.runIf(existsSync(FULL_CODES_FILE))('ICD-10-CM Official Guidelines as rules, full FY2026 table', () => {
@@ -130,7 +235,11 @@ describe('word sense of one mention', () => {
     { code: 'N89.8', description: 'Other specified noninflammatory disorders of vagina', billable: true },
   ]);
   const sense = (code: string, words: string[], start: number, end = start) =>
-    senseProblem(table, { code: table.indexOf(code)!, sentence: 0, start, end, source: 'description', weight: 10, score: 1 }, words.map((w) => w.toLowerCase()));
+    senseProblem(
+      table,
+      { code: table.indexOf(code)!, sentence: 0, start, end, source: 'description', weight: 10, score: 1 },
+      words.map((w) => w.toLowerCase()),
+    );
 
   it('reads "ST depression" as an ECG finding, "depression" alone as the disorder', () => {
     expect(sense('F32.A', ['ECG', 'shows', 'ST', 'depression'], 3)).toMatch(/electrocardiogram finding \(R94\.31\)/);
@@ -145,7 +254,11 @@ describe('word sense of one mention', () => {
   it('reads "discharged home" and "at discharge" as hospital discharge', () => {
     const table2 = new CodeTable([{ code: 'R36.9', description: 'Urethral discharge, unspecified', billable: true }]);
     const m = (words: string[], start: number) =>
-      senseProblem(table2, { code: 0, sentence: 0, start, end: start, source: 'lexicon', weight: 10, score: 1 }, words.map((w) => w.toLowerCase()));
+      senseProblem(
+        table2,
+        { code: 0, sentence: 0, start, end: start, source: 'lexicon', weight: 10, score: 1 },
+        words.map((w) => w.toLowerCase()),
+      );
     expect(m(['Discharged', 'home', 'on', 'day', '3'], 0)).toMatch(/discharge from hospital/);
     expect(m(['Stable', 'at', 'discharge'], 2)).toMatch(/discharge from hospital/);
     expect(m(['Purulent', 'discharge', 'from', 'the', 'urethra'], 1)).toBeUndefined();

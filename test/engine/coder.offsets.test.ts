@@ -5,7 +5,23 @@ import { splitSentences } from '../../src/engine/local/coder/sentence-split.js';
 describe('sentence words and their offsets', () => {
   it('every word is the exact text at its UTF-16 offsets, in order, whatever the input', () => {
     const piece = fc.oneof(
-      fc.constantFrom('Known HTN. ', 'dolor ', '👵', 'ñ', 'e\u0301', '\n', '\r\n', '  ', '.', ', ', "Crohn's ", 'non-small ', 'N/V ', 'x'.repeat(70), 'a+b/c=='),
+      fc.constantFrom(
+        'Known HTN. ',
+        'dolor ',
+        '👵',
+        'ñ',
+        'e\u0301',
+        '\n',
+        '\r\n',
+        '  ',
+        '.',
+        ', ',
+        "Crohn's ",
+        'non-small ',
+        'N/V ',
+        'x'.repeat(70),
+        'a+b/c==',
+      ),
       fc.string({ maxLength: 8 }),
       fc.string({ unit: 'grapheme', maxLength: 8 }),
     );

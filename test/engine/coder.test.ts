@@ -7,8 +7,7 @@ import { starterRows } from '../../src/terminology/starter-catalog.js';
 const table = new CodeTable(starterRows());
 const MODELS: CodifyModel[] = ['fast', 'balanced', 'high-quality'];
 
-const finals = (text: string, model: CodifyModel = 'balanced') =>
-  codifyText(table, text, model).final_code_assessments.map((a) => a.code);
+const finals = (text: string, model: CodifyModel = 'balanced') => codifyText(table, text, model).final_code_assessments.map((a) => a.code);
 const discarded = (text: string, model: CodifyModel = 'balanced') => codifyText(table, text, model).discarded_code_assessments;
 
 describe('local coder with the starter catalog', () => {

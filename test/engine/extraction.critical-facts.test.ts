@@ -5,16 +5,19 @@ import { TEMPLATES } from '../../src/engine/templates.js';
 import { COUGH, HELD_OUT, KNEE, VISITS } from './fixtures/visits.js';
 
 describe('critical facts land in their sections', () => {
-  it.each([...VISITS, ...HELD_OUT].map((v) => [v.name, v] as const))('%s: every fact in place, placeholders only where the visit has nothing', (_name, visit) => {
-    const note = extractNote(visit.transcript, 'SOAP');
-    for (const [section, facts] of Object.entries(visit.facts)) {
-      for (const fact of facts ?? []) expect(note[section], `${section} ${fact}`).toMatch(fact);
-    }
-    for (const section of ['subjective', 'objective', 'assessment', 'plan'] as const) {
-      const placeholder = note[section] === PLACEHOLDERS[section];
-      expect(placeholder, section).toBe(visit.empty?.includes(section) ?? false);
-    }
-  });
+  it.each([...VISITS, ...HELD_OUT].map((v) => [v.name, v] as const))(
+    '%s: every fact in place, placeholders only where the visit has nothing',
+    (_name, visit) => {
+      const note = extractNote(visit.transcript, 'SOAP');
+      for (const [section, facts] of Object.entries(visit.facts)) {
+        for (const fact of facts ?? []) expect(note[section], `${section} ${fact}`).toMatch(fact);
+      }
+      for (const section of ['subjective', 'objective', 'assessment', 'plan'] as const) {
+        const placeholder = note[section] === PLACEHOLDERS[section];
+        expect(placeholder, section).toBe(visit.empty?.includes(section) ?? false);
+      }
+    },
+  );
 
   it('knee: the plan holds the MRI, naproxen with dose and frequency, PT, follow-up and ER precautions; the rest is not in it', () => {
     const note = extractNote(KNEE.transcript, 'SOAP');
@@ -59,7 +62,29 @@ describe('critical facts land in their sections', () => {
 });
 
 const content = (s: string) => s.toLowerCase().match(/\b(?:\d+(?:\.\d+)?|[a-z]{5,})\b/g) ?? [];
-const SCRIBE_WORDS = new Set(['patient', 'reports', 'advised', 'clinician', 'endorses', 'denies', 'return', 'prescribe', 'likely', 'their', 'takes', 'reveals', 'known', 'allergies', 'follow', 'evaluation', 'address', 'understands', 'agrees', 'recommended', 'plan']); // the scribe's own words (the agreement line quotes the patient's assent)
+const SCRIBE_WORDS = new Set([
+  'patient',
+  'reports',
+  'advised',
+  'clinician',
+  'endorses',
+  'denies',
+  'return',
+  'prescribe',
+  'likely',
+  'their',
+  'takes',
+  'reveals',
+  'known',
+  'allergies',
+  'follow',
+  'evaluation',
+  'address',
+  'understands',
+  'agrees',
+  'recommended',
+  'plan',
+]); // the scribe's own words (the agreement line quotes the patient's assent)
 
 describe('evidence', () => {
   it.each(TEMPLATES)('%s: every sentence of every section cites lines that hold its content', (template) => {
@@ -102,20 +127,29 @@ describe('patterns that see user text stay linear', () => {
 });
 
 describe('written as a note', () => {
-  it.each([...VISITS, ...HELD_OUT].map((v) => [v.name, v] as const))('%s: third person throughout, no fillers, no first-person quotes', (_name, visit) => {
-    const text = Object.values(extractNote(visit.transcript, 'SOAP')).join('\n');
-    expect(text).not.toMatch(/\bI\b|\bI'm\b|\bI'll\b|\bmy\b|\bme\b|\byou\b|\byour\b/);
-    expect(text).not.toMatch(/\b(um|uh|gonna|you know)\b/i);
-  });
+  it.each([...VISITS, ...HELD_OUT].map((v) => [v.name, v] as const))(
+    '%s: third person throughout, no fillers, no first-person quotes',
+    (_name, visit) => {
+      const text = Object.values(extractNote(visit.transcript, 'SOAP')).join('\n');
+      expect(text).not.toMatch(/\bI\b|\bI'm\b|\bI'll\b|\bmy\b|\bme\b|\byou\b|\byour\b/);
+      expect(text).not.toMatch(/\b(um|uh|gonna|you know)\b/i);
+    },
+  );
 
   it('keeps the hedge of a clinician opinion given mid-plan, in the third person', () => {
-    const note = extractNote("[doctor] on exam there is pitting edema .\n[doctor] for your heart failure , i think you are retaining fluid , so i'd like to increase your lasix to 80 mg a day .", 'SOAP');
+    const note = extractNote(
+      "[doctor] on exam there is pitting edema .\n[doctor] for your heart failure , i think you are retaining fluid , so i'd like to increase your lasix to 80 mg a day .",
+      'SOAP',
+    );
     expect(note.plan).toMatch(/the clinician thinks the patient is retaining fluid/i);
     expect(note.plan).toMatch(/lasix to 80 mg a day/i);
   });
 
   it('never turns a doubt into advice: "I don\'t think you need to" stays a doubt', () => {
-    const note = extractNote("[doctor] on exam your lungs are clear .\n[doctor] i don't think you need to see the surgeon anymore .", 'SOAP');
+    const note = extractNote(
+      "[doctor] on exam your lungs are clear .\n[doctor] i don't think you need to see the surgeon anymore .",
+      'SOAP',
+    );
     expect(Object.values(note).join(' ')).not.toMatch(/advised to see the surgeon/);
   });
 });

@@ -30,11 +30,15 @@ describe('the local engine in worker threads', () => {
     const local = new LocalEngine(() => starter);
     const isolated = new IsolatedEngine({ codeTable: () => starter });
     try {
-      const transcript = '[doctor] what brings you in today?\n[patient] i have had a cough and fever for three days.\n[doctor] any chest pain?\n[patient] no.';
+      const transcript =
+        '[doctor] what brings you in today?\n[patient] i have had a cough and fever for three days.\n[doctor] any chest pain?\n[patient] no.';
       expect(await isolated.extractNote(transcript, 'SOAP')).toEqual(await local.extractNote(transcript, 'SOAP'));
       const messages = [{ role: 'user' as const, content: 'Patient with cough and fever. What should I ask?' }];
       expect(await isolated.chat(messages)).toEqual(await local.chat(messages));
-      const input = { text: 'Essential hypertension. Type 2 diabetes mellitus without complications. Denies chest pain.', model: 'balanced' as const };
+      const input = {
+        text: 'Essential hypertension. Type 2 diabetes mellitus without complications. Denies chest pain.',
+        model: 'balanced' as const,
+      };
       expect(await isolated.codify(input)).toEqual(await local.codify(input));
     } finally {
       await isolated.close();

@@ -65,7 +65,12 @@ describe('openai engine: extraction', () => {
         strict: true,
         schema: {
           type: 'object',
-          properties: { subjective: { type: 'string' }, objective: { type: 'string' }, assessment: { type: 'string' }, plan: { type: 'string' } },
+          properties: {
+            subjective: { type: 'string' },
+            objective: { type: 'string' },
+            assessment: { type: 'string' },
+            plan: { type: 'string' },
+          },
           required: ['subjective', 'objective', 'assessment', 'plan'],
           additionalProperties: false,
         },

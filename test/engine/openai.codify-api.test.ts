@@ -5,7 +5,13 @@ import { openaiEnv, startFakeOpenAI, type FakeOpenAI } from '../helpers/fake-ope
 import { newCaller, type Caller } from '../helpers/tokens.js';
 
 const NOTE = 'Known hypertension, on lisinopril. Denies asthma.';
-const dx = (code: string, status: 'final' | 'discarded', reason: string) => ({ code, status, evidence: 'Known hypertension', reason, confidence_percent: 93 });
+const dx = (code: string, status: 'final' | 'discarded', reason: string) => ({
+  code,
+  status,
+  evidence: 'Known hypertension',
+  reason,
+  confidence_percent: 93,
+});
 
 /** POST /v1/codify with ENGINE=openai against a fake chat-completions server. */
 describe('POST /v1/codify with ENGINE=openai', () => {
@@ -43,7 +49,14 @@ describe('POST /v1/codify with ENGINE=openai', () => {
         description: 'Essential (primary) hypertension',
         justification: 'Hypertension on treatment. Evidence: "Known hypertension"',
         confidence_percent: 93,
-        evidence: [{ start: NOTE.indexOf('Known hypertension'), end: NOTE.indexOf('Known hypertension') + 18, text: 'Known hypertension', source: 'note' }],
+        evidence: [
+          {
+            start: NOTE.indexOf('Known hypertension'),
+            end: NOTE.indexOf('Known hypertension') + 18,
+            text: 'Known hypertension',
+            source: 'note',
+          },
+        ],
       },
     ]);
     expect(res.body.discarded_code_assessments.map((a: CodeAssessment) => a.code)).toEqual(['J45.909']);

@@ -63,8 +63,16 @@ describe('openai engine: codification checked against ICD-10-CM', () => {
       expect.objectContaining({ code: 'E11.9', description: 'Type 2 diabetes mellitus without complications', confidence_percent: 88 }),
     ]);
     expect(out.discarded_code_assessments).toEqual([
-      expect.objectContaining({ code: 'E11', description: 'Type 2 diabetes mellitus', justification: expect.stringMatching(/^Discarded: header code, not billable/) }),
-      expect.objectContaining({ code: 'J45.909', description: 'Unspecified asthma, uncomplicated', justification: expect.stringMatching(/^Negated/) }),
+      expect.objectContaining({
+        code: 'E11',
+        description: 'Type 2 diabetes mellitus',
+        justification: expect.stringMatching(/^Discarded: header code, not billable/),
+      }),
+      expect.objectContaining({
+        code: 'J45.909',
+        description: 'Unspecified asthma, uncomplicated',
+        justification: expect.stringMatching(/^Negated/),
+      }),
     ]);
     const all = [...out.final_code_assessments, ...out.discarded_code_assessments];
     for (const a of all) expect(table.has(a.code), a.code).toBe(true);
@@ -75,10 +83,7 @@ describe('openai engine: codification checked against ICD-10-CM', () => {
   it('the description is the table title even when the model sends its own; confidence is clamped to 0-100', async () => {
     fake.script({
       content: JSON.stringify({
-        diagnoses: [
-          { ...dx('I10', 'final', 140), description: 'Made-up title' },
-          dx('E11.9', 'final', -20),
-        ],
+        diagnoses: [{ ...dx('I10', 'final', 140), description: 'Made-up title' }, dx('E11.9', 'final', -20)],
       }),
     });
     // An extra key fails the strict schema; the retry answers properly.

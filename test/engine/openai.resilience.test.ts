@@ -28,7 +28,11 @@ function capturedLogger() {
       done();
     },
   });
-  const logger = winston.createLogger({ level: 'debug', format: winston.format.json(), transports: [new winston.transports.Stream({ stream })] });
+  const logger = winston.createLogger({
+    level: 'debug',
+    format: winston.format.json(),
+    transports: [new winston.transports.Stream({ stream })],
+  });
   return { logger, lines };
 }
 
@@ -47,7 +51,11 @@ beforeEach(() => {
 });
 
 const unreachable = async () => ({ url: `http://127.0.0.1:${await freePort()}/v1` });
-const failure = (p: Promise<unknown>) => p.then(() => undefined, (e: unknown) => e);
+const failure = (p: Promise<unknown>) =>
+  p.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
 
 describe('openai engine: time-outs, retries and failures', () => {
   it('429 with Retry-After: waits as asked, then succeeds', async () => {
@@ -107,7 +115,9 @@ describe('openai engine: time-outs, retries and failures', () => {
   it('a cancelled call ends with the abort reason, not EngineUnavailableError, even while waiting to retry', async () => {
     fake.script({ status: 429, headers: { 'retry-after': '20' } });
     const controller = new AbortController();
-    const pending = failure(engineWith({ ENGINE_FALLBACK: 'local' }).chat([{ role: 'user', content: 'hi' }], { signal: controller.signal }));
+    const pending = failure(
+      engineWith({ ENGINE_FALLBACK: 'local' }).chat([{ role: 'user', content: 'hi' }], { signal: controller.signal }),
+    );
     await new Promise((r) => setTimeout(r, 200));
     controller.abort(new Error('Cancelled'));
     const err = await pending;

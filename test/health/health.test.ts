@@ -33,8 +33,15 @@ describe('health', () => {
       const res = await request(t.app).get('/api/v1/health');
       expect(res.status).toBe(200);
       const text = JSON.stringify(res.body) + JSON.stringify(res.headers);
-      const secrets = [...t.config.VOICE_API_KEYS, ...t.config.EHR_WEBHOOK_SECRET, ...t.config.VOICE_WEBHOOK_SECRET,
-        t.config.JWT_SECRET!, providerSecret, t.config.DATABASE_URL!, new URL(t.config.DATABASE_URL!).host];
+      const secrets = [
+        ...t.config.VOICE_API_KEYS,
+        ...t.config.EHR_WEBHOOK_SECRET,
+        ...t.config.VOICE_WEBHOOK_SECRET,
+        t.config.JWT_SECRET!,
+        providerSecret,
+        t.config.DATABASE_URL!,
+        new URL(t.config.DATABASE_URL!).host,
+      ];
       for (const secret of secrets) expect(text).not.toContain(secret);
       expect(text).not.toMatch(/postgres(ql)?:\/\/|whsec_|password/i);
     } finally {

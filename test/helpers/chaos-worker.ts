@@ -13,7 +13,15 @@ export async function startWorkerProcess(databaseUrl: string, env: Record<string
   const child = spawnProcess(
     'node',
     ['--import', 'tsx', 'src/main.ts'],
-    cleanEnv({ ...(testEnv({ DATABASE_URL: databaseUrl, ROLE: 'worker', LOG_LEVEL: 'error', DATA_DIR: mkdtempSync(join(tmpdir(), 'clinigate-chaos-worker-')), ...env }) as Record<string, string>) }),
+    cleanEnv({
+      ...(testEnv({
+        DATABASE_URL: databaseUrl,
+        ROLE: 'worker',
+        LOG_LEVEL: 'error',
+        DATA_DIR: mkdtempSync(join(tmpdir(), 'clinigate-chaos-worker-')),
+        ...env,
+      }) as Record<string, string>),
+    }),
   );
   const deadline = Date.now() + 60_000;
   // main.ts writes its dev banner once startWorkers has resolved (NODE_ENV=test is not production).

@@ -11,7 +11,10 @@ export interface CodifyApp extends TestApp {
 }
 
 /** The app on a database of its own, with the codify worker running in it (unless worker: false). */
-export async function startCodifyApp(label: string, options: TestAppOptions & { worker?: boolean; db?: IsolatedDatabase } = {}): Promise<CodifyApp> {
+export async function startCodifyApp(
+  label: string,
+  options: TestAppOptions & { worker?: boolean; db?: IsolatedDatabase } = {},
+): Promise<CodifyApp> {
   const db = options.db ?? (await isolatedDatabase(`test_${label}`));
   const t = await startTestApp({ ...options, env: { ...options.env, DATABASE_URL: db.url } });
   if (options.worker !== false) await startWorker(t.deps, codifyJob);
@@ -26,7 +29,10 @@ export async function startCodifyApp(label: string, options: TestAppOptions & { 
 }
 
 export const codify = (t: TestApp, caller: Caller, body: unknown) =>
-  request(t.app).post('/v1/codify').set(caller.headers).send(body as object);
+  request(t.app)
+    .post('/v1/codify')
+    .set(caller.headers)
+    .send(body as object);
 
 export const ASSESSMENT = {
   code: expect.stringMatching(/^[A-Z][0-9][0-9A-Z](\.[0-9A-Z]{1,4})?$/),

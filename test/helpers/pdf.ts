@@ -63,7 +63,12 @@ export function buildPagesPdf(pages: number, content: string, options: { deflate
     Buffer.from(FONT, 'latin1'),
   ];
   for (let i = 0; i < pages; i++) {
-    objects.push(Buffer.from('<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 3 0 R /Resources << /Font << /F1 4 0 R >> >> >>', 'latin1'));
+    objects.push(
+      Buffer.from(
+        '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 3 0 R /Resources << /Font << /F1 4 0 R >> >> >>',
+        'latin1',
+      ),
+    );
   }
   return assemble(objects);
 }

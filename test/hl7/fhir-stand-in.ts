@@ -35,7 +35,11 @@ export class FhirStandIn {
   private server!: Server;
   port = 0;
 
-  constructor(private readonly clientId: string, private readonly publicKey: KeyObject, private readonly tokenLifetime = 300) {}
+  constructor(
+    private readonly clientId: string,
+    private readonly publicKey: KeyObject,
+    private readonly tokenLifetime = 300,
+  ) {}
 
   get base() {
     return `http://127.0.0.1:${this.port}/fhir`;
@@ -86,7 +90,10 @@ export class FhirStandIn {
         if (bundle.resourceType !== 'Bundle' || bundle.type !== 'transaction') throw new Error('not a transaction Bundle');
         validateResource(bundle);
       } catch (err) {
-        const outcome = (err as { outcome?: unknown }).outcome ?? { resourceType: 'OperationOutcome', issue: [{ severity: 'error', code: 'invalid', diagnostics: (err as Error).message }] };
+        const outcome = (err as { outcome?: unknown }).outcome ?? {
+          resourceType: 'OperationOutcome',
+          issue: [{ severity: 'error', code: 'invalid', diagnostics: (err as Error).message }],
+        };
         res.status(400).json(outcome);
         return;
       }

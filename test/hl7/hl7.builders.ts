@@ -18,7 +18,21 @@ export const newControlId = () => `C${randomUUID().replace(/-/g, '').slice(0, 19
 
 function msh(s: Hl7Sender, type: string, controlId: string, charset = '') {
   // MSH-1 is the field separator itself: key n here is MSH-(n+1) (2: MSH-3, 9: MSH-10, 17: MSH-18).
-  return seg('MSH', { 1: '^~\\&', 2: s.app, 3: s.facility, 4: 'CLINIGATE', 5: 'CLINIGATE', 6: stamp, 8: type, 9: controlId, 10: 'P', 11: '2.5', 14: 'AL', 15: 'NE', 17: charset });
+  return seg('MSH', {
+    1: '^~\\&',
+    2: s.app,
+    3: s.facility,
+    4: 'CLINIGATE',
+    5: 'CLINIGATE',
+    6: stamp,
+    8: type,
+    9: controlId,
+    10: 'P',
+    11: '2.5',
+    14: 'AL',
+    15: 'NE',
+    17: charset,
+  });
 }
 
 /** The visit of the test transcript, 40 lines: a pneumonia visit, speaker-tagged like ACI-Bench. */
@@ -55,7 +69,16 @@ export function mdmT02(s: Hl7Sender, o: MdmOptions = {}) {
     `EVN|T02|${stamp}`,
     `PID|1||${o.patient ?? 'MRN-1001'}^^^HOSP^MR~999-00-1234^^^SSA^SS||Doe^Jane||19700101|F`,
     seg('PV1', { 1: '1', 2: 'O', 3: `CLINIC^101^1^${o.facility ?? ''}`, 7: `${o.doctor ?? 'DR42'}^House^Greg`, 19: o.visit ?? 'V-77' }),
-    seg('TXA', { 1: '1', 2: o.documentType ?? 'SOAP', 3: 'TX', 4: stamp, 5: `${o.doctor ?? 'DR42'}^House^Greg`, 9: `${o.doctor ?? 'DR42'}^House^Greg`, 12: `DOC-${controlId}`, 17: 'AU' }),
+    seg('TXA', {
+      1: '1',
+      2: o.documentType ?? 'SOAP',
+      3: 'TX',
+      4: stamp,
+      5: `${o.doctor ?? 'DR42'}^House^Greg`,
+      9: `${o.doctor ?? 'DR42'}^House^Greg`,
+      12: `DOC-${controlId}`,
+      17: 'AU',
+    }),
     ...lines.map((line, i) => `OBX|${i + 1}|TX|TRANSCRIPT^Visit transcript^L||${line}||||||F`),
   ];
   return { controlId, text: segments.join('\r') };

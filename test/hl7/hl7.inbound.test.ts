@@ -26,10 +26,13 @@ describe('HL7 v2 over MLLP, inbound', () => {
   beforeAll(async () => {
     db = await isolatedDatabase();
     t = await startTestApp({ env: { DATABASE_URL: db.url, LOG_LEVEL: 'debug' }, logger, workers: true });
-    const created = await request(t.app)
-      .post('/api/v1/integrations')
-      .set(OPERATOR)
-      .send({ name: 'St. Mary interface engine', source: 'hl7', group_ids: groups, sending_application: sender.app, sending_facility: sender.facility });
+    const created = await request(t.app).post('/api/v1/integrations').set(OPERATOR).send({
+      name: 'St. Mary interface engine',
+      source: 'hl7',
+      group_ids: groups,
+      sending_application: sender.app,
+      sending_facility: sender.facility,
+    });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     mllp = await startMllpListener(t.deps, 0, '127.0.0.1');
     peer = await MllpPeer.connect(mllp.port);
@@ -42,7 +45,8 @@ describe('HL7 v2 over MLLP, inbound', () => {
   });
 
   const eventRow = async (controlId: string) =>
-    (await t.deps.pool.query(`SELECT source, type, group_id, data, status, pipeline FROM inbound_events WHERE event_id = $1`, [controlId])).rows;
+    (await t.deps.pool.query(`SELECT source, type, group_id, data, status, pipeline FROM inbound_events WHERE event_id = $1`, [controlId]))
+      .rows;
 
   it('takes an MDM^T02 with a 40-line transcript: AA after commit, MSA-2 = MSH-10, then the documentation pipeline makes the note', async () => {
     const lines = transcriptLines(40);
@@ -57,15 +61,28 @@ describe('HL7 v2 over MLLP, inbound', () => {
     expect(row).toMatchObject({ source: 'hl7', type: 'MDM^T02', group_id: groups[0] });
     const at = await t.deps.pool.query(`SELECT occurred_at FROM inbound_events WHERE event_id = $1`, [msg.controlId]);
     expect(at.rows[0].occurred_at.toISOString()).toBe('2026-11-24T09:30:00.000Z'); // MSH-7
-    expect(row.data).toMatchObject({ patient_id: 'MRN-4711', visit_id: 'V-1234', doctor_id: 'DR42', template: 'SOAP', duration_seconds: 0 });
+    expect(row.data).toMatchObject({
+      patient_id: 'MRN-4711',
+      visit_id: 'V-1234',
+      doctor_id: 'DR42',
+      template: 'SOAP',
+      duration_seconds: 0,
+    });
     expect(row.data.transcript.split('\n')).toEqual(lines);
 
     await expect.poll(async () => (await eventRow(msg.controlId))[0].status, { timeout: 45_000, interval: 250 }).toBe('completed');
     const [done] = await eventRow(msg.controlId);
-    const note = await t.deps.pool.query(`SELECT group_id, patient_id, doctor_id, template FROM clinical_notes WHERE id = $1`, [done.pipeline.note_id]);
+    const note = await t.deps.pool.query(`SELECT group_id, patient_id, doctor_id, template FROM clinical_notes WHERE id = $1`, [
+      done.pipeline.note_id,
+    ]);
     expect(note.rows[0]).toEqual({ group_id: groups[0], patient_id: 'MRN-4711', doctor_id: 'DR42', template: 'SOAP' });
     const ready = await t.deps.pool.query(`SELECT data FROM outbox WHERE type = 'note.ready' AND data->>'event_id' = $1`, [msg.controlId]);
-    expect(ready.rows[0].data).toMatchObject({ patient_id: 'MRN-4711', visit_id: 'V-1234', doctor_id: 'DR42', note_id: done.pipeline.note_id });
+    expect(ready.rows[0].data).toMatchObject({
+      patient_id: 'MRN-4711',
+      visit_id: 'V-1234',
+      doctor_id: 'DR42',
+      note_id: done.pipeline.note_id,
+    });
   }, 60_000);
 
   it('acknowledges a repeated MSH-10 again (AA) and processes it once', async () => {
@@ -97,7 +114,12 @@ describe('HL7 v2 over MLLP, inbound', () => {
     const lines = ['[doctor] how is the knee?', '[patient] it hurts | when I climb ^ stairs & more'];
     const ft = oruR01(sender, { lines: lines.map((l) => l.replace(/\|/g, '\\F\\').replace(/\^/g, '\\S\\').replace(/&/g, '\\T\\')) });
     expect(ackCode(await peer.send(ft.text))).toBe('AA');
-    expect((await eventRow(ft.controlId))[0].data).toMatchObject({ transcript: lines.join('\n'), doctor_id: 'DR7', patient_id: 'MRN-2002', visit_id: 'V-88' });
+    expect((await eventRow(ft.controlId))[0].data).toMatchObject({
+      transcript: lines.join('\n'),
+      doctor_id: 'DR7',
+      patient_id: 'MRN-2002',
+      visit_id: 'V-88',
+    });
 
     const ed = oruR01(sender, { base64: true, lines: ['[doctor] née Müller, 38.4 °C', '[patient] ok'] });
     expect(ackCode(await peer.send(ed.text))).toBe('AA');
@@ -159,9 +181,12 @@ describe('HL7 v2 over MLLP, inbound', () => {
     expect(await eventRow(longVisit.controlId)).toHaveLength(0);
   });
 
-  it('end to end: an MDM^T02 in comes out as an MDM^T02 (and ADT^A08 with the codes) at the group\'s HL7 destination', async () => {
+  it("end to end: an MDM^T02 in comes out as an MDM^T02 (and ADT^A08 with the codes) at the group's HL7 destination", async () => {
     const dest = await MllpDestination.start();
-    const endpoint = await request(t.app).post('/api/v1/webhook-endpoints').set(OPERATOR).send({ kind: 'hl7-mllp', url: dest.url, group_id: groups[0] });
+    const endpoint = await request(t.app)
+      .post('/api/v1/webhook-endpoints')
+      .set(OPERATOR)
+      .send({ kind: 'hl7-mllp', url: dest.url, group_id: groups[0] });
     expect(endpoint.status).toBe(201);
     const patient = `MRN-${randomUUID().slice(0, 8)}`;
     const msg = mdmT02(sender, { patient, visit: 'V-E2E' });
@@ -175,7 +200,9 @@ describe('HL7 v2 over MLLP, inbound', () => {
     const [done] = await eventRow(msg.controlId);
     expect(out()!.message.getSegment('TXA')!.getComponent(12, 1)).toBe(done.pipeline.note_id);
     expect(out()!.message.getSegment('PV1')!.getComponent(19, 1)).toBe('V-E2E');
-    await expect.poll(() => dest.of('ADT^A08').some((r) => r.message.getSegment('PID')!.getComponent(3, 1) === patient), { timeout: 10_000 }).toBe(true);
+    await expect
+      .poll(() => dest.of('ADT^A08').some((r) => r.message.getSegment('PID')!.getComponent(3, 1) === patient), { timeout: 10_000 })
+      .toBe(true);
     await dest.stop();
   }, 60_000);
 
@@ -212,7 +239,9 @@ describe('HL7 v2 over MLLP, inbound', () => {
     const messages = Array.from({ length: 250 }, () => adtA04(sender));
     burst.write(Buffer.concat(messages.map((m) => mllpFrame(Buffer.from(m.text)))));
     const acks = await burst.acks(250, 30_000);
-    expect(acks.map((a) => /MSA\|(\w+)\|([^|\r]*)/.exec(a.toString())!.slice(1).join(' '))).toEqual(messages.map((m) => `AA ${m.controlId}`));
+    expect(acks.map((a) => /MSA\|(\w+)\|([^|\r]*)/.exec(a.toString())!.slice(1).join(' '))).toEqual(
+      messages.map((m) => `AA ${m.controlId}`),
+    );
     burst.close();
     const long = adtA04(sender, { controlId: 'X'.repeat(200) });
     expect(ackCode(await peer.send(long.text))).toBe('AR');
@@ -230,13 +259,13 @@ describe('HL7 v2 over MLLP, inbound', () => {
           fc.string({ maxLength: 60 }).map((s) => new TextEncoder().encode(`${header}ADT^A04|C1|P|2.5||||||${s}\rPID|1||X`)),
         ),
         async (bytes) => {
-        // No framing byte inside, so each case is exactly one frame and one answer.
-        const body = Buffer.from(bytes.filter((b) => b !== 0x0b && b !== 0x1c));
-        const before = (await fuzz.acks(0)).length;
-        fuzz.write(mllpFrame(body));
-        const acks = await fuzz.acks(before + 1, 5_000);
-        expect(acks.length).toBe(before + 1);
-        expect(acks[before].toString('latin1')).toMatch(/MSA\|(AA|AE|AR)\|/);
+          // No framing byte inside, so each case is exactly one frame and one answer.
+          const body = Buffer.from(bytes.filter((b) => b !== 0x0b && b !== 0x1c));
+          const before = (await fuzz.acks(0)).length;
+          fuzz.write(mllpFrame(body));
+          const acks = await fuzz.acks(before + 1, 5_000);
+          expect(acks.length).toBe(before + 1);
+          expect(acks[before].toString('latin1')).toMatch(/MSA\|(AA|AE|AR)\|/);
         },
       ),
       { numRuns: 150 },
@@ -272,7 +301,9 @@ describe('HL7 v2 over MLLP, inbound', () => {
 
   it('refuses a taken MLLP port with a one-line start-up reason naming HL7_MLLP_PORT', async () => {
     const taken = mllp.port; // the suite's own listener holds it
-    await expect(startMllpListener(t.deps, taken, '127.0.0.1')).rejects.toThrow(`MLLP port ${taken} is in use by another process: stop it, or set HL7_MLLP_PORT to a free port`);
+    await expect(startMllpListener(t.deps, taken, '127.0.0.1')).rejects.toThrow(
+      `MLLP port ${taken} is in use by another process: stop it, or set HL7_MLLP_PORT to a free port`,
+    );
   });
 
   it('wrote no transcript text or patient identifier into any log line (debug level)', () => {

@@ -87,10 +87,23 @@ describe('outbound note.ready to HL7 v2 (MLLP) and FHIR R4 destinations', () => 
     await bad({ kind: 'hl7-mllp', url: 'mllp://127.0.0.1:2575', events: ['run.failed'] }, /note.ready only/);
     await bad({ kind: 'hl7-mllp', url: 'mllp://127.0.0.1:2575', thin: true }, /whole note/);
     await bad({ kind: 'fhir', url: 'http://127.0.0.1:9/fhir' }, /auth/);
-    await bad({ kind: 'fhir', url: 'http://127.0.0.1:9/fhir', auth: { token_url: 'http://127.0.0.1:9/t', client_id: 'c', private_key: 'not a key' } }, /private_key/);
+    await bad(
+      {
+        kind: 'fhir',
+        url: 'http://127.0.0.1:9/fhir',
+        auth: { token_url: 'http://127.0.0.1:9/t', client_id: 'c', private_key: 'not a key' },
+      },
+      /private_key/,
+    );
     const weak = generateKeyPairSync('ec', { namedCurve: 'prime256v1' }).privateKey.export({ format: 'pem', type: 'pkcs8' }) as string;
-    await bad({ kind: 'fhir', url: 'http://127.0.0.1:9/fhir', auth: { token_url: 'http://127.0.0.1:9/t', client_id: 'c', private_key: weak } }, /ES384/);
-    await bad({ kind: 'webhook', url: 'http://127.0.0.1:9/x', auth: { token_url: 'http://127.0.0.1:9/t', client_id: 'c', private_key: weak } }, /only for a fhir/);
+    await bad(
+      { kind: 'fhir', url: 'http://127.0.0.1:9/fhir', auth: { token_url: 'http://127.0.0.1:9/t', client_id: 'c', private_key: weak } },
+      /ES384/,
+    );
+    await bad(
+      { kind: 'webhook', url: 'http://127.0.0.1:9/x', auth: { token_url: 'http://127.0.0.1:9/t', client_id: 'c', private_key: weak } },
+      /only for a fhir/,
+    );
     await bad({ kind: 'telex', url: 'http://127.0.0.1:9/x' }, /kind/);
   });
 
@@ -162,7 +175,8 @@ describe('outbound note.ready to HL7 v2 (MLLP) and FHIR R4 destinations', () => 
 
   for (const keyType of ['rsa', 'ec'] as const) {
     it(`posts a transaction Bundle valid against R4 under a ${keyType === 'rsa' ? 'RS384' : 'ES384'} client assertion; a replay duplicates nothing`, async () => {
-      const pair = keyType === 'rsa' ? generateKeyPairSync('rsa', { modulusLength: 2048 }) : generateKeyPairSync('ec', { namedCurve: 'secp384r1' });
+      const pair =
+        keyType === 'rsa' ? generateKeyPairSync('rsa', { modulusLength: 2048 }) : generateKeyPairSync('ec', { namedCurve: 'secp384r1' });
       const clientId = `clinigate-${randomUUID().slice(0, 8)}`;
       const fhir = await new FhirStandIn(clientId, pair.publicKey).start();
       const group = `group-${randomUUID()}`;
@@ -180,7 +194,9 @@ describe('outbound note.ready to HL7 v2 (MLLP) and FHIR R4 destinations', () => 
       expect(row.rows[0].auth_private_key).not.toContain('PRIVATE KEY');
 
       const first = noteReady(group);
-      const second = noteReady(group, { final_code_assessments: [{ code: 'E11.9', description: 'Type 2 diabetes mellitus without complications' }] });
+      const second = noteReady(group, {
+        final_code_assessments: [{ code: 'E11.9', description: 'Type 2 diabetes mellitus without complications' }],
+      });
       await publish(first);
       await publish(second);
       await expect.poll(async () => (await deliveries(endpoint.id)).map((d) => d.status).join(), POLL).toBe('delivered,delivered');
@@ -192,7 +208,11 @@ describe('outbound note.ready to HL7 v2 (MLLP) and FHIR R4 destinations', () => 
       expect(docs).toHaveLength(2);
       expect(conditions).toHaveLength(3);
       const doc = docs.find((d) => d.identifier?.[0].value === `urn:uuid:${first.note_id}`)!;
-      expect(doc).toMatchObject({ docStatus: 'preliminary', subject: { identifier: { value: 'MRN-4711' } }, context: { encounter: [{ identifier: { value: 'V-1234' } }] } });
+      expect(doc).toMatchObject({
+        docStatus: 'preliminary',
+        subject: { identifier: { value: 'MRN-4711' } },
+        context: { encounter: [{ identifier: { value: 'V-1234' } }] },
+      });
       expect(doc.type!.coding![0]).toMatchObject({ system: 'http://loinc.org', code: '11506-3' });
       expect(doc.content[0].attachment.contentType).toMatch(/^text\/plain/);
       expect(Buffer.from(doc.content[0].attachment.data!, 'base64').toString()).toContain('Community acquired pneumonia.');
@@ -222,7 +242,8 @@ describe('outbound note.ready to HL7 v2 (MLLP) and FHIR R4 destinations', () => 
     );
     const again = await startTestApp({ env: { DATABASE_URL: db.url } });
     try {
-      const stored = (await t.deps.pool.query(`SELECT auth_private_key FROM webhook_endpoints WHERE id = $1`, [id])).rows[0].auth_private_key as string;
+      const stored = (await t.deps.pool.query(`SELECT auth_private_key FROM webhook_endpoints WHERE id = $1`, [id])).rows[0]
+        .auth_private_key as string;
       expect(stored).toMatch(/^enc:v1:/);
       expect(again.deps.secrets.open(stored)).toBe(pem);
     } finally {
@@ -253,7 +274,11 @@ describe('outbound note.ready to HL7 v2 (MLLP) and FHIR R4 destinations', () => 
       kind: 'fhir',
       url: fhir.base,
       group_id: group2,
-      auth: { token_url: fhir.tokenUrl, client_id: 'client-x', private_key: registered.privateKey.export({ format: 'pem', type: 'pkcs8' }) },
+      auth: {
+        token_url: fhir.tokenUrl,
+        client_id: 'client-x',
+        private_key: registered.privateKey.export({ format: 'pem', type: 'pkcs8' }),
+      },
     });
     fhir.failWith = 503;
     await publish(noteReady(group2));

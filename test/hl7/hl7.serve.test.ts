@@ -20,7 +20,12 @@ describe('the MLLP listener in the running service', () => {
 
   it('listens on HL7_MLLP_PORT in the API role, answers, and stops on SIGTERM with exit 0', async () => {
     const mllpPort = await freePort();
-    const proc = await startWorkerProcess(db.url, { ROLE: 'api', HL7_MLLP_PORT: String(mllpPort), PORT: String(await freePort()), LOG_LEVEL: 'info' });
+    const proc = await startWorkerProcess(db.url, {
+      ROLE: 'api',
+      HL7_MLLP_PORT: String(mllpPort),
+      PORT: String(await freePort()),
+      LOG_LEVEL: 'info',
+    });
     processes.push(proc);
     const peer = await MllpPeer.connect(mllpPort);
     // No integration has this MSH-3/MSH-4: AR, from a live listener.

@@ -53,7 +53,10 @@ describe('audit declarations', () => {
     });
     await request(app).post('/x/notes').expect(201);
     await request(app).post('/x/notes?fail=1').expect(409);
-    expect(await resources()).toEqual([['POST /x/notes', 'n-1', 201], ['POST /x/notes', undefined, 409]]);
+    expect(await resources()).toEqual([
+      ['POST /x/notes', 'n-1', 201],
+      ['POST /x/notes', undefined, 409],
+    ]);
   });
 
   it('names a created resource by the last segment of a header, else the path parameter', async () => {
@@ -66,7 +69,10 @@ describe('audit declarations', () => {
     });
     await request(app).post('/x/threads/t-1/runs').expect(201);
     await request(app).post('/x/threads/t-2/runs?fail=1').expect(404);
-    expect(await resources()).toEqual([['POST /x/threads/:threadId/runs', 'run-9', 201], ['POST /x/threads/:threadId/runs', 't-2', 404]]);
+    expect(await resources()).toEqual([
+      ['POST /x/threads/:threadId/runs', 'run-9', 201],
+      ['POST /x/threads/:threadId/runs', 't-2', 404],
+    ]);
   });
 
   it('writes an at-once row before the answer, as the only row of the request', async () => {

@@ -20,15 +20,25 @@ describe('operator audit API: GET /api/v1/audit-events', () => {
     const note = await newNote(t, caller);
     const patient = `pat-${randomUUID()}`;
     for (const n of [1, 2]) {
-      await request(t.app).get(`/v1/clinical-notes/${note.id}`).set({ ...caller.headers, 'x-patient': patient, 'x-request-id': `client-read-${n}` });
+      await request(t.app)
+        .get(`/v1/clinical-notes/${note.id}`)
+        .set({ ...caller.headers, 'x-patient': patient, 'x-request-id': `client-read-${n}` });
     }
     let items: Array<Record<string, unknown>> = [];
     await expect.poll(async () => (items = (await events(`resource_id=${note.id}`)).body.items).length).toBe(3);
     expect(items.map((i) => i.operation)).toEqual(['GET /v1/clinical-notes/:id', 'GET /v1/clinical-notes/:id', 'POST /v1/clinical-notes']);
     expect(items[0]).toEqual({
-      id: expect.any(String), at: expect.any(String), user: caller.userId, group_id: caller.groupId, doctor: caller.doctor, patient,
-      operation: 'GET /v1/clinical-notes/:id', resource_id: note.id, status: 200,
-      request_id: expect.stringMatching(/^[0-9a-f-]{36}$/), client_request_id: 'client-read-2',
+      id: expect.any(String),
+      at: expect.any(String),
+      user: caller.userId,
+      group_id: caller.groupId,
+      doctor: caller.doctor,
+      patient,
+      operation: 'GET /v1/clinical-notes/:id',
+      resource_id: note.id,
+      status: 200,
+      request_id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      client_request_id: 'client-read-2',
     });
     expect(items[1].client_request_id).toBe('client-read-1');
     expect(items[0].request_id).not.toBe(items[1].request_id);
@@ -43,7 +53,11 @@ describe('operator audit API: GET /api/v1/audit-events', () => {
 
   it('keeps a service-made request id even when the client sends the same x-request-id twice', async () => {
     const caller = await newCaller();
-    for (let i = 0; i < 2; i++) await request(t.app).post('/v1/agent/threads').set({ ...caller.headers, 'x-request-id': 'same-id' }).send({});
+    for (let i = 0; i < 2; i++)
+      await request(t.app)
+        .post('/v1/agent/threads')
+        .set({ ...caller.headers, 'x-request-id': 'same-id' })
+        .send({});
     let items: Array<Record<string, unknown>> = [];
     await expect.poll(async () => (items = (await events(`user=${caller.userId}`)).body.items).length).toBe(2);
     expect(new Set(items.map((i) => i.request_id)).size).toBe(2);
@@ -60,7 +74,13 @@ describe('operator audit API: GET /api/v1/audit-events', () => {
   });
 
   it('is audited itself, under the operator key name', async () => {
-    await request(t.app).get('/api/v1/audit-events?limit=1').set({ ...OPERATOR, 'x-request-id': 'audit-of-audit' });
-    await expect.poll(async () => (await events('user=ops-test')).body.items.some((i: Record<string, unknown>) => i.client_request_id === 'audit-of-audit')).toBe(true);
+    await request(t.app)
+      .get('/api/v1/audit-events?limit=1')
+      .set({ ...OPERATOR, 'x-request-id': 'audit-of-audit' });
+    await expect
+      .poll(async () =>
+        (await events('user=ops-test')).body.items.some((i: Record<string, unknown>) => i.client_request_id === 'audit-of-audit'),
+      )
+      .toBe(true);
   });
 });

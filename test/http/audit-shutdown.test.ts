@@ -13,7 +13,8 @@ describe('audit rows at shutdown', () => {
     const prefix = `shutdown-${randomUUID()}`;
     // The first row is written at once; the rest arrive while that write runs, so they wait for
     // the writer's next turn, which stop() must not leave behind.
-    for (let i = 0; i < 200; i++) runtime.deps.audit.add({ at: new Date(), requestId: `${prefix}-${i}`, operation: 'POST /v1/agent/threads', status: 401 });
+    for (let i = 0; i < 200; i++)
+      runtime.deps.audit.add({ at: new Date(), requestId: `${prefix}-${i}`, operation: 'POST /v1/agent/threads', status: 401 });
     await runtime.stop({ graceful: false });
 
     const pool = createPool(inject('databaseUrl'), 1);

@@ -64,7 +64,8 @@ describe('audit writer', () => {
     const { logger, lines } = capturingLogger();
     let fail = true;
     const db: Queryable = {
-      query: ((text: never, values?: unknown[]) => (fail ? Promise.reject(new Error('connection lost')) : pool.query(text, values))) as Queryable['query'],
+      query: ((text: never, values?: unknown[]) =>
+        fail ? Promise.reject(new Error('connection lost')) : pool.query(text, values)) as Queryable['query'],
     };
     const writer = new AuditWriter(db, logger, { coalesceMs: 10 });
     const prefix = `fail-${randomUUID()}`;

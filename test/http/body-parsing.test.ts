@@ -35,10 +35,18 @@ describe('request bodies: read only after authentication, at most 64 levels deep
   });
 
   it('still parses the body of an authenticated caller: malformed 400, too large 413', async () => {
-    const malformed = await request(t.app).post('/v1/transcriptions/create').set(caller.headers).set('content-type', 'application/json').send('{not json');
+    const malformed = await request(t.app)
+      .post('/v1/transcriptions/create')
+      .set(caller.headers)
+      .set('content-type', 'application/json')
+      .send('{not json');
     expect(malformed.status).toBe(400);
     expect(malformed.body.details).toMatch(/Malformed JSON/);
-    const large = await request(t.app).post('/api/v1/webhook-endpoints').set(operator).set('content-type', 'application/json').send(JSON.stringify({ url: 'x'.repeat(2 * 1024 * 1024) }));
+    const large = await request(t.app)
+      .post('/api/v1/webhook-endpoints')
+      .set(operator)
+      .set('content-type', 'application/json')
+      .send(JSON.stringify({ url: 'x'.repeat(2 * 1024 * 1024) }));
     expect(large.status).toBe(413);
   });
 
@@ -46,7 +54,11 @@ describe('request bodies: read only after authentication, at most 64 levels deep
     const note = (depth: number) => `{"medical_note":"Hypertension.","model":${'['.repeat(depth - 1)}1${']'.repeat(depth - 1)}}`;
     const tooDeep = [deepArrays(65), deepObjects(65), deepArrays(100_000), note(65), `{"a":"[[[[","b":${deepArrays(64)}}`];
     for (const body of tooDeep) {
-      for (const [path, headers] of [['/v1/codify', caller.headers], ['/v1/clinical-notes', caller.headers], ['/api/v1/webhook-endpoints', operator]] as const) {
+      for (const [path, headers] of [
+        ['/v1/codify', caller.headers],
+        ['/v1/clinical-notes', caller.headers],
+        ['/api/v1/webhook-endpoints', operator],
+      ] as const) {
         const res = await request(t.app).post(path).set(headers).set('content-type', 'application/json').send(body);
         expect({ path, len: body.length, status: res.status }).toEqual({ path, len: body.length, status: 400 });
         expect(res.body.details).toMatch(/nested deeper than 64 levels/);
@@ -76,7 +88,11 @@ describe('request bodies: read only after authentication, at most 64 levels deep
         .set('x-integration-signature', integrationSignature(TEST_EHR_SECRET, raw))
         .send(raw);
       expect({ path, status: res.status, body: res.body }).toMatchObject({ path, status: 202, body: { received: true } });
-      const wrong = await request(t.app).post(path).set('content-type', 'application/json').set('x-integration-signature', `sha256=${'0'.repeat(64)}`).send(raw);
+      const wrong = await request(t.app)
+        .post(path)
+        .set('content-type', 'application/json')
+        .set('x-integration-signature', `sha256=${'0'.repeat(64)}`)
+        .send(raw);
       expect(wrong.status).toBe(401);
     }
   });

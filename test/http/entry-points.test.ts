@@ -19,7 +19,15 @@ describe('GET /', () => {
   it('answers any other client with the entry points, each of which answers', async () => {
     const res = await request(t.app).get('/');
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ name: 'clinigate', version: VERSION, docs: '/docs', openapi: '/openapi.json', health: '/api/v1/health', metrics: '/metrics', console: '/console' });
+    expect(res.body).toEqual({
+      name: 'clinigate',
+      version: VERSION,
+      docs: '/docs',
+      openapi: '/openapi.json',
+      health: '/api/v1/health',
+      metrics: '/metrics',
+      console: '/console',
+    });
     for (const path of [res.body.docs, res.body.openapi, res.body.health, res.body.metrics, res.body.console]) {
       expect((await request(t.app).get(path).redirects(1)).status, path).toBe(200); // /console adds its slash
     }

@@ -37,10 +37,16 @@ describe('unknown body fields', () => {
   });
 
   it('POST and PATCH /v1/clinical-notes name every unknown field', async () => {
-    const created = await request(t.app).post('/v1/clinical-notes').set(caller.headers).send({ template: 'SOAP', ai_generated_content: soap(), colour: 'red', size: 2 });
+    const created = await request(t.app)
+      .post('/v1/clinical-notes')
+      .set(caller.headers)
+      .send({ template: 'SOAP', ai_generated_content: soap(), colour: 'red', size: 2 });
     expectRefused(created, 'unknown fields: colour, size');
     const note = await newNote(t, caller);
-    const patched = await request(t.app).patch(`/v1/clinical-notes/${note.id}`).set(caller.headers).send({ feedback: 'ok', feedbak: 'typo' });
+    const patched = await request(t.app)
+      .patch(`/v1/clinical-notes/${note.id}`)
+      .set(caller.headers)
+      .send({ feedback: 'ok', feedbak: 'typo' });
     expectRefused(patched, 'unknown field: feedbak');
     const read = await request(t.app).get(`/v1/clinical-notes/${note.id}`).set(caller.headers);
     expect(read.body.version).toBe(1);
@@ -55,12 +61,18 @@ describe('unknown body fields', () => {
   });
 
   it('POST /api/v1/webhook-endpoints refuses a misspelt events', async () => {
-    const res = await request(t.app).post('/api/v1/webhook-endpoints').set('x-api-key', KEY).send({ url: 'http://127.0.0.1:9/hook', evnets: ['note.ready'] });
+    const res = await request(t.app)
+      .post('/api/v1/webhook-endpoints')
+      .set('x-api-key', KEY)
+      .send({ url: 'http://127.0.0.1:9/hook', evnets: ['note.ready'] });
     expectRefused(res, 'unknown field: evnets');
   });
 
   it('the LangGraph thread and run bodies still accept and ignore the fields Clinigate does not use', async () => {
-    const thread = await request(t.app).post('/v1/agent/threads').set(caller.headers).send({ metadata: { from: 'sdk' }, if_exists: 'raise' });
+    const thread = await request(t.app)
+      .post('/v1/agent/threads')
+      .set(caller.headers)
+      .send({ metadata: { from: 'sdk' }, if_exists: 'raise' });
     expect(thread.status).toBe(201);
     const threadId = thread.body.thread_id;
     const run = await request(t.app)

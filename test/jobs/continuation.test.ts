@@ -11,8 +11,7 @@ describe('a step’s continuation, sent in the transaction that ends the step', 
   });
   afterAll(() => t.close());
 
-  const jobs = async (queue: string) =>
-    (await t.deps.pool.query(`SELECT data, state FROM pgboss.job WHERE name = $1`, [queue])).rows;
+  const jobs = async (queue: string) => (await t.deps.pool.query(`SELECT data, state FROM pgboss.job WHERE name = $1`, [queue])).rows;
 
   it('sends the job with the queue’s settings, and none when the step has none', async () => {
     const queue = `continuation-${randomUUID().slice(0, 8)}`;
@@ -37,6 +36,8 @@ describe('a step’s continuation, sent in the transaction that ends the step', 
   });
 
   it('fails the ending transaction when its queue does not exist, rather than losing it', async () => {
-    await expect(withTransaction(t.deps.pool, (tx) => sendContinuation(tx, { queue: 'no-such-queue', data: {} }))).rejects.toThrow(/division by zero/);
+    await expect(withTransaction(t.deps.pool, (tx) => sendContinuation(tx, { queue: 'no-such-queue', data: {} }))).rejects.toThrow(
+      /division by zero/,
+    );
   });
 });

@@ -47,7 +47,13 @@ function fakeBoss() {
   return { boss, handlers };
 }
 
-const job = (data: unknown, retryCount = 0, retryLimit = 3) => ({ id: 'job-1', data, retryCount, retryLimit, signal: new AbortController().signal });
+const job = (data: unknown, retryCount = 0, retryLimit = 3) => ({
+  id: 'job-1',
+  data,
+  retryCount,
+  retryLimit,
+  signal: new AbortController().signal,
+});
 
 describe('startWorker', () => {
   const logger = createLogger('error', { silent: true });

@@ -51,7 +51,14 @@ describe('jobs enqueued inside our own statements (enqueue-sql.ts)', () => {
     const own = ['id', 'data', 'created_on', 'start_after', 'keep_until'];
     const rest = (row: Record<string, unknown>) => Object.fromEntries(Object.entries(row).filter(([k]) => !own.includes(k)));
     expect(rest(bySql)).toEqual(rest(byBoss));
-    expect(bySql).toMatchObject({ state: 'created', retry_limit: 3, retry_delay: 7, retry_backoff: true, expire_seconds: 123, dead_letter: `${queue}-dead` });
+    expect(bySql).toMatchObject({
+      state: 'created',
+      retry_limit: 3,
+      retry_delay: 7,
+      retry_backoff: true,
+      expire_seconds: 123,
+      dead_letter: `${queue}-dead`,
+    });
   });
 
   it('fail the whole statement when a row cannot become a job (no such queue), rather than enqueue nothing', async () => {

@@ -13,10 +13,10 @@ describe('housekeeping', () => {
   it('deletes expired rate-limit windows and day-old idempotency keys, and keeps current ones', async () => {
     const tag = randomUUID();
     const db = t.deps.pool;
-    await db.query(
-      `INSERT INTO rate_limit_hits (key, window_start, hits) VALUES ($1, now() - interval '2 hours', 3), ($2, now(), 1)`,
-      [`old-${tag}`, `new-${tag}`],
-    );
+    await db.query(`INSERT INTO rate_limit_hits (key, window_start, hits) VALUES ($1, now() - interval '2 hours', 3), ($2, now(), 1)`, [
+      `old-${tag}`,
+      `new-${tag}`,
+    ]);
     await db.query(
       `INSERT INTO idempotency_keys (scope, route, key, request_hash, status, body, created_at)
        VALUES ('s', 'r', $1, 'h', 202, '{}', now() - interval '25 hours'), ('s', 'r', $2, 'h', 202, '{}', now())`,

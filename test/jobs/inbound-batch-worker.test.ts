@@ -27,7 +27,12 @@ describe('inbound event worker, in batches', () => {
   });
 
   const states = async (ids: string[]) =>
-    (await t.deps.pool.query<{ status: string; n: number }>(`SELECT status, count(*)::int AS n FROM inbound_events WHERE id = ANY($1::uuid[]) GROUP BY status`, [ids])).rows;
+    (
+      await t.deps.pool.query<{ status: string; n: number }>(
+        `SELECT status, count(*)::int AS n FROM inbound_events WHERE id = ANY($1::uuid[]) GROUP BY status`,
+        [ids],
+      )
+    ).rows;
 
   it('drains a backlog of 240 catalog events, received while no worker listened, within seconds (one job a second before)', async () => {
     const prefix = `bk-${randomUUID().slice(0, 8)}`;
@@ -56,13 +61,27 @@ describe('inbound event worker, in batches', () => {
     const stored = Array.from({ length: 30 }, (_, i) => {
       const data = i === 7 ? { ...center(`${prefix}-${i}`), timezone: 'Mars/Olympus' } : center(`${prefix}-${i}`);
       const eventId = `${prefix}-evt-${i}`;
-      return { id: inboundRowId('ehr', eventId), source: 'ehr' as const, eventId, type: 'center.upserted', occurredAt: new Date().toISOString(), groupId: null, data, correlationId: randomUUID() };
+      return {
+        id: inboundRowId('ehr', eventId),
+        source: 'ehr' as const,
+        eventId,
+        type: 'center.upserted',
+        occurredAt: new Date().toISOString(),
+        groupId: null,
+        data,
+        correlationId: randomUUID(),
+      };
     });
     await insertInboundEventsWithJobs(t.deps.pool, stored);
     const ids = stored.map((e) => e.id);
     await expect
       .poll(() => states(ids), { timeout: 20_000, interval: 100 })
-      .toEqual(expect.arrayContaining([{ status: 'completed', n: 29 }, { status: 'failed', n: 1 }]));
+      .toEqual(
+        expect.arrayContaining([
+          { status: 'completed', n: 29 },
+          { status: 'failed', n: 1 },
+        ]),
+      );
     const bad = await t.deps.pool.query(`SELECT status, attempts, error FROM inbound_events WHERE id = $1`, [stored[7].id]);
     expect(bad.rows[0]).toMatchObject({ status: 'failed', attempts: 1 });
     expect(bad.rows[0].error.details).toMatch(/time zone/);

@@ -25,13 +25,22 @@ describe('data retention: the hourly housekeeping job redacts working copies of 
   });
 
   const inbound = async (eventId: string) =>
-    (await t.deps.pool.query(`SELECT data, type, status, group_id, redacted_at, received_at FROM inbound_events WHERE event_id = $1`, [eventId])).rows[0];
+    (
+      await t.deps.pool.query(`SELECT data, type, status, group_id, redacted_at, received_at FROM inbound_events WHERE event_id = $1`, [
+        eventId,
+      ])
+    ).rows[0];
 
   it('redacts inbound bodies and outbox payloads older than 30 days; rows, record and fresh copies stay; replay and retry answer 409', async () => {
     const marker = `PHI-RETAINED-${Date.now()}`;
     const old = encounterData({ transcript: `[doctor] how is the cough?\n[patient] ${marker}, worse at night.` });
     const fresh = encounterData({ transcript: `[doctor] any fever?\n[patient] ${marker}-fresh, none.` });
-    const endpoint = (await request(t.app).post('/api/v1/webhook-endpoints').set(operator).send({ url: rx.url, events: ['note.ready'] })).body;
+    const endpoint = (
+      await request(t.app)
+        .post('/api/v1/webhook-endpoints')
+        .set(operator)
+        .send({ url: rx.url, events: ['note.ready'] })
+    ).body;
     const oldEvent = envelope('encounter.transcript', old);
     const freshEvent = envelope('encounter.transcript', fresh);
     expect((await postSigned(t.app, 'ehr', oldEvent)).status).toBe(202);
@@ -58,14 +67,20 @@ describe('data retention: the hourly housekeeping job redacts working copies of 
 
     // The fresh encounter keeps its copies.
     expect((await inbound(freshEvent.id)).data.transcript).toContain(`${marker}-fresh`);
-    expect((await t.deps.pool.query(`SELECT count(*)::int AS n FROM outbox WHERE group_id = $1 AND redacted_at IS NULL`, [fresh.group_id])).rows[0].n).toBeGreaterThan(0);
+    expect(
+      (await t.deps.pool.query(`SELECT count(*)::int AS n FROM outbox WHERE group_id = $1 AND redacted_at IS NULL`, [fresh.group_id]))
+        .rows[0].n,
+    ).toBeGreaterThan(0);
 
     // The record stays: the note is still readable by its group.
     const caller = await newCaller(old.group_id);
     expect((await request(t.app).get(`/v1/clinical-notes/${noteId}`).set(caller.headers)).status).toBe(200);
 
     // The delivery stays in the log, but cannot be replayed: there is nothing left to send.
-    const deliveries = (await request(t.app).get(`/api/v1/webhook-endpoints/${endpoint.id}/deliveries`).set(operator)).body as Array<{ id: string; event_id: string }>;
+    const deliveries = (await request(t.app).get(`/api/v1/webhook-endpoints/${endpoint.id}/deliveries`).set(operator)).body as Array<{
+      id: string;
+      event_id: string;
+    }>;
     expect(deliveries).toHaveLength(2);
     const oldOutboxIds = (await t.deps.pool.query(`SELECT id FROM outbox WHERE group_id = $1`, [old.group_id])).rows.map((r) => r.id);
     const redactedDelivery = deliveries.find((d) => oldOutboxIds.includes(d.event_id))!;

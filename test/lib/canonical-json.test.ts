@@ -11,7 +11,7 @@ describe('canonical JSON (the Idempotency-Key request hash)', () => {
 
   it('leaves out undefined members, keeps array holes as null, escapes as JSON.stringify does', () => {
     expect(canonicalJson({ b: undefined, a: [undefined, 1] })).toBe('{"a":[null,1]}');
-    expect(canonicalJson({ 'é': 'ü\u0000"\\', '10': '\ud800', '9': 2 })).toBe(`{"10":"\\ud800","9":2,"é":"ü\\u0000\\"\\\\"}`);
+    expect(canonicalJson({ é: 'ü\u0000"\\', '10': '\ud800', '9': 2 })).toBe(`{"10":"\\ud800","9":2,"é":"ü\\u0000\\"\\\\"}`);
     expect(canonicalJson('x')).toBe('"x"');
     expect(canonicalJson(null)).toBe('null');
     expect(canonicalJson(undefined)).toBe('null');

@@ -22,7 +22,13 @@ describe('rememberedCheck', () => {
 });
 
 describe('center validation with remembered checks', () => {
-  const center = { id: 'c1', name: 'C', address: { line: 'l', city: 'x', postalCode: '1', country: 'ES' }, phone: '+34910000000', timezone: 'Europe/Madrid' };
+  const center = {
+    id: 'c1',
+    name: 'C',
+    address: { line: 'l', city: 'x', postalCode: '1', country: 'ES' },
+    phone: '+34910000000',
+    timezone: 'Europe/Madrid',
+  };
   it('still refuses a bad time zone or phone however often it is sent', () => {
     for (let i = 0; i < 3; i++) {
       expect(centerSchema.safeParse(center).success).toBe(true);

@@ -23,7 +23,9 @@ describe('GET /metrics', () => {
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toMatch(/text\/plain/);
     const text = res.text;
-    expect(text).toMatch(/clinigate_http_request_duration_seconds_count\{method="POST",route="\/v1\/agent\/threads\/:threadId\/runs",status="201"\} [1-9]/);
+    expect(text).toMatch(
+      /clinigate_http_request_duration_seconds_count\{method="POST",route="\/v1\/agent\/threads\/:threadId\/runs",status="201"\} [1-9]/,
+    );
     expect(text).toMatch(/clinigate_jobs_total\{queue="run-execute",outcome="completed"\} [1-9]/);
     expect(text).toMatch(/clinigate_job_duration_seconds_bucket\{le="[^"]+",queue="run-execute",outcome="completed"\}/);
     expect(text).toMatch(/clinigate_resources\{table="runs",state="completed"\} [1-9]/);

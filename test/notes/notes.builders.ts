@@ -29,7 +29,11 @@ export async function newNote(t: TestApp, caller: Caller, body: Record<string, u
 }
 
 export function patchNote(t: TestApp, caller: Caller, id: string, body: unknown, headers: Record<string, string> = {}) {
-  return request(t.app).patch(`/v1/clinical-notes/${id}`).set(caller.headers).set(headers).send(body as object);
+  return request(t.app)
+    .patch(`/v1/clinical-notes/${id}`)
+    .set(caller.headers)
+    .set(headers)
+    .send(body as object);
 }
 
 export async function newTranscription(t: TestApp, caller: Caller): Promise<string> {

@@ -23,7 +23,10 @@ describe('clinical note concurrency: ETag, If-Match and the row lock', () => {
 
     const versions = (await request(t.app).get(`/v1/clinical-notes/${note.id}/versions`).set(caller.headers)).body.versions;
     expect(versions.map((v: { version: number }) => v.version)).toEqual(Array.from({ length: n + 1 }, (_, i) => i + 1));
-    const feedbacks = versions.slice(1).map((v: { snapshot: { feedback: string } }) => v.snapshot.feedback).sort();
+    const feedbacks = versions
+      .slice(1)
+      .map((v: { snapshot: { feedback: string } }) => v.snapshot.feedback)
+      .sort();
     expect(feedbacks).toEqual(Array.from({ length: n }, (_, i) => `edit ${i}`).sort());
     // Each answer is exactly the snapshot of its version.
     for (const r of results) expect(versions[r.body.version - 1].snapshot).toEqual(r.body);
@@ -35,8 +38,12 @@ describe('clinical note concurrency: ETag, If-Match and the row lock', () => {
     expect(final.headers.etag).toBe(`"${n + 1}"`);
     expect(final.body).toEqual(versions[n].snapshot);
     const events = await outboxEvents(t, note.id);
-    expect(events.filter((e) => e.type === 'note.updated').map((e) => e.data.version).sort((a, b) => Number(a) - Number(b)))
-      .toEqual(Array.from({ length: n }, (_, i) => i + 2));
+    expect(
+      events
+        .filter((e) => e.type === 'note.updated')
+        .map((e) => e.data.version)
+        .sort((a, b) => Number(a) - Number(b)),
+    ).toEqual(Array.from({ length: n }, (_, i) => i + 2));
   });
 
   it('honours If-Match: the current ETag wins, a stale one is 412 with the spec body', async () => {

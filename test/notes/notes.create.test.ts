@@ -33,7 +33,11 @@ describe('POST and GET /v1/clinical-notes', () => {
     expect(res.headers.etag).toBe('"1"');
     expect(res.headers.location).toBe(`/v1/clinical-notes/${res.body.id}`);
     expect(await outboxEvents(t, res.body.id)).toEqual([
-      { type: 'note.created', group_id: caller.groupId, data: { note_id: res.body.id, template: 'SOAP', version: 1, group_id: caller.groupId } },
+      {
+        type: 'note.created',
+        group_id: caller.groupId,
+        data: { note_id: res.body.id, template: 'SOAP', version: 1, group_id: caller.groupId },
+      },
     ]);
   });
 
@@ -47,13 +51,23 @@ describe('POST and GET /v1/clinical-notes', () => {
     expect(cached.status).toBe(304);
   });
 
-  it('stores the optional links when they are the group\'s', async () => {
+  it("stores the optional links when they are the group's", async () => {
     const transcriptionId = await newTranscription(t, caller);
     const threadId = await newThread(t, caller);
     const runId = await newRun(t, caller, threadId);
-    const res = await postNote(t, caller, { transcription_id: transcriptionId, report_thread_id: threadId, report_run_id: [runId], feedback: 'good' });
+    const res = await postNote(t, caller, {
+      transcription_id: transcriptionId,
+      report_thread_id: threadId,
+      report_run_id: [runId],
+      feedback: 'good',
+    });
     expect(res.status).toBe(201);
-    expect(res.body).toMatchObject({ transcription_id: transcriptionId, report_thread_id: threadId, report_run_id: [runId], feedback: 'good' });
+    expect(res.body).toMatchObject({
+      transcription_id: transcriptionId,
+      report_thread_id: threadId,
+      report_run_id: [runId],
+      feedback: 'good',
+    });
   });
 
   it.each([
@@ -79,7 +93,7 @@ describe('POST and GET /v1/clinical-notes', () => {
     expect(res.body.details).toContain(detail);
   });
 
-  it('accepts user_id and group_id equal to the token\'s', async () => {
+  it("accepts user_id and group_id equal to the token's", async () => {
     const res = await postNote(t, caller, { user_id: caller.userId, group_id: caller.groupId });
     expect(res.status).toBe(201);
   });
@@ -112,7 +126,11 @@ describe('POST and GET /v1/clinical-notes', () => {
   it('answers 400 for a body that is not an object and for malformed JSON', async () => {
     const arr = await request(t.app).post('/v1/clinical-notes').set(caller.headers).set('content-type', 'application/json').send('[]');
     expect(arr.status).toBe(400);
-    const bad = await request(t.app).post('/v1/clinical-notes').set(caller.headers).set('content-type', 'application/json').send('{"template":');
+    const bad = await request(t.app)
+      .post('/v1/clinical-notes')
+      .set(caller.headers)
+      .set('content-type', 'application/json')
+      .send('{"template":');
     expect(bad.status).toBe(400);
     expect(bad.body.success).toBe(false);
   });
@@ -120,7 +138,10 @@ describe('POST and GET /v1/clinical-notes', () => {
   it('needs a token (401) and x-doctor (400)', async () => {
     const noToken = await request(t.app).post('/v1/clinical-notes').send({ template: 'SOAP', ai_generated_content: soap() });
     expect(noToken.status).toBe(401);
-    const noDoctor = await request(t.app).post('/v1/clinical-notes').set('authorization', caller.headers.authorization).send({ template: 'SOAP', ai_generated_content: soap() });
+    const noDoctor = await request(t.app)
+      .post('/v1/clinical-notes')
+      .set('authorization', caller.headers.authorization)
+      .send({ template: 'SOAP', ai_generated_content: soap() });
     expect(noDoctor.status).toBe(400);
     expect(noDoctor.body.details).toContain('x-doctor');
   });

@@ -5,9 +5,33 @@ import { newCaller, type Caller } from '../helpers/tokens.js';
 import { dap, newNote, newRun, newThread, newTranscription, patchNote, postNote, soap } from './notes.builders.js';
 
 // FHIR R4 DocumentReference (hl7.org/fhir/R4/documentreference.html): its elements and value sets.
-const R4_ELEMENTS = ['resourceType', 'id', 'meta', 'implicitRules', 'language', 'text', 'contained', 'extension', 'modifierExtension',
-  'masterIdentifier', 'identifier', 'status', 'docStatus', 'type', 'category', 'subject', 'date', 'author', 'authenticator',
-  'custodian', 'relatesTo', 'description', 'securityLabel', 'content', 'context'];
+const R4_ELEMENTS = [
+  'resourceType',
+  'id',
+  'meta',
+  'implicitRules',
+  'language',
+  'text',
+  'contained',
+  'extension',
+  'modifierExtension',
+  'masterIdentifier',
+  'identifier',
+  'status',
+  'docStatus',
+  'type',
+  'category',
+  'subject',
+  'date',
+  'author',
+  'authenticator',
+  'custodian',
+  'relatesTo',
+  'description',
+  'securityLabel',
+  'content',
+  'context',
+];
 const CONTEXT_ELEMENTS = ['encounter', 'event', 'period', 'facilityType', 'practiceSetting', 'sourcePatientInfo', 'related'];
 const ATTACHMENT_ELEMENTS = ['contentType', 'language', 'data', 'url', 'size', 'hash', 'title', 'creation'];
 const REFERENCE_ELEMENTS = ['reference', 'type', 'identifier', 'display'];
@@ -59,7 +83,12 @@ describe('GET /v1/clinical-notes/{id}/fhir', () => {
     const transcriptionId = await newTranscription(t, caller);
     const threadId = await newThread(t, caller);
     const runId = await newRun(t, caller, threadId);
-    const created = await postNote(t, caller, { transcription_id: transcriptionId, report_thread_id: threadId, report_run_id: [runId] }, { 'x-patient': 'MRN-00042' });
+    const created = await postNote(
+      t,
+      caller,
+      { transcription_id: transcriptionId, report_thread_id: threadId, report_run_id: [runId] },
+      { 'x-patient': 'MRN-00042' },
+    );
     const res = await request(t.app).get(`/v1/clinical-notes/${created.body.id}/fhir`).set(caller.headers);
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toMatch(/^application\/fhir\+json/);
@@ -77,7 +106,10 @@ describe('GET /v1/clinical-notes/{id}/fhir', () => {
       date: created.body.updated_at,
       content: [{ attachment: { contentType: 'text/plain; charset=utf-8', title: expect.any(String) } }],
     });
-    const related = doc.context.related.map((r: { identifier: { value: string; type: { text: string } } }) => [r.identifier.type.text, r.identifier.value]);
+    const related = doc.context.related.map((r: { identifier: { value: string; type: { text: string } } }) => [
+      r.identifier.type.text,
+      r.identifier.value,
+    ]);
     expect(related).toEqual([
       ['transcription', `urn:uuid:${transcriptionId}`],
       ['thread', `urn:uuid:${threadId}`],
@@ -89,7 +121,10 @@ describe('GET /v1/clinical-notes/{id}/fhir', () => {
 
   it('follows the current version: sections of the new template, date and versionId', async () => {
     const note = await newNote(t, caller);
-    const patched = await patchNote(t, caller, note.id, { template: 'DAP', ai_generated_content: { ...dap(), data: 'Niño con fiebre — 38,5 °C' } });
+    const patched = await patchNote(t, caller, note.id, {
+      template: 'DAP',
+      ai_generated_content: { ...dap(), data: 'Niño con fiebre — 38,5 °C' },
+    });
     const res = await request(t.app).get(`/v1/clinical-notes/${note.id}/fhir`).set(caller.headers);
     expectR4DocumentReference(res.body);
     expect(res.body.meta.versionId).toBe('2');
@@ -109,6 +144,10 @@ describe('GET /v1/clinical-notes/{id}/fhir', () => {
   it('answers 404 with the spec body for an unknown note', async () => {
     const res = await request(t.app).get('/v1/clinical-notes/5e0c7c38-8a3b-4d1c-9f7e-222222222222/fhir').set(caller.headers);
     expect(res.status).toBe(404);
-    expect(res.body).toEqual({ success: false, error: 'Not Found', details: 'Clinical note 5e0c7c38-8a3b-4d1c-9f7e-222222222222 not found' });
+    expect(res.body).toEqual({
+      success: false,
+      error: 'Not Found',
+      details: 'Clinical note 5e0c7c38-8a3b-4d1c-9f7e-222222222222 not found',
+    });
   });
 });

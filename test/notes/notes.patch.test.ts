@@ -24,7 +24,11 @@ describe('PATCH /v1/clinical-notes/{id}', () => {
     expect(read.body).toEqual(res.body);
     expect(await outboxEvents(t, note.id)).toEqual([
       expect.objectContaining({ type: 'note.created' }),
-      { type: 'note.updated', group_id: caller.groupId, data: { note_id: note.id, template: 'SOAP', version: 2, group_id: caller.groupId, changed_fields: ['feedback'] } },
+      {
+        type: 'note.updated',
+        group_id: caller.groupId,
+        data: { note_id: note.id, template: 'SOAP', version: 2, group_id: caller.groupId, changed_fields: ['feedback'] },
+      },
     ]);
   });
 
@@ -47,7 +51,10 @@ describe('PATCH /v1/clinical-notes/{id}', () => {
     const versions = await request(t.app).get(`/v1/clinical-notes/${note.id}/versions`).set(caller.headers);
     expect(JSON.stringify(versions.body)).toContain('Better today.');
     expect(await outboxEvents(t, note.id)).toContainEqual(
-      expect.objectContaining({ type: 'note.updated', data: expect.objectContaining({ version: 2, changed_fields: ['ai_generated_content'] }) }),
+      expect.objectContaining({
+        type: 'note.updated',
+        data: expect.objectContaining({ version: 2, changed_fields: ['ai_generated_content'] }),
+      }),
     );
     // A partial section of the wrong type or an unknown section is still refused.
     expect((await patchNote(t, caller, note.id, { ai_generated_content: { plan: 1 } })).status).toBe(400);
@@ -99,7 +106,11 @@ describe('PATCH /v1/clinical-notes/{id}', () => {
 
   it('answers 400 for a body that is not a JSON object', async () => {
     const note = await newNote(t, caller);
-    const res = await request(t.app).patch(`/v1/clinical-notes/${note.id}`).set(caller.headers).set('content-type', 'application/json').send('["feedback"]');
+    const res = await request(t.app)
+      .patch(`/v1/clinical-notes/${note.id}`)
+      .set(caller.headers)
+      .set('content-type', 'application/json')
+      .send('["feedback"]');
     expect(res.status).toBe(400);
     const none = await request(t.app).patch(`/v1/clinical-notes/${note.id}`).set(caller.headers);
     expect(none.status).toBe(400);
@@ -107,7 +118,11 @@ describe('PATCH /v1/clinical-notes/{id}', () => {
 
   it('never lets the body change ownership; echoed equal values are ignored', async () => {
     const note = await newNote(t, caller);
-    for (const body of [{ user_id: 'intruder', feedback: 'a' }, { group_id: 'other-group', feedback: 'a' }, { id: '0c3ad3c1-0000-4000-8000-000000000000', feedback: 'a' }]) {
+    for (const body of [
+      { user_id: 'intruder', feedback: 'a' },
+      { group_id: 'other-group', feedback: 'a' },
+      { id: '0c3ad3c1-0000-4000-8000-000000000000', feedback: 'a' },
+    ]) {
       const res = await patchNote(t, caller, note.id, body);
       expect(res.status).toBe(400);
     }
@@ -139,7 +154,11 @@ describe('PATCH /v1/clinical-notes/{id}', () => {
     const transcriptionId = await newTranscription(t, caller);
     const threadId = await newThread(t, caller);
     const [run1, run2] = [await newRun(t, caller, threadId), await newRun(t, caller, threadId)];
-    const res = await patchNote(t, caller, note.id, { transcription_id: transcriptionId, report_thread_id: threadId, report_run_id: [run1, run2] });
+    const res = await patchNote(t, caller, note.id, {
+      transcription_id: transcriptionId,
+      report_thread_id: threadId,
+      report_run_id: [run1, run2],
+    });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ transcription_id: transcriptionId, report_thread_id: threadId, report_run_id: [run1, run2] });
     // Runs alone are checked against the stored thread.
@@ -159,7 +178,7 @@ describe('PATCH /v1/clinical-notes/{id}', () => {
     expect(unlink.body).toMatchObject({ transcription_id: null, report_thread_id: null, report_run_id: [] });
   });
 
-  it('refuses links to another group\'s transcription, thread or runs, and ids that are not UUIDs', async () => {
+  it("refuses links to another group's transcription, thread or runs, and ids that are not UUIDs", async () => {
     const note = await newNote(t, caller);
     const other = await newCaller();
     const theirTranscription = await newTranscription(t, other);

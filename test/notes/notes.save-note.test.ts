@@ -22,7 +22,16 @@ describe('note use cases called inside a caller transaction (extraction worker)'
     const groupId = `group-${randomUUID()}`;
     const input = { id, groupId, userId: 'u1', doctorId: 'dr-1', template: 'SOAP' as const, content: soap, reportRunIds: [] };
     const first = await withTransaction(t.deps.pool, (tx) => saveNewNote(tx, input));
-    expect(first).toMatchObject({ id, group_id: groupId, user_id: 'u1', template: 'SOAP', ai_generated_content: soap, version: 1, report_run_id: [], feedback: null });
+    expect(first).toMatchObject({
+      id,
+      group_id: groupId,
+      user_id: 'u1',
+      template: 'SOAP',
+      ai_generated_content: soap,
+      version: 1,
+      report_run_id: [],
+      feedback: null,
+    });
     expect(first).not.toHaveProperty('doctor_id');
     const again = await withTransaction(t.deps.pool, (tx) => saveNewNote(tx, { ...input, content: { ...soap, plan: 'other' } }));
     expect(again).toEqual(first);
@@ -48,10 +57,20 @@ describe('note use cases called inside a caller transaction (extraction worker)'
     const runId = randomUUID();
     const dap = { data: 'd', assessment: 'a', plan: 'p' };
     const updated = await withTransaction(t.deps.pool, (tx) =>
-      updateNoteContent(tx, { noteId: note.id, groupId, userId: 'u2', doctorId: 'dr-2', template: 'DAP', content: dap, addReportRunId: runId }),
+      updateNoteContent(tx, {
+        noteId: note.id,
+        groupId,
+        userId: 'u2',
+        doctorId: 'dr-2',
+        template: 'DAP',
+        content: dap,
+        addReportRunId: runId,
+      }),
     );
     expect(updated).toMatchObject({ version: 2, template: 'DAP', ai_generated_content: dap, report_run_id: [runId] });
-    const same = await withTransaction(t.deps.pool, (tx) => updateNoteContent(tx, { noteId: note.id, groupId, userId: 'u2', addReportRunId: runId }));
+    const same = await withTransaction(t.deps.pool, (tx) =>
+      updateNoteContent(tx, { noteId: note.id, groupId, userId: 'u2', addReportRunId: runId }),
+    );
     expect(same?.version).toBe(2);
     const versions = await listNoteVersions(t.deps.pool, note.id);
     expect(versions.map((v) => [v.version, v.changed_fields, v.user_id, v.doctor_id])).toEqual([
@@ -59,7 +78,9 @@ describe('note use cases called inside a caller transaction (extraction worker)'
       [2, ['template', 'ai_generated_content', 'report_run_id'], 'u2', 'dr-2'],
     ]);
     expect((await events(note.id)).map((e) => e.type)).toEqual(['note.created', 'note.updated']);
-    const other = await withTransaction(t.deps.pool, (tx) => updateNoteContent(tx, { noteId: note.id, groupId: 'other', userId: 'u', content: soap }));
+    const other = await withTransaction(t.deps.pool, (tx) =>
+      updateNoteContent(tx, { noteId: note.id, groupId: 'other', userId: 'u', content: soap }),
+    );
     expect(other).toBeUndefined();
   });
 

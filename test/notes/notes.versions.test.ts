@@ -25,9 +25,30 @@ describe('GET /v1/clinical-notes/{id}/versions', () => {
       note_id: note.id,
       current_version: 3,
       versions: [
-        { version: 1, changed_fields: ['template', 'ai_generated_content'], user_id: caller.userId, doctor_id: caller.doctor, created_at: note.created_at, snapshot: note },
-        { version: 2, changed_fields: ['feedback'], user_id: caller.userId, doctor_id: caller.doctor, created_at: v2.body.updated_at, snapshot: v2.body },
-        { version: 3, changed_fields: ['template', 'ai_generated_content'], user_id: colleague.userId, doctor_id: colleague.doctor, created_at: v3.body.updated_at, snapshot: v3.body },
+        {
+          version: 1,
+          changed_fields: ['template', 'ai_generated_content'],
+          user_id: caller.userId,
+          doctor_id: caller.doctor,
+          created_at: note.created_at,
+          snapshot: note,
+        },
+        {
+          version: 2,
+          changed_fields: ['feedback'],
+          user_id: caller.userId,
+          doctor_id: caller.doctor,
+          created_at: v2.body.updated_at,
+          snapshot: v2.body,
+        },
+        {
+          version: 3,
+          changed_fields: ['template', 'ai_generated_content'],
+          user_id: colleague.userId,
+          doctor_id: colleague.doctor,
+          created_at: v3.body.updated_at,
+          snapshot: v3.body,
+        },
       ],
     });
     for (const v of res.body.versions) expect(v.created_at).toMatch(ISO);
@@ -39,8 +60,16 @@ describe('GET /v1/clinical-notes/{id}/versions', () => {
     await patchNote(t, caller, note.id, { feedback: 'v2' });
     await patchNote(t, caller, note.id, { ai_generated_content: soap({ plan: 'changed' }) });
     const res = await request(t.app).get(`/v1/clinical-notes/${note.id}/versions`).set(caller.headers);
-    expect(res.body.versions.map((v: { snapshot: { feedback: string; ai_generated_content: { plan: string } } }) => [v.snapshot.feedback, v.snapshot.ai_generated_content.plan]))
-      .toEqual([['v1', soap().plan], ['v2', soap().plan], ['v2', 'changed']]);
+    expect(
+      res.body.versions.map((v: { snapshot: { feedback: string; ai_generated_content: { plan: string } } }) => [
+        v.snapshot.feedback,
+        v.snapshot.ai_generated_content.plan,
+      ]),
+    ).toEqual([
+      ['v1', soap().plan],
+      ['v2', soap().plan],
+      ['v2', 'changed'],
+    ]);
   });
 
   it('answers 404 naming the id for unknown notes', async () => {

@@ -22,7 +22,16 @@ describe.skipIf(!hasChromium)('API reference page in a real browser (/usr/bin/ch
     origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     browser = await chromium.launch({
       executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
     });
   });
   afterAll(async () => {
@@ -64,7 +73,9 @@ describe.skipIf(!hasChromium)('API reference page in a real browser (/usr/bin/ch
       await page.getByText('/v1/codify', { exact: true }).first().waitFor({ timeout: 10_000 });
     } catch (err) {
       await page.screenshot({ path: 'test-artifacts/docs-reference-failed.png' });
-      throw new Error(`operations not shown: ${(err as Error).message}; failed: ${failed.join(' | ')}; problems: ${problems.join(' | ')}; elsewhere: ${elsewhere.join(' | ')}`);
+      throw new Error(
+        `operations not shown: ${(err as Error).message}; failed: ${failed.join(' | ')}; problems: ${problems.join(' | ')}; elsewhere: ${elsewhere.join(' | ')}`,
+      );
     }
     await expect(page.getByText('Extract ICD-10 codes').first().isVisible()).resolves.toBe(true);
     const text = await page.locator('body').innerText();

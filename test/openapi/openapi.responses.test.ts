@@ -59,10 +59,19 @@ describe('OpenAPI response DTOs match what the app answers', () => {
     const note = await request(t.app)
       .post('/v1/clinical-notes')
       .set(caller.headers)
-      .send({ template: 'SOAP', ai_generated_content: { subjective: 's', objective: 'o', assessment: 'a', plan: 'p' }, transcription_id: transcription.body.transcription.id })
+      .send({
+        template: 'SOAP',
+        ai_generated_content: { subjective: 's', objective: 'o', assessment: 'a', plan: 'p' },
+        transcription_id: transcription.body.transcription.id,
+      })
       .expect(201);
     conforms(clinicalNoteDto, note.body);
-    const patched = await request(t.app).patch(`/v1/clinical-notes/${note.body.id}`).set(caller.headers).set('If-Match', '"1"').send({ feedback: 'ok' }).expect(200);
+    const patched = await request(t.app)
+      .patch(`/v1/clinical-notes/${note.body.id}`)
+      .set(caller.headers)
+      .set('If-Match', '"1"')
+      .send({ feedback: 'ok' })
+      .expect(200);
     conforms(clinicalNoteDto, patched.body);
     const versions = await request(t.app).get(`/v1/clinical-notes/${note.body.id}/versions`).set(caller.headers).expect(200);
     conforms(noteVersionsDto, versions.body);
@@ -72,7 +81,11 @@ describe('OpenAPI response DTOs match what the app answers', () => {
     conforms(healthDto, (await request(t.app).get('/api/v1/health').expect(200)).body);
     const key = { 'x-api-key': TEST_OPERATOR_KEY };
     conforms(centerPageDto, (await request(t.app).get('/api/v1/centers?limit=2').set(key).expect(200)).body);
-    const endpoint = await request(t.app).post('/api/v1/webhook-endpoints').set(key).send({ url: 'http://127.0.0.1:9/hook', events: ['note.ready'] }).expect(201);
+    const endpoint = await request(t.app)
+      .post('/api/v1/webhook-endpoints')
+      .set(key)
+      .send({ url: 'http://127.0.0.1:9/hook', events: ['note.ready'] })
+      .expect(201);
     conforms(webhookEndpointCreatedDto, endpoint.body);
     await request(t.app).delete(`/api/v1/webhook-endpoints/${endpoint.body.id}`).set(key).expect(204);
     conforms(errorDto, (await request(t.app).get('/v1/transcriptions/nope').set(caller.headers).expect(404)).body);

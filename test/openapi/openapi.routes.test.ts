@@ -64,7 +64,10 @@ describe('OpenAPI document', () => {
     for (const { key, op, path } of documentedOperations(doc)) {
       const headers = (op.parameters ?? []).filter((p) => p.in === 'header');
       const errors = Object.entries(op.responses).filter(([status]) => Number(status) >= 400);
-      expect(Object.keys(op.responses).some((s) => s.startsWith('2')), key).toBe(true);
+      expect(
+        Object.keys(op.responses).some((s) => s.startsWith('2')),
+        key,
+      ).toBe(true);
       expect(op.responses['500'], key).toBeDefined();
       if (path.startsWith('/v1/')) {
         expect(op.security, key).toEqual([{ BearerAuth: [] }]);
@@ -94,20 +97,51 @@ describe('OpenAPI document', () => {
     expect(header('POST /v1/agent/threads/{threadId}/runs', 'x-is-chat')).toMatchObject({ required: false });
     expect(header('PATCH /v1/clinical-notes/{id}', 'If-Match')).toMatchObject({ required: false });
     expect(header('POST /api/v1/calls/external-questionnaire', 'Idempotency-Key')).toMatchObject({ required: false });
-    expect(Object.keys(ops['POST /v1/codify'].responses).sort()).toEqual(['200', '400', '401', '413', '415', '422', '429', '500', '503', '504']);
+    expect(Object.keys(ops['POST /v1/codify'].responses).sort()).toEqual([
+      '200',
+      '400',
+      '401',
+      '413',
+      '415',
+      '422',
+      '429',
+      '500',
+      '503',
+      '504',
+    ]);
     expect(ops['POST /v1/agent/threads/{threadId}/runs'].responses['404']).toBeDefined();
     expect(ops['PATCH /v1/clinical-notes/{id}'].responses['412']).toBeDefined();
   });
 
   it('keeps the Dto suffix on component names and describes the outbound events as 3.1 webhooks', () => {
     const names = Object.keys(doc.components?.schemas ?? {});
-    for (const name of ['ThreadDto', 'RunDto', 'TranscriptionDto', 'ClinicalNoteDto', 'CodeAssessmentDto', 'CodifyResponseDto', 'CallDto', 'CenterDto', 'ServiceDto', 'HealthDto', 'ErrorDto']) {
+    for (const name of [
+      'ThreadDto',
+      'RunDto',
+      'TranscriptionDto',
+      'ClinicalNoteDto',
+      'CodeAssessmentDto',
+      'CodifyResponseDto',
+      'CallDto',
+      'CenterDto',
+      'ServiceDto',
+      'HealthDto',
+      'ErrorDto',
+    ]) {
       expect(names).toContain(name);
     }
     expect(names.filter((n) => !n.endsWith('Dto'))).toEqual([]);
-    expect(Object.keys(doc.webhooks ?? {}).sort()).toEqual(
-      ['call.completed', 'call.updated', 'codify.completed', 'note.created', 'note.ready', 'note.updated', 'run.completed', 'run.failed', 'transcription.created'],
-    );
+    expect(Object.keys(doc.webhooks ?? {}).sort()).toEqual([
+      'call.completed',
+      'call.updated',
+      'codify.completed',
+      'note.created',
+      'note.ready',
+      'note.updated',
+      'run.completed',
+      'run.failed',
+      'transcription.created',
+    ]);
     expect(doc.components?.securitySchemes).toMatchObject({
       BearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
       ApiKeyAuth: { type: 'apiKey', in: 'header', name: 'X-Api-Key' },

@@ -32,7 +32,11 @@ export async function createRun(
   body: unknown = runBody(threadId),
   headers: Record<string, string> = {},
 ) {
-  return request(app).post(`/v1/agent/threads/${threadId}/runs`).set(caller.headers).set(headers).send(body as object);
+  return request(app)
+    .post(`/v1/agent/threads/${threadId}/runs`)
+    .set(caller.headers)
+    .set(headers)
+    .send(body as object);
 }
 
 export async function joinRun(app: Express, caller: Caller, threadId: string, runId: string, timeout = 20) {

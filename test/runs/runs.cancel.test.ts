@@ -61,7 +61,10 @@ describe('POST .../runs/{runId}/cancel', () => {
     const stillCancelled = await request(t.app).get(`/v1/agent/threads/${threadId}/runs/${queued.run_id}`).set(caller.headers);
     expect(stillCancelled.body).toMatchObject({ status: 'failed', started_at: null });
     const thread = await request(t.app).get(`/v1/agent/threads/${threadId}`).set(caller.headers);
-    expect(thread.body.messages.filter((m: { role: string }) => m.role === 'user').map((m: { content: string }) => m.content)).toEqual(['first', 'third']);
+    expect(thread.body.messages.filter((m: { role: string }) => m.role === 'user').map((m: { content: string }) => m.content)).toEqual([
+      'first',
+      'third',
+    ]);
   }, 30_000);
 
   it('409 for a run that has already ended', async () => {

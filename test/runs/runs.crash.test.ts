@@ -41,7 +41,9 @@ describe('a worker killed in the middle of runs', () => {
     signalGroup(child.child, 'SIGKILL');
     await child.exited;
     // Killed mid-run: still running, never back to pending.
-    expect((await request(t.app).get(`/v1/agent/threads/${chatThread}/runs/${chat.run_id}`).set(caller.headers)).body.status).toBe('running');
+    expect((await request(t.app).get(`/v1/agent/threads/${chatThread}/runs/${chat.run_id}`).set(caller.headers)).body.status).toBe(
+      'running',
+    );
 
     // A worker in this process picks the runs up once their heartbeat has lapsed (10 s).
     await startWorker(t.deps, runExecuteJob);
@@ -51,7 +53,9 @@ describe('a worker killed in the middle of runs', () => {
     expect(chatRun).toMatchObject({ status: 'completed', error: null });
     expect(noteRun).toMatchObject({ status: 'completed', error: null });
 
-    const attempts = await t.deps.pool.query(`SELECT id, attempts FROM runs WHERE id = ANY($1) ORDER BY attempts`, [[chat.run_id, extraction.run_id]]);
+    const attempts = await t.deps.pool.query(`SELECT id, attempts FROM runs WHERE id = ANY($1) ORDER BY attempts`, [
+      [chat.run_id, extraction.run_id],
+    ]);
     expect(attempts.rows.map((r) => r.attempts)).toEqual([2, 2]);
     const thread = await request(t.app).get(`/v1/agent/threads/${chatThread}`).set(caller.headers);
     expect(thread.body.messages.map((m: { role: string }) => m.role)).toEqual(['user', 'assistant']);

@@ -22,10 +22,9 @@ describe('POST /v1/agent/threads/{threadId}/runs', () => {
     const res = await createRun(t.app, caller, threadId);
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({ thread_id: threadId, status: 'pending', kind: 'chat' });
-    const { rows } = await t.deps.pool.query(
-      `SELECT name, state, singleton_key, policy FROM ${t.schema}.job WHERE data->>'run_id' = $1`,
-      [res.body.run_id],
-    );
+    const { rows } = await t.deps.pool.query(`SELECT name, state, singleton_key, policy FROM ${t.schema}.job WHERE data->>'run_id' = $1`, [
+      res.body.run_id,
+    ]);
     expect(rows).toEqual([{ name: RUN_QUEUE, state: 'created', singleton_key: threadId, policy: 'key_strict_fifo' }]);
   });
 
@@ -46,11 +45,27 @@ describe('POST /v1/agent/threads/{threadId}/runs', () => {
   it.each([
     ['missing input', (id: string) => ({ config: { configurable: { thread_id: id } } }), /input is required/],
     ['empty messages', (id: string) => ({ input: { messages: [] }, config: { configurable: { thread_id: id } } }), /input\.messages/],
-    ['bad role', (id: string) => ({ input: { messages: [{ role: 'tool', content: 'x' }] }, config: { configurable: { thread_id: id } } }), /input\.messages\.0\.role/],
-    ['content not a string', (id: string) => ({ input: { messages: [{ role: 'user', content: 3 }] }, config: { configurable: { thread_id: id } } }), /input\.messages\.0\.content/],
+    [
+      'bad role',
+      (id: string) => ({ input: { messages: [{ role: 'tool', content: 'x' }] }, config: { configurable: { thread_id: id } } }),
+      /input\.messages\.0\.role/,
+    ],
+    [
+      'content not a string',
+      (id: string) => ({ input: { messages: [{ role: 'user', content: 3 }] }, config: { configurable: { thread_id: id } } }),
+      /input\.messages\.0\.content/,
+    ],
     ['missing config', () => ({ input: { messages: [{ role: 'user', content: 'hi' }] } }), /config is required/],
-    ['missing configurable', () => ({ input: { messages: [{ role: 'user', content: 'hi' }] }, config: {} }), /config\.configurable is required/],
-    ['missing thread_id', () => ({ input: { messages: [{ role: 'user', content: 'hi' }] }, config: { configurable: {} } }), /config\.configurable\.thread_id is required/],
+    [
+      'missing configurable',
+      () => ({ input: { messages: [{ role: 'user', content: 'hi' }] }, config: {} }),
+      /config\.configurable is required/,
+    ],
+    [
+      'missing thread_id',
+      () => ({ input: { messages: [{ role: 'user', content: 'hi' }] }, config: { configurable: {} } }),
+      /config\.configurable\.thread_id is required/,
+    ],
     ['thread_id of another thread', () => runBody(randomUUID()), /thread_id must equal/],
     ['unknown template', (id: string) => runBody(id, VISIT, { template: 'XYZ' }), /config\.configurable\.template/],
   ])('400 for %s, naming the field', async (_name, build, details) => {
@@ -99,9 +114,12 @@ describe('POST /v1/agent/threads/{threadId}/runs', () => {
     expect(foreign.body.details).toBe(`Thread ${threadId} not found`);
   });
 
-  it('404 naming a transcription or note that is not the group\'s', async () => {
+  it("404 naming a transcription or note that is not the group's", async () => {
     const other = await newCaller();
-    const tr = await request(t.app).post('/v1/transcriptions/create').set(other.headers).send({ duration_seconds: 5, original_transcript: VISIT });
+    const tr = await request(t.app)
+      .post('/v1/transcriptions/create')
+      .set(other.headers)
+      .send({ duration_seconds: 5, original_transcript: VISIT });
     const id = tr.body.transcription.id;
     const res = await createRun(t.app, caller, threadId, runBody(threadId, 'x', { transcription_id: id }), { 'x-is-chat': 'false' });
     expect(res.status).toBe(404);

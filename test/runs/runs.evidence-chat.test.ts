@@ -19,7 +19,12 @@ describe('extraction evidence and the grounded chat, through the front door', ()
   afterAll(() => t.close());
 
   const transcription = async () =>
-    (await request(t.app).post('/v1/transcriptions/create').set(caller.headers).send({ duration_seconds: 300, original_transcript: KNEE.transcript })).body.transcription.id as string;
+    (
+      await request(t.app)
+        .post('/v1/transcriptions/create')
+        .set(caller.headers)
+        .send({ duration_seconds: 300, original_transcript: KNEE.transcript })
+    ).body.transcription.id as string;
 
   it('the run output and the note carry evidence; a PATCH drops the changed section only; chat on the thread answers from the visit', async () => {
     const transcriptionId = await transcription();
@@ -37,7 +42,10 @@ describe('extraction evidence and the grounded chat, through the front door', ()
     expect(clinicalNoteDto.strict().safeParse(got.body).error?.issues ?? []).toEqual([]); // as documented
 
     const edited = { ...got.body.ai_generated_content, plan: 'Plan rewritten by the clinician.' };
-    const patched = await request(t.app).patch(`/v1/clinical-notes/${run.output.note_id}`).set(caller.headers).send({ ai_generated_content: edited });
+    const patched = await request(t.app)
+      .patch(`/v1/clinical-notes/${run.output.note_id}`)
+      .set(caller.headers)
+      .send({ ai_generated_content: edited });
     expect(patched.status).toBe(200);
     expect(patched.body.evidence.plan).toBeUndefined();
     expect(patched.body.evidence.subjective).toEqual(run.output.evidence.subjective);

@@ -19,10 +19,19 @@ describe('extraction runs (x-is-chat: false)', () => {
   const note = async (id: string) => (await t.deps.pool.query(`SELECT * FROM clinical_notes WHERE id = $1`, [id])).rows[0];
 
   it.each(Object.keys(TEMPLATE_FIELDS) as Template[])('makes a %s note linked to the transcription, thread and run', async (template) => {
-    const tr = await request(t.app).post('/v1/transcriptions/create').set(caller.headers).send({ duration_seconds: 60, original_transcript: VISIT });
+    const tr = await request(t.app)
+      .post('/v1/transcriptions/create')
+      .set(caller.headers)
+      .send({ duration_seconds: 60, original_transcript: VISIT });
     const transcriptionId = tr.body.transcription.id;
     const threadId = await newThread(t.app, caller);
-    const created = await createRun(t.app, caller, threadId, runBody(threadId, 'extract the note', { transcription_id: transcriptionId, template }), EXTRACT);
+    const created = await createRun(
+      t.app,
+      caller,
+      threadId,
+      runBody(threadId, 'extract the note', { transcription_id: transcriptionId, template }),
+      EXTRACT,
+    );
     expect(created.status).toBe(201);
     const run = await joinRun(t.app, caller, threadId, created.body.run_id);
     expect(run.status).toBe('completed');
@@ -49,7 +58,12 @@ describe('extraction runs (x-is-chat: false)', () => {
 
   it('updates config.configurable.note_id as a new version and links the run too', async () => {
     const threadId = await newThread(t.app, caller);
-    const first = await joinRun(t.app, caller, threadId, (await createRun(t.app, caller, threadId, runBody(threadId, VISIT), EXTRACT)).body.run_id);
+    const first = await joinRun(
+      t.app,
+      caller,
+      threadId,
+      (await createRun(t.app, caller, threadId, runBody(threadId, VISIT), EXTRACT)).body.run_id,
+    );
     const noteId = first.output.note_id;
     const second = await createRun(t.app, caller, threadId, runBody(threadId, VISIT, { note_id: noteId, template: 'DAP' }), EXTRACT);
     const run = await joinRun(t.app, caller, threadId, second.body.run_id);
@@ -62,7 +76,12 @@ describe('extraction runs (x-is-chat: false)', () => {
 
   it('default template is SOAP; the note is visible through the notes API of the group only', async () => {
     const threadId = await newThread(t.app, caller);
-    const run = await joinRun(t.app, caller, threadId, (await createRun(t.app, caller, threadId, runBody(threadId, VISIT), EXTRACT)).body.run_id);
+    const run = await joinRun(
+      t.app,
+      caller,
+      threadId,
+      (await createRun(t.app, caller, threadId, runBody(threadId, VISIT), EXTRACT)).body.run_id,
+    );
     expect(run.output.template).toBe('SOAP');
     const mine = await request(t.app).get(`/v1/clinical-notes/${run.output.note_id}`).set(caller.headers);
     expect(mine.status).toBe(200);

@@ -100,7 +100,10 @@ describe('a run job that fails for good (dead-lettered)', () => {
     const second = (await createRun(t.app, caller, threadId)).body;
     await waitForStatus(t.app, caller, threadId, first.run_id, 'running');
     // What a crash on the last attempt leaves behind: the job failed with no retry left.
-    const { rows } = await t.deps.pool.query(`SELECT id FROM ${t.schema}.job WHERE name = $1 AND data->>'run_id' = $2`, [RUN_QUEUE, first.run_id]);
+    const { rows } = await t.deps.pool.query(`SELECT id FROM ${t.schema}.job WHERE name = $1 AND data->>'run_id' = $2`, [
+      RUN_QUEUE,
+      first.run_id,
+    ]);
     await t.deps.boss.fail(RUN_QUEUE, rows[0].id, { reason: 'test' });
 
     const ended = await joinRun(t.app, caller, threadId, first.run_id, 30);

@@ -75,7 +75,7 @@ describe('GET .../runs/{runId}/join', () => {
     expect(res.body).toMatchObject({ success: false, error: 'Bad Request', details: expect.stringMatching(/timeout/) });
   });
 
-  it('404 naming an unknown run, a run of another thread, or another group\'s run', async () => {
+  it("404 naming an unknown run, a run of another thread, or another group's run", async () => {
     const threadId = await newThread(t.app, caller);
     const otherThread = await newThread(t.app, caller);
     const { body: created } = await createRun(t.app, caller, threadId);

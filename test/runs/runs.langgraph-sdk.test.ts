@@ -42,7 +42,10 @@ describe('@langchain/langgraph-sdk Client', () => {
 
   it('creates, joins, gets and lists runs; the thread then holds the conversation', async () => {
     const { thread_id: threadId } = await client.threads.create({ metadata: { ward: 'B' } });
-    const run = await client.runs.create(threadId, 'scribe', { ...payload(threadId, `${VISIT}\nSummarise the visit.`), metadata: { from: 'sdk' } });
+    const run = await client.runs.create(threadId, 'scribe', {
+      ...payload(threadId, `${VISIT}\nSummarise the visit.`),
+      metadata: { from: 'sdk' },
+    });
     expect(run).toMatchObject({ run_id: expect.any(String), thread_id: threadId, status: 'pending' });
 
     const joined = (await client.runs.join(threadId, run.run_id)) as unknown as { status: string; output: { messages: unknown[] } };

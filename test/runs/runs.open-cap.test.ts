@@ -36,14 +36,20 @@ describe('per-user cap on open joins and streams', () => {
     const path = `/v1/agent/threads/${thread}/runs/${run}`;
     const streams = new AbortController();
     // 18 joins and 2 streams fill the cap.
-    const joins = Array.from({ length: MAX_OPEN_WAITS_PER_USER - 2 }, () => fetch(`${base}${path}/join?timeout=4`, { headers: caller.headers }));
+    const joins = Array.from({ length: MAX_OPEN_WAITS_PER_USER - 2 }, () =>
+      fetch(`${base}${path}/join?timeout=4`, { headers: caller.headers }),
+    );
     const opened = await Promise.all([0, 1].map(() => fetch(`${base}${path}/stream`, { headers: caller.headers, signal: streams.signal })));
     expect(opened.map((r) => r.status)).toEqual([200, 200]);
     await new Promise((r) => setTimeout(r, 500));
 
     const refused = await request(t.app).get(`${path}/join?timeout=1`).set(caller.headers);
     expect(refused.status).toBe(429);
-    expect(refused.body).toEqual({ success: false, error: 'Too Many Requests', details: expect.stringContaining(String(MAX_OPEN_WAITS_PER_USER)) });
+    expect(refused.body).toEqual({
+      success: false,
+      error: 'Too Many Requests',
+      details: expect.stringContaining(String(MAX_OPEN_WAITS_PER_USER)),
+    });
     expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
     expect((await request(t.app).get(`${path}/stream`).set(caller.headers)).status).toBe(429);
 

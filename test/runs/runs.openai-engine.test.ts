@@ -49,7 +49,10 @@ describe('a run whose engine endpoint is down', () => {
       const threadId = await newThread(t.app, caller);
       const run = await createRun(t.app, caller, threadId);
       const joined = await joinRun(t.app, caller, threadId, run.body.run_id);
-      expect(joined).toMatchObject({ status: 'failed', error: { error: 'Service Unavailable', details: expect.stringMatching(/unreachable/) } });
+      expect(joined).toMatchObject({
+        status: 'failed',
+        error: { error: 'Service Unavailable', details: expect.stringMatching(/unreachable/) },
+      });
     } finally {
       await t.close();
       await db.drop();

@@ -67,11 +67,18 @@ describe('run status path', () => {
     expect(run.output).toEqual({
       note_id: expect.stringMatching(/^[0-9a-f-]{36}$/),
       template: 'SOAP',
-      ai_generated_content: { subjective: expect.any(String), objective: expect.any(String), assessment: expect.any(String), plan: expect.any(String) },
+      ai_generated_content: {
+        subjective: expect.any(String),
+        objective: expect.any(String),
+        assessment: expect.any(String),
+        plan: expect.any(String),
+      },
       // DESIGN.md (Clinical notes): extraction adds evidence, keyed by the template's sections.
       evidence: { subjective: expect.any(Array), objective: expect.any(Array), assessment: expect.any(Array), plan: expect.any(Array) },
     });
-    const { rows } = await t.deps.pool.query(`SELECT report_thread_id, report_run_id, group_id FROM clinical_notes WHERE id = $1`, [run.output.note_id]);
+    const { rows } = await t.deps.pool.query(`SELECT report_thread_id, report_run_id, group_id FROM clinical_notes WHERE id = $1`, [
+      run.output.note_id,
+    ]);
     expect(rows).toEqual([{ report_thread_id: threadId, report_run_id: [run.run_id], group_id: caller.groupId }]);
     // Extraction does not talk in the thread.
     const thread = await request(t.app).get(`/v1/agent/threads/${threadId}`).set(caller.headers);

@@ -116,7 +116,10 @@ describe('POST .../runs/stream', () => {
   it('validates like POST .../runs (400 JSON before any event)', async () => {
     const { default: request } = await import('supertest');
     const threadId = await newThread(t.app, caller);
-    const res = await request(t.app).post(`/v1/agent/threads/${threadId}/runs/stream`).set(caller.headers).send({ input: { messages: [] } });
+    const res = await request(t.app)
+      .post(`/v1/agent/threads/${threadId}/runs/stream`)
+      .set(caller.headers)
+      .send({ input: { messages: [] } });
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ success: false, error: 'Bad Request' });
   });

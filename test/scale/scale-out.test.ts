@@ -52,7 +52,13 @@ describe('scale-out: two API and two worker processes on one database', () => {
       throw new Error(`${(err as Error).message}\n${cluster.outputs()}`);
     }
     // Operator-wide, every event type: each outbound event gets one delivery here.
-    const ep = await call(apis[0].url!, 'POST', '/api/v1/webhook-endpoints', { url: receiver.url, events: [] }, { 'x-api-key': TEST_OPERATOR_KEY });
+    const ep = await call(
+      apis[0].url!,
+      'POST',
+      '/api/v1/webhook-endpoints',
+      { url: receiver.url, events: [] },
+      { 'x-api-key': TEST_OPERATOR_KEY },
+    );
     expect(ep.status).toBe(201);
   }, 150_000);
 
@@ -68,7 +74,9 @@ describe('scale-out: two API and two worker processes on one database', () => {
   async function postEvent(base: string): Promise<string> {
     const body = envelope('encounter.transcript', encounterData());
     const raw = JSON.stringify(body);
-    const res = await call(base, 'POST', '/api/v1/webhooks/ehr', raw, { 'x-integration-signature': integrationSignature(TEST_EHR_SECRET, raw) });
+    const res = await call(base, 'POST', '/api/v1/webhooks/ehr', raw, {
+      'x-integration-signature': integrationSignature(TEST_EHR_SECRET, raw),
+    });
     expect(res.status).toBe(202);
     return body.id;
   }
@@ -96,7 +104,10 @@ describe('scale-out: two API and two worker processes on one database', () => {
       }),
     );
     const batch: Batch = { threads, runs: [], events: [] };
-    const [events] = await Promise.all([Promise.all(Array.from({ length: EVENTS }, (_, i) => postEvent(apiFor(i)))), runRound(batch, 0, label)]);
+    const [events] = await Promise.all([
+      Promise.all(Array.from({ length: EVENTS }, (_, i) => postEvent(apiFor(i)))),
+      runRound(batch, 0, label),
+    ]);
     batch.events = events;
     await midway?.();
     for (let round = 1; round < ROUNDS; round++) await runRound(batch, round, label);
@@ -171,7 +182,8 @@ describe('scale-out: two API and two worker processes on one database', () => {
       [batch.events],
     );
     expect(events.rows).toHaveLength(EVENTS);
-    for (const e of events.rows) expect(e, `event ${e.event_id}`).toMatchObject({ status: 'completed', ready: 1, notes: 1, transcriptions: 1, runs: 1 });
+    for (const e of events.rows)
+      expect(e, `event ${e.event_id}`).toMatchObject({ status: 'completed', ready: 1, notes: 1, transcriptions: 1, runs: 1 });
     return { rerunRuns: runs.rows.filter((r) => r.attempts > 1).length, retriedEvents: events.rows.filter((e) => e.attempts > 1).length };
   }
 
@@ -200,7 +212,9 @@ describe('scale-out: two API and two worker processes on one database', () => {
       const { deliveries, received } = await verifyDeliveries();
       expect([...received.values()].every((n) => n === 1)).toBe(true);
       expect(rerunRuns + retriedEvents).toBe(0);
-      console.log(`[scale-out] batch 1: ${batch.runs.length} runs on ${THREADS} threads, ${batch.events.length} EHR events, ${deliveries} deliveries; submitted in ${submitMs} ms, drained ${drainMs} ms later`);
+      console.log(
+        `[scale-out] batch 1: ${batch.runs.length} runs on ${THREADS} threads, ${batch.events.length} EHR events, ${deliveries} deliveries; submitted in ${submitMs} ms, drained ${drainMs} ms later`,
+      );
     } catch (err) {
       throw new Error(`${(err as Error).message}\nstate: ${JSON.stringify(await state())}\n${cluster.outputs()}`);
     }
@@ -247,7 +261,9 @@ describe('scale-out: two API and two worker processes on one database', () => {
           `${rerunRuns} runs re-executed, ${retriedEvents} pipelines retried; ${deliveries} deliveries in all, ${duplicates} webhook-ids received twice`,
       );
     } catch (err) {
-      throw new Error(`${(err as Error).message}\nstate: ${JSON.stringify(await state())}\nundelivered: ${await stragglers()}\n${cluster.outputs()}`);
+      throw new Error(
+        `${(err as Error).message}\nstate: ${JSON.stringify(await state())}\nundelivered: ${await stragglers()}\n${cluster.outputs()}`,
+      );
     }
   }, 180_000);
 });

@@ -71,7 +71,13 @@ describe('configuration', () => {
   });
 
   it('needs no JWT_SECRET in production when a public key verifies tokens', () => {
-    const config = parseConfig({ NODE_ENV: 'production', DATABASE_URL: 'postgres://x/y', ...secrets, JWT_SECRET: '', JWT_JWKS_URL: 'https://idp/jwks' });
+    const config = parseConfig({
+      NODE_ENV: 'production',
+      DATABASE_URL: 'postgres://x/y',
+      ...secrets,
+      JWT_SECRET: '',
+      JWT_JWKS_URL: 'https://idp/jwks',
+    });
     expect(config.jwtMode).toBe('jwks');
   });
 

@@ -4,7 +4,16 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { freePort } from '../../src/lib/free-port.js';
 import { signalGroup } from '../helpers/process.js';
-import { createTranscription, devHeaders, outputClosed, servicePid, spawnService, transcriptionStatus, troubleIn, waitHealthy } from './service.js';
+import {
+  createTranscription,
+  devHeaders,
+  outputClosed,
+  servicePid,
+  spawnService,
+  transcriptionStatus,
+  troubleIn,
+  waitHealthy,
+} from './service.js';
 
 /**
  * Ctrl-C in a terminal sends SIGINT to the whole foreground process group: npm, sh and node at
@@ -40,7 +49,9 @@ describe('Ctrl-C on npm start', () => {
         } catch (err) {
           const pgLog = join(dataDir, 'pg', 'postgres.log');
           const pgTail = existsSync(pgLog) ? readFileSync(pgLog, 'utf8').slice(-3000) : '(no postgres.log)';
-          throw new Error(`round ${round}: ${(err as Error).message}\n--- output ---\n${proc.output().slice(-4000)}\n--- postgres.log ---\n${pgTail}`);
+          throw new Error(
+            `round ${round}: ${(err as Error).message}\n--- output ---\n${proc.output().slice(-4000)}\n--- postgres.log ---\n${pgTail}`,
+          );
         } finally {
           signalGroup(proc.child, 'SIGKILL');
         }

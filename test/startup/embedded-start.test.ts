@@ -38,7 +38,11 @@ describe('npm start with no DATABASE_URL', () => {
   }, 150_000);
 
   it('refuses to start in production without its secrets, in one line', async () => {
-    const proc = spawnProcess('node', ['--import', 'tsx', 'src/main.ts'], cleanEnv({ NODE_ENV: 'production', DATABASE_URL: 'postgres://x@127.0.0.1:1/x' }));
+    const proc = spawnProcess(
+      'node',
+      ['--import', 'tsx', 'src/main.ts'],
+      cleanEnv({ NODE_ENV: 'production', DATABASE_URL: 'postgres://x@127.0.0.1:1/x' }),
+    );
     expect(await proc.exited).toBe(1);
     expect(proc.output().trim()).toBe('Invalid configuration: JWT_SECRET is required in production');
   }, 30_000);

@@ -23,7 +23,16 @@ describe.skipIf(!isRoot)('npm start as root in a folder only root can enter', ()
     expect(statSync(closed).mode & 0o777).toBe(0o700);
     const clone = join(closed, 'clinigate');
     mkdirSync(clone);
-    for (const entry of ['package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.build.json', 'src', 'config', 'console', 'migrations']) {
+    for (const entry of [
+      'package.json',
+      'package-lock.json',
+      'tsconfig.json',
+      'tsconfig.build.json',
+      'src',
+      'config',
+      'console',
+      'migrations',
+    ]) {
       cpSync(join(REPO_ROOT, entry), join(clone, entry), { recursive: true });
     }
     execFileSync('cp', ['-al', join(REPO_ROOT, 'node_modules'), join(clone, 'node_modules')]);

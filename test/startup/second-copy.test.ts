@@ -53,7 +53,9 @@ describe('a second copy of the service', () => {
     try {
       expect(await second.exited).toBe(1);
       const firstPid = await servicePid(first);
-      expect(plainLines(second)).toEqual([`Start-up failed: data folder ${dataDir} is in use by pid ${firstPid} (another Clinigate): stop it, or give this one its own DATA_DIR`]);
+      expect(plainLines(second)).toEqual([
+        `Start-up failed: data folder ${dataDir} is in use by pid ${firstPid} (another Clinigate): stop it, or give this one its own DATA_DIR`,
+      ]);
       expect(second.output()).not.toMatch(/listening|Bearer token|embedded PostgreSQL started/);
       expect(troubleIn(second.output())).toEqual([]);
       await firstStillServes();
@@ -67,7 +69,9 @@ describe('a second copy of the service', () => {
     const second = spawnService({ port, pgPort: await freePort(), dataDir: ownDir, via: 'tsx' });
     try {
       expect(await second.exited).toBe(1);
-      expect(plainLines(second)).toEqual([`Start-up failed: port ${port} is in use by another process: stop it, or set PORT to a free port`]);
+      expect(plainLines(second)).toEqual([
+        `Start-up failed: port ${port} is in use by another process: stop it, or set PORT to a free port`,
+      ]);
       const out = second.output();
       // It got as far as its own database, never claimed to listen, printed no banner or token.
       expect(out).toMatch(/"message":"embedded PostgreSQL started"/);
@@ -84,12 +88,14 @@ describe('a second copy of the service', () => {
     }
   }, 90_000);
 
-  it("its own data folder but the first copy's database port: \"embedded PostgreSQL port in use\", exit 1", async () => {
+  it('its own data folder but the first copy\'s database port: "embedded PostgreSQL port in use", exit 1', async () => {
     const ownDir = mkdtempSync(join(tmpdir(), 'clinigate-second-'));
     const second = spawnService({ port: await freePort(), pgPort, dataDir: ownDir, via: 'tsx' });
     try {
       expect(await second.exited).toBe(1);
-      expect(plainLines(second)).toEqual([`Start-up failed: embedded PostgreSQL port ${pgPort} is in use by another process: stop it, or set EMBEDDED_PG_PORT to a free port`]);
+      expect(plainLines(second)).toEqual([
+        `Start-up failed: embedded PostgreSQL port ${pgPort} is in use by another process: stop it, or set EMBEDDED_PG_PORT to a free port`,
+      ]);
       expect(existsSync(join(ownDir, 'clinigate.pid'))).toBe(false);
       await firstStillServes();
     } finally {
@@ -100,9 +106,17 @@ describe('a second copy of the service', () => {
 
   it('`clinigate serve` on the same data folder says the same, in one line', async () => {
     const { runCli } = await import('../cli/cli-helpers.js');
-    const res = await runCli(['serve'], { PORT: String(await freePort()), EMBEDDED_PG_PORT: String(pgPort), DATA_DIR: dataDir, NODE_ENV: 'development', LOG_LEVEL: 'info' });
+    const res = await runCli(['serve'], {
+      PORT: String(await freePort()),
+      EMBEDDED_PG_PORT: String(pgPort),
+      DATA_DIR: dataDir,
+      NODE_ENV: 'development',
+      LOG_LEVEL: 'info',
+    });
     expect(res.code).toBe(1);
-    expect(res.stderr.trim().split('\n')).toEqual([expect.stringMatching(new RegExp(`^Start-up failed: data folder ${dataDir} is in use by pid \\d+`))]);
+    expect(res.stderr.trim().split('\n')).toEqual([
+      expect.stringMatching(new RegExp(`^Start-up failed: data folder ${dataDir} is in use by pid \\d+`)),
+    ]);
     await firstStillServes();
   }, 60_000);
 });

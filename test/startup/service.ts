@@ -16,7 +16,11 @@ export interface ServiceOptions {
 
 /** A service process in its own process group, as a terminal would run it. */
 export function spawnService(options: ServiceOptions): Spawned {
-  const env = cleanEnv({ PORT: String(options.port), EMBEDDED_PG_PORT: String(options.pgPort), ...(options.dataDir ? { DATA_DIR: options.dataDir } : {}) });
+  const env = cleanEnv({
+    PORT: String(options.port),
+    EMBEDDED_PG_PORT: String(options.pgPort),
+    ...(options.dataDir ? { DATA_DIR: options.dataDir } : {}),
+  });
   const [command, args] = options.via === 'tsx' ? ['node', ['--import', 'tsx', 'src/main.ts']] : ['npm', ['start']];
   return spawnProcess(command as string, args as string[], env, options.cwd ?? REPO_ROOT);
 }

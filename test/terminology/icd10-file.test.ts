@@ -28,7 +28,10 @@ describe('icd10 code descriptions file', () => {
   it('streams rows from a file', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'icd10-'));
     const path = join(dir, 'codes.txt');
-    await writeFile(path, 'A000    Cholera due to Vibrio cholerae 01, biovar cholerae\r\nI10     Essential (primary) hypertension\r\nQA00101 Some FY2026 code\r\n');
+    await writeFile(
+      path,
+      'A000    Cholera due to Vibrio cholerae 01, biovar cholerae\r\nI10     Essential (primary) hypertension\r\nQA00101 Some FY2026 code\r\n',
+    );
     const rows = [];
     for await (const r of readCodeDescriptions(path)) rows.push(r);
     expect(rows.map((r) => r.code)).toEqual(['A000', 'I10', 'QA00101']);

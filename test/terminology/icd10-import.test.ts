@@ -19,7 +19,12 @@ function file(name: string, text: string): string {
   writeFileSync(path, text);
   return path;
 }
-const SMALL = ['I10     Essential (primary) hypertension', 'E119    Type 2 diabetes mellitus without complications', 'J189    Pneumonia, unspecified organism', ''].join('\n');
+const SMALL = [
+  'I10     Essential (primary) hypertension',
+  'E119    Type 2 diabetes mellitus without complications',
+  'J189    Pneumonia, unspecified organism',
+  '',
+].join('\n');
 
 // The import replaces the code table: it runs in a database of its own, never the shared test one.
 // Skipped under vitest.terminology.config.ts, which has no database.
@@ -55,15 +60,22 @@ describe.runIf(Boolean(inject('adminDatabaseUrl')))('ICD-10-CM import into Postg
   });
 
   it('leaves the table as it was when the file is malformed', async () => {
-    await expect(importIcd10(pool, { codesFile: file('bad.txt', 'I10     Hypertension\n12345   not a code\n') })).rejects.toThrow(/malformed line 2/);
+    await expect(importIcd10(pool, { codesFile: file('bad.txt', 'I10     Hypertension\n12345   not a code\n') })).rejects.toThrow(
+      /malformed line 2/,
+    );
     expect((await pool.query(`SELECT code FROM icd10_codes`)).rows).toEqual([{ code: 'I10' }]);
   });
 
   it('stores categories as non-billable header rows; a billable 3-character code stays billable', async () => {
-    const categories = file('cats.csv', 'ICD10-CM-CODE,description,section,chapter\nI10,Essential (primary) hypertension,I10-I1A,9\nE11,Type 2 diabetes mellitus,E08-E13,4\n');
+    const categories = file(
+      'cats.csv',
+      'ICD10-CM-CODE,description,section,chapter\nI10,Essential (primary) hypertension,I10-I1A,9\nE11,Type 2 diabetes mellitus,E08-E13,4\n',
+    );
     const res = await importIcd10(pool, { codesFile: file('small2.txt', SMALL), categoriesFile: categories });
     expect(res).toMatchObject({ status: 'imported', codeCount: 3, headerCount: 1 });
-    const { rows } = await pool.query(`SELECT code, billable, is_header, section FROM icd10_codes WHERE code IN ('I10', 'E11') ORDER BY code`);
+    const { rows } = await pool.query(
+      `SELECT code, billable, is_header, section FROM icd10_codes WHERE code IN ('I10', 'E11') ORDER BY code`,
+    );
     expect(rows).toEqual([
       { code: 'E11', billable: false, is_header: true, section: 'E08-E13' },
       { code: 'I10', billable: true, is_header: false, section: null },

@@ -23,7 +23,10 @@ describe('threads', () => {
   });
 
   it('accepts a LangGraph-style body with metadata and an empty body', async () => {
-    const withMeta = await request(t.app).post('/v1/agent/threads').set(caller.headers).send({ metadata: { ward: 'A' }, if_exists: 'raise' });
+    const withMeta = await request(t.app)
+      .post('/v1/agent/threads')
+      .set(caller.headers)
+      .send({ metadata: { ward: 'A' }, if_exists: 'raise' });
     expect(withMeta.status).toBe(201);
     expect(withMeta.body.metadata).toEqual({ ward: 'A' });
     const empty = await request(t.app).post('/v1/agent/threads').set(caller.headers);

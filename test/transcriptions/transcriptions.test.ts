@@ -14,7 +14,11 @@ describe('transcriptions', () => {
   });
   afterAll(() => t.close());
 
-  const create = (body: unknown, c = caller) => request(t.app).post('/v1/transcriptions/create').set(c.headers).send(body as object);
+  const create = (body: unknown, c = caller) =>
+    request(t.app)
+      .post('/v1/transcriptions/create')
+      .set(c.headers)
+      .send(body as object);
 
   it('creates a transcription with 201 {message, transcription}', async () => {
     const res = await create({ duration_seconds: 312.5, original_transcript: '[doctor] hello\n[patient] hi', language_used: 'es' });

@@ -25,9 +25,13 @@ describe('group-owned webhook subscriptions (/v1/webhook-endpoints)', () => {
     receivers.push(r);
     return r;
   };
-  const subscribe = (caller: Caller, body: Record<string, unknown>) => request(t.app).post('/v1/webhook-endpoints').set(caller.headers).send(body);
+  const subscribe = (caller: Caller, body: Record<string, unknown>) =>
+    request(t.app).post('/v1/webhook-endpoints').set(caller.headers).send(body);
   const transcribe = (caller: Caller) =>
-    request(t.app).post('/v1/transcriptions/create').set(caller.headers).send({ duration_seconds: 5, original_transcript: `visit of ${caller.groupId}` });
+    request(t.app)
+      .post('/v1/transcriptions/create')
+      .set(caller.headers)
+      .send({ duration_seconds: 5, original_transcript: `visit of ${caller.groupId}` });
 
   it('a group subscribes with its token, receives its own events only, and sees its deliveries', async () => {
     const [a, b] = [await newCaller(), await newCaller()];
@@ -56,7 +60,7 @@ describe('group-owned webhook subscriptions (/v1/webhook-endpoints)', () => {
     await expect.poll(() => rx.received.length, POLL).toBe(2);
   });
 
-  it('is 404 to another group on every route, and another group\'s list is empty', async () => {
+  it("is 404 to another group on every route, and another group's list is empty", async () => {
     const [a, b] = [await newCaller(), await newCaller()];
     const rx = await receiver();
     const ep = (await subscribe(a, { url: rx.url })).body;
@@ -84,9 +88,15 @@ describe('group-owned webhook subscriptions (/v1/webhook-endpoints)', () => {
     // Without group_id it is the token's group, never operator-wide.
     const own = await subscribe(a, { url: 'http://127.0.0.1:9/x', group_id: null });
     expect(own.body.group_id).toBe(a.groupId);
-    const voice = await request(t.app).post('/api/v1/webhook-endpoints').set('x-api-key', TEST_API_KEYS[0]).send({ url: 'http://127.0.0.1:9/x' });
+    const voice = await request(t.app)
+      .post('/api/v1/webhook-endpoints')
+      .set('x-api-key', TEST_API_KEYS[0])
+      .send({ url: 'http://127.0.0.1:9/x' });
     expect(voice.status).toBe(403);
-    const op = await request(t.app).post('/api/v1/webhook-endpoints').set('x-api-key', TEST_OPERATOR_KEY).send({ url: 'http://127.0.0.1:9/x' });
+    const op = await request(t.app)
+      .post('/api/v1/webhook-endpoints')
+      .set('x-api-key', TEST_OPERATOR_KEY)
+      .send({ url: 'http://127.0.0.1:9/x' });
     expect(op.status).toBe(201);
     expect(op.body.group_id).toBeNull();
   });
@@ -105,13 +115,19 @@ describe('group-owned webhook subscriptions (/v1/webhook-endpoints)', () => {
     expect(stored).not.toContain(ep.secret.slice(6, 20));
     expect(t.deps.secrets.open(stored)).toBe(ep.secret);
     expect((await request(t.app).delete(`/v1/webhook-endpoints/${ep.id}`).set(a.headers)).status).toBe(204);
-    expect((await t.deps.pool.query(`SELECT secret, status FROM webhook_endpoints WHERE id = $1`, [ep.id])).rows[0]).toEqual({ secret: '', status: 'deleted' });
+    expect((await t.deps.pool.query(`SELECT secret, status FROM webhook_endpoints WHERE id = $1`, [ep.id])).rows[0]).toEqual({
+      secret: '',
+      status: 'deleted',
+    });
   });
 
   it('seals secrets stored in plain text before encryption was on, at the next start, and they keep signing', async () => {
     const id = randomUUID();
     const plain = `whsec_${Buffer.alloc(32, 3).toString('base64')}`;
-    await t.deps.pool.query(`INSERT INTO webhook_endpoints (id, url, secret, allow_private) VALUES ($1, 'http://127.0.0.1:9/old', $2, true)`, [id, plain]);
+    await t.deps.pool.query(
+      `INSERT INTO webhook_endpoints (id, url, secret, allow_private) VALUES ($1, 'http://127.0.0.1:9/old', $2, true)`,
+      [id, plain],
+    );
     const again = await startTestApp({ env: { DATABASE_URL: db.url } });
     try {
       const stored = (await t.deps.pool.query(`SELECT secret FROM webhook_endpoints WHERE id = $1`, [id])).rows[0].secret as string;

@@ -23,7 +23,8 @@ describe('inbound webhooks: events stored by shared statements (IngestBatcher)',
     correlationId: randomUUID(),
   });
   const jobs = async (ids: string[]) =>
-    (await t.deps.pool.query(`SELECT count(*)::int AS n FROM pgboss.job WHERE name = 'inbound-event' AND data->>'id' = ANY($1)`, [ids])).rows[0].n;
+    (await t.deps.pool.query(`SELECT count(*)::int AS n FROM pgboss.job WHERE name = 'inbound-event' AND data->>'id' = ANY($1)`, [ids]))
+      .rows[0].n;
 
   it('stores each event and its job once when many arrive together, copies included', async () => {
     // One statement in flight: every later event waits and joins the next batch.
@@ -40,7 +41,9 @@ describe('inbound webhooks: events stored by shared statements (IngestBatcher)',
     const good = Array.from({ length: 5 }, () => `batch-${randomUUID()}`);
     const bad = `batch-${randomUUID()}`;
     // jsonb refuses \u0000: that event's INSERT fails.
-    const results = await Promise.allSettled([...good.slice(0, 2), bad, ...good.slice(2)].map((id) => batcher.store(event(id, id === bad ? 'a\u0000b' : 'ok'))));
+    const results = await Promise.allSettled(
+      [...good.slice(0, 2), bad, ...good.slice(2)].map((id) => batcher.store(event(id, id === bad ? 'a\u0000b' : 'ok'))),
+    );
     expect(results.map((r) => r.status)).toEqual(['fulfilled', 'fulfilled', 'rejected', 'fulfilled', 'fulfilled', 'fulfilled']);
     expect(await jobs(good.map((id) => inboundRowId('ehr', id)))).toBe(5);
     expect(await jobs([inboundRowId('ehr', bad)])).toBe(0);

@@ -36,7 +36,14 @@ describe('inbound events that keep the catalog and update calls', () => {
     const listed = await request(t.app).get('/api/v1/centers').query({ q: id }).set(operator);
     expect(listed.body.data.map((c: { id: string }) => c.id)).toEqual([id]);
 
-    const svc = envelope('service.upserted', { id: `svc-${id}`, centerId: id, name: 'Cardiology consult', specialty: 'cardiology', durationMinutes: 30, languages: ['es'] });
+    const svc = envelope('service.upserted', {
+      id: `svc-${id}`,
+      centerId: id,
+      name: 'Cardiology consult',
+      specialty: 'cardiology',
+      durationMinutes: 30,
+      languages: ['es'],
+    });
     expect((await postSigned(t.app, 'ehr', svc)).status).toBe(202);
     expect((await processed(svc.id)).status).toBe('completed');
     const services = await request(t.app).get('/api/v1/centers/services').query({ centerId: id }).set(operator);
@@ -52,7 +59,13 @@ describe('inbound events that keep the catalog and update calls', () => {
     const bad = await postSigned(t.app, 'ehr', envelope('center.upserted', { ...center('x'), phone: '12345' }));
     expect(bad.status).toBe(422);
     expect(bad.body.details).toMatch(/phone/);
-    const orphan = envelope('service.upserted', { id: `svc-${randomUUID()}`, centerId: 'no-such-center', name: 'X', specialty: 'y', durationMinutes: 10 });
+    const orphan = envelope('service.upserted', {
+      id: `svc-${randomUUID()}`,
+      centerId: 'no-such-center',
+      name: 'X',
+      specialty: 'y',
+      durationMinutes: 10,
+    });
     expect((await postSigned(t.app, 'ehr', orphan)).status).toBe(202);
     const state = await processed(orphan.id);
     expect(state).toMatchObject({ status: 'failed', attempts: 1 });

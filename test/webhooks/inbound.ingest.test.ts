@@ -63,7 +63,13 @@ describe('inbound webhooks: verification and ingest', () => {
       return r.send(raw);
     };
     const good = integrationSignature(TEST_EHR_SECRET, raw);
-    for (const signature of [undefined, 'sha256=', good.slice(0, -2), good.replace('sha256=', 'sha1='), integrationSignature('wrong', raw)]) {
+    for (const signature of [
+      undefined,
+      'sha256=',
+      good.slice(0, -2),
+      good.replace('sha256=', 'sha1='),
+      integrationSignature('wrong', raw),
+    ]) {
       const res = await send(signature);
       expect(res.status).toBe(401);
       expect(res.body).toMatchObject({ success: false, error: 'Unauthorized' });
@@ -125,7 +131,13 @@ describe('inbound webhooks: verification and ingest', () => {
     await postSigned(t.app, 'ehr', body);
     const res = await request(t.app).get(`/api/v1/webhooks/events/${body.id}`).set('x-api-key', TEST_OPERATOR_KEY);
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ id: body.id, source: 'ehr', type: 'encounter.transcript', status: 'received', group_id: data.group_id });
+    expect(res.body).toMatchObject({
+      id: body.id,
+      source: 'ehr',
+      type: 'encounter.transcript',
+      status: 'received',
+      group_id: data.group_id,
+    });
     expect(JSON.stringify(res.body)).not.toContain(data.transcript as string);
     expect((await request(t.app).get(`/api/v1/webhooks/events/${body.id}`)).status).toBe(401);
     expect((await request(t.app).get('/api/v1/webhooks/events/nope').set('x-api-key', TEST_OPERATOR_KEY)).status).toBe(404);

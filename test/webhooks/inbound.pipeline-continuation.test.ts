@@ -83,7 +83,8 @@ describe('a catalog event while documentation pipelines wait on a slow extractio
     // Nothing is waiting in a job: the inbound jobs complete while the extractions are still held
     // (within the worker's pace, at most 300 ms after their batch: jobs/worker-pace.ts).
     const open = async () =>
-      (await t.deps.pool.query(`SELECT count(*)::int AS n FROM pgboss.job WHERE name = 'inbound-event' AND state <> 'completed'`)).rows[0].n;
+      (await t.deps.pool.query(`SELECT count(*)::int AS n FROM pgboss.job WHERE name = 'inbound-event' AND state <> 'completed'`)).rows[0]
+        .n;
     await expect.poll(open, { timeout: 2_000 }).toBe(0);
     const stillRunning = await t.deps.pool.query(`SELECT status FROM runs WHERE kind = 'extraction'`);
     expect(stillRunning.rows.map((r) => r.status)).toEqual(['running', 'running', 'running']);
@@ -119,9 +120,14 @@ describe('a pipeline whose extraction run is cancelled while it runs', () => {
     await expect.poll(() => gated.extracting(), { timeout: 15_000 }).toBe(1);
     const event = (await request(t.app).get(`/api/v1/webhooks/events/${body.id}`).set(operator)).body;
     expect((await request(t.app).post(`/api/v1/console/runs/${event.pipeline.run_id}/cancel`).set(operator)).status).toBe(200);
-    await expect.poll(async () => (await request(t.app).get(`/api/v1/webhooks/events/${body.id}`).set(operator)).body.status, { timeout: 15_000 }).toBe('failed');
+    await expect
+      .poll(async () => (await request(t.app).get(`/api/v1/webhooks/events/${body.id}`).set(operator)).body.status, { timeout: 15_000 })
+      .toBe('failed');
     const failed = (await request(t.app).get(`/api/v1/webhooks/events/${body.id}`).set(operator)).body;
-    expect(failed.error).toEqual({ error: 'Processing Failed', details: expect.stringMatching(/^Extraction run .* failed: Run .* was cancelled by an operator$/) });
+    expect(failed.error).toEqual({
+      error: 'Processing Failed',
+      details: expect.stringMatching(/^Extraction run .* failed: Run .* was cancelled by an operator$/),
+    });
     const codified = await t.deps.pool.query(`SELECT count(*)::int AS n FROM codify_runs`);
     expect(codified.rows[0].n).toBe(0);
   }, 60_000);
@@ -149,16 +155,24 @@ describe('a pipeline whose run was started by a release before continuations', (
     const event = (await request(t.app).get(`/api/v1/webhooks/events/${body.id}`).set(operator)).body;
     // What an inbound job of the earlier release, retried by this one, finds: a run in the engine
     // without a continuation, and the event not yet ended.
-    const { rows } = await t.deps.pool.query(`UPDATE runs SET config = config - 'continuation' WHERE id = $1 RETURNING config`, [event.pipeline.run_id]);
+    const { rows } = await t.deps.pool.query(`UPDATE runs SET config = config - 'continuation' WHERE id = $1 RETURNING config`, [
+      event.pipeline.run_id,
+    ]);
     expect(rows[0].config).not.toHaveProperty('continuation');
     const rowId = (await t.deps.pool.query(`SELECT id FROM inbound_events WHERE event_id = $1`, [body.id])).rows[0].id;
     await withTransaction(t.deps.pool, (tx) => inboundEventJob.send(t.deps.boss, tx, { id: rowId }));
     await expect
-      .poll(async () => (await t.deps.pool.query(`SELECT config->'continuation' AS c FROM runs WHERE id = $1`, [event.pipeline.run_id])).rows[0].c, { timeout: 15_000 })
+      .poll(
+        async () =>
+          (await t.deps.pool.query(`SELECT config->'continuation' AS c FROM runs WHERE id = $1`, [event.pipeline.run_id])).rows[0].c,
+        { timeout: 15_000 },
+      )
       .toMatchObject({ queue: 'pipeline-advance', data: { event_id: rowId } });
 
     gated.open();
-    await expect.poll(async () => (await request(t.app).get(`/api/v1/webhooks/events/${body.id}`).set(operator)).body.status, { timeout: 30_000 }).toBe('completed');
+    await expect
+      .poll(async () => (await request(t.app).get(`/api/v1/webhooks/events/${body.id}`).set(operator)).body.status, { timeout: 30_000 })
+      .toBe('completed');
     const ready = await t.deps.pool.query(`SELECT count(*)::int AS n FROM outbox WHERE type = 'note.ready'`);
     expect(ready.rows[0].n).toBe(1);
   }, 60_000);

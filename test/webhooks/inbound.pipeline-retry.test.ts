@@ -59,7 +59,9 @@ describe('operator retry of a failed documentation pipeline', () => {
     expect(done.pipeline.note_ready).toBeDefined();
     const rows = await t.deps.pool.query(`SELECT status FROM runs WHERE thread_id = $1 ORDER BY seq`, [done.pipeline.thread_id]);
     expect(rows.rows.map((r) => r.status)).toEqual(['failed', 'completed']);
-    const ready = await t.deps.pool.query(`SELECT count(*)::int AS n FROM outbox WHERE type = 'note.ready' AND data->>'event_id' = $1`, [body.id]);
+    const ready = await t.deps.pool.query(`SELECT count(*)::int AS n FROM outbox WHERE type = 'note.ready' AND data->>'event_id' = $1`, [
+      body.id,
+    ]);
     expect(ready.rows[0].n).toBe(1);
 
     expect((await request(t.app).post(`/api/v1/webhooks/events/${body.id}/retry`).set(operator)).status).toBe(409);

@@ -19,8 +19,14 @@ describe('documentation pipeline from an EHR encounter.transcript', () => {
     t = await startTestApp({ workers: true, env: { DATABASE_URL: db.url } });
     receiver = await startReceiver();
     thinReceiver = await startReceiver();
-    const full = await request(t.app).post('/api/v1/webhook-endpoints').set(operator).send({ url: receiver.url, events: ['note.ready'] });
-    const thin = await request(t.app).post('/api/v1/webhook-endpoints').set(operator).send({ url: thinReceiver.url, events: ['note.ready'], thin: true });
+    const full = await request(t.app)
+      .post('/api/v1/webhook-endpoints')
+      .set(operator)
+      .send({ url: receiver.url, events: ['note.ready'] });
+    const thin = await request(t.app)
+      .post('/api/v1/webhook-endpoints')
+      .set(operator)
+      .send({ url: thinReceiver.url, events: ['note.ready'], thin: true });
     expect(full.status).toBe(201);
     secret = full.body.secret;
     thinSecret = thin.body.secret;
@@ -33,7 +39,9 @@ describe('documentation pipeline from an EHR encounter.transcript', () => {
   });
 
   async function noteReady(r: Receiver, eventId: string) {
-    await expect.poll(() => r.received.filter((x) => x.json.type === 'note.ready' && x.json.data.event_id === eventId).length, { timeout: 30_000 }).toBeGreaterThan(0);
+    await expect
+      .poll(() => r.received.filter((x) => x.json.type === 'note.ready' && x.json.data.event_id === eventId).length, { timeout: 30_000 })
+      .toBeGreaterThan(0);
     return r.received.find((x) => x.json.type === 'note.ready' && x.json.data.event_id === eventId)!;
   }
 
@@ -69,7 +77,10 @@ describe('documentation pipeline from an EHR encounter.transcript', () => {
       [ready.transcription_id, ready.thread_id, ready.run_id, ready.note_id, ready.codify_run_id],
     );
     expect(new Set(Object.values(linked.rows[0]))).toEqual(new Set([ready.correlation_id]));
-    const note = await pool.query(`SELECT group_id, user_id, transcription_id, report_thread_id, report_run_id FROM clinical_notes WHERE id = $1`, [ready.note_id]);
+    const note = await pool.query(
+      `SELECT group_id, user_id, transcription_id, report_thread_id, report_run_id FROM clinical_notes WHERE id = $1`,
+      [ready.note_id],
+    );
     expect(note.rows[0]).toMatchObject({
       group_id: data.group_id,
       user_id: data.doctor_id,

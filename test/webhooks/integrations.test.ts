@@ -27,13 +27,22 @@ describe('inbound integrations: own secrets, bound to groups', () => {
       .set('x-integration-signature', integrationSignature(secret, raw))
       .send(raw);
   };
-  const stored = async (eventId: string) => (await t.deps.pool.query(`SELECT integration_id, group_id FROM inbound_events WHERE event_id = $1`, [eventId])).rows;
+  const stored = async (eventId: string) =>
+    (await t.deps.pool.query(`SELECT integration_id, group_id FROM inbound_events WHERE event_id = $1`, [eventId])).rows;
 
   it('creates one (secret shown once, stored sealed), lists it without the secret, revokes it', async () => {
     const groups = [`group-${randomUUID()}`, `group-${randomUUID()}`];
     const created = await createIntegration({ name: 'St. Mary EHR', source: 'ehr', group_ids: groups });
-    expect(created).toEqual({ id: expect.any(String), name: 'St. Mary EHR', source: 'ehr', group_ids: groups, sending_application: null,
-      sending_facility: null, created_at: expect.any(String), secret: expect.stringMatching(/^whsec_[A-Za-z0-9+/]{43}=$/) });
+    expect(created).toEqual({
+      id: expect.any(String),
+      name: 'St. Mary EHR',
+      source: 'ehr',
+      group_ids: groups,
+      sending_application: null,
+      sending_facility: null,
+      created_at: expect.any(String),
+      secret: expect.stringMatching(/^whsec_[A-Za-z0-9+/]{43}=$/),
+    });
     const row = (await t.deps.pool.query(`SELECT secret FROM integrations WHERE id = $1`, [created.id])).rows[0];
     expect(row.secret).toMatch(/^enc:v1:/);
     const list = await request(t.app).get('/api/v1/integrations').set(OPERATOR);
@@ -42,7 +51,9 @@ describe('inbound integrations: own secrets, bound to groups', () => {
     expect(JSON.stringify(list.body)).not.toContain('enc:v1');
     expect((await request(t.app).delete(`/api/v1/integrations/${created.id}`).set(OPERATOR)).status).toBe(204);
     expect((await request(t.app).delete(`/api/v1/integrations/${created.id}`).set(OPERATOR)).status).toBe(404);
-    expect((await request(t.app).get('/api/v1/integrations').set(OPERATOR)).body.some((i: { id: string }) => i.id === created.id)).toBe(false);
+    expect((await request(t.app).get('/api/v1/integrations').set(OPERATOR)).body.some((i: { id: string }) => i.id === created.id)).toBe(
+      false,
+    );
   });
 
   it('accepts an event for a bound group signed with the own secret, and refuses other groups with 403, storing nothing', async () => {
@@ -53,7 +64,8 @@ describe('inbound integrations: own secrets, bound to groups', () => {
     expect(res.status).toBe(202);
     expect(await stored(ok.id)).toEqual([{ integration_id: ehr.id, group_id: group }]);
     // Its audit row names the integration.
-    await expect.poll(async () => (await t.deps.pool.query(`SELECT user_id FROM audit_log WHERE resource_id = $1`, [ok.id])).rows)
+    await expect
+      .poll(async () => (await t.deps.pool.query(`SELECT user_id FROM audit_log WHERE resource_id = $1`, [ok.id])).rows)
       .toEqual([{ user_id: `integration:${ehr.id}` }]);
     // The same id again is a duplicate of its own event.
     expect((await post('ehr', ehr.id, ehr.secret, ok)).body).toMatchObject({ duplicate: true });
@@ -68,7 +80,7 @@ describe('inbound integrations: own secrets, bound to groups', () => {
     expect((await post('ehr', ehr.id, ehr.secret, catalog)).status).toBe(403);
   });
 
-  it('keeps its event ids apart from the shared sender\'s: the same id is two events', async () => {
+  it("keeps its event ids apart from the shared sender's: the same id is two events", async () => {
     const group = `group-${randomUUID()}`;
     const ehr = await createIntegration({ name: 'EHR B', source: 'ehr', group_ids: [group] });
     const body = envelope('encounter.transcript', encounterData({ group_id: group }));
@@ -77,7 +89,7 @@ describe('inbound integrations: own secrets, bound to groups', () => {
     expect(await stored(body.id)).toHaveLength(2);
   });
 
-  it('answers 401 for a wrong signature, the shared secret, an unknown, a revoked or another source\'s integration', async () => {
+  it("answers 401 for a wrong signature, the shared secret, an unknown, a revoked or another source's integration", async () => {
     const group = `group-${randomUUID()}`;
     const ehr = await createIntegration({ name: 'EHR C', source: 'ehr', group_ids: [group] });
     const body = envelope('encounter.transcript', encounterData({ group_id: group }));
@@ -107,15 +119,33 @@ describe('inbound integrations: own secrets, bound to groups', () => {
   });
 
   it('validates the body (400), needs an operator key (voice key 403), and takes hl7 senders with MSH-3 and MSH-4', async () => {
-    for (const body of [{}, { name: 'x', source: 'fax', group_ids: ['g'] }, { name: 'x', source: 'ehr', group_ids: [] }, { name: 'x', source: 'ehr', group_ids: ['g'], extra: 1 },
-      { name: 'x', source: 'hl7', group_ids: ['g'] }]) {
+    for (const body of [
+      {},
+      { name: 'x', source: 'fax', group_ids: ['g'] },
+      { name: 'x', source: 'ehr', group_ids: [] },
+      { name: 'x', source: 'ehr', group_ids: ['g'], extra: 1 },
+      { name: 'x', source: 'hl7', group_ids: ['g'] },
+    ]) {
       const res = await request(t.app).post('/api/v1/integrations').set(OPERATOR).send(body);
       expect(res.status, JSON.stringify(body)).toBe(400);
       expect(res.body).toMatchObject({ success: false, error: 'Bad Request' });
     }
-    expect((await request(t.app).post('/api/v1/integrations').set('x-api-key', TEST_API_KEYS[0]).send({ name: 'x', source: 'ehr', group_ids: ['g'] })).status).toBe(403);
+    expect(
+      (
+        await request(t.app)
+          .post('/api/v1/integrations')
+          .set('x-api-key', TEST_API_KEYS[0])
+          .send({ name: 'x', source: 'ehr', group_ids: ['g'] })
+      ).status,
+    ).toBe(403);
     expect((await request(t.app).get('/api/v1/integrations').set('x-api-key', TEST_API_KEYS[0])).status).toBe(403);
-    const hl7 = await createIntegration({ name: 'Lab', source: 'hl7', group_ids: ['g'], sending_application: 'LABSYS', sending_facility: 'STMARY' });
+    const hl7 = await createIntegration({
+      name: 'Lab',
+      source: 'hl7',
+      group_ids: ['g'],
+      sending_application: 'LABSYS',
+      sending_facility: 'STMARY',
+    });
     expect(hl7).toMatchObject({ source: 'hl7', sending_application: 'LABSYS', sending_facility: 'STMARY' });
   });
 });

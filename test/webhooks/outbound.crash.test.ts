@@ -54,10 +54,18 @@ describe('outbound webhooks survive crashes and parallel dispatchers', () => {
     return res.body as { id: string; secret: string };
   };
   const record = (event: OutboundEvent) => withTransaction(t.deps.pool, (tx) => recordEvent(tx, event));
-  const sample = (groupId: string): OutboundEvent => ({ type: 'run.completed', groupId, data: { run_id: randomUUID(), group_id: groupId } });
+  const sample = (groupId: string): OutboundEvent => ({
+    type: 'run.completed',
+    groupId,
+    data: { run_id: randomUUID(), group_id: groupId },
+  });
 
   it('loses nothing when the worker is killed while the receiver holds the request open', async () => {
-    const child = spawnProcess('node', ['--import', 'tsx', '--input-type=module', '-e', CHILD], cleanEnv({ ...(testEnv({ DATABASE_URL: db.url }) as Record<string, string>), REPO_ROOT }));
+    const child = spawnProcess(
+      'node',
+      ['--import', 'tsx', '--input-type=module', '-e', CHILD],
+      cleanEnv({ ...(testEnv({ DATABASE_URL: db.url }) as Record<string, string>), REPO_ROOT }),
+    );
     try {
       await expect.poll(() => child.output(), { timeout: 30_000 }).toMatch(/worker ready/);
       const g = `group-${randomUUID()}`;
@@ -76,7 +84,9 @@ describe('outbound webhooks survive crashes and parallel dispatchers', () => {
       expect(ok[0].json.id).toBe(eventId);
       expect(() => verifySignatures(ep.secret, ok[0])).not.toThrow();
       await expect
-        .poll(async () => (await request(t.app).get(`/api/v1/webhook-endpoints/${ep.id}/deliveries`).set(KEY)).body[0]?.status, { timeout: 10_000 })
+        .poll(async () => (await request(t.app).get(`/api/v1/webhook-endpoints/${ep.id}/deliveries`).set(KEY)).body[0]?.status, {
+          timeout: 10_000,
+        })
         .toBe('delivered');
       const log = await request(t.app).get(`/api/v1/webhook-endpoints/${ep.id}/deliveries`).set(KEY);
       expect(log.body).toHaveLength(1);

@@ -40,8 +40,15 @@ describe('outbound webhook delivery', () => {
   const deliveries = async (endpointId: string, query = '') => {
     const res = await request(t.app).get(`/api/v1/webhook-endpoints/${endpointId}/deliveries${query}`).set(KEY);
     expect(res.status).toBe(200);
-    return res.body as Array<{ id: string; webhook_id: string; event_id: string; status: string; attempt_count: number; last_error: string | null;
-      attempts: Array<{ attempt: number; status_code: number | null; duration_ms: number; error: string | null; created_at: string }> }>;
+    return res.body as Array<{
+      id: string;
+      webhook_id: string;
+      event_id: string;
+      status: string;
+      attempt_count: number;
+      last_error: string | null;
+      attempts: Array<{ attempt: number; status_code: number | null; duration_ms: number; error: string | null; created_at: string }>;
+    }>;
   };
   const sample = (groupId: string): OutboundEvent => ({
     type: 'transcription.created',
@@ -53,7 +60,10 @@ describe('outbound webhook delivery', () => {
     const rx = await receiver();
     const caller = await newCaller();
     const ep = await subscribe({ url: rx.url, group_id: caller.groupId });
-    const created = await request(t.app).post('/v1/transcriptions/create').set(caller.headers).send({ duration_seconds: 5, original_transcript: 'hello' });
+    const created = await request(t.app)
+      .post('/v1/transcriptions/create')
+      .set(caller.headers)
+      .send({ duration_seconds: 5, original_transcript: 'hello' });
     expect(created.status).toBe(201);
     await expect.poll(() => rx.received.length, POLL).toBe(1);
     const r = rx.received[0];
@@ -71,10 +81,12 @@ describe('outbound webhook delivery', () => {
     await expect.poll(async () => (await deliveries(ep.id))[0]?.status, POLL).toBe('delivered');
     const [d] = await deliveries(ep.id);
     expect(d).toMatchObject({ webhook_id: r.webhookId, event_id: r.json.id, attempt_count: 1 });
-    expect(d.attempts).toEqual([{ attempt: 1, status_code: 200, duration_ms: expect.any(Number), error: null, created_at: expect.any(String) }]);
+    expect(d.attempts).toEqual([
+      { attempt: 1, status_code: 200, duration_ms: expect.any(Number), error: null, created_at: expect.any(String) },
+    ]);
   });
 
-  it('sends only the group\'s events to a group endpoint, every event to an operator-wide one, only subscribed types', async () => {
+  it("sends only the group's events to a group endpoint, every event to an operator-wide one, only subscribed types", async () => {
     const [ra, rb, rc, rd] = [await receiver(), await receiver(), await receiver(), await receiver()];
     const g1 = `group-${randomUUID()}`;
     const g2 = `group-${randomUUID()}`;
@@ -100,7 +112,11 @@ describe('outbound webhook delivery', () => {
     const g = `group-${randomUUID()}`;
     await subscribe({ url: rx.url, group_id: g, thin: true });
     const noteId = randomUUID();
-    await record({ type: 'note.ready', groupId: g, data: { event_id: 'ehr-1', note_id: noteId, group_id: g, template: 'SOAP', ai_generated_content: { plan: 'rest' } } });
+    await record({
+      type: 'note.ready',
+      groupId: g,
+      data: { event_id: 'ehr-1', note_id: noteId, group_id: g, template: 'SOAP', ai_generated_content: { plan: 'rest' } },
+    });
     await expect.poll(() => rx.received.length, POLL).toBe(1);
     expect(rx.received[0].json.data).toEqual({ event_id: 'ehr-1', note_id: noteId, group_id: g });
   });
@@ -145,7 +161,10 @@ describe('outbound webhook delivery', () => {
     await record(sample(g));
     await expect.poll(async () => (await deliveries(ep.id))[0]?.status, POLL).toBe('dead');
     const list = await request(t.app).get('/api/v1/webhook-endpoints').set(KEY);
-    expect(list.body.find((e: { id: string }) => e.id === ep.id)).toMatchObject({ status: 'disabled', disabled_reason: expect.stringMatching(/410/) });
+    expect(list.body.find((e: { id: string }) => e.id === ep.id)).toMatchObject({
+      status: 'disabled',
+      disabled_reason: expect.stringMatching(/410/),
+    });
     await record(sample(g));
     await new Promise((r) => setTimeout(r, 1500));
     expect(rx.received).toHaveLength(1);
@@ -197,8 +216,14 @@ describe('outbound webhook delivery', () => {
       const g = `group-${randomUUID()}`;
       // As if subscribed to a public name that now resolves to a private address (DNS rebinding).
       const ep = await insertEndpoint(t.deps.pool, {
-        id: randomUUID(), url: `http://${host}:9/hook`, events: [], groupId: g, description: null, thin: false,
-        secret: generateWebhookSecret(), allowPrivate: false,
+        id: randomUUID(),
+        url: `http://${host}:9/hook`,
+        events: [],
+        groupId: g,
+        description: null,
+        thin: false,
+        secret: generateWebhookSecret(),
+        allowPrivate: false,
       });
       await record(sample(g));
       await expect.poll(async () => (await deliveries(ep.id))[0]?.status, POLL).toBe('dead');

@@ -30,13 +30,21 @@ describe('outbound webhook subscriptions', () => {
       expect(res.body).toEqual({ success: false, error: 'Unauthorized', details: expect.any(String) });
     }
     expect((await request(t.app).post('/api/v1/webhook-endpoints').send({ url: 'http://127.0.0.1/x' })).status).toBe(401);
-    expect((await request(t.app).post('/api/v1/webhook-endpoints').set('x-api-key', 'nope').send({ url: 'http://127.0.0.1/x' })).status).toBe(401);
+    expect(
+      (await request(t.app).post('/api/v1/webhook-endpoints').set('x-api-key', 'nope').send({ url: 'http://127.0.0.1/x' })).status,
+    ).toBe(401);
     expect((await request(t.app).delete('/api/v1/webhook-endpoints/00000000-0000-4000-8000-000000000000')).status).toBe(401);
     expect((await request(t.app).post('/api/v1/webhook-deliveries/00000000-0000-4000-8000-000000000000/replay')).status).toBe(401);
   });
 
   it('creates an endpoint with a whsec_ secret shown only once, lists it without the secret, deletes it', async () => {
-    const res = await create({ url: 'http://127.0.0.1:9/hook', events: ['note.ready', 'run.failed'], group_id: 'g-1', description: 'EHR', thin: true });
+    const res = await create({
+      url: 'http://127.0.0.1:9/hook',
+      events: ['note.ready', 'run.failed'],
+      group_id: 'g-1',
+      description: 'EHR',
+      thin: true,
+    });
     expect(res.status).toBe(201);
     expect(res.body).toEqual({
       id: expect.stringMatching(/^[0-9a-f-]{36}$/),
@@ -90,15 +98,22 @@ describe('outbound webhook subscriptions', () => {
     expect(res.body).toEqual({ success: false, error: 'Bad Request', details: expect.stringMatching(details) });
   });
 
-  it.each(['http://127.0.0.1/hook', 'http://10.0.0.1/hook', 'http://[::1]/hook', 'http://169.254.169.254/latest/meta-data', 'http://localhost:8080/hook',
-    'http://100.64.0.1/x', 'http://192.168.1.10/x', 'http://[fd00:ec2::254]/x', 'http://[::ffff:127.0.0.1]/x', 'http://0.0.0.0/x'])(
-    'refuses %s at subscription when private addresses are not allowed',
-    async (url) => {
-      const res = await create({ url }, strict);
-      expect(res.status).toBe(400);
-      expect(res.body.details).toMatch(/^url: url host .* (non-public address|cannot be resolved)/);
-    },
-  );
+  it.each([
+    'http://127.0.0.1/hook',
+    'http://10.0.0.1/hook',
+    'http://[::1]/hook',
+    'http://169.254.169.254/latest/meta-data',
+    'http://localhost:8080/hook',
+    'http://100.64.0.1/x',
+    'http://192.168.1.10/x',
+    'http://[fd00:ec2::254]/x',
+    'http://[::ffff:127.0.0.1]/x',
+    'http://0.0.0.0/x',
+  ])('refuses %s at subscription when private addresses are not allowed', async (url) => {
+    const res = await create({ url }, strict);
+    expect(res.status).toBe(400);
+    expect(res.body.details).toMatch(/^url: url host .* (non-public address|cannot be resolved)/);
+  });
 
   it('answers 404 for unknown or malformed ids and validates pagination', async () => {
     expect((await request(t.app).delete('/api/v1/webhook-endpoints/not-a-uuid').set(KEY)).status).toBe(404);

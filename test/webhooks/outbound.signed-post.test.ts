@@ -51,8 +51,15 @@ describe('signedPost', () => {
       'idempotency-key': 'call-1',
       ...signed,
     });
-    const order = ['content-type', 'user-agent', 'idempotency-key', 'x-integration-signature', 'webhook-id', 'webhook-timestamp',
-      'webhook-signature'];
+    const order = [
+      'content-type',
+      'user-agent',
+      'idempotency-key',
+      'x-integration-signature',
+      'webhook-id',
+      'webhook-timestamp',
+      'webhook-signature',
+    ];
     expect(got.names.filter((n) => order.includes(n))).toEqual(order);
   });
 

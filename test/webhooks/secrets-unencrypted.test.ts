@@ -26,8 +26,13 @@ describe('without SECRETS_ENCRYPTION_KEY (a production that did not set one)', (
     expect(warnings).toHaveLength(1);
     expect(JSON.parse(warnings[0])).toMatchObject({ level: 'warn' });
     const caller = await newCaller();
-    const ep = await request(t.app).post('/api/v1/webhook-endpoints').set('x-api-key', TEST_OPERATOR_KEY).send({ url: rx.url, group_id: caller.groupId });
-    expect((await t.deps.pool.query(`SELECT secret FROM webhook_endpoints WHERE id = $1`, [ep.body.id])).rows[0].secret).toBe(ep.body.secret);
+    const ep = await request(t.app)
+      .post('/api/v1/webhook-endpoints')
+      .set('x-api-key', TEST_OPERATOR_KEY)
+      .send({ url: rx.url, group_id: caller.groupId });
+    expect((await t.deps.pool.query(`SELECT secret FROM webhook_endpoints WHERE id = $1`, [ep.body.id])).rows[0].secret).toBe(
+      ep.body.secret,
+    );
     await request(t.app).post('/v1/transcriptions/create').set(caller.headers).send({ duration_seconds: 1, original_transcript: 'hello' });
     await expect.poll(() => rx.received.length, { timeout: 20_000 }).toBe(1);
     expect(() => verifySignatures(ep.body.secret, rx.received[0])).not.toThrow();

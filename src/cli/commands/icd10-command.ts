@@ -15,7 +15,10 @@ export interface Icd10ImportOptions {
  */
 export async function runIcd10Import(file: string, opts: Icd10ImportOptions): Promise<void> {
   const bar = process.stdout.isTTY
-    ? new cliProgress.SingleBar({ format: 'ICD-10-CM import [{bar}] {percentage}% | {value}/{total} rows' }, cliProgress.Presets.shades_classic)
+    ? new cliProgress.SingleBar(
+        { format: 'ICD-10-CM import [{bar}] {percentage}% | {value}/{total} rows' },
+        cliProgress.Presets.shades_classic,
+      )
     : undefined;
   const { importIcd10 } = await import('../../terminology/icd10-import.js');
   await withDatabase(cliConfig(), async ({ pool }) => {

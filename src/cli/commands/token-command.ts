@@ -18,7 +18,9 @@ function developmentSecret(): { secret: string; issuer?: string; audience?: stri
   const config = cliConfig();
   if (config.jwtMode !== 'hs256') {
     const by = config.jwtMode === 'jwks' ? `a JWKS (JWT_JWKS_URL)` : 'a public key (JWT_PUBLIC_KEY)';
-    throw new CliError(`refusing to mint a token: JWT verification uses ${by}; tokens must come from the identity provider that holds the private key`);
+    throw new CliError(
+      `refusing to mint a token: JWT verification uses ${by}; tokens must come from the identity provider that holds the private key`,
+    );
   }
   const secret = config.JWT_SECRET ?? fillDevSecrets(config).config.JWT_SECRET!;
   return { secret, issuer: config.JWT_ISSUER, audience: config.JWT_AUDIENCE };

@@ -14,7 +14,8 @@ interface ReplayOptions {
  */
 async function replayDead(opts: ReplayOptions): Promise<void> {
   if (!opts.dead) throw new CliError('say which deliveries to replay: --dead (every dead delivery, or those of --endpoint ID)', 2);
-  if (opts.endpoint !== undefined && !isUuid(opts.endpoint)) throw new CliError(`--endpoint "${opts.endpoint}" is not a webhook endpoint id (a UUID)`, 2);
+  if (opts.endpoint !== undefined && !isUuid(opts.endpoint))
+    throw new CliError(`--endpoint "${opts.endpoint}" is not a webhook endpoint id (a UUID)`, 2);
   const config = cliConfig();
   const [{ startBoss }, { QUEUES }, { createLogger }, { reopenForReplay }, { listDeadDeliveryIds }, { findEndpoint }] = await Promise.all([
     import('../../jobs/boss.js'),
@@ -43,7 +44,9 @@ async function replayDead(opts: ReplayOptions): Promise<void> {
     } finally {
       await boss.stop({ graceful: false, timeout: 5_000 }).catch(() => {});
     }
-    process.stdout.write(`Queued ${queued} dead deliver${queued === 1 ? 'y' : 'ies'} for replay${opts.endpoint ? ` (endpoint ${opts.endpoint})` : ''}.\n`);
+    process.stdout.write(
+      `Queued ${queued} dead deliver${queued === 1 ? 'y' : 'ies'} for replay${opts.endpoint ? ` (endpoint ${opts.endpoint})` : ''}.\n`,
+    );
     const skippedCount = ids.length - queued;
     if (skippedCount) {
       const why = [...skipped].map(([endpoint, status]) => `${endpoint} is ${status}`).join(', ');
@@ -59,6 +62,6 @@ export function registerWebhooks(program: Command): void {
     .description('send dead deliveries again, as POST /api/v1/webhook-deliveries/{id}/replay does (same webhook-id, fresh retry schedule)')
     .option('--dead', 'replay every delivery whose retries are exhausted')
     .option('--endpoint <id>', 'only the deliveries of this webhook endpoint')
-    .addHelpText('after', '\nThe running service\'s workers make the requests; this command only queues them.')
+    .addHelpText('after', "\nThe running service's workers make the requests; this command only queues them.")
     .action(replayDead);
 }

@@ -2,7 +2,16 @@ import { availableParallelism } from 'node:os';
 import { WorkerCrashError, WorkerPool, WorkerTimeoutError } from '../../lib/worker-pool.js';
 import type { Logger } from '../../lib/logger.js';
 import type { CodeTable } from '../../terminology/code-table.js';
-import type { ChatMessage, ChatOptions, ChatResult, ClinicalEngine, CodifyInput, CodifyResult, EngineCallOptions, ExtractionResult } from '../engine.js';
+import type {
+  ChatMessage,
+  ChatOptions,
+  ChatResult,
+  ClinicalEngine,
+  CodifyInput,
+  CodifyResult,
+  EngineCallOptions,
+  ExtractionResult,
+} from '../engine.js';
 import { EngineLimitError, EngineUnavailableError } from '../engine-errors.js';
 import type { Template } from '../templates.js';
 import { toPayload } from './code-table-payload.js';
@@ -86,7 +95,8 @@ export class IsolatedEngine implements ClinicalEngine {
         throw new EngineLimitError(`The clinical engine did not finish within ${Math.round(this.budgetMs / 1000)} s; the work was stopped`);
       }
       if (err instanceof WorkerCrashError || err instanceof WorkerTimeoutError) {
-        if (err instanceof WorkerCrashError && err.outOfMemory) throw new EngineLimitError('The clinical engine ran out of memory on this input; the work was stopped');
+        if (err instanceof WorkerCrashError && err.outOfMemory)
+          throw new EngineLimitError('The clinical engine ran out of memory on this input; the work was stopped');
         throw new EngineUnavailableError(`The clinical engine is unavailable (${err.message})`);
       }
       throw err;

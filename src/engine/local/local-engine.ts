@@ -1,13 +1,5 @@
 import type { CodeTable } from '../../terminology/code-table.js';
-import type {
-  ChatMessage,
-  ChatOptions,
-  ChatResult,
-  ClinicalEngine,
-  CodifyInput,
-  CodifyResult,
-  ExtractionResult,
-} from '../engine.js';
+import type { ChatMessage, ChatOptions, ChatResult, ClinicalEngine, CodifyInput, CodifyResult, ExtractionResult } from '../engine.js';
 import type { Template } from '../templates.js';
 import { answerChat } from './chat/index.js';
 import { codifyText } from './coder/index.js';

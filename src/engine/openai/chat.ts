@@ -6,9 +6,7 @@ import { chat as prompt } from './prompts/index.js';
 
 /** The scribe assistant's reply to the thread. */
 export async function answerChat(ctx: EngineContext, messages: ChatMessage[], signal?: AbortSignal): Promise<ChatResult> {
-  const thread = messages
-    .filter((m) => m && typeof m.content === 'string')
-    .map((m) => ({ role: m.role, content: m.content }));
+  const thread = messages.filter((m) => m && typeof m.content === 'string').map((m) => ({ role: m.role, content: m.content }));
   const out = await complete(
     ctx,
     'chat',

@@ -39,6 +39,8 @@ export function defaultModel(config: OpenAIConfig): string {
 
 /** The model for a codify level: its own variable when set, else OPENAI_MODEL. */
 export function codifyModel(config: OpenAIConfig, level: CodifyModel): string {
-  const own = { fast: config.OPENAI_MODEL_FAST, balanced: config.OPENAI_MODEL_BALANCED, 'high-quality': config.OPENAI_MODEL_HIGH_QUALITY }[level];
+  const own = { fast: config.OPENAI_MODEL_FAST, balanced: config.OPENAI_MODEL_BALANCED, 'high-quality': config.OPENAI_MODEL_HIGH_QUALITY }[
+    level
+  ];
   return own ?? defaultModel(config);
 }

@@ -33,12 +33,7 @@ function candidateLines(local: ReturnType<typeof codifyText>): string {
 }
 
 /** ICD-10-CM codes for a note: the model proposes, the table decides what may be returned. */
-export async function codify(
-  ctx: EngineContext,
-  table: CodeTable,
-  input: CodifyInput,
-  signal?: AbortSignal,
-): Promise<CodifyResult> {
+export async function codify(ctx: EngineContext, table: CodeTable, input: CodifyInput, signal?: AbortSignal): Promise<CodifyResult> {
   const model = codifyModel(ctx.config, input.model);
   // The local coder at the same level proposes the candidates and, where the model's quotation
   // cannot be found in the note, the evidence offsets.

@@ -8,7 +8,10 @@ const MAX_QUOTE = 1_000;
  * words ignoring case. Nothing when the model paraphrased; its words are never taken for the note's.
  */
 export function locateEvidence(text: string, quote: string, noteLength?: number): CodeEvidence[] {
-  const q = quote.trim().replace(/^["“']+|["”']+$/g, '').slice(0, MAX_QUOTE);
+  const q = quote
+    .trim()
+    .replace(/^["“']+|["”']+$/g, '')
+    .slice(0, MAX_QUOTE);
   if (q.length < 2) return [];
   let at = text.indexOf(q);
   if (at < 0) at = text.toLowerCase().indexOf(q.toLowerCase());

@@ -19,7 +19,11 @@ import { codify } from './codification.js';
 import { extractNote } from './extraction.js';
 import { PROMPT_VERSIONS } from './prompts/index.js';
 
-const numbered = (t: string) => t.split('\n').map((l, i) => `${i + 1}: ${l}`).join('\n');
+const numbered = (t: string) =>
+  t
+    .split('\n')
+    .map((l, i) => `${i + 1}: ${l}`)
+    .join('\n');
 
 export interface OpenAIEngineDeps {
   /** The ICD-10-CM table in force (reloaded after an import). */
@@ -44,12 +48,19 @@ export class OpenAIEngine implements ClinicalEngine {
   ) {
     const model = defaultModel(config); // fail at start, not at the first call
     this.ctx = { client: deps.client ?? createClient(config), config, logger: deps.logger };
-    deps.logger?.info('openai engine ready', { model, timeout_ms: config.OPENAI_TIMEOUT_MS, max_retries: config.OPENAI_MAX_RETRIES, prompts: PROMPT_VERSIONS });
+    deps.logger?.info('openai engine ready', {
+      model,
+      timeout_ms: config.OPENAI_TIMEOUT_MS,
+      max_retries: config.OPENAI_MAX_RETRIES,
+      prompts: PROMPT_VERSIONS,
+    });
   }
 
   chat(messages: ChatMessage[], options?: ChatOptions): Promise<ChatResult> {
     // The visit travels as a system message ahead of the thread, so the model answers from it.
-    const visit: ChatMessage[] = options?.visit ? [{ role: 'system', content: `Visit transcript (numbered lines):\n${numbered(options.visit.transcript)}` }] : [];
+    const visit: ChatMessage[] = options?.visit
+      ? [{ role: 'system', content: `Visit transcript (numbered lines):\n${numbered(options.visit.transcript)}` }]
+      : [];
     return answerChat(this.ctx, [...visit, ...messages], options?.signal);
   }
 

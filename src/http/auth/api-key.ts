@@ -46,7 +46,8 @@ export function apiKeyAuth(ring: KeyRing, scope: 'voice' | 'operator'): RequestH
     req.apiKey = { name: entry.name, operator: operator !== undefined };
     const ctx = currentContext();
     if (ctx) ctx.userId = entry.name;
-    if (scope === 'operator' && !operator) throw forbidden('This key reaches calls and the centers catalog only; this route needs an operator key');
+    if (scope === 'operator' && !operator)
+      throw forbidden('This key reaches calls and the centers catalog only; this route needs an operator key');
     next();
   };
 }

@@ -49,7 +49,8 @@ export function createTokenVerifier(config: JwtSettings): TokenVerifier {
       throw unauthorized(describeJoseError(err));
     }
     // A token may not outlive JWT_MAX_AGE_SECONDS from now, whatever its issuer wrote.
-    if (payload.exp! > Math.floor(Date.now() / 1000) + maxAgeSeconds) throw unauthorized(`Token expires more than ${maxAgeSeconds} s ahead`);
+    if (payload.exp! > Math.floor(Date.now() / 1000) + maxAgeSeconds)
+      throw unauthorized(`Token expires more than ${maxAgeSeconds} s ahead`);
     if (typeof payload.sub !== 'string' || !payload.sub) throw unauthorized('Token is missing the sub claim');
     const groupId = payload.group_id;
     if (typeof groupId !== 'string' || !groupId) throw unauthorized('Token is missing the group_id claim');

@@ -34,7 +34,11 @@ export class AuditWriter implements AuditLog {
   private closing = false;
   private readonly coalesceMs: number;
 
-  constructor(private readonly db: Queryable, private readonly logger: Logger, options: AuditWriterOptions = {}) {
+  constructor(
+    private readonly db: Queryable,
+    private readonly logger: Logger,
+    options: AuditWriterOptions = {},
+  ) {
     this.coalesceMs = options.coalesceMs ?? 50;
   }
 
@@ -97,9 +101,19 @@ export class AuditWriter implements AuditLog {
     const lost = rows.filter((r) => !again.includes(r));
     if (lost.length) {
       for (const r of lost) this.attempts.delete(r);
-      this.logger.error('audit write failed', { request_ids: lost.map((r) => r.requestId), rows: lost.length, error_name: e?.name, error_code: e?.code });
+      this.logger.error('audit write failed', {
+        request_ids: lost.map((r) => r.requestId),
+        rows: lost.length,
+        error_name: e?.name,
+        error_code: e?.code,
+      });
     } else {
-      this.logger.warn('audit write failed; retrying', { request_ids: rows.map((r) => r.requestId), rows: rows.length, error_name: e?.name, error_code: e?.code });
+      this.logger.warn('audit write failed; retrying', {
+        request_ids: rows.map((r) => r.requestId),
+        rows: rows.length,
+        error_name: e?.name,
+        error_code: e?.code,
+      });
     }
     return again;
   }

@@ -32,8 +32,18 @@ export async function appendAuditBatch(db: Queryable, batch: Array<AuditEntry & 
     name: 'audit-log-append-batch-v2',
     text: `INSERT INTO audit_log (at, request_id, client_request_id, user_id, group_id, doctor, patient, operation, resource_id, status)
      SELECT * FROM unnest($1::timestamptz[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::int[])`,
-    values: [entries.map((e) => e.at), col('requestId'), col('clientRequestId'), col('userId'), col('groupId'), col('doctor'), col('patient'),
-      col('operation'), col('resourceId'), col('status')],
+    values: [
+      entries.map((e) => e.at),
+      col('requestId'),
+      col('clientRequestId'),
+      col('userId'),
+      col('groupId'),
+      col('doctor'),
+      col('patient'),
+      col('operation'),
+      col('resourceId'),
+      col('status'),
+    ],
   });
 }
 

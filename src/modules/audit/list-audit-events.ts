@@ -5,7 +5,11 @@ import { parseWith } from '../../http/validate.js';
 import { listAuditEvents } from './audit.repo.js';
 
 // PostgreSQL text holds no NUL: a filter carrying one is refused rather than failing the query.
-const filterText = z.string().min(1).max(512).refine((v) => !v.includes('\u0000'), 'must not contain U+0000');
+const filterText = z
+  .string()
+  .min(1)
+  .max(512)
+  .refine((v) => !v.includes('\u0000'), 'must not contain U+0000');
 
 export const auditEventsQuery = z.object({
   resource_id: filterText.optional(),
@@ -22,7 +26,13 @@ export function listAuditEventsHandler(db: Queryable) {
   return async (req: Request, res: Response) => {
     const q = parseWith(auditEventsQuery, req.query);
     const items = await listAuditEvents(db, {
-      resourceId: q.resource_id, patient: q.patient, user: q.user, groupId: q.group_id, since: q.since, until: q.until, limit: q.limit,
+      resourceId: q.resource_id,
+      patient: q.patient,
+      user: q.user,
+      groupId: q.group_id,
+      since: q.since,
+      until: q.until,
+      limit: q.limit,
     });
     res.json({ items });
   };

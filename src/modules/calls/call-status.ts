@@ -1,15 +1,6 @@
 import { AppError } from '../../lib/errors.js';
 
-export const CALL_STATUSES = [
-  'queued',
-  'dispatched',
-  'ringing',
-  'in_progress',
-  'completed',
-  'failed',
-  'no_answer',
-  'cancelled',
-] as const;
+export const CALL_STATUSES = ['queued', 'dispatched', 'ringing', 'in_progress', 'completed', 'failed', 'no_answer', 'cancelled'] as const;
 export type CallStatus = (typeof CALL_STATUSES)[number];
 
 export const TERMINAL_STATUSES: ReadonlySet<CallStatus> = new Set(['completed', 'failed', 'no_answer', 'cancelled']);

@@ -62,18 +62,24 @@ export async function insertCall(db: Queryable, c: NewCall): Promise<StoredCall>
     `INSERT INTO calls (id, group_id, questionnaire_id, phone_number, patient_id, center_id, language, scheduled_at, metadata)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
      RETURNING ${COLUMNS}`,
-    [c.id, c.groupId, c.questionnaireId, c.phoneNumber, c.patientId ?? null, c.centerId ?? null, c.language ?? null,
-      c.scheduledAt ?? null, JSON.stringify(c.metadata)],
+    [
+      c.id,
+      c.groupId,
+      c.questionnaireId,
+      c.phoneNumber,
+      c.patientId ?? null,
+      c.centerId ?? null,
+      c.language ?? null,
+      c.scheduledAt ?? null,
+      JSON.stringify(c.metadata),
+    ],
   );
   return rows[0];
 }
 
 /** The call; `forUpdate` locks its row for the rest of the caller's transaction. */
 export async function findCall(db: Queryable, id: string, forUpdate = false): Promise<StoredCall | undefined> {
-  const { rows } = await db.query<StoredCall>(
-    `SELECT ${COLUMNS} FROM calls WHERE id = $1${forUpdate ? ' FOR UPDATE' : ''}`,
-    [id],
-  );
+  const { rows } = await db.query<StoredCall>(`SELECT ${COLUMNS} FROM calls WHERE id = $1${forUpdate ? ' FOR UPDATE' : ''}`, [id]);
   return rows[0];
 }
 
@@ -104,9 +110,18 @@ export async function updateCall(db: Queryable, id: string, ch: CallChange): Pro
        updated_at = now()
      WHERE id = $1
      RETURNING ${COLUMNS}`,
-    [id, ch.status ?? null, ch.statusReason !== undefined, ch.statusReason ?? null,
-      ch.answers ? JSON.stringify(ch.answers) : null, ch.transcript ?? null, ch.providerCallId ?? null,
-      Boolean(ch.markDispatched), Boolean(ch.markCompleted), Boolean(ch.incrementAttempts)],
+    [
+      id,
+      ch.status ?? null,
+      ch.statusReason !== undefined,
+      ch.statusReason ?? null,
+      ch.answers ? JSON.stringify(ch.answers) : null,
+      ch.transcript ?? null,
+      ch.providerCallId ?? null,
+      Boolean(ch.markDispatched),
+      Boolean(ch.markCompleted),
+      Boolean(ch.incrementAttempts),
+    ],
   );
   return rows[0];
 }

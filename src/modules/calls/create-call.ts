@@ -27,8 +27,8 @@ export const createCallBody = z.strictObject({
   patientId: z.string().trim().min(1, 'must not be empty').max(200).optional(),
   centerId: z.string().trim().min(1, 'must not be empty').max(200).optional(),
   language: z.string().refine(isLanguageTag, 'must be a BCP 47 language tag such as en, es or fr').optional(),
-  scheduledAt: z
-    .iso.datetime({ offset: true, message: 'must be an ISO 8601 date-time such as 2030-01-31T09:30:00Z' })
+  scheduledAt: z.iso
+    .datetime({ offset: true, message: 'must be an ISO 8601 date-time such as 2030-01-31T09:30:00Z' })
     .refine((v) => Date.parse(v) > Date.now(), 'must be in the future')
     .optional(),
   metadata: z
@@ -57,9 +57,14 @@ export function createCall(pool: Pool, boss: PgBoss) {
         metadata: body.metadata ?? {},
       });
       // The job commits with the call: an accepted call is never left without its dispatch.
-      await callDispatchJob.send(boss, tx, { callId: call.callId, request_id: currentContext()?.requestId }, {
-        startAfter: body.scheduledAt ? new Date(body.scheduledAt) : undefined,
-      });
+      await callDispatchJob.send(
+        boss,
+        tx,
+        { callId: call.callId, request_id: currentContext()?.requestId },
+        {
+          startAfter: body.scheduledAt ? new Date(body.scheduledAt) : undefined,
+        },
+      );
       return { status: 202, body: publicCall(call), resourceId: call.callId };
     });
     const callId = (answer.body as { callId?: string }).callId;

@@ -40,10 +40,14 @@ export async function storeIdempotentAnswer(
   ref: IdempotencyKeyRef,
   answer: { status: number; body: unknown; resourceId?: string },
 ): Promise<void> {
-  await db.query(
-    `UPDATE idempotency_keys SET status = $4, body = $5, resource_id = $6 WHERE scope = $1 AND route = $2 AND key = $3`,
-    [ref.scope, ref.route, ref.key, answer.status, JSON.stringify(answer.body), answer.resourceId ?? null],
-  );
+  await db.query(`UPDATE idempotency_keys SET status = $4, body = $5, resource_id = $6 WHERE scope = $1 AND route = $2 AND key = $3`, [
+    ref.scope,
+    ref.route,
+    ref.key,
+    answer.status,
+    JSON.stringify(answer.body),
+    answer.resourceId ?? null,
+  ]);
 }
 
 /** Forgets answers older than `hours`: a retry later than that is a new request. */

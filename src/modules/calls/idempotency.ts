@@ -3,12 +3,7 @@ import type { Pool, PoolClient } from '../../db/pool.js';
 import { withTransaction } from '../../db/transaction.js';
 import { canonicalJson } from '../../lib/canonical-json.js';
 import { AppError, badRequest } from '../../lib/errors.js';
-import {
-  claimIdempotencyKey,
-  findIdempotencyRecord,
-  storeIdempotentAnswer,
-  type IdempotencyKeyRef,
-} from './idempotency.repo.js';
+import { claimIdempotencyKey, findIdempotencyRecord, storeIdempotentAnswer, type IdempotencyKeyRef } from './idempotency.repo.js';
 
 const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');
 

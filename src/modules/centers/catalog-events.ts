@@ -25,7 +25,10 @@ export async function upsertCenter(db: Queryable, data: unknown): Promise<Center
 
 /** Many centers at once, in order (the last copy of an id wins); throws 422 when any does not fit. */
 export async function upsertCenters(db: Queryable, data: unknown[]): Promise<void> {
-  await upsertCenterRows(db, data.map((d) => parseWith(centerSchema, d, 422)));
+  await upsertCenterRows(
+    db,
+    data.map((d) => parseWith(centerSchema, d, 422)),
+  );
 }
 
 /** Removes the center and its services. Deleting one that is not there is not an error (false). */

@@ -39,8 +39,17 @@ export async function upsertCenterRow(db: Queryable, c: Center): Promise<CenterR
        postal_code = EXCLUDED.postal_code, country = EXCLUDED.country, phone = EXCLUDED.phone,
        timezone = EXCLUDED.timezone, opening_hours = EXCLUDED.opening_hours, updated_at = now()
      RETURNING ${CENTER_COLUMNS}`,
-    [c.id, c.name, c.address.line, c.address.city, c.address.postalCode, c.address.country, c.phone, c.timezone,
-      JSON.stringify(c.openingHours)],
+    [
+      c.id,
+      c.name,
+      c.address.line,
+      c.address.city,
+      c.address.postalCode,
+      c.address.country,
+      c.phone,
+      c.timezone,
+      JSON.stringify(c.openingHours),
+    ],
   );
   return rows[0];
 }
@@ -53,8 +62,15 @@ export async function upsertCenterRows(db: Queryable, centers: Center[]): Promis
   const last = new Map(centers.map((c) => [c.id, c]));
   if (last.size === 0) return;
   const rows = [...last.values()].map((c) => ({
-    id: c.id, name: c.name, line: c.address.line, city: c.address.city, postal: c.address.postalCode, country: c.address.country,
-    phone: c.phone, timezone: c.timezone, hours: c.openingHours,
+    id: c.id,
+    name: c.name,
+    line: c.address.line,
+    city: c.address.city,
+    postal: c.address.postalCode,
+    country: c.address.country,
+    phone: c.phone,
+    timezone: c.timezone,
+    hours: c.openingHours,
   }));
   await db.query({
     name: 'centers-upsert-many-v1',
@@ -129,8 +145,7 @@ export async function listServices(db: Queryable, f: ServiceFilter): Promise<Ser
         AND ($4::text IS NULL OR (name, id) > ($4, $5))
       ORDER BY name, id
       LIMIT $6`,
-    [f.centerId ?? null, f.specialty ?? null, f.q ? contains(f.q) : null, f.after?.name ?? null, f.after?.id ?? null,
-      f.limit + 1],
+    [f.centerId ?? null, f.specialty ?? null, f.q ? contains(f.q) : null, f.after?.name ?? null, f.after?.id ?? null, f.limit + 1],
   );
   return rows;
 }

@@ -28,10 +28,12 @@ const interval = z
 
 /** Opening hours per weekday; a day left out (or an empty list) is closed. */
 export const openingHoursSchema = z
-  .object(Object.fromEntries(WEEKDAYS.map((d) => [d, z.array(interval).max(6).default([])])) as Record<
-    (typeof WEEKDAYS)[number],
-    z.ZodDefault<z.ZodArray<typeof interval>>
-  >)
+  .object(
+    Object.fromEntries(WEEKDAYS.map((d) => [d, z.array(interval).max(6).default([])])) as Record<
+      (typeof WEEKDAYS)[number],
+      z.ZodDefault<z.ZodArray<typeof interval>>
+    >,
+  )
   .strict();
 
 /** A center as config/centers.json and the `center.upserted` event carry it. */

@@ -24,7 +24,11 @@ export function codifyRateLimit(deps: AppDeps): RequestHandler {
     validate: false,
     handler: (_req, res, next) => {
       const retryAfter = String(res.getHeader('Retry-After') ?? Math.ceil(WINDOW_MS / 1000));
-      next(new AppError(429, `Rate limit of ${limit} codify requests per minute for this user exceeded; retry after ${retryAfter} s`, { 'Retry-After': retryAfter }));
+      next(
+        new AppError(429, `Rate limit of ${limit} codify requests per minute for this user exceeded; retry after ${retryAfter} s`, {
+          'Retry-After': retryAfter,
+        }),
+      );
     },
   });
 }

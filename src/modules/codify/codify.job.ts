@@ -24,7 +24,13 @@ export const codifyJob = defineJob<CodifyJobData, AppDeps>({
   queue: {
     name: 'codify',
     options: {
-      notify: true, retryLimit: 2, retryDelay: 1, retryBackoff: true, heartbeatSeconds: 30, expireInSeconds: 660, deleteAfterSeconds: 86_400,
+      notify: true,
+      retryLimit: 2,
+      retryDelay: 1,
+      retryBackoff: true,
+      heartbeatSeconds: 30,
+      expireInSeconds: 660,
+      deleteAfterSeconds: 86_400,
     },
   },
   schema: codifyJobSchema,

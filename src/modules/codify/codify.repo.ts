@@ -52,16 +52,27 @@ export async function insertCodifyRun(db: Queryable, r: NewCodifyRun): Promise<v
     `INSERT INTO codify_runs (id, group_id, user_id, doctor_id, patient_id, model, input_text, note_bytes, pdf_bytes,
                               pdf_pages, correlation_id)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
-    [r.id, r.groupId, r.userId, r.doctorId, r.patientId ?? null, r.model, r.text, r.noteBytes, r.pdfBytes ?? null,
-      r.pdfPages ?? null, r.correlationId ?? null],
+    [
+      r.id,
+      r.groupId,
+      r.userId,
+      r.doctorId,
+      r.patientId ?? null,
+      r.model,
+      r.text,
+      r.noteBytes,
+      r.pdfBytes ?? null,
+      r.pdfPages ?? null,
+      r.correlationId ?? null,
+    ],
   );
 }
 
 export async function findCodifyRun(db: Queryable, id: string, groupId?: string): Promise<CodifyRun | undefined> {
-  const { rows } = await db.query<CodifyRun>(
-    `SELECT ${COLUMNS} FROM codify_runs WHERE id = $1 AND ($2::text IS NULL OR group_id = $2)`,
-    [id, groupId ?? null],
-  );
+  const { rows } = await db.query<CodifyRun>(`SELECT ${COLUMNS} FROM codify_runs WHERE id = $1 AND ($2::text IS NULL OR group_id = $2)`, [
+    id,
+    groupId ?? null,
+  ]);
   return rows[0];
 }
 
@@ -102,8 +113,14 @@ export async function endCodifyRun(
      SET status = $2, result = $3, error = $4, engine = coalesce($5, engine), engine_ms = coalesce($6, engine_ms),
          input_text = NULL, ended_at = now()
      WHERE id = $1 AND status IN ('pending', 'running')`,
-    [id, end.error ? 'failed' : 'completed', end.result ? JSON.stringify(end.result) : null,
-      end.error ? JSON.stringify(end.error) : null, end.engine ?? null, end.engineMs ?? null],
+    [
+      id,
+      end.error ? 'failed' : 'completed',
+      end.result ? JSON.stringify(end.result) : null,
+      end.error ? JSON.stringify(end.error) : null,
+      end.engine ?? null,
+      end.engineMs ?? null,
+    ],
   );
   return rowCount === 1;
 }

@@ -21,7 +21,11 @@ export class PdfLimitError extends Error {
 
 /** unpdf's merged-text normalisation: spaces collapsed, no space around line breaks, at most one blank line. */
 const normalise = (pages: string[]) =>
-  pages.join('\n').replace(/[^\S\n]+/g, ' ').replace(/ ?\n ?/g, '\n').replace(/\n{3,}/g, '\n\n');
+  pages
+    .join('\n')
+    .replace(/[^\S\n]+/g, ' ')
+    .replace(/ ?\n ?/g, '\n')
+    .replace(/\n{3,}/g, '\n\n');
 
 /**
  * The PDF's text in reading order, pages joined (as unpdf's extractText with mergePages), read

@@ -58,7 +58,8 @@ export class PdfReader {
     if (err instanceof WorkerTimeoutError && err.during === 'work') return unprocessable(`pdf_file could not be read within ${seconds} s`);
     if (err instanceof WorkerBusyError) return new AppError(503, 'The PDF reader is busy; retry shortly', { 'retry-after': '5' });
     if (err instanceof WorkerCrashError && err.outOfMemory) return unprocessable('pdf_file could not be read within the memory allowed');
-    if (err instanceof WorkerCrashError || err instanceof WorkerTimeoutError) return serviceUnavailable('The PDF reader is unavailable; try again shortly');
+    if (err instanceof WorkerCrashError || err instanceof WorkerTimeoutError)
+      return serviceUnavailable('The PDF reader is unavailable; try again shortly');
     return unprocessable('pdf_file.data could not be read as a PDF document');
   }
 }

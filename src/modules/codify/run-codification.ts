@@ -68,11 +68,24 @@ export async function runCodification(deps: AppDeps, id: string, continuation?: 
   } catch (err) {
     const engineMs = performance.now() - started;
     const unavailable = isEngineUnavailable(err);
-    deps.logger.warn('codify engine failed', { codify_run_id: id, engine: deps.engine.name, error_name: (err as Error)?.name, unavailable });
+    deps.logger.warn('codify engine failed', {
+      codify_run_id: id,
+      engine: deps.engine.name,
+      error_name: (err as Error)?.name,
+      unavailable,
+    });
     const error: CodifyError = unavailable
-      ? { status: 503, error: 'Service Unavailable', details: `The coding engine is unavailable; codification ${id} was not done. Try again later.` }
+      ? {
+          status: 503,
+          error: 'Service Unavailable',
+          details: `The coding engine is unavailable; codification ${id} was not done. Try again later.`,
+        }
       : isEngineLimit(err)
-        ? { status: 422, error: 'Unprocessable Entity', details: `${err.message}: codification ${id} was not done (the note is too demanding to code)` }
+        ? {
+            status: 422,
+            error: 'Unprocessable Entity',
+            details: `${err.message}: codification ${id} was not done (the note is too demanding to code)`,
+          }
         : { status: 500, error: 'Internal Server Error', details: `An unexpected error occurred during codification ${id}` };
     await finish(deps, run, { error, engineMs }, continuation);
     return;
@@ -93,7 +106,11 @@ export async function runCodification(deps: AppDeps, id: string, continuation?: 
 /** After the job's last attempt failed on infrastructure: the codification ends failed, and what follows it is started. */
 export async function abandonCodification(deps: Pick<AppDeps, 'pool'>, id: string, continuation: Continuation | undefined): Promise<void> {
   await withTransaction(deps.pool, async (tx) => {
-    const error: CodifyError = { status: 500, error: 'Internal Server Error', details: `An unexpected error occurred during codification ${id}` };
+    const error: CodifyError = {
+      status: 500,
+      error: 'Internal Server Error',
+      details: `An unexpected error occurred during codification ${id}`,
+    };
     if (!(await endCodifyRun(tx, id, { error }))) return;
     await sendContinuation(tx, continuation);
     await notifyCodifyEnded(tx, id, CHANNELS.codify);

@@ -54,7 +54,12 @@ export async function verifyAssessments(
     if (seen.has(code)) return;
     seen.add(code);
     const justification = typeof a.justification === 'string' ? a.justification : '';
-    const verified: CodeAssessment = { code: toDotted(code), description: row.description, justification, confidence_percent: confidence(a.confidence_percent) };
+    const verified: CodeAssessment = {
+      code: toDotted(code),
+      description: row.description,
+      justification,
+      confidence_percent: confidence(a.confidence_percent),
+    };
     const evidence = coded ? exactEvidence(a.evidence, coded.text, coded.noteLength) : [];
     if (evidence.length) verified.evidence = evidence;
     if (final && !row.billable) {
@@ -77,7 +82,8 @@ function exactEvidence(list: unknown, text: string, noteLength: number): CodeEvi
   for (const e of list.slice(0, 20)) {
     if (!e || typeof e !== 'object') continue;
     const { start, end, text: quoted, source } = e as Record<string, unknown>;
-    if (!Number.isInteger(start) || !Number.isInteger(end) || typeof quoted !== 'string' || (source !== 'note' && source !== 'pdf')) continue;
+    if (!Number.isInteger(start) || !Number.isInteger(end) || typeof quoted !== 'string' || (source !== 'note' && source !== 'pdf'))
+      continue;
     const s = start as number;
     const t = end as number;
     const base = source === 'note' ? 0 : pdfStart;

@@ -21,7 +21,11 @@ export function consoleRouter({ pool, boss, engine, guards, audit }: RouteDeps):
   const op = guards.operator;
   // Views of PHI and operator actions: their row, written before the answer, names the path's id.
   const recorded = (operation: string) => auditedAtOnce(audit, { param: 'id', operation: `console.${operation}` });
-  router.get(`${base}/overview`, ...op, getOverview(pool, () => engine.name));
+  router.get(
+    `${base}/overview`,
+    ...op,
+    getOverview(pool, () => engine.name),
+  );
   router.get(`${base}/runs`, ...op, listRecentRuns(pool));
   router.get(`${base}/runs/:id`, ...op, recorded('view run'), getRunDetails(pool));
   router.post(`${base}/runs/:id/cancel`, ...op, recorded('cancel run'), cancelRunAsOperator(pool));

@@ -11,8 +11,7 @@ export function getHealth(db: Queryable, engineName: () => string) {
     const database = await checkDatabase(db);
     const queue = database.status === 'ok' ? await checkQueue(db) : { status: 'down' as const, error: 'database unreachable' };
     const engine = { status: 'ok' as CheckStatus, name: engineName() };
-    const status: CheckStatus =
-      database.status === 'down' ? 'down' : queue.status !== 'ok' || engine.status !== 'ok' ? 'degraded' : 'ok';
+    const status: CheckStatus = database.status === 'down' ? 'down' : queue.status !== 'ok' || engine.status !== 'ok' ? 'degraded' : 'ok';
     res
       .status(status === 'down' ? 503 : 200)
       .set('cache-control', 'no-store')

@@ -4,6 +4,9 @@ import { getHealth } from './get-health.js';
 
 export function healthRouter({ pool, engine }: RouteDeps): Router {
   const router = Router();
-  router.get('/api/v1/health', getHealth(pool, () => engine.name));
+  router.get(
+    '/api/v1/health',
+    getHealth(pool, () => engine.name),
+  );
   return router;
 }

@@ -106,6 +106,7 @@ export function toHl7Event(message: Hl7Message, type: string, sender: Integratio
   };
   // What the pipeline will parse, checked now: a message it could not run is AE, not a failed job later.
   const checked = encounterTranscriptData.safeParse(data);
-  if (!checked.success) throw cannotProcess(HL7_ERROR.dataTypeError, `Cannot be processed: ${describeZodError(checked.error)}`.slice(0, 200));
+  if (!checked.success)
+    throw cannotProcess(HL7_ERROR.dataTypeError, `Cannot be processed: ${describeZodError(checked.error)}`.slice(0, 200));
   return { type, groupId, data };
 }

@@ -95,7 +95,11 @@ export function hl7Intake(deps: AppDeps) {
     } catch (err) {
       if (err instanceof AckRejection) return answer(err.problem.code, buildAck(message, err.problem), type);
       deps.logger.error('hl7 message not stored', { control_id: controlId, type, error_name: (err as Error).name });
-      return answer('AE', buildAck(message, { code: 'AE', error: HL7_ERROR.internal, text: 'The message could not be stored; send it again' }), type);
+      return answer(
+        'AE',
+        buildAck(message, { code: 'AE', error: HL7_ERROR.internal, text: 'The message could not be stored; send it again' }),
+        type,
+      );
     }
   };
 }

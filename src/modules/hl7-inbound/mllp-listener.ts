@@ -54,35 +54,42 @@ export async function startMllpListener(deps: AppDeps, port: number, host: strin
       }
       for (const frame of frames) {
         if (++queued >= MAX_QUEUED) socket.pause();
-        state.busy = state.busy.then(async () => {
-          const started = performance.now();
-          const result = await intake(frame);
-          if (!socket.destroyed) socket.write(mllpFrame(result.ack));
-          // Only the supported types as labels: a sender cannot grow the metric's label set.
-          const type = HL7_TYPES.includes(result.type) ? result.type : 'other';
-          deps.metrics.hl7Ack.observe({ type, ack: result.code }, (performance.now() - started) / 1000);
-          deps.logger.info('hl7 message acknowledged', {
-            type: result.type,
-            control_id: result.controlId.slice(0, 64),
-            ack: result.code,
-            duplicate: result.duplicate,
-            ms: Math.round(performance.now() - started),
+        state.busy = state.busy
+          .then(async () => {
+            const started = performance.now();
+            const result = await intake(frame);
+            if (!socket.destroyed) socket.write(mllpFrame(result.ack));
+            // Only the supported types as labels: a sender cannot grow the metric's label set.
+            const type = HL7_TYPES.includes(result.type) ? result.type : 'other';
+            deps.metrics.hl7Ack.observe({ type, ack: result.code }, (performance.now() - started) / 1000);
+            deps.logger.info('hl7 message acknowledged', {
+              type: result.type,
+              control_id: result.controlId.slice(0, 64),
+              ack: result.code,
+              duplicate: result.duplicate,
+              ms: Math.round(performance.now() - started),
+            });
+          })
+          .catch((err: Error) => {
+            // Only reading can throw past the intake (storing is caught there), so nothing was
+            // stored: an AR tells the sender, and the connection goes on.
+            deps.logger.error('mllp message unreadable', { error_name: err.name });
+            if (!socket.destroyed) socket.write(mllpFrame(encodeHl7(rejectUnreadable('Unreadable message').toString())));
+          })
+          .finally(() => {
+            if (--queued < MAX_QUEUED && !stopping) socket.resume();
           });
-        }).catch((err: Error) => {
-          // Only reading can throw past the intake (storing is caught there), so nothing was
-          // stored: an AR tells the sender, and the connection goes on.
-          deps.logger.error('mllp message unreadable', { error_name: err.name });
-          if (!socket.destroyed) socket.write(mllpFrame(encodeHl7(rejectUnreadable('Unreadable message').toString())));
-        }).finally(() => {
-          if (--queued < MAX_QUEUED && !stopping) socket.resume();
-        });
       }
     });
   });
 
   await new Promise<void>((resolve, reject) => {
     const refuse = (err: NodeJS.ErrnoException) =>
-      reject(err.code === 'EADDRINUSE' ? new StartupError(`MLLP port ${port} is in use by another process: stop it, or set HL7_MLLP_PORT to a free port`) : err);
+      reject(
+        err.code === 'EADDRINUSE'
+          ? new StartupError(`MLLP port ${port} is in use by another process: stop it, or set HL7_MLLP_PORT to a free port`)
+          : err,
+      );
     server.once('error', refuse);
     server.listen(port, host, () => {
       server.off('error', refuse);

@@ -9,7 +9,6 @@ import { redactOutboxOlderThan } from '../outbound-webhooks/outbox/outbox.repo.j
 /** Hourly clean-up of expired rate-limit windows and idempotency keys, and redaction after RETENTION_DAYS. */
 export const HOUSEKEEPING_QUEUE = 'housekeeping';
 
-
 /** How long a call's Idempotency-Key answers a retry with the first answer. */
 export const IDEMPOTENCY_KEY_HOURS = 24;
 
@@ -27,7 +26,9 @@ export interface HousekeepingResult {
  * bodies and outbox payloads, which deliveries send. The record itself (transcriptions, notes,
  * runs, codifications) is kept; so are the redacted rows' ids, types, states and times.
  */
-export async function housekeep(deps: Pick<AppDeps, 'pool' | 'logger'> & { config: Pick<AppDeps['config'], 'RETENTION_DAYS'> }): Promise<HousekeepingResult> {
+export async function housekeep(
+  deps: Pick<AppDeps, 'pool' | 'logger'> & { config: Pick<AppDeps['config'], 'RETENTION_DAYS'> },
+): Promise<HousekeepingResult> {
   const rateLimitWindows = await deleteExpiredRateLimitWindows(deps.pool);
   const idempotencyKeys = await deleteIdempotencyKeysOlderThan(deps.pool, IDEMPOTENCY_KEY_HOURS);
   const redactedInboundEvents = await redactInboundEventsOlderThan(deps.pool, deps.config.RETENTION_DAYS);

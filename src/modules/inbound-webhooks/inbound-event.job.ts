@@ -26,7 +26,13 @@ export const inboundEventJob = defineJob<InboundEventJob, AppDeps>({
   queue: {
     name: INBOUND_EVENT_QUEUE,
     options: {
-      notify: true, retryLimit: 5, retryDelay: 5, retryBackoff: true, retryDelayMax: 600, heartbeatSeconds: 30, expireInSeconds: 3600,
+      notify: true,
+      retryLimit: 5,
+      retryDelay: 5,
+      retryBackoff: true,
+      retryDelayMax: 600,
+      heartbeatSeconds: 30,
+      expireInSeconds: 3600,
     },
   },
   schema: inboundEventJobSchema,
@@ -35,13 +41,18 @@ export const inboundEventJob = defineJob<InboundEventJob, AppDeps>({
   // every 30 s when NOTIFY is on. burstWhenBatchFull: while fetches come back full, fetch again at
   // once rather than after that poll (without it a backlog drained at one batch per second).
   fetch: {
-    batchSize: BATCH_SIZE, burstWhenBatchFull: true, localConcurrency: 2, pollingIntervalSeconds: 0.5, notifyPollingIntervalSeconds: 1,
+    batchSize: BATCH_SIZE,
+    burstWhenBatchFull: true,
+    localConcurrency: 2,
+    pollingIntervalSeconds: 0.5,
+    notifyPollingIntervalSeconds: 1,
     paceMs: PACE_MS,
   },
   async handleBatch(deps, items) {
     const work = new Map<string, EventWork>();
     for (const { data, attempt } of items) {
-      for (const id of 'id' in data ? [data.id] : data.ids) work.set(id, { id, lastAttempt: attempt.finalAttempt || (work.get(id)?.lastAttempt ?? false) });
+      for (const id of 'id' in data ? [data.id] : data.ids)
+        work.set(id, { id, lastAttempt: attempt.finalAttempt || (work.get(id)?.lastAttempt ?? false) });
     }
     const all = [...work.values()];
     const retry = new Set<string>();

@@ -95,10 +95,9 @@ export async function findInboundEvent(db: Queryable, id: string, forUpdate = fa
 
 /** Events with the sender's id, from either source (EHR first). */
 export async function findInboundEventsBySenderId(db: Queryable, eventId: string): Promise<StoredInboundEvent[]> {
-  const { rows } = await db.query<StoredInboundEvent>(
-    `SELECT ${COLUMNS} FROM inbound_events WHERE event_id = $1 ORDER BY source`,
-    [eventId],
-  );
+  const { rows } = await db.query<StoredInboundEvent>(`SELECT ${COLUMNS} FROM inbound_events WHERE event_id = $1 ORDER BY source`, [
+    eventId,
+  ]);
   return rows;
 }
 
@@ -161,10 +160,7 @@ export async function markCompleted(db: Queryable, ids: string[]): Promise<void>
 }
 
 export async function markProcessing(db: Queryable, id: string): Promise<void> {
-  await db.query(
-    `UPDATE inbound_events SET status = 'processing', attempts = attempts + 1 WHERE id = $1 AND status <> 'completed'`,
-    [id],
-  );
+  await db.query(`UPDATE inbound_events SET status = 'processing', attempts = attempts + 1 WHERE id = $1 AND status <> 'completed'`, [id]);
 }
 
 /** Merges step results into the pipeline state (each step records its ids once done). */

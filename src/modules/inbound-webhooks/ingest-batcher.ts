@@ -27,7 +27,10 @@ export class IngestBatcher {
   private readonly maxBatch: number;
   private readonly maxInFlight: number;
 
-  constructor(private readonly db: Queryable, options: IngestBatcherOptions = {}) {
+  constructor(
+    private readonly db: Queryable,
+    options: IngestBatcherOptions = {},
+  ) {
     this.maxBatch = options.maxBatch ?? 200;
     // One statement at a time (issue 20): under load the next batch gathers while one commits, so
     // batches are twice as large; side by side with two in flight, database CPU per request fell
@@ -56,7 +59,10 @@ export class IngestBatcher {
 
   private async settle(batch: Pending[]): Promise<void> {
     try {
-      const inserted = await insertInboundEventsWithJobs(this.db, batch.map((p) => p.event));
+      const inserted = await insertInboundEventsWithJobs(
+        this.db,
+        batch.map((p) => p.event),
+      );
       // Two copies of one event in a batch: the first is stored, the later ones are duplicates.
       for (const p of batch) p.resolve(inserted.delete(p.event.id));
     } catch (err) {

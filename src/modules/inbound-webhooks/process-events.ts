@@ -55,7 +55,13 @@ async function processClaimed(deps: AppDeps, event: StoredInboundEvent, lastAtte
       return { completed: true, retry: false };
     } catch (err) {
       const permanent = isPermanent(err);
-      deps.logger.warn('inbound event step failed', { event_id: event.event_id, type: event.type, error_name: (err as Error).name, permanent, last_attempt: lastAttempt });
+      deps.logger.warn('inbound event step failed', {
+        event_id: event.event_id,
+        type: event.type,
+        error_name: (err as Error).name,
+        permanent,
+        last_attempt: lastAttempt,
+      });
       if (permanent || lastAttempt) await failInboundEvent(deps.pool, event.id, err);
       return { completed: false, retry: !permanent };
     }

@@ -21,7 +21,8 @@ export function retryEvent(pool: Pool, boss: PgBoss) {
     const possible = id.length <= 200 && !id.includes('\u0000');
     const [event] = possible ? (await findInboundEventsBySenderId(pool, id)).filter((e) => !source || e.source === source) : [];
     if (!event) throw notFound('Event', id);
-    if (await isInboundEventRedacted(pool, event.id)) throw conflict(`Event ${id}: its body was redacted after the retention period; it cannot be retried`);
+    if (await isInboundEventRedacted(pool, event.id))
+      throw conflict(`Event ${id}: its body was redacted after the retention period; it cannot be retried`);
     const reopened = await withTransaction(pool, async (tx) => {
       if (!(await reopenFailedEvent(tx, event.id))) return false;
       await inboundEventJob.send(boss, tx, { id: event.id });

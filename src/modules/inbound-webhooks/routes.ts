@@ -9,8 +9,16 @@ import { retryEvent } from './retry-event.js';
 
 export function inboundWebhooksRouter({ pool, boss, config, secrets, guards }: RouteDeps): Router {
   const router = Router();
-  router.post('/api/v1/webhooks/ehr', signedJsonBody(() => config.EHR_WEBHOOK_SECRET), receiveEvent('ehr', pool));
-  router.post('/api/v1/webhooks/voice', signedJsonBody(() => config.VOICE_WEBHOOK_SECRET), receiveEvent('voice', pool));
+  router.post(
+    '/api/v1/webhooks/ehr',
+    signedJsonBody(() => config.EHR_WEBHOOK_SECRET),
+    receiveEvent('ehr', pool),
+  );
+  router.post(
+    '/api/v1/webhooks/voice',
+    signedJsonBody(() => config.VOICE_WEBHOOK_SECRET),
+    receiveEvent('voice', pool),
+  );
   const ownSecret = signedJsonBody((req) => [req.integration!.secret]);
   router.post('/api/v1/webhooks/ehr/:integrationId', integrationSender('ehr', pool, secrets), ownSecret, receiveEvent('ehr', pool));
   router.post('/api/v1/webhooks/voice/:integrationId', integrationSender('voice', pool, secrets), ownSecret, receiveEvent('voice', pool));

@@ -14,6 +14,7 @@ export async function requireBoundGroup(db: Queryable, sender: InboundSender, ev
   let group = eventType.groupId?.(data) ?? null;
   const callId = (data as { callId?: unknown }).callId;
   if (eventType.source === 'voice' && typeof callId === 'string') group = (await findCall(db, callId))?.groupId ?? null;
-  if (group === null) throw forbidden(`Integration ${sender.id} may not send ${eventType.type}: the event belongs to no group it is bound to`);
+  if (group === null)
+    throw forbidden(`Integration ${sender.id} may not send ${eventType.type}: the event belongs to no group it is bound to`);
   if (!sender.groupIds.includes(group)) throw forbidden(`Integration ${sender.id} is not bound to the event's group`);
 }

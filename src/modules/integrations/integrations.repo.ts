@@ -38,12 +38,18 @@ export async function insertIntegration(db: Queryable, i: NewIntegration): Promi
 
 /** Integrations in force (not revoked), newest first. */
 export async function listIntegrations(db: Queryable): Promise<Integration[]> {
-  const { rows } = await db.query<Integration>(`SELECT ${COLUMNS} FROM integrations WHERE revoked_at IS NULL ORDER BY created_at DESC, id DESC`);
+  const { rows } = await db.query<Integration>(
+    `SELECT ${COLUMNS} FROM integrations WHERE revoked_at IS NULL ORDER BY created_at DESC, id DESC`,
+  );
   return rows;
 }
 
 /** An integration in force of `source`, with its (sealed) secret: what an inbound post is checked against. */
-export async function findActiveIntegration(db: Queryable, id: string, source: IntegrationSource): Promise<(Integration & { secret: string }) | undefined> {
+export async function findActiveIntegration(
+  db: Queryable,
+  id: string,
+  source: IntegrationSource,
+): Promise<(Integration & { secret: string }) | undefined> {
   const { rows } = await db.query<Integration & { secret: string }>(
     `SELECT ${COLUMNS}, secret FROM integrations WHERE id = $1 AND source = $2 AND revoked_at IS NULL`,
     [id, source],

@@ -7,7 +7,10 @@ export const fhirEtag = (version: number) => `W/"${version}"`;
 
 /** Whether an If-Match header value (`*` or a comma-separated list of tags) names this version. */
 export function ifMatchSatisfied(header: string, version: number): boolean {
-  const tags = header.split(',').map((t) => t.trim()).filter(Boolean);
+  const tags = header
+    .split(',')
+    .map((t) => t.trim())
+    .filter(Boolean);
   return tags.some((tag) => tag === '*' || opaque(tag) === String(version));
 }
 

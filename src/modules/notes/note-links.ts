@@ -48,7 +48,9 @@ export async function checkNoteLinks(
       const found = await runIdsOfThread(tx, thread, runs);
       const missing = runs.filter((r) => !found.has(r));
       if (missing.length > 0) {
-        throw badRequest(`report_run_id: ${missing.slice(0, 5).join(', ')} ${missing.length === 1 ? 'is not a run' : 'are not runs'} of thread ${thread}`);
+        throw badRequest(
+          `report_run_id: ${missing.slice(0, 5).join(', ')} ${missing.length === 1 ? 'is not a run' : 'are not runs'} of thread ${thread}`,
+        );
       }
     }
   }

@@ -85,8 +85,21 @@ export async function insertNote(db: Queryable, n: NewNoteRow): Promise<{ row: N
      SELECT ${COLUMNS}, true AS inserted FROM ins
      UNION ALL
      SELECT ${COLUMNS}, false AS inserted FROM clinical_notes WHERE id = $1 AND NOT EXISTS (SELECT 1 FROM ins)`,
-    [n.id, n.groupId, n.userId, n.doctorId, n.patientId, n.transcriptionId, n.template, JSON.stringify(n.content),
-      n.feedback, n.reportThreadId, n.reportRunIds, n.correlationId, n.evidence ? JSON.stringify(n.evidence) : null],
+    [
+      n.id,
+      n.groupId,
+      n.userId,
+      n.doctorId,
+      n.patientId,
+      n.transcriptionId,
+      n.template,
+      JSON.stringify(n.content),
+      n.feedback,
+      n.reportThreadId,
+      n.reportRunIds,
+      n.correlationId,
+      n.evidence ? JSON.stringify(n.evidence) : null,
+    ],
   );
   const { inserted, ...row } = rows[0];
   return { row, inserted };
@@ -109,8 +122,17 @@ export async function updateNoteRow(db: Queryable, id: string, version: number, 
             report_thread_id = $7, report_run_id = $8, evidence = $9, version = $2, updated_at = clock_timestamp()
       WHERE id = $1
       RETURNING ${COLUMNS}`,
-    [id, version, f.transcription_id, f.template, JSON.stringify(f.ai_generated_content), f.feedback,
-      f.report_thread_id, f.report_run_id, f.evidence ? JSON.stringify(f.evidence) : null],
+    [
+      id,
+      version,
+      f.transcription_id,
+      f.template,
+      JSON.stringify(f.ai_generated_content),
+      f.feedback,
+      f.report_thread_id,
+      f.report_run_id,
+      f.evidence ? JSON.stringify(f.evidence) : null,
+    ],
   );
   return rows[0];
 }

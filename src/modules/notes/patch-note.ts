@@ -34,7 +34,9 @@ export function patchNote(pool: Pool) {
     const raw = bodyObject(req.body);
     const body = parseWith(patchNoteBody, raw);
     if (Object.keys(raw).every((k) => READ_ONLY_FIELDS.includes(k))) {
-      throw badRequest('PATCH body must set at least one of template, ai_generated_content, feedback, transcription_id, report_thread_id, report_run_id');
+      throw badRequest(
+        'PATCH body must set at least one of template, ai_generated_content, feedback, transcription_id, report_thread_id, report_run_id',
+      );
     }
     const { userId, groupId } = req.principal!;
     const result = await withTransaction(pool, (tx) =>
@@ -50,7 +52,8 @@ export function patchNote(pool: Pool) {
           return {
             ...links,
             template: body.template,
-            ai_generated_content: body.ai_generated_content && (mergeNoteContent(current, body.template, body.ai_generated_content) as Record<string, string>),
+            ai_generated_content:
+              body.ai_generated_content && (mergeNoteContent(current, body.template, body.ai_generated_content) as Record<string, string>),
             feedback: body.feedback,
           };
         },

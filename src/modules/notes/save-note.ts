@@ -8,15 +8,7 @@ import { recordEvent } from '../outbound-webhooks/outbox/outbox.repo.js';
 import type { NoteEvidence } from '../../engine/engine.js';
 import { ifMatchSatisfied, noteEtag } from './note-etag.js';
 import { keptEvidence } from './note-evidence.js';
-import {
-  findNote,
-  insertNote,
-  insertNoteVersion,
-  updateNoteRow,
-  type ClinicalNote,
-  type NoteFields,
-  type NoteRow,
-} from './notes.repo.js';
+import { findNote, insertNote, insertNoteVersion, updateNoteRow, type ClinicalNote, type NoteFields, type NoteRow } from './notes.repo.js';
 
 export type { ClinicalNote } from './notes.repo.js';
 
@@ -87,7 +79,14 @@ export async function saveNewNote(tx: Queryable, input: NewNoteInput): Promise<C
     const value = note[f];
     return value !== null && !(Array.isArray(value) && value.length === 0);
   });
-  await insertNoteVersion(tx, { noteId: note.id, version: 1, snapshot: note, changedFields, userId: input.userId, doctorId: row.doctor_id });
+  await insertNoteVersion(tx, {
+    noteId: note.id,
+    version: 1,
+    snapshot: note,
+    changedFields,
+    userId: input.userId,
+    doctorId: row.doctor_id,
+  });
   await recordEvent(tx, {
     type: 'note.created',
     groupId: note.group_id,
@@ -146,21 +145,34 @@ export async function applyNoteChange(tx: Queryable, input: ApplyChangeInput): P
   };
   for (const f of CHANGEABLE) if (fields[f] !== undefined) (next as Record<string, unknown>)[f] = fields[f];
   if (next.template !== current.template && fields.ai_generated_content === undefined) {
-    throw badRequest(`Changing template from ${current.template} to ${next.template} needs ai_generated_content of the ${next.template} shape`);
+    throw badRequest(
+      `Changing template from ${current.template} to ${next.template} needs ai_generated_content of the ${next.template} shape`,
+    );
   }
   next.ai_generated_content = assertContentFits(next.template, next.ai_generated_content);
   // New evidence comes with an extraction; otherwise changed sections lose theirs.
   next.evidence =
     fields.evidence !== undefined
       ? fields.evidence
-      : keptEvidence(current.evidence, { template: current.template, content: current.ai_generated_content }, { template: next.template, content: next.ai_generated_content });
+      : keptEvidence(
+          current.evidence,
+          { template: current.template, content: current.ai_generated_content },
+          { template: next.template, content: next.ai_generated_content },
+        );
 
   const changedFields = CHANGEABLE.filter((f) => stableJson(next[f]) !== stableJson(current[f]));
   if (changedFields.length === 0 && stableJson(next.evidence) === stableJson(current.evidence)) return { row: current, changedFields };
 
   const row = await updateNoteRow(tx, current.id, current.version + 1, next);
   const note = toClinicalNote(row);
-  await insertNoteVersion(tx, { noteId: note.id, version: note.version, snapshot: note, changedFields, userId: input.userId, doctorId: input.doctorId ?? null });
+  await insertNoteVersion(tx, {
+    noteId: note.id,
+    version: note.version,
+    snapshot: note,
+    changedFields,
+    userId: input.userId,
+    doctorId: input.doctorId ?? null,
+  });
   await recordEvent(tx, {
     type: 'note.updated',
     groupId: note.group_id,

@@ -24,7 +24,13 @@ export const pipelineAdvanceJob = defineJob<PipelineAdvance, AppDeps>({
   queue: {
     name: PIPELINE_ADVANCE_QUEUE,
     options: {
-      notify: true, retryLimit: 5, retryDelay: 5, retryBackoff: true, retryDelayMax: 600, heartbeatSeconds: 30, expireInSeconds: 600,
+      notify: true,
+      retryLimit: 5,
+      retryDelay: 5,
+      retryBackoff: true,
+      retryDelayMax: 600,
+      heartbeatSeconds: 30,
+      expireInSeconds: 600,
     },
   },
   schema: pipelineAdvanceSchema,

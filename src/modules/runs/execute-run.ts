@@ -60,9 +60,20 @@ async function produceExtraction(deps: RunExecutionDeps, run: StoredRun, signal:
   }
   const result = await deps.engine.extractNote(transcript, template, { signal });
   const noteId = typeof configurable.note_id === 'string' ? configurable.note_id : undefined;
-  const note = writeExtractionNote(run, { noteId, transcriptionId, template: result.template, content: result.content, evidence: result.evidence });
+  const note = writeExtractionNote(run, {
+    noteId,
+    transcriptionId,
+    template: result.template,
+    content: result.content,
+    evidence: result.evidence,
+  });
   return {
-    output: { note_id: note.noteId, template: result.template, ai_generated_content: result.content, ...(result.evidence && { evidence: result.evidence }) },
+    output: {
+      note_id: note.noteId,
+      template: result.template,
+      ai_generated_content: result.content,
+      ...(result.evidence && { evidence: result.evidence }),
+    },
     usage: result.usage,
     write: note.write,
   };
@@ -91,7 +102,11 @@ export interface ExecuteOptions {
  * A cancel (the run ends while the engine works) aborts the engine's signal and keeps the
  * cancelled state. Returns the final status written, or undefined when the run had already ended.
  */
-export async function executeRun(deps: RunExecutionDeps, runId: string, options: ExecuteOptions = {}): Promise<'completed' | 'failed' | undefined> {
+export async function executeRun(
+  deps: RunExecutionDeps,
+  runId: string,
+  options: ExecuteOptions = {},
+): Promise<'completed' | 'failed' | undefined> {
   const cancelled = new AbortController();
   // Subscribed before the run is read, so a cancel committed in between still wakes us.
   const unsubscribe = deps.notifications.subscribe(CHANNELS.runs, (payload) => {

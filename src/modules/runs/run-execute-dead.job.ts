@@ -21,4 +21,3 @@ export const runExecuteDeadJob = defineJob<{ run_id?: string }, Pick<AppDeps, 'b
     deps.logger.warn('run job dead-lettered; run ended failed, thread released', { run_id: data.run_id, job_id: attempt.sourceId });
   },
 });
-

@@ -32,8 +32,15 @@ export const runExecuteJob = defineJob<RunJob, RunWorkerDeps>({
   queue: {
     name: RUN_QUEUE,
     options: {
-      policy: 'key_strict_fifo', notify: true, retryLimit: 5, retryDelay: 1, retryBackoff: true, retryDelayMax: 60, heartbeatSeconds: 10,
-      expireInSeconds: 900, deadLetter: RUN_DEAD_QUEUE,
+      policy: 'key_strict_fifo',
+      notify: true,
+      retryLimit: 5,
+      retryDelay: 1,
+      retryBackoff: true,
+      retryDelayMax: 60,
+      heartbeatSeconds: 10,
+      expireInSeconds: 900,
+      deadLetter: RUN_DEAD_QUEUE,
     },
   },
   schema: runJobSchema,
@@ -42,7 +49,12 @@ export const runExecuteJob = defineJob<RunJob, RunWorkerDeps>({
   async handle(deps, data, attempt) {
     const started = Date.now();
     const status = await executeRun(deps, data.run_id, { jobSignal: attempt.signal });
-    deps.logger.info('run executed', { run_id: data.run_id, status: status ?? 'already ended', attempt: attempt.attempt, ms: Date.now() - started });
+    deps.logger.info('run executed', {
+      run_id: data.run_id,
+      status: status ?? 'already ended',
+      attempt: attempt.attempt,
+      ms: Date.now() - started,
+    });
   },
   onFinalFailure: (deps, data) => abandonRun(deps, data.run_id),
 });

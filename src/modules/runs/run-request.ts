@@ -40,5 +40,8 @@ export function isChatHeader(raw: string | undefined): boolean {
 
 /** The transcript of an extraction run given by its messages: their text, in order. */
 export function messagesTranscript(messages: { content: string }[]): string {
-  return messages.map((m) => m.content).join('\n').trim();
+  return messages
+    .map((m) => m.content)
+    .join('\n')
+    .trim();
 }

@@ -80,17 +80,29 @@ export async function insertRun(db: Queryable, r: NewRun): Promise<Run> {
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
        RETURNING *)
      SELECT ${VIEW} FROM ins, LATERAL (SELECT pg_notify($11, $1::text)) AS n`,
-    [r.id, r.threadId, r.groupId, r.userId, r.doctorId, r.patientId ?? null, r.kind, JSON.stringify(r.input),
-      JSON.stringify(r.config), r.correlationId ?? null, CHANNELS.runs],
+    [
+      r.id,
+      r.threadId,
+      r.groupId,
+      r.userId,
+      r.doctorId,
+      r.patientId ?? null,
+      r.kind,
+      JSON.stringify(r.input),
+      JSON.stringify(r.config),
+      r.correlationId ?? null,
+      CHANNELS.runs,
+    ],
   );
   return rows[0];
 }
 
 export async function findRun(db: Queryable, groupId: string, threadId: string, runId: string): Promise<Run | undefined> {
-  const { rows } = await db.query<Run>(
-    `SELECT ${VIEW} FROM runs WHERE id = $1 AND thread_id = $2 AND group_id = $3`,
-    [runId, threadId, groupId],
-  );
+  const { rows } = await db.query<Run>(`SELECT ${VIEW} FROM runs WHERE id = $1 AND thread_id = $2 AND group_id = $3`, [
+    runId,
+    threadId,
+    groupId,
+  ]);
   return rows[0];
 }
 

@@ -14,12 +14,22 @@ import { insertRun, type NewRun, type Run } from './runs.repo.js';
 export async function startRun(
   tx: Queryable,
   boss: PgBoss,
-  run: Omit<NewRun, 'id' | 'config'> & { id?: string; requestId?: string; config: { configurable: Record<string, unknown> }; continuation?: Continuation },
+  run: Omit<NewRun, 'id' | 'config'> & {
+    id?: string;
+    requestId?: string;
+    config: { configurable: Record<string, unknown> };
+    continuation?: Continuation;
+  },
 ): Promise<Run> {
   const { continuation, requestId, ...fields } = run;
   // Stored beside `configurable`, which is the only part of the config a client can write.
   const config = continuation ? { ...run.config, continuation } : run.config;
   const created = await insertRun(tx, { ...fields, config, id: run.id ?? randomUUID() });
-  await runExecuteJob.send(boss, tx, { run_id: created.run_id, request_id: requestId, correlation_id: run.correlationId }, { singletonKey: run.threadId });
+  await runExecuteJob.send(
+    boss,
+    tx,
+    { run_id: created.run_id, request_id: requestId, correlation_id: run.correlationId },
+    { singletonKey: run.threadId },
+  );
   return created;
 }

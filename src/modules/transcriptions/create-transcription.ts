@@ -12,11 +12,7 @@ import { insertTranscription } from './transcriptions.repo.js';
 export const createTranscriptionBody = z.strictObject({
   duration_seconds: z.number().finite().min(0),
   original_transcript: z.string().refine((s) => s.trim().length > 0, 'must not be empty'),
-  language_used: z
-    .string()
-    .refine(isLanguageTag, 'must be a BCP 47 language tag such as en, es or fr')
-    .optional()
-    .default('en'),
+  language_used: z.string().refine(isLanguageTag, 'must be a BCP 47 language tag such as en, es or fr').optional().default('en'),
 });
 
 export function createTranscription(pool: Pool) {

@@ -39,16 +39,12 @@ export async function insertTranscription(db: Queryable, t: NewTranscription): P
      SELECT ${COLUMNS} FROM ins
      UNION ALL
      SELECT ${COLUMNS} FROM transcriptions WHERE id = $1 AND NOT EXISTS (SELECT 1 FROM ins)`,
-    [t.id, t.groupId, t.userId, t.doctorId, t.patientId ?? null, t.durationSeconds, t.language, t.transcript,
-      t.correlationId ?? null],
+    [t.id, t.groupId, t.userId, t.doctorId, t.patientId ?? null, t.durationSeconds, t.language, t.transcript, t.correlationId ?? null],
   );
   return rows[0];
 }
 
 export async function findTranscription(db: Queryable, groupId: string, id: string): Promise<Transcription | undefined> {
-  const { rows } = await db.query<Transcription>(
-    `SELECT ${COLUMNS} FROM transcriptions WHERE id = $1 AND group_id = $2`,
-    [id, groupId],
-  );
+  const { rows } = await db.query<Transcription>(`SELECT ${COLUMNS} FROM transcriptions WHERE id = $1 AND group_id = $2`, [id, groupId]);
   return rows[0];
 }

@@ -10,19 +10,22 @@ export function registerCallPaths(registry: OpenAPIRegistry): void {
     operationId: 'createQuestionnaireCall',
     tags: ['Voice calls'],
     summary: 'Place an outbound questionnaire call',
-    description: 'Queues the call and its dispatch to the voice provider (at `scheduledAt` when given). With `Idempotency-Key`, the same key and body answer the first call again and create nothing.',
+    description:
+      'Queues the call and its dispatch to the voice provider (at `scheduledAt` when given). With `Idempotency-Key`, the same key and body answer the first call again and create nothing.',
     security: operatorSecurity,
     request: {
       headers: z.object({
         'Idempotency-Key': z.string().min(1).max(255).optional().openapi({
-          description: 'Makes retries safe: the same key with the same body returns the first answer (header `idempotent-replayed: true`); with another body, 422.',
+          description:
+            'Makes retries safe: the same key with the same body returns the first answer (header `idempotent-replayed: true`); with another body, 422.',
           example: 'call-2026-11-22-0001',
         }),
       }),
       body: {
         required: true,
         content: json(
-          createCallBody.meta({ id: 'CreateQuestionnaireCallDto',
+          createCallBody.meta({
+            id: 'CreateQuestionnaireCallDto',
             example: { questionnaireId: 'post-discharge-v2', phoneNumber: '+34915551234', patientId: 'pat-1187', language: 'es' },
           }),
         ),
@@ -33,7 +36,10 @@ export function registerCallPaths(registry: OpenAPIRegistry): void {
         description: 'The call, `queued`',
         headers: z.object({
           Location: z.string().openapi({ example: '/api/v1/calls/2a7c9e1b-4d6f-4b8a-9c0e-1f3a5b7d9e2c' }),
-          'idempotent-replayed': z.literal('true').optional().openapi({ description: 'Present when this is the stored answer of an earlier request with the same key' }),
+          'idempotent-replayed': z
+            .literal('true')
+            .optional()
+            .openapi({ description: 'Present when this is the stored answer of an earlier request with the same key' }),
         }),
         content: json(callDto),
       },

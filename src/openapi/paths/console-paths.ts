@@ -21,13 +21,50 @@ interface ConsoleRead {
 
 const READS: ConsoleRead[] = [
   { path: '/overview', operationId: 'consoleOverview', summary: 'Overview: health, queue, counts of the last hour', schema: view },
-  { path: '/runs', operationId: 'consoleRecentRuns', summary: 'Newest runs: ids, states and durations (no input or output)', schema: list, query: activityQuery },
-  { path: '/runs/{id}', operationId: 'consoleRunDetails', summary: 'One run in full, output included (audited)', schema: view, params: pathParams.id('Run'), notFound: 'Run not found' },
-  { path: '/codifications', operationId: 'consoleRecentCodifications', summary: 'Newest codifications: sizes and code counts (no text or codes)', schema: list, query: activityQuery },
-  { path: '/pipelines', operationId: 'consoleRecentPipelines', summary: 'Newest inbound events and their pipeline step ids (never event data)', schema: list, query: activityQuery },
-  { path: '/pipelines/{id}', operationId: 'consolePipelineDetails', summary: 'One inbound event: state, pipeline ids, full error (audited)', schema: view, params: pathParams.id('Inbound event'), notFound: 'Inbound event not found' },
+  {
+    path: '/runs',
+    operationId: 'consoleRecentRuns',
+    summary: 'Newest runs: ids, states and durations (no input or output)',
+    schema: list,
+    query: activityQuery,
+  },
+  {
+    path: '/runs/{id}',
+    operationId: 'consoleRunDetails',
+    summary: 'One run in full, output included (audited)',
+    schema: view,
+    params: pathParams.id('Run'),
+    notFound: 'Run not found',
+  },
+  {
+    path: '/codifications',
+    operationId: 'consoleRecentCodifications',
+    summary: 'Newest codifications: sizes and code counts (no text or codes)',
+    schema: list,
+    query: activityQuery,
+  },
+  {
+    path: '/pipelines',
+    operationId: 'consoleRecentPipelines',
+    summary: 'Newest inbound events and their pipeline step ids (never event data)',
+    schema: list,
+    query: activityQuery,
+  },
+  {
+    path: '/pipelines/{id}',
+    operationId: 'consolePipelineDetails',
+    summary: 'One inbound event: state, pipeline ids, full error (audited)',
+    schema: view,
+    params: pathParams.id('Inbound event'),
+    notFound: 'Inbound event not found',
+  },
   { path: '/inbound', operationId: 'consoleInboundSummary', summary: 'Inbound events by type, last hour and last day', schema: view },
-  { path: '/endpoints', operationId: 'consoleEndpointHealth', summary: 'Webhook endpoints and their delivery health (URLs without query strings)', schema: list },
+  {
+    path: '/endpoints',
+    operationId: 'consoleEndpointHealth',
+    summary: 'Webhook endpoints and their delivery health (URLs without query strings)',
+    schema: list,
+  },
   {
     path: '/deliveries/dead',
     operationId: 'consoleDeadDeliveries',
@@ -39,7 +76,12 @@ const READS: ConsoleRead[] = [
     }),
   },
   { path: '/calls', operationId: 'consoleCallsSummary', summary: 'Calls by status', schema: view },
-  { path: '/timeseries', operationId: 'consoleTimeseries', summary: 'Per-minute series over the last hour (from the database, the same on every instance)', schema: view },
+  {
+    path: '/timeseries',
+    operationId: 'consoleTimeseries',
+    summary: 'Per-minute series over the last hour (from the database, the same on every instance)',
+    schema: view,
+  },
 ];
 
 export function registerConsolePaths(registry: OpenAPIRegistry): void {
@@ -71,7 +113,11 @@ export function registerConsolePaths(registry: OpenAPIRegistry): void {
     request: { params: pathParams.id('Run') },
     responses: {
       200: { description: 'The run, now `failed` with error `Cancelled`', content: json(runDto) },
-      ...errorResponses(statuses(OPERATOR_ONLY_ERRORS, [404, 409]), { ...apiKey401, 404: 'Run not found', 409: 'The run has already ended' }),
+      ...errorResponses(statuses(OPERATOR_ONLY_ERRORS, [404, 409]), {
+        ...apiKey401,
+        404: 'Run not found',
+        409: 'The run has already ended',
+      }),
     },
   });
 
@@ -86,9 +132,17 @@ export function registerConsolePaths(registry: OpenAPIRegistry): void {
     responses: {
       202: {
         description: 'The deliveries queued again',
-        content: json(z.object({ endpoint_id: z.string(), replayed: z.number().int(), delivery_ids: z.array(z.string()) }).openapi('ReplayDeadAcceptedDto')),
+        content: json(
+          z
+            .object({ endpoint_id: z.string(), replayed: z.number().int(), delivery_ids: z.array(z.string()) })
+            .openapi('ReplayDeadAcceptedDto'),
+        ),
       },
-      ...errorResponses(statuses(OPERATOR_ONLY_ERRORS, [404, 409]), { ...apiKey401, 404: 'Webhook endpoint not found', 409: 'The endpoint is not active; enable it first' }),
+      ...errorResponses(statuses(OPERATOR_ONLY_ERRORS, [404, 409]), {
+        ...apiKey401,
+        404: 'Webhook endpoint not found',
+        409: 'The endpoint is not active; enable it first',
+      }),
     },
   });
 }

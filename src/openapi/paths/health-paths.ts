@@ -15,7 +15,16 @@ export function registerHealthPaths(registry: OpenAPIRegistry): void {
       200: { description: '`ok` or `degraded`', content: json(healthDto) },
       503: {
         description: 'The database is unreachable: status `down` (the health body, not the error body)',
-        content: json(healthDto, { status: 'down', checks: { database: { status: 'down', error: 'unreachable' }, queue: { status: 'down', error: 'database unreachable' }, engine: { status: 'ok', name: 'local' } }, version: '0.1.0', uptime_seconds: 3600 }),
+        content: json(healthDto, {
+          status: 'down',
+          checks: {
+            database: { status: 'down', error: 'unreachable' },
+            queue: { status: 'down', error: 'database unreachable' },
+            engine: { status: 'ok', name: 'local' },
+          },
+          version: '0.1.0',
+          uptime_seconds: 3600,
+        }),
       },
       ...errorResponses([500]),
     },

@@ -8,12 +8,15 @@ export function registerMetricsPaths(registry: OpenAPIRegistry): void {
     operationId: 'getMetrics',
     tags: ['Operations'],
     summary: 'Prometheus metrics',
-    description: 'Prometheus text exposition format: HTTP requests and latencies, jobs by queue and outcome, queue depths, process metrics.',
+    description:
+      'Prometheus text exposition format: HTTP requests and latencies, jobs by queue and outcome, queue depths, process metrics.',
     security: [],
     responses: {
       200: {
         description: 'The metrics',
-        content: { 'text/plain': { schema: z.string().openapi({ example: '# HELP http_requests_total ...\n# TYPE http_requests_total counter\n' }) } },
+        content: {
+          'text/plain': { schema: z.string().openapi({ example: '# HELP http_requests_total ...\n# TYPE http_requests_total counter\n' }) },
+        },
       },
       ...errorResponses([500]),
     },

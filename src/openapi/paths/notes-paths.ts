@@ -1,13 +1,30 @@
 import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 import { createNoteBody } from '../../modules/notes/create-note.js';
 import { patchNoteBody } from '../../modules/notes/patch-note.js';
-import { BODY_ERRORS, CLINICAL_ERRORS, clinicalHeaders, clinicalSecurity, errorResponses, json, pathParams, statuses, z } from '../registry.js';
+import {
+  BODY_ERRORS,
+  CLINICAL_ERRORS,
+  clinicalHeaders,
+  clinicalSecurity,
+  errorResponses,
+  json,
+  pathParams,
+  statuses,
+  z,
+} from '../registry.js';
 import { clinicalNoteDto, fhirDocumentReferenceDto, IDS, noteVersionsDto } from '../schemas.js';
 
-const etag = z.object({ ETag: z.string().openapi({ description: 'The note\'s version, `"<version>"`; send it back in If-Match', example: '"3"' }) });
+const etag = z.object({
+  ETag: z.string().openapi({ description: 'The note\'s version, `"<version>"`; send it back in If-Match', example: '"3"' }),
+});
 const noteParams = pathParams.id('Clinical note');
 const TEMPLATES = 'SOAP, BIRP, DAP or GIRP';
-const soapExample = { subjective: 'Cough for 5 days.', objective: 'T 38.1 C.', assessment: 'Community-acquired pneumonia.', plan: 'Amoxicillin 1 g every 8 h for 7 days.' };
+const soapExample = {
+  subjective: 'Cough for 5 days.',
+  objective: 'T 38.1 C.',
+  assessment: 'Community-acquired pneumonia.',
+  plan: 'Amoxicillin 1 g every 8 h for 7 days.',
+};
 
 export function registerNotePaths(registry: OpenAPIRegistry): void {
   registry.registerPath({
@@ -22,7 +39,12 @@ export function registerNotePaths(registry: OpenAPIRegistry): void {
       headers: clinicalHeaders,
       body: {
         required: true,
-        content: json(createNoteBody.meta({ id: 'CreateClinicalNoteDto', example: { template: 'SOAP', ai_generated_content: soapExample, transcription_id: IDS.transcription } })),
+        content: json(
+          createNoteBody.meta({
+            id: 'CreateClinicalNoteDto',
+            example: { template: 'SOAP', ai_generated_content: soapExample, transcription_id: IDS.transcription },
+          }),
+        ),
       },
     },
     responses: {
@@ -32,7 +54,7 @@ export function registerNotePaths(registry: OpenAPIRegistry): void {
         content: json(clinicalNoteDto),
       },
       ...errorResponses(statuses(CLINICAL_ERRORS, BODY_ERRORS), {
-        400: 'Missing or unknown template, content not of the template\'s shape, unknown fields, a link that does not exist, missing x-doctor, malformed JSON',
+        400: "Missing or unknown template, content not of the template's shape, unknown fields, a link that does not exist, missing x-doctor, malformed JSON",
       }),
     },
   });
@@ -57,19 +79,26 @@ export function registerNotePaths(registry: OpenAPIRegistry): void {
     operationId: 'updateClinicalNote',
     tags: ['Clinical notes'],
     summary: 'Update clinical note',
-    description: 'Fields not sent keep their values, and so do the sections of `ai_generated_content` not sent while the template stays (send only `plan` to change the plan); every change is kept as a version. A change of `template` must bring the whole content of the new shape. With `If-Match`, a stale version is refused (412).',
+    description:
+      'Fields not sent keep their values, and so do the sections of `ai_generated_content` not sent while the template stays (send only `plan` to change the plan); every change is kept as a version. A change of `template` must bring the whole content of the new shape. With `If-Match`, a stale version is refused (412).',
     security: clinicalSecurity,
     request: {
       headers: clinicalHeaders.extend({
-        'If-Match': z.string().optional().openapi({ description: 'ETag of the version this change is based on (`"3"`, `W/"3"` or `*`)', example: '"3"' }),
+        'If-Match': z
+          .string()
+          .optional()
+          .openapi({ description: 'ETag of the version this change is based on (`"3"`, `W/"3"` or `*`)', example: '"3"' }),
       }),
       params: noteParams,
-      body: { required: true, content: json(patchNoteBody.meta({ id: 'UpdateClinicalNoteDto', example: { feedback: 'Plan reviewed with the patient.' } })) },
+      body: {
+        required: true,
+        content: json(patchNoteBody.meta({ id: 'UpdateClinicalNoteDto', example: { feedback: 'Plan reviewed with the patient.' } })),
+      },
     },
     responses: {
       200: { description: 'The note, with its new version', headers: etag, content: json(clinicalNoteDto) },
       ...errorResponses(statuses(CLINICAL_ERRORS, BODY_ERRORS, [404, 412]), {
-        400: 'No field to change, unknown template or fields, content not of the template\'s shape, a changed id/user_id/group_id, a link that does not exist, missing x-doctor, malformed JSON',
+        400: "No field to change, unknown template or fields, content not of the template's shape, a changed id/user_id/group_id, a link that does not exist, missing x-doctor, malformed JSON",
         404: 'Clinical note not found',
       }),
     },

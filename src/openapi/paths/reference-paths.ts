@@ -16,7 +16,15 @@ export function registerReferencePaths(registry: OpenAPIRegistry): void {
         description: 'The entry points',
         content: {
           'application/json': {
-            schema: z.object({ name: z.string(), version: z.string(), docs: z.string(), openapi: z.string(), health: z.string(), metrics: z.string(), console: z.string() }),
+            schema: z.object({
+              name: z.string(),
+              version: z.string(),
+              docs: z.string(),
+              openapi: z.string(),
+              health: z.string(),
+              metrics: z.string(),
+              console: z.string(),
+            }),
           },
         },
       },
@@ -58,7 +66,10 @@ export function registerReferencePaths(registry: OpenAPIRegistry): void {
     security: [],
     request: { params: z.object({ asset: z.enum(['standalone.js']).openapi({ param: { name: 'asset', in: 'path' } }) }) },
     responses: {
-      200: { description: 'The script (from the installed @scalar/api-reference package)', content: { 'text/javascript': { schema: z.string() } } },
+      200: {
+        description: 'The script (from the installed @scalar/api-reference package)',
+        content: { 'text/javascript': { schema: z.string() } },
+      },
       ...errorResponses([404, 500], { 404: 'No such asset' }),
     },
   });

@@ -1,6 +1,15 @@
 import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 import { createThreadBody } from '../../modules/threads/create-thread.js';
-import { BODY_ERRORS, CLINICAL_ERRORS, clinicalHeaders, clinicalSecurity, errorResponses, json, pathParams, statuses } from '../registry.js';
+import {
+  BODY_ERRORS,
+  CLINICAL_ERRORS,
+  clinicalHeaders,
+  clinicalSecurity,
+  errorResponses,
+  json,
+  pathParams,
+  statuses,
+} from '../registry.js';
 import { threadDetailDto, threadDto } from '../schemas.js';
 
 export function registerThreadPaths(registry: OpenAPIRegistry): void {
@@ -10,7 +19,8 @@ export function registerThreadPaths(registry: OpenAPIRegistry): void {
     operationId: 'createThread',
     tags: ['Threads'],
     summary: 'Create conversation thread',
-    description: 'A stateful session with the clinical assistant; it must exist before any run. The body is an empty object (LangGraph clients may send `metadata`).',
+    description:
+      'A stateful session with the clinical assistant; it must exist before any run. The body is an empty object (LangGraph clients may send `metadata`).',
     security: clinicalSecurity,
     request: {
       headers: clinicalHeaders,

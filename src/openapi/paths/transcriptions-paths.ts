@@ -1,6 +1,15 @@
 import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 import { createTranscriptionBody } from '../../modules/transcriptions/create-transcription.js';
-import { BODY_ERRORS, CLINICAL_ERRORS, clinicalHeaders, clinicalSecurity, errorResponses, json, pathParams, statuses } from '../registry.js';
+import {
+  BODY_ERRORS,
+  CLINICAL_ERRORS,
+  clinicalHeaders,
+  clinicalSecurity,
+  errorResponses,
+  json,
+  pathParams,
+  statuses,
+} from '../registry.js';
 import { createTranscriptionResponseDto, transcriptionDto } from '../schemas.js';
 
 export function registerTranscriptionPaths(registry: OpenAPIRegistry): void {
@@ -17,8 +26,13 @@ export function registerTranscriptionPaths(registry: OpenAPIRegistry): void {
       body: {
         required: true,
         content: json(
-          createTranscriptionBody.meta({ id: 'CreateTranscriptionDto',
-            example: { duration_seconds: 312.5, original_transcript: '[doctor] What brings you in today? [patient] A cough for five days.', language_used: 'en' },
+          createTranscriptionBody.meta({
+            id: 'CreateTranscriptionDto',
+            example: {
+              duration_seconds: 312.5,
+              original_transcript: '[doctor] What brings you in today? [patient] A cough for five days.',
+              language_used: 'en',
+            },
           }),
         ),
       },

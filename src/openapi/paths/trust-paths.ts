@@ -34,14 +34,18 @@ const integrationDto = z
   .openapi('IntegrationDto');
 
 const integrationCreatedDto = integrationDto
-  .extend({ secret: z.string().openapi({ description: 'Its own signing secret, shown only in this answer', example: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' }) })
+  .extend({
+    secret: z
+      .string()
+      .openapi({ description: 'Its own signing secret, shown only in this answer', example: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' }),
+  })
   .openapi('IntegrationCreatedDto');
 
 const auditEventDto = z
   .object({
     id: z.string().openapi({ example: '18342' }),
     at: timestamp(),
-    user: z.string().nullable().openapi({ description: 'The token\'s `sub`, else the API key\'s name or fingerprint (never the key)' }),
+    user: z.string().nullable().openapi({ description: "The token's `sub`, else the API key's name or fingerprint (never the key)" }),
     group_id: z.string().nullable(),
     doctor: z.string().nullable(),
     patient: z.string().nullable(),
@@ -49,7 +53,7 @@ const auditEventDto = z
     resource_id: z.string().nullable(),
     status: z.number().int().openapi({ example: 200 }),
     request_id: z.string().nullable().openapi({ description: 'Made by the service' }),
-    client_request_id: z.string().nullable().openapi({ description: 'The caller\'s own `x-request-id`, as sent' }),
+    client_request_id: z.string().nullable().openapi({ description: "The caller's own `x-request-id`, as sent" }),
   })
   .openapi('AuditEventDto');
 
@@ -63,12 +67,26 @@ export function registerTrustPaths(registry: OpenAPIRegistry): void {
     operationId: 'createIntegration',
     tags: ['Inbound webhooks'],
     summary: 'Add an inbound integration with its own secret, bound to groups',
-    description: 'It posts to `/api/v1/webhooks/{source}/{integrationId}` signed with its own secret; events of other groups answer 403. `hl7` senders are matched on MSH-3 and MSH-4.',
+    description:
+      'It posts to `/api/v1/webhooks/{source}/{integrationId}` signed with its own secret; events of other groups answer 403. `hl7` senders are matched on MSH-3 and MSH-4.',
     security: operatorSecurity,
-    request: { body: { required: true, content: json(createIntegrationBody.meta({ id: 'CreateIntegrationDto', example: { name: 'St. Mary EHR', source: 'ehr', group_ids: ['clinic-madrid-01'] } })) } },
+    request: {
+      body: {
+        required: true,
+        content: json(
+          createIntegrationBody.meta({
+            id: 'CreateIntegrationDto',
+            example: { name: 'St. Mary EHR', source: 'ehr', group_ids: ['clinic-madrid-01'] },
+          }),
+        ),
+      },
+    },
     responses: {
       201: { description: 'The integration with its secret', content: json(integrationCreatedDto) },
-      ...errorResponses(statuses(OPERATOR_ONLY_ERRORS, BODY_ERRORS), { ...apiKey, 400: 'Wrong fields (an hl7 sender needs sending_application and sending_facility)' }),
+      ...errorResponses(statuses(OPERATOR_ONLY_ERRORS, BODY_ERRORS), {
+        ...apiKey,
+        400: 'Wrong fields (an hl7 sender needs sending_application and sending_facility)',
+      }),
     },
   });
 
@@ -80,7 +98,10 @@ export function registerTrustPaths(registry: OpenAPIRegistry): void {
     summary: 'List integrations in force',
     description: 'Newest first, without secrets.',
     security: operatorSecurity,
-    responses: { 200: { description: 'The integrations', content: json(z.array(integrationDto)) }, ...errorResponses(OPERATOR_ONLY_ERRORS, apiKey) },
+    responses: {
+      200: { description: 'The integrations', content: json(z.array(integrationDto)) },
+      ...errorResponses(OPERATOR_ONLY_ERRORS, apiKey),
+    },
   });
 
   registry.registerPath({
@@ -92,7 +113,10 @@ export function registerTrustPaths(registry: OpenAPIRegistry): void {
     description: 'At once: its posts answer 401 from now on; its secret is wiped.',
     security: operatorSecurity,
     request: { params: pathParams.id('Integration') },
-    responses: { 204: { description: 'Revoked' }, ...errorResponses(statuses(OPERATOR_ONLY_ERRORS, [404]), { ...apiKey, 404: 'Integration not found' }) },
+    responses: {
+      204: { description: 'Revoked' },
+      ...errorResponses(statuses(OPERATOR_ONLY_ERRORS, [404]), { ...apiKey, 404: 'Integration not found' }),
+    },
   });
 
   registry.registerPath({
@@ -101,12 +125,16 @@ export function registerTrustPaths(registry: OpenAPIRegistry): void {
     operationId: 'listAuditEvents',
     tags: ['Operations'],
     summary: 'The audit trail',
-    description: 'One row per request to a `/v1` or `X-Api-Key` route, whatever bytes it carried; rows matching every filter given, newest first. The service never deletes audit rows.',
+    description:
+      'One row per request to a `/v1` or `X-Api-Key` route, whatever bytes it carried; rows matching every filter given, newest first. The service never deletes audit rows.',
     security: operatorSecurity,
     request: { query: auditEventsQuery.extend({ limit: z.string().optional().openapi({ description: 'Integer 1-1000, default 100' }) }) },
     responses: {
       200: { description: 'Matching rows', content: json(z.object({ items: z.array(auditEventDto) }).openapi('AuditEventsDto')) },
-      ...errorResponses(statuses(OPERATOR_ONLY_ERRORS, [400]), { ...apiKey, 400: 'A bad filter (`since`/`until` not ISO 8601, `limit` out of range)' }),
+      ...errorResponses(statuses(OPERATOR_ONLY_ERRORS, [400]), {
+        ...apiKey,
+        400: 'A bad filter (`since`/`until` not ISO 8601, `limit` out of range)',
+      }),
     },
   });
 }
@@ -125,13 +153,17 @@ function registerGroupSubscriptionPaths(registry: OpenAPIRegistry): void {
     path: '/v1/webhook-endpoints',
     operationId: 'createGroupWebhookEndpoint',
     tags,
-    summary: 'Subscribe an endpoint of the token\'s group',
-    description: 'It receives the token\'s group\'s events only. `group_id`, when given, must be the token\'s group (403 otherwise); operator-wide endpoints need an operator key.',
+    summary: "Subscribe an endpoint of the token's group",
+    description:
+      "It receives the token's group's events only. `group_id`, when given, must be the token's group (403 otherwise); operator-wide endpoints need an operator key.",
     security: clinicalSecurity,
     request: { headers: clinicalHeaders, body: { required: true, content: json(createEndpointBody) } },
     responses: {
       201: { description: 'The endpoint with its secret', content: json(webhookEndpointCreatedDto) },
-      ...errorResponses(statuses(CLINICAL_ERRORS, BODY_ERRORS, [403]), { 400: 'Wrong fields, an unknown event type, or a URL that is not allowed', 403: 'group_id is another group' }),
+      ...errorResponses(statuses(CLINICAL_ERRORS, BODY_ERRORS, [403]), {
+        400: 'Wrong fields, an unknown event type, or a URL that is not allowed',
+        403: 'group_id is another group',
+      }),
     },
   });
 
@@ -140,7 +172,7 @@ function registerGroupSubscriptionPaths(registry: OpenAPIRegistry): void {
     path: '/v1/webhook-endpoints',
     operationId: 'listGroupWebhookEndpoints',
     tags,
-    summary: 'List the group\'s endpoints',
+    summary: "List the group's endpoints",
     description: 'Newest first, without secrets.',
     security: clinicalSecurity,
     request: { headers: clinicalHeaders, query: pagination },
@@ -152,7 +184,7 @@ function registerGroupSubscriptionPaths(registry: OpenAPIRegistry): void {
     path: '/v1/webhook-endpoints/{id}',
     operationId: 'deleteGroupWebhookEndpoint',
     tags,
-    summary: 'Delete one of the group\'s endpoints',
+    summary: "Delete one of the group's endpoints",
     description: 'Its pending deliveries are cancelled and its secret wiped.',
     security: clinicalSecurity,
     request: { headers: clinicalHeaders, params: pathParams.id('Webhook endpoint') },
@@ -164,7 +196,7 @@ function registerGroupSubscriptionPaths(registry: OpenAPIRegistry): void {
     path: '/v1/webhook-endpoints/{id}/deliveries',
     operationId: 'listGroupWebhookDeliveries',
     tags,
-    summary: 'Delivery log of one of the group\'s endpoints',
+    summary: "Delivery log of one of the group's endpoints",
     security: clinicalSecurity,
     request: { headers: clinicalHeaders, params: pathParams.id('Webhook endpoint'), query: pagination },
     responses: {
@@ -178,12 +210,15 @@ function registerGroupSubscriptionPaths(registry: OpenAPIRegistry): void {
     path: '/v1/webhook-deliveries/{id}/replay',
     operationId: 'replayGroupWebhookDelivery',
     tags,
-    summary: 'Replay a delivery of one of the group\'s endpoints',
+    summary: "Replay a delivery of one of the group's endpoints",
     security: clinicalSecurity,
     request: { headers: clinicalHeaders, params: pathParams.id('Webhook delivery') },
     responses: {
       202: { description: 'Queued again', content: json(replayAcceptedDto) },
-      ...errorResponses(statuses(CLINICAL_ERRORS, [404, 409]), { 404: notOurs, 409: 'Its endpoint is disabled or deleted, or its payload was redacted after RETENTION_DAYS' }),
+      ...errorResponses(statuses(CLINICAL_ERRORS, [404, 409]), {
+        404: notOurs,
+        409: 'Its endpoint is disabled or deleted, or its payload was redacted after RETENTION_DAYS',
+      }),
     },
   });
 }

@@ -19,7 +19,11 @@ import {
   webhookEndpointDto,
 } from '../schemas-operator.js';
 
-const dtoName = (type: string) => type.split('.').map((p) => p[0].toUpperCase() + p.slice(1)).join('');
+const dtoName = (type: string) =>
+  type
+    .split('.')
+    .map((p) => p[0].toUpperCase() + p.slice(1))
+    .join('');
 
 /** The envelope `{id, type, occurred_at, data}` with each type's own data schema (the one the receiver validates with). */
 function inboundEnvelope(types: InboundEventType[], example: unknown) {
@@ -51,9 +55,21 @@ const ehrExample = {
   id: 'evt_000123',
   type: 'encounter.transcript',
   occurred_at: '2026-11-22T09:30:00Z',
-  data: { group_id: 'clinic-madrid-01', doctor_id: 'dr-0042', patient_id: 'pat-1187', transcript: '[doctor] What brings you in? [patient] A cough.', duration_seconds: 312, template: 'SOAP' },
+  data: {
+    group_id: 'clinic-madrid-01',
+    doctor_id: 'dr-0042',
+    patient_id: 'pat-1187',
+    transcript: '[doctor] What brings you in? [patient] A cough.',
+    duration_seconds: 312,
+    template: 'SOAP',
+  },
 };
-const voiceExample = { id: 'vc_evt_991', type: 'call.status', occurred_at: '2026-11-22T09:31:00Z', data: { callId: '2a7c9e1b-4d6f-4b8a-9c0e-1f3a5b7d9e2c', status: 'ringing' } };
+const voiceExample = {
+  id: 'vc_evt_991',
+  type: 'call.status',
+  occurred_at: '2026-11-22T09:31:00Z',
+  data: { callId: '2a7c9e1b-4d6f-4b8a-9c0e-1f3a5b7d9e2c', status: 'ringing' },
+};
 
 export function registerWebhookPaths(registry: OpenAPIRegistry): void {
   registry.registerPath({
@@ -62,9 +78,13 @@ export function registerWebhookPaths(registry: OpenAPIRegistry): void {
     operationId: 'receiveEhrEvent',
     tags: ['Inbound webhooks'],
     summary: 'Receive an EHR/HIS event',
-    description: '`encounter.transcript` starts the documentation pipeline (transcription, thread, extraction run, note, codification, then outbound `note.ready`); `center.*` and `service.*` keep the centers catalog. Authenticated by the signature alone.',
+    description:
+      '`encounter.transcript` starts the documentation pipeline (transcription, thread, extraction run, note, codification, then outbound `note.ready`); `center.*` and `service.*` keep the centers catalog. Authenticated by the signature alone.',
     security: [],
-    request: { headers: signatureHeader, body: { required: true, content: json(inboundEnvelope([encounterTranscriptType, ...catalogEventTypes], ehrExample)) } },
+    request: {
+      headers: signatureHeader,
+      body: { required: true, content: json(inboundEnvelope([encounterTranscriptType, ...catalogEventTypes], ehrExample)) },
+    },
     responses: inboundResponses,
   });
 
@@ -81,28 +101,40 @@ export function registerWebhookPaths(registry: OpenAPIRegistry): void {
   });
 
   const integrationParam = z.object({
-    integrationId: z.string().openapi({ description: 'The integration (POST /api/v1/integrations). Unknown or revoked: 401.', example: '7d3e1c52-9a4b-4f0e-8c6d-2b1a0f9e8d7c', param: { name: 'integrationId', in: 'path' } }),
+    integrationId: z.string().openapi({
+      description: 'The integration (POST /api/v1/integrations). Unknown or revoked: 401.',
+      example: '7d3e1c52-9a4b-4f0e-8c6d-2b1a0f9e8d7c',
+      param: { name: 'integrationId', in: 'path' },
+    }),
   });
   const integrationResponses = {
     ...inboundResponses,
     ...errorResponses(statuses([400, 401, 403, 413, 415, 422, 500]), {
       400: 'Malformed JSON, or the envelope is missing or wrong',
-      401: 'Unknown or revoked integration, or a missing or invalid X-Integration-Signature (signed with the integration\'s own secret)',
-      403: 'The event\'s group (`data.group_id`; the call\'s group for call events) is not one the integration is bound to: nothing is stored',
+      401: "Unknown or revoked integration, or a missing or invalid X-Integration-Signature (signed with the integration's own secret)",
+      403: "The event's group (`data.group_id`; the call's group for call events) is not one the integration is bound to: nothing is stored",
       413: 'Body over 1 MB',
       422: 'Unknown event type, or `data` does not fit the type',
     }),
   };
-  for (const [source, types, example] of [['ehr', [encounterTranscriptType], ehrExample], ['voice', callEventTypes, voiceExample]] as const) {
+  for (const [source, types, example] of [
+    ['ehr', [encounterTranscriptType], ehrExample],
+    ['voice', callEventTypes, voiceExample],
+  ] as const) {
     registry.registerPath({
       method: 'post',
       path: `/api/v1/webhooks/${source}/{integrationId}`,
       operationId: `receive${source === 'ehr' ? 'Ehr' : 'Voice'}IntegrationEvent`,
       tags: ['Inbound webhooks'],
       summary: `Receive a${source === 'ehr' ? 'n EHR/HIS' : ' voice-service'} event from an integration`,
-      description: 'The same envelope and answers as the deployment-wide sender, signed with the integration\'s own secret; only for the groups it is bound to.',
+      description:
+        "The same envelope and answers as the deployment-wide sender, signed with the integration's own secret; only for the groups it is bound to.",
       security: [],
-      request: { headers: signatureHeader, params: integrationParam, body: { required: true, content: json(inboundEnvelope([...types], example)) } },
+      request: {
+        headers: signatureHeader,
+        params: integrationParam,
+        body: { required: true, content: json(inboundEnvelope([...types], example)) },
+      },
       responses: integrationResponses,
     });
   }
@@ -115,8 +147,12 @@ export function registerWebhookPaths(registry: OpenAPIRegistry): void {
     summary: 'Get an inbound event and the state of its work',
     security: operatorSecurity,
     request: {
-      params: z.object({ id: z.string().openapi({ description: "The sender's event id", example: 'evt_000123', param: { name: 'id', in: 'path' } }) }),
-      query: z.object({ source: z.enum(['ehr', 'voice', 'hl7']).optional().openapi({ description: 'When several sources used the same id' }) }),
+      params: z.object({
+        id: z.string().openapi({ description: "The sender's event id", example: 'evt_000123', param: { name: 'id', in: 'path' } }),
+      }),
+      query: z.object({
+        source: z.enum(['ehr', 'voice', 'hl7']).optional().openapi({ description: 'When several sources used the same id' }),
+      }),
     },
     responses: {
       200: { description: 'The event', content: json(inboundEventDto) },
@@ -133,12 +169,20 @@ export function registerWebhookPaths(registry: OpenAPIRegistry): void {
     description: 'The event goes back to `received` and its work resumes where it failed (steps already recorded are skipped).',
     security: operatorSecurity,
     request: {
-      params: z.object({ id: z.string().openapi({ description: "The sender's event id", example: 'evt_000123', param: { name: 'id', in: 'path' } }) }),
-      query: z.object({ source: z.enum(['ehr', 'voice', 'hl7']).optional().openapi({ description: 'When several sources used the same id' }) }),
+      params: z.object({
+        id: z.string().openapi({ description: "The sender's event id", example: 'evt_000123', param: { name: 'id', in: 'path' } }),
+      }),
+      query: z.object({
+        source: z.enum(['ehr', 'voice', 'hl7']).optional().openapi({ description: 'When several sources used the same id' }),
+      }),
     },
     responses: {
       202: { description: 'Queued again', content: json(inboundEventDto) },
-      ...errorResponses(statuses(OPERATOR_ONLY_ERRORS, [404, 409]), { 401: 'Missing or invalid X-Api-Key', 404: 'Event not found', 409: 'The event has not failed, or its body was redacted after RETENTION_DAYS' }),
+      ...errorResponses(statuses(OPERATOR_ONLY_ERRORS, [404, 409]), {
+        401: 'Missing or invalid X-Api-Key',
+        404: 'Event not found',
+        409: 'The event has not failed, or its body was redacted after RETENTION_DAYS',
+      }),
     },
   });
 
@@ -167,12 +211,20 @@ function registerSubscriptionPaths(registry: OpenAPIRegistry): void {
     request: {
       body: {
         required: true,
-        content: json(createEndpointBody.meta({ id: 'CreateWebhookEndpointDto', example: { url: 'https://ehr.example.org/clinigate/events', events: ['note.ready'], group_id: 'clinic-madrid-01' } })),
+        content: json(
+          createEndpointBody.meta({
+            id: 'CreateWebhookEndpointDto',
+            example: { url: 'https://ehr.example.org/clinigate/events', events: ['note.ready'], group_id: 'clinic-madrid-01' },
+          }),
+        ),
       },
     },
     responses: {
       201: { description: 'The endpoint with its secret', content: json(webhookEndpointCreatedDto) },
-      ...errorResponses(statuses(OPERATOR_ONLY_ERRORS, BODY_ERRORS), { ...apiKey401, 400: 'Wrong fields, an unknown event type, a URL that is not allowed (private address, not http(s), not mllp://host:port for hl7-mllp), events other than note.ready for hl7-mllp and fhir, or a fhir auth without a usable RS384/ES384 key' }),
+      ...errorResponses(statuses(OPERATOR_ONLY_ERRORS, BODY_ERRORS), {
+        ...apiKey401,
+        400: 'Wrong fields, an unknown event type, a URL that is not allowed (private address, not http(s), not mllp://host:port for hl7-mllp), events other than note.ready for hl7-mllp and fhir, or a fhir auth without a usable RS384/ES384 key',
+      }),
     },
   });
 
@@ -212,7 +264,8 @@ function registerSubscriptionPaths(registry: OpenAPIRegistry): void {
     operationId: 'enableWebhookEndpoint',
     tags: ['Outbound webhooks'],
     summary: 'Enable a disabled endpoint',
-    description: 'New events reach it from now on; deliveries cancelled or dead meanwhile are sent again only by a replay. Already active: the same answer.',
+    description:
+      'New events reach it from now on; deliveries cancelled or dead meanwhile are sent again only by a replay. Already active: the same answer.',
     security: operatorSecurity,
     request: { params: pathParams.id('Webhook endpoint') },
     responses: {
@@ -231,7 +284,11 @@ function registerSubscriptionPaths(registry: OpenAPIRegistry): void {
     request: { params: pathParams.id('Webhook endpoint'), query: pagination },
     responses: {
       200: { description: 'Deliveries, newest first, each with its attempts', content: json(z.array(webhookDeliveryDto)) },
-      ...errorResponses(statuses(OPERATOR_ONLY_ERRORS, [400, 404]), { ...apiKey401, 400: 'Bad `limit` or `offset`', 404: 'Webhook endpoint not found' }),
+      ...errorResponses(statuses(OPERATOR_ONLY_ERRORS, [400, 404]), {
+        ...apiKey401,
+        400: 'Bad `limit` or `offset`',
+        404: 'Webhook endpoint not found',
+      }),
     },
   });
 
@@ -246,7 +303,11 @@ function registerSubscriptionPaths(registry: OpenAPIRegistry): void {
     request: { params: pathParams.id('Webhook delivery') },
     responses: {
       202: { description: 'Queued again', content: json(replayAcceptedDto) },
-      ...errorResponses(statuses(OPERATOR_ONLY_ERRORS, [404, 409]), { ...apiKey401, 404: 'Webhook delivery not found', 409: 'Its endpoint is disabled or deleted, or its payload was redacted after RETENTION_DAYS' }),
+      ...errorResponses(statuses(OPERATOR_ONLY_ERRORS, [404, 409]), {
+        ...apiKey401,
+        404: 'Webhook delivery not found',
+        409: 'Its endpoint is disabled or deleted, or its payload was redacted after RETENTION_DAYS',
+      }),
     },
   });
 }
@@ -254,10 +315,15 @@ function registerSubscriptionPaths(registry: OpenAPIRegistry): void {
 /** OpenAPI 3.1 top-level `webhooks`: what Clinigate POSTs to subscribed endpoints. */
 function registerOutboundWebhooks(registry: OpenAPIRegistry): void {
   const deliveryHeaders = z.object({
-    'X-Integration-Signature': z.string().openapi({ description: '`sha256=<hex>`: HMAC-SHA256 of the raw body, keyed with the whole secret string' }),
+    'X-Integration-Signature': z
+      .string()
+      .openapi({ description: '`sha256=<hex>`: HMAC-SHA256 of the raw body, keyed with the whole secret string' }),
     'webhook-id': z.string().openapi({ description: 'Delivery id; the same on every retry and replay' }),
     'webhook-timestamp': z.string().openapi({ description: 'Unix seconds of this attempt' }),
-    'webhook-signature': z.string().openapi({ description: '`v1,<base64>`: HMAC-SHA256 of `id.timestamp.body`, keyed with the base64-decoded part after `whsec_` (Standard Webhooks)' }),
+    'webhook-signature': z.string().openapi({
+      description:
+        '`v1,<base64>`: HMAC-SHA256 of `id.timestamp.body`, keyed with the base64-decoded part after `whsec_` (Standard Webhooks)',
+    }),
   });
   for (const type of OUTBOUND_EVENT_TYPES) {
     registry.registerWebhook({

@@ -1,6 +1,15 @@
 import { ALLERGY } from '../extraction/cues.js';
 import { DOSE, drugNames } from '../extraction/lexicon.js';
-import { finish, notation, rewrite, type Evidenced, type Pronouns, type SoapEvidence, type SoapNote, type Unit } from '../extraction/index.js';
+import {
+  finish,
+  notation,
+  rewrite,
+  type Evidenced,
+  type Pronouns,
+  type SoapEvidence,
+  type SoapNote,
+  type Unit,
+} from '../extraction/index.js';
 import type { Intent } from './intents.js';
 import { withQuotes, type LineIndex } from './quotes.js';
 import { searchTopic } from './search.js';
@@ -28,7 +37,8 @@ function namesDrug(u: Unit): boolean {
 function said(u: Unit, p: Pronouns): Evidenced {
   const voice = u.speaker === 'unknown' ? 'doctor' : u.speaker;
   let t = notation(rewrite(u.text, voice, p));
-  if ((voice === 'patient' || voice === 'other') && !t.toLowerCase().startsWith(p.subj)) t = `${p.subj} said ${t.charAt(0).toLowerCase()}${t.slice(1)}`;
+  if ((voice === 'patient' || voice === 'other') && !t.toLowerCase().startsWith(p.subj))
+    t = `${p.subj} said ${t.charAt(0).toLowerCase()}${t.slice(1)}`;
   else if (voice === 'doctor' && !/^(the patient|she|he)\b/i.test(t)) t = `The clinician said: ${t}`;
   return { text: finish(t), lines: u.lines };
 }
@@ -45,7 +55,11 @@ function cited(title: string, items: Evidenced[]): string {
 function medications(src: AnswerSources): string {
   const meds = src.units.filter((u) => !u.question && u.words.length >= 2 && namesDrug(u));
   if (meds.length === 0) return NOT_SAID('which medications the patient takes or was prescribed');
-  return list('Medications in the visit (with doses where stated):', meds.slice(0, 12).map((u) => said(u, src.pronouns)), src);
+  return list(
+    'Medications in the visit (with doses where stated):',
+    meds.slice(0, 12).map((u) => said(u, src.pronouns)),
+    src,
+  );
 }
 
 function allergies(src: AnswerSources): string {
@@ -54,7 +68,11 @@ function allergies(src: AnswerSources): string {
   if (!m) {
     const mentions = src.units.filter((u) => !u.question && ALLERGY.test(u.text));
     if (!mentions.length) return NOT_SAID('whether the patient has allergies (no allergy was asked about or mentioned)');
-    return list('Allergies:', mentions.map((u) => said(u, src.pronouns)), src);
+    return list(
+      'Allergies:',
+      mentions.map((u) => said(u, src.pronouns)),
+      src,
+    );
   }
   const items = evidence.subjective.filter((e) => m[1].includes(e.text));
   return list('Allergies:', items, src);

@@ -33,7 +33,11 @@ export function chatContext(messages: ChatMessage[]): ChatContext {
     // "Summarise this visit:\n[doctor] ...": tagged lines are transcript, the rest is the ask.
     const lines = question.split(/\r?\n/);
     parts.push(lines.filter((l) => TAGGED.test(l)).join('\n'));
-    question = lines.filter((l) => !TAGGED.test(l)).join(' ').trim() || 'summarise the visit';
+    question =
+      lines
+        .filter((l) => !TAGGED.test(l))
+        .join(' ')
+        .trim() || 'summarise the visit';
   } else if (parts.length === 0 && words(question) >= 80) {
     // A long message with no transcript elsewhere is the visit itself; its last sentence asks.
     const sentences = question.split(/(?<=[.?!])\s+/);

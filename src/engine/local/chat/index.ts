@@ -21,9 +21,21 @@ export function answerChat(messages: ChatMessage[], visit?: VisitContext): strin
   }
   const turns = parseTranscript(transcript);
   const units = toUnits(turns);
-  const p = pronouns(detectGender(turns.filter((t) => t.speaker !== 'patient').map((t) => t.text).join(' ')));
+  const p = pronouns(
+    detectGender(
+      turns
+        .filter((t) => t.speaker !== 'patient')
+        .map((t) => t.text)
+        .join(' '),
+    ),
+  );
   let soap: ReturnType<typeof extractSoapWithEvidence> | undefined;
-  return answerFor(intent, question, { soap: () => (soap ??= extractSoapWithEvidence(transcript)), units, pronouns: p, lines: lineIndex(turns) });
+  return answerFor(intent, question, {
+    soap: () => (soap ??= extractSoapWithEvidence(transcript)),
+    units,
+    pronouns: p,
+    lines: lineIndex(turns),
+  });
 }
 
 const HELP =

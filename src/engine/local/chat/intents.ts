@@ -1,5 +1,16 @@
 /** What the clinician asks the scribe for. */
-export type Intent = 'note' | 'summary' | 'allergies' | 'medications' | 'plan' | 'assessment' | 'objective' | 'history' | 'symptoms-negative' | 'help' | 'topic';
+export type Intent =
+  | 'note'
+  | 'summary'
+  | 'allergies'
+  | 'medications'
+  | 'plan'
+  | 'assessment'
+  | 'objective'
+  | 'history'
+  | 'symptoms-negative'
+  | 'help'
+  | 'topic';
 
 const RULES: [Intent, RegExp][] = [
   ['help', /^\s*(help|what can you do|who are you|hi|hello|hey)\b[\s?!.]*$/i],
@@ -11,7 +22,10 @@ const RULES: [Intent, RegExp][] = [
   ['objective', /\b(exam(?:ination)?|findings?|vitals?|vital signs|blood pressure|results?|labs?|x-?rays?|imaging|tests?)\b/i],
   ['symptoms-negative', /\b(den(?:y|ies|ied)|negative|pertinent negatives|ruled out)\b/i],
   ['summary', /\b(summar\w*|recap|overview|brief|what happened|sum up|tl;?dr|gist)\b/i],
-  ['history', /\b(history|hpi|subjective|chief complaint|why (?:is|was|did) (?:the patient|she|he)|reason for (?:the )?visit|complain\w*)\b/i],
+  [
+    'history',
+    /\b(history|hpi|subjective|chief complaint|why (?:is|was|did) (?:the patient|she|he)|reason for (?:the )?visit|complain\w*)\b/i,
+  ],
 ];
 
 export function intentOf(question: string): Intent {

@@ -13,6 +13,9 @@ const clip = (s: string) => (s.length > 300 ? `${s.slice(0, 297)}...` : s);
 
 /** One answer line: the statement, then the transcript lines it relies on, quoted. */
 export function withQuotes(item: Evidenced, index: LineIndex): string {
-  const quoted = item.lines.filter((l) => index.has(l)).slice(0, 3).map((l) => `line ${l}: "${clip(index.get(l)!)}"`);
+  const quoted = item.lines
+    .filter((l) => index.has(l))
+    .slice(0, 3)
+    .map((l) => `line ${l}: "${clip(index.get(l)!)}"`);
   return quoted.length ? `- ${item.text}\n  (${quoted.join('; ')})` : `- ${item.text}`;
 }

@@ -1,15 +1,21 @@
 import { classify, finish, notation, rewrite, stem, type Evidenced, type Pronouns, type Unit } from '../extraction/index.js';
 
 /** Finds what was said in the visit about the topic of a free question. */
-const STOP = new Set(`what which who whom whose when where why how did does do is are was were be been the a an of
+const STOP = new Set(
+  `what which who whom whose when where why how did does do is are was were be been the a an of
   to in on at for with about from by and or but not no any some patient patients doctor doctors clinician visit
   say said says mention mentioned tell told talk talked discuss discussed report reported describe described
   she he her his they them their it its this that there here me my i you your we our us can could would should
   will please give show list find anything something everything regarding concerning today during also just
-  know thing things like get got have has had make made`.split(/\s+/));
+  know thing things like get got have has had make made`.split(/\s+/),
+);
 
 export function topicTerms(question: string): string[] {
-  const words = question.toLowerCase().replace(/[^a-z0-9' -]+/g, ' ').split(/\s+/).filter((w) => w.length > 1 && !STOP.has(w));
+  const words = question
+    .toLowerCase()
+    .replace(/[^a-z0-9' -]+/g, ' ')
+    .split(/\s+/)
+    .filter((w) => w.length > 1 && !STOP.has(w));
   return [...new Set(words.map((w) => stem(w.replace(/'s$/, ''))))];
 }
 

@@ -4,9 +4,28 @@ import type { AcceptanceModel, CoderArtifacts } from './learned/types.js';
 
 /** The features the acceptance model weighs, in order (scripts/train-coder.ts fits them). */
 export const FEATURES = [
-  'bias', 'lexicon', 'learned', 'description', 'rule', 'score', 'log_weight', 'log_words', 'single_word',
-  'unspecified_title', 'other_title', 'code_prior', 'code_prior_known', 'chapter_r', 'chapter_z',
-  'chapter_st', 'neoplasm', 'code_length', 'uncertain_inpatient', 'lexicon_and_title', 'title_words', 'log_prior_count',
+  'bias',
+  'lexicon',
+  'learned',
+  'description',
+  'rule',
+  'score',
+  'log_weight',
+  'log_words',
+  'single_word',
+  'unspecified_title',
+  'other_title',
+  'code_prior',
+  'code_prior_known',
+  'chapter_r',
+  'chapter_z',
+  'chapter_st',
+  'neoplasm',
+  'code_length',
+  'uncertain_inpatient',
+  'lexicon_and_title',
+  'title_words',
+  'log_prior_count',
   'learned_score',
 ];
 

@@ -3,44 +3,132 @@ export type Assertion = 'present' | 'negated' | 'family' | 'historical' | 'uncer
 
 // ConText-style triggers (Harkema et al. 2009), kept short.
 const FORWARD: Array<[string, Assertion]> = [
-  ['no', 'negated'], ['not', 'negated'], ['without', 'negated'], ['denies', 'negated'], ['denied', 'negated'],
-  ['deny', 'negated'], ['negative for', 'negated'], ['free of', 'negated'], ['absence of', 'negated'],
-  ['no evidence of', 'negated'], ['no signs of', 'negated'], ['no sign of', 'negated'], ['never', 'negated'],
-  ['nor', 'negated'], ['ruled out', 'negated'], ['excluded', 'negated'],
-  ['family history', 'family'], ['family history of', 'family'], ['mother', 'family'], ['father', 'family'],
-  ['brother', 'family'], ['sister', 'family'], ['sibling', 'family'], ['siblings', 'family'], ['aunt', 'family'],
-  ['uncle', 'family'], ['grandmother', 'family'], ['grandfather', 'family'], ['parents', 'family'],
-  ['cousin', 'family'], ['maternal', 'family'], ['paternal', 'family'], ['fh', 'family'],
+  ['no', 'negated'],
+  ['not', 'negated'],
+  ['without', 'negated'],
+  ['denies', 'negated'],
+  ['denied', 'negated'],
+  ['deny', 'negated'],
+  ['negative for', 'negated'],
+  ['free of', 'negated'],
+  ['absence of', 'negated'],
+  ['no evidence of', 'negated'],
+  ['no signs of', 'negated'],
+  ['no sign of', 'negated'],
+  ['never', 'negated'],
+  ['nor', 'negated'],
+  ['ruled out', 'negated'],
+  ['excluded', 'negated'],
+  ['family history', 'family'],
+  ['family history of', 'family'],
+  ['mother', 'family'],
+  ['father', 'family'],
+  ['brother', 'family'],
+  ['sister', 'family'],
+  ['sibling', 'family'],
+  ['siblings', 'family'],
+  ['aunt', 'family'],
+  ['uncle', 'family'],
+  ['grandmother', 'family'],
+  ['grandfather', 'family'],
+  ['parents', 'family'],
+  ['cousin', 'family'],
+  ['maternal', 'family'],
+  ['paternal', 'family'],
+  ['fh', 'family'],
   // Uncertain diagnoses (guidelines IV.H and II.H): "probable", "suspected", "rule out", "versus".
-  ['rule out', 'uncertain'], ['r/o', 'uncertain'], ['to exclude', 'uncertain'], ['suspected', 'uncertain'],
-  ['suspicion of', 'uncertain'], ['suspicious for', 'uncertain'], ['possible', 'uncertain'], ['possibly', 'uncertain'],
-  ['probable', 'uncertain'], ['probably', 'uncertain'], ['likely', 'uncertain'], ['most likely', 'uncertain'],
-  ['presumed', 'uncertain'], ['presumptive', 'uncertain'], ['questionable', 'uncertain'], ['query', 'uncertain'],
-  ['versus', 'uncertain'], ['vs', 'uncertain'], ['vs.', 'uncertain'], ['consistent with', 'uncertain'],
-  ['compatible with', 'uncertain'], ['suggestive of', 'uncertain'], ['working diagnosis', 'uncertain'],
-  ['differential diagnosis', 'uncertain'], ['concern for', 'uncertain'], ['evaluate for', 'uncertain'],
-  ['if', 'hypothetical'], ['risk of', 'hypothetical'], ['at risk for', 'hypothetical'], ['in case of', 'hypothetical'],
-  ['prophylaxis', 'hypothetical'], ['prevention of', 'hypothetical'], ['screening for', 'hypothetical'],
-  ['consider', 'hypothetical'], ['should', 'hypothetical'], ['could', 'hypothetical'], ['once', 'hypothetical'],
-  ['resolved', 'historical'], ['resolution of', 'historical'], ['recovered from', 'historical'],
-  ['in childhood', 'historical'], ['as a child', 'historical'], ['previous episode of', 'historical'],
-  ['remote history of', 'historical'], ['past history of', 'historical'],
+  ['rule out', 'uncertain'],
+  ['r/o', 'uncertain'],
+  ['to exclude', 'uncertain'],
+  ['suspected', 'uncertain'],
+  ['suspicion of', 'uncertain'],
+  ['suspicious for', 'uncertain'],
+  ['possible', 'uncertain'],
+  ['possibly', 'uncertain'],
+  ['probable', 'uncertain'],
+  ['probably', 'uncertain'],
+  ['likely', 'uncertain'],
+  ['most likely', 'uncertain'],
+  ['presumed', 'uncertain'],
+  ['presumptive', 'uncertain'],
+  ['questionable', 'uncertain'],
+  ['query', 'uncertain'],
+  ['versus', 'uncertain'],
+  ['vs', 'uncertain'],
+  ['vs.', 'uncertain'],
+  ['consistent with', 'uncertain'],
+  ['compatible with', 'uncertain'],
+  ['suggestive of', 'uncertain'],
+  ['working diagnosis', 'uncertain'],
+  ['differential diagnosis', 'uncertain'],
+  ['concern for', 'uncertain'],
+  ['evaluate for', 'uncertain'],
+  ['if', 'hypothetical'],
+  ['risk of', 'hypothetical'],
+  ['at risk for', 'hypothetical'],
+  ['in case of', 'hypothetical'],
+  ['prophylaxis', 'hypothetical'],
+  ['prevention of', 'hypothetical'],
+  ['screening for', 'hypothetical'],
+  ['consider', 'hypothetical'],
+  ['should', 'hypothetical'],
+  ['could', 'hypothetical'],
+  ['once', 'hypothetical'],
+  ['resolved', 'historical'],
+  ['resolution of', 'historical'],
+  ['recovered from', 'historical'],
+  ['in childhood', 'historical'],
+  ['as a child', 'historical'],
+  ['previous episode of', 'historical'],
+  ['remote history of', 'historical'],
+  ['past history of', 'historical'],
 ];
 
 const BACKWARD: Array<[string, Assertion]> = [
-  ['was ruled out', 'negated'], ['were ruled out', 'negated'], ['ruled out', 'negated'], ['was excluded', 'negated'],
-  ['were excluded', 'negated'], ['was negative', 'negated'], ['were negative', 'negated'], ['absent', 'negated'],
-  ['not found', 'negated'], ['not seen', 'negated'], ['not observed', 'negated'], ['not detected', 'negated'],
-  ['unlikely', 'uncertain'], ['was suspected', 'uncertain'], ['cannot be excluded', 'uncertain'], ['likely', 'uncertain'],
-  ['is likely', 'uncertain'], ['versus', 'uncertain'], ['vs', 'uncertain'], ['vs.', 'uncertain'], ['suspected', 'uncertain'],
+  ['was ruled out', 'negated'],
+  ['were ruled out', 'negated'],
+  ['ruled out', 'negated'],
+  ['was excluded', 'negated'],
+  ['were excluded', 'negated'],
+  ['was negative', 'negated'],
+  ['were negative', 'negated'],
+  ['absent', 'negated'],
+  ['not found', 'negated'],
+  ['not seen', 'negated'],
+  ['not observed', 'negated'],
+  ['not detected', 'negated'],
+  ['unlikely', 'uncertain'],
+  ['was suspected', 'uncertain'],
+  ['cannot be excluded', 'uncertain'],
+  ['likely', 'uncertain'],
+  ['is likely', 'uncertain'],
+  ['versus', 'uncertain'],
+  ['vs', 'uncertain'],
+  ['vs.', 'uncertain'],
+  ['suspected', 'uncertain'],
   ['resolves', 'hypothetical'],
-  ['in the family', 'family'], ['in her mother', 'family'], ['in his mother', 'family'], ['in his father', 'family'],
-  ['in her father', 'family'], ['resolved', 'historical'], ['years ago', 'historical'], ['in the past', 'historical'],
+  ['in the family', 'family'],
+  ['in her mother', 'family'],
+  ['in his mother', 'family'],
+  ['in his father', 'family'],
+  ['in her father', 'family'],
+  ['resolved', 'historical'],
+  ['years ago', 'historical'],
+  ['in the past', 'historical'],
 ];
 
 // Pseudo-triggers (ConText): phrases holding a trigger word that negate nothing.
 const PSEUDO: string[][] = [
-  ['do', 'not', 'resuscitate'], ['not', 'only'], ['no', 'change'], ['no', 'increase'], ['not', 'ruled', 'out'], ['once', 'daily'], ['once', 'a'], ['once', 'again'], ['once', 'more'], ['once', 'weekly'],
+  ['do', 'not', 'resuscitate'],
+  ['not', 'only'],
+  ['no', 'change'],
+  ['no', 'increase'],
+  ['not', 'ruled', 'out'],
+  ['once', 'daily'],
+  ['once', 'a'],
+  ['once', 'again'],
+  ['once', 'more'],
+  ['once', 'weekly'],
 ];
 
 const TERMINATORS = new Set(['but', 'however', 'although', 'though', 'except', 'yet', 'whereas', 'which', 'who', ';', ':', '.']);
@@ -87,14 +175,20 @@ export function assertWords(words: readonly string[]): Assertion[] {
       const [p, a] = f;
       const scope = SHORT.has(p.join(' ')) ? SHORT_SCOPE : SCOPE;
       let j = i + p.length;
-      for (let n = 0; j < lower.length && n < scope && !TERMINATORS.has(lower[j]) && !(scope === SHORT_SCOPE && lower[j] === ','); j++, n++) set(j, a);
+      for (let n = 0; j < lower.length && n < scope && !TERMINATORS.has(lower[j]) && !(scope === SHORT_SCOPE && lower[j] === ','); j++, n++)
+        set(j, a);
       if (a === 'negated' && scope === SCOPE) for (const k of listContinuation(lower, i + p.length, j)) set(k, a);
     }
     const b = BWD.get(lower[i])?.find(([p]) => matchAt(lower, i, p));
     if (b) {
       const [p, a] = b;
       const scope = SHORT.has(p.join(' ')) ? SHORT_SCOPE : SCOPE;
-      for (let j = i - 1, n = 0; j >= 0 && n < scope && !TERMINATORS.has(lower[j]) && !(scope === SHORT_SCOPE && lower[j] === ','); j--, n++) set(j, a);
+      for (
+        let j = i - 1, n = 0;
+        j >= 0 && n < scope && !TERMINATORS.has(lower[j]) && !(scope === SHORT_SCOPE && lower[j] === ',');
+        j--, n++
+      )
+        set(j, a);
     }
   }
   return out;
@@ -104,7 +198,8 @@ const LIST_SEPARATORS = new Set([',', 'or', 'and']);
 /** Words of one list item at most: "chest pain", "shortness of breath", "blood in the stool". */
 const LIST_ITEM_WORDS = 4;
 /** A word that opens a clause, not an item: "..., reporting more pain", "..., with swelling". */
-const CLAUSE_OPENER = /^(?:with|he|she|they|it|there|the|this|is|was|were|has|had|reports?|reporting|presents?|presenting|complains?|complaining)$/;
+const CLAUSE_OPENER =
+  /^(?:with|he|she|they|it|there|the|this|is|was|were|has|had|reports?|reporting|presents?|presenting|complains?|complaining)$/;
 /** An item of three or more words led by a gerund is a clause too ("..., describing sharp pain"); "vomiting" alone is an item. */
 const GERUND = /ing$/;
 

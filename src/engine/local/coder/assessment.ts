@@ -10,4 +10,3 @@ export function confidenceOf(f: Found, table: CodeTable): number {
   if (m.source === 'description' && /^other\b/i.test(title)) c -= 20;
   return Math.max(0, Math.min(100, Math.round(c)));
 }
-

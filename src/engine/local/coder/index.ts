@@ -65,7 +65,13 @@ export type Observer = (stage: 'raw' | 'ruled', c: Candidate, features: () => nu
  * (weak readings under its threshold are discarded), then the guideline rules, which only see
  * what was accepted; a code a rule makes is as sure as its least sure part.
  */
-export function codifyCandidates(table: CodeTable, text: string, model: CodifyModel, artifacts: CoderArtifacts | null, observe?: Observer): Candidates {
+export function codifyCandidates(
+  table: CodeTable,
+  text: string,
+  model: CodifyModel,
+  artifacts: CoderArtifacts | null,
+  observe?: Observer,
+): Candidates {
   const cfg = LEVELS[model];
   const lex = compiledLexicon(table);
   const learned = artifacts && cfg.learned ? compiledLearned(table, artifacts.lexicon, cfg.learnedMinPrecision) : undefined;
@@ -125,7 +131,8 @@ export function codifyCandidates(table: CodeTable, text: string, model: CodifyMo
   accept(cands, model, artifacts, features);
   readMs(cands);
   const cold = coldIllness(sentences);
-  if (cold.length) cands.assign('J00', '"a cold" in this sentence is the common cold (Index: Cold, common, J00), not cold temperature', [], cold);
+  if (cold.length)
+    cands.assign('J00', '"a cold" in this sentence is the common cold (Index: Cold, common, J00), not cold temperature', [], cold);
   applyGuidelines(cands, cfg);
   for (const c of cands.list) {
     if (c.origin !== 'rule') continue;
@@ -155,7 +162,10 @@ function accept(cands: Candidates, model: CodifyModel, artifacts: CoderArtifacts
     c.confidence = Math.round(100 * p);
     // Firm statements keep their code whatever the model says; it decides weak readings.
     if (c.final && !isFirm(c) && p < acceptance.threshold) {
-      cands.discard(c, `Discarded: low confidence (${c.confidence}%), under the ${model} level's acceptance threshold of ${Math.round(100 * acceptance.threshold)}%.`);
+      cands.discard(
+        c,
+        `Discarded: low confidence (${c.confidence}%), under the ${model} level's acceptance threshold of ${Math.round(100 * acceptance.threshold)}%.`,
+      );
     }
   }
 }
@@ -191,7 +201,8 @@ function addFound(cands: Candidates, f: Found, occurrences: number): void {
     c.final = true;
     c.rule = 'an uncertain diagnosis in an inpatient record is coded as if established (guideline II.H)';
   } else if (f.assertion !== 'present') c.why = REASONS[f.assertion];
-  else if (f.lessSpecificThan !== undefined) c.why = `Discarded: less specific than ${table.dottedAt(f.lessSpecificThan)}, stated in the same words.`;
+  else if (f.lessSpecificThan !== undefined)
+    c.why = `Discarded: less specific than ${table.dottedAt(f.lessSpecificThan)}, stated in the same words.`;
   else if (!table.billableAt(index)) {
     const child = billableFor(table, index);
     if (child === undefined) c.why = 'Discarded: header (non-billable) code; the note does not say which billable child applies.';
@@ -215,9 +226,15 @@ function readMs(cands: Candidates): void {
     const sense = msSense(text);
     if (sense === 'G35') continue;
     if (sense === 'I05.0' && cands.assign('I05.0', '"MS" in a note about the heart valves is mitral stenosis', [c])) {
-      cands.discard(c, 'Discarded: word sense. "MS" here is mitral stenosis (the note speaks of the heart valves), not multiple sclerosis.');
+      cands.discard(
+        c,
+        'Discarded: word sense. "MS" here is mitral stenosis (the note speaks of the heart valves), not multiple sclerosis.',
+      );
     } else if (sense === undefined) {
-      cands.discard(c, 'Discarded: word sense. "MS" is ambiguous here (multiple sclerosis, mitral stenosis, morphine sulfate, mental status) and the note does not say which.');
+      cands.discard(
+        c,
+        'Discarded: word sense. "MS" is ambiguous here (multiple sclerosis, mitral stenosis, morphine sulfate, mental status) and the note does not say which.',
+      );
     }
   }
 }

@@ -41,4 +41,3 @@ export function justify(c: Candidate, ctx: NoteContext): string {
   const rule = c.rule || ruleOf(c, ctx.table, ctx.text);
   return `Coded because ${rule}.${quote}`;
 }
-

@@ -35,7 +35,8 @@ export function compiledLearned(table: CodeTable, entries: readonly LearnedEntry
 export function matchLearned(lex: CompiledLearned, st: SentenceStems, sentence: number): Mention[] {
   const out: Mention[] = [];
   forEachStemPhrase(st, lex.byStems, lex.maxLen, (codes, start, end, len) => {
-    for (const [code, precision] of codes) out.push({ code, sentence, start, end, source: 'learned', weight: 4 + 3 * len, score: precision });
+    for (const [code, precision] of codes)
+      out.push({ code, sentence, start, end, source: 'learned', weight: 4 + 3 * len, score: precision });
   });
   return out;
 }

@@ -32,7 +32,40 @@ export interface LevelConfig {
 // high-quality: titles spread over up to two extra words. Each level has its own acceptance
 // model and threshold (learned/artifacts.ts, fitted by scripts/train-coder.ts).
 export const LEVELS: Record<CodifyModel, LevelConfig> = {
-  fast: { descriptions: 'exact', minCoverage: 1, slack: 0, wideCandidates: false, minWeight: 7, minConfidence: 60, learned: false, learnedMinPrecision: 1, qualifiers: true, clauses: false },
-  balanced: { descriptions: 'window', minCoverage: 1, slack: 0, wideCandidates: false, minWeight: 7, minConfidence: 60, learned: true, learnedMinPrecision: 0.5, qualifiers: true, clauses: true },
-  'high-quality': { descriptions: 'window', minCoverage: 1, slack: 2, wideCandidates: false, minWeight: 7, minConfidence: 60, learned: true, learnedMinPrecision: 0.35, qualifiers: true, clauses: true },
+  fast: {
+    descriptions: 'exact',
+    minCoverage: 1,
+    slack: 0,
+    wideCandidates: false,
+    minWeight: 7,
+    minConfidence: 60,
+    learned: false,
+    learnedMinPrecision: 1,
+    qualifiers: true,
+    clauses: false,
+  },
+  balanced: {
+    descriptions: 'window',
+    minCoverage: 1,
+    slack: 0,
+    wideCandidates: false,
+    minWeight: 7,
+    minConfidence: 60,
+    learned: true,
+    learnedMinPrecision: 0.5,
+    qualifiers: true,
+    clauses: true,
+  },
+  'high-quality': {
+    descriptions: 'window',
+    minCoverage: 1,
+    slack: 2,
+    wideCandidates: false,
+    minWeight: 7,
+    minConfidence: 60,
+    learned: true,
+    learnedMinPrecision: 0.35,
+    qualifiers: true,
+    clauses: true,
+  },
 };

@@ -47,7 +47,17 @@ export function resolveSentence(items: Found[], table: CodeTable): Found[] {
     }
     // Over the same words a synonym beats a title match, and of two title matches the first
     // (heavier, better scored, shorter title) wins.
-    if (m.source === 'description' && kept.some((k) => k.lessSpecificThan === undefined && inside(k) && !wider(k) && (k.mention.source === 'lexicon' || k.mention.weight >= m.weight - 1e-6))) continue;
+    if (
+      m.source === 'description' &&
+      kept.some(
+        (k) =>
+          k.lessSpecificThan === undefined &&
+          inside(k) &&
+          !wider(k) &&
+          (k.mention.source === 'lexicon' || k.mention.weight >= m.weight - 1e-6),
+      )
+    )
+      continue;
     kept.push(f);
   }
   return kept;
@@ -57,7 +67,6 @@ function better(a: Found, b: Found): boolean {
   if ((a.assertion === 'present') !== (b.assertion === 'present')) return a.assertion === 'present';
   return a.mention.weight * a.mention.score > b.mention.weight * b.mention.score;
 }
-
 
 /** Across the note: one entry per code, present occurrences first. */
 export function mergeByCode(all: Found[]): Found[] {

@@ -64,7 +64,8 @@ function longRuns(text: string): Array<[number, number]> {
   let from = -1;
   for (let i = 0; i <= text.length; i++) {
     const c = i < text.length ? text.charCodeAt(i) : 32;
-    const space = c === 32 || c === 9 || c === 10 || c === 13 || c === 12 || c === 11 || c === 0xa0 || (c >= 0x2000 && c <= 0x200a) || c === 0x3000;
+    const space =
+      c === 32 || c === 9 || c === 10 || c === 13 || c === 12 || c === 11 || c === 0xa0 || (c >= 0x2000 && c <= 0x200a) || c === 0x3000;
     if (!space) {
       if (from < 0) from = i;
     } else if (from >= 0) {

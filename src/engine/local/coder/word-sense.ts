@@ -6,23 +6,68 @@ import type { Sentence } from './sentence-split.js';
 // Heads after a condition word that make it name something else: "pain medication", "diabetes
 // education", "HIV test". A title word alone must not make a code.
 const NOT_A_CONDITION = new Set(
-  ('medication medications medicine clinic clinics education educator screening screen vaccine vaccines vaccination ' +
+  (
+    'medication medications medicine clinic clinics education educator screening screen vaccine vaccines vaccination ' +
     'test tests testing panel team service services specialist center centre program programme protocol unit ' +
-    'ward nurse consult consultation society association foundation awareness prevention prophylaxis kit')
-    .split(' '),
+    'ward nurse consult consultation society association foundation awareness prevention prophylaxis kit'
+  ).split(' '),
 );
 const URINARY = /^(urinat|urine|micturi|void|pee)/;
-const HOSPITAL_DISCHARGE_NEXT = new Set(['home', 'summary', 'diagnosis', 'diagnoses', 'instructions', 'medication', 'medications', 'planning', 'plan', 'date', 'to', 'letter', 'report', 'criteria']);
+const HOSPITAL_DISCHARGE_NEXT = new Set([
+  'home',
+  'summary',
+  'diagnosis',
+  'diagnoses',
+  'instructions',
+  'medication',
+  'medications',
+  'planning',
+  'plan',
+  'date',
+  'to',
+  'letter',
+  'report',
+  'criteria',
+]);
 const CARE_PLACE = /^(hospital|icu|ward|unit|rehab|rehabilitation|er|ed|emergency|service|department)$/;
-const HOSPITAL_DISCHARGE_PREV = new Set(['hospital', 'at', 'on', 'upon', 'after', 'before', 'until', 'prior', 'since', 'following', 'for', 'was', 'were', 'be', 'is']);
-const NOT_MOOD_DEPRESSION = new Set(['st', 'st-segment', 'segment', 'respiratory', 'marrow', 'myocardial', 'cns', 'skull', 'ventilatory', 'pr', 'pr-segment']);
+const HOSPITAL_DISCHARGE_PREV = new Set([
+  'hospital',
+  'at',
+  'on',
+  'upon',
+  'after',
+  'before',
+  'until',
+  'prior',
+  'since',
+  'following',
+  'for',
+  'was',
+  'were',
+  'be',
+  'is',
+]);
+const NOT_MOOD_DEPRESSION = new Set([
+  'st',
+  'st-segment',
+  'segment',
+  'respiratory',
+  'marrow',
+  'myocardial',
+  'cns',
+  'skull',
+  'ventilatory',
+  'pr',
+  'pr-segment',
+]);
 const BURN_VERB_BEFORE = new Set(['it', 'that', 'this', 'which', 'still', 'also', 'really', 'kind', 'sort']);
 const BURN_VERB_AFTER = new Set(['when', 'whenever', 'with', 'during', 'if', 'after', 'while', 'every']);
 const TOBACCO_CONTEXT = /^(tobacco|chew|chews|chewing|chewed|snuff|smokeless|snus|nicotine|pouch|pouches|copenhagen|skoal|grizzly)$/;
 const PLEURAL_CONTEXT = /^(pleural|pleura|chest|lung|lungs|thorax|thoracic|thoracentesis|hemithorax|costophrenic|parapneumonic|pleuritic)$/;
 /** Codes of a reaction (symptoms, urticaria, drug eruption, anaphylaxis) that an allergy statement names. */
 const REACTION_CODE = /^(R|L50|L27|T78|T88\.[67])/;
-const COLD_NOT_ILLNESS = /^(exposur|intoleran|extremit|hand|feet|foot|finger|toe|sweat|agglutinin|water|compress|pack|skin|limb|ischemi|clammy|temperatur|weather|environment|injur|urticari)/;
+const COLD_NOT_ILLNESS =
+  /^(exposur|intoleran|extremit|hand|feet|foot|finger|toe|sweat|agglutinin|water|compress|pack|skin|limb|ischemi|clammy|temperatur|weather|environment|injur|urticari)/;
 
 /**
  * Why a mention does not mean its code in this sentence (word sense), or undefined when it may.
@@ -38,7 +83,9 @@ export function senseProblem(table: CodeTable, m: Mention, lower: readonly strin
   // Burns are injuries; "burning" is a sensation: on urination it is dysuria (R30.0), and so is
   // "it burns when she pees" (the verb, not the injury).
   if (/^T(2[0-9]|3[0-2])/.test(code)) {
-    const urinary = lower.slice(m.end + 1, m.end + 6).some((w) => URINARY.test(w)) || lower.slice(Math.max(0, m.start - 4), m.start).some((w) => URINARY.test(w));
+    const urinary =
+      lower.slice(m.end + 1, m.end + 6).some((w) => URINARY.test(w)) ||
+      lower.slice(Math.max(0, m.start - 4), m.start).some((w) => URINARY.test(w));
     if (urinary) return 'Burning on urination is dysuria (R30.0), not a burn injury.';
     const injuryWord = span.some((w) => /^(burn|burns|burned|burnt|scald|scalds|scalded)$/.test(w));
     const verb = BURN_VERB_BEFORE.has(prev) || BURN_VERB_AFTER.has(next);
@@ -66,12 +113,21 @@ export function senseProblem(table: CodeTable, m: Mention, lower: readonly strin
   // Hospital discharge versus a discharge from a body site.
   if (span.some((w) => w === 'discharge' || w === 'discharged' || w === 'discharges')) {
     const fromCare = next === 'from' && (CARE_PLACE.test(lower[m.end + 2] ?? '') || CARE_PLACE.test(lower[m.end + 3] ?? ''));
-    if (has('discharged') || fromCare || HOSPITAL_DISCHARGE_NEXT.has(next) || (span[0].startsWith('discharge') && HOSPITAL_DISCHARGE_PREV.has(prev))) {
+    if (
+      has('discharged') ||
+      fromCare ||
+      HOSPITAL_DISCHARGE_NEXT.has(next) ||
+      (span[0].startsWith('discharge') && HOSPITAL_DISCHARGE_PREV.has(prev))
+    ) {
       return 'The note speaks of discharge from hospital, not a discharge from a body site.';
     }
   }
   // ST-segment depression is an ECG finding (R94.31), not a depressive disorder.
-  if (/^F3[23]/.test(code) && span[0] === 'depression' && (NOT_MOOD_DEPRESSION.has(prev) || (prev === 'segment' && lower[m.start - 2] === 'st'))) {
+  if (
+    /^F3[23]/.test(code) &&
+    span[0] === 'depression' &&
+    (NOT_MOOD_DEPRESSION.has(prev) || (prev === 'segment' && lower[m.start - 2] === 'st'))
+  ) {
     return prev === 'st' || prev === 'segment' || prev === 'st-segment'
       ? 'ST-segment depression is an electrocardiogram finding (R94.31), not a depressive disorder.'
       : `"${prev} depression" is not a depressive disorder.`;
@@ -88,12 +144,15 @@ export function senseProblem(table: CodeTable, m: Mention, lower: readonly strin
  * "allergic to" / "allergy to". A current "allergic reaction with hives" is not one.
  */
 function allergyStatement(lower: readonly string[], m: Mention): boolean {
-  return lower.some((w, i) => (i < m.start || i > m.end) && (w === 'allergies' || ((w === 'allergic' || w === 'allergy') && lower[i + 1] === 'to')));
+  return lower.some(
+    (w, i) => (i < m.start || i > m.end) && (w === 'allergies' || ((w === 'allergic' || w === 'allergy') && lower[i + 1] === 'to')),
+  );
 }
 
 // "MS" by context: multiple sclerosis in a neurological note, mitral stenosis in a cardiac one;
 // otherwise (morphine sulfate, mental status, musculoskeletal) it is not coded.
-const NEURO = /\b(sclerosis|demyelinat\w*|relapsing|remitting|optic neuritis|interferon|natalizumab|ocrelizumab|fingolimod|glatiramer|oligoclonal|edss|white matter lesions?|periventricular)\b/i;
+const NEURO =
+  /\b(sclerosis|demyelinat\w*|relapsing|remitting|optic neuritis|interferon|natalizumab|ocrelizumab|fingolimod|glatiramer|oligoclonal|edss|white matter lesions?|periventricular)\b/i;
 const CARDIAC = /\b(mitral|valve|valvular|murmur|echocardiogra\w*|rheumatic|commissurotomy|valvuloplasty|atrial fibrillation)\b/i;
 
 /** What "MS" stands for in this note: 'G35' (multiple sclerosis), 'I05.0' (mitral stenosis) or undefined. */

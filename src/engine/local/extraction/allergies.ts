@@ -13,7 +13,8 @@ export interface AllergyAnswer {
   lines: number[];
 }
 
-const NONE = /^(?:no|nope|none|nah|not that i know|not that i'm aware|no known|i don't have any|i don't think so|nothing)\b|\bno (?:known |drug |medication )?allergies\b|\bnot allergic\b/i;
+const NONE =
+  /^(?:no|nope|none|nah|not that i know|not that i'm aware|no known|i don't have any|i don't think so|nothing)\b|\bno (?:known |drug |medication )?allergies\b|\bnot allergic\b/i;
 
 export function allergyAnswers(turns: Turn[]): AllergyAnswer[] {
   const out: AllergyAnswer[] = [];

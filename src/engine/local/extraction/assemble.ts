@@ -21,7 +21,6 @@ export interface SoapNote {
   plan: string;
 }
 
-
 export type SoapEvidence = Record<keyof SoapNote, Evidenced[]>;
 
 export interface AssembleOptions {
@@ -35,7 +34,13 @@ export interface AssembleOptions {
 const wordCount = (s: string) => s.split(/\s+/).filter(Boolean).length;
 
 function stemSet(s: string): Set<string> {
-  return new Set(s.toLowerCase().split(/[^a-z0-9]+/).filter((w) => w.length > 2).map((w) => stem(w)));
+  return new Set(
+    s
+      .toLowerCase()
+      .split(/[^a-z0-9]+/)
+      .filter((w) => w.length > 2)
+      .map((w) => stem(w)),
+  );
 }
 
 function similar(a: Set<string>, b: Set<string>): boolean {
@@ -105,7 +110,8 @@ function write(c: Candidate, p: Pronouns, drug?: string): string {
   }
   const subj = p.subj.toLowerCase();
   if ((c.speaker === 'patient' || c.speaker === 'other') && !t.toLowerCase().startsWith(subj)) {
-    if (c.section === 'meds' && !/^(?:i|my|she|he|the|it|they|we)\b/i.test(c.unit.text)) t = `${p.subj} takes ${drug ? `${drug} ` : ''}${t.replace(/^(?:just|only|i take|i'm taking)\s+/i, '')}`;
+    if (c.section === 'meds' && !/^(?:i|my|she|he|the|it|they|we)\b/i.test(c.unit.text))
+      t = `${p.subj} takes ${drug ? `${drug} ` : ''}${t.replace(/^(?:just|only|i take|i'm taking)\s+/i, '')}`;
     else t = `${p.subj} ${c.unit.question ? 'asks' : 'reports'} ${t.charAt(0).toLowerCase()}${t.slice(1)}`;
   }
   return finish(t);
@@ -113,11 +119,17 @@ function write(c: Candidate, p: Pronouns, drug?: string): string {
 
 function sentence(c: Candidate, p: Pronouns): Evidenced {
   const drug = c.drug;
-  return { text: write(c, p, drug?.name), lines: drug ? [...new Set([...drug.lines, ...c.unit.lines])].sort((a, b) => a - b) : c.unit.lines };
+  return {
+    text: write(c, p, drug?.name),
+    lines: drug ? [...new Set([...drug.lines, ...c.unit.lines])].sort((a, b) => a - b) : c.unit.lines,
+  };
 }
 
 function ofSection(cands: Candidate[], section: Section, p: Pronouns): Evidenced[] {
-  return cands.filter((c) => c.section === section).map((c) => sentence(c, p)).filter((s) => s.text);
+  return cands
+    .filter((c) => c.section === section)
+    .map((c) => sentence(c, p))
+    .filter((s) => s.text);
 }
 
 function reviewOfSystems(findings: Finding[], p: Pronouns): Evidenced[] {
@@ -143,7 +155,10 @@ function allergyLines(chosen: Candidate[], answers: AllergyAnswer[], p: Pronouns
       if (!stated.length) out.push({ text: 'No known drug allergies.', lines: a.lines });
     } else if (a.text) {
       const t = finish(notation(rewrite(a.text, 'patient', p)));
-      out.push({ text: /allerg/i.test(t) ? t : finish(`${p.subj} reports ${t.charAt(0).toLowerCase()}${t.slice(1)}`), lines: a.lines.slice(-1) });
+      out.push({
+        text: /allerg/i.test(t) ? t : finish(`${p.subj} reports ${t.charAt(0).toLowerCase()}${t.slice(1)}`),
+        lines: a.lines.slice(-1),
+      });
     }
     a.lines.forEach((l) => covered.add(l));
   }
@@ -170,7 +185,9 @@ function impliedAssessment(chosen: Candidate[], cc: Evidenced | undefined, p: Pr
     best.section = 'assessment';
     return [sentence(best, p)];
   }
-  return cc ? [{ text: finish(`Evaluation of ${cc.text.charAt(0).toLowerCase()}${cc.text.slice(1).replace(/\.$/, '')}`), lines: cc.lines }] : [];
+  return cc
+    ? [{ text: finish(`Evaluation of ${cc.text.charAt(0).toLowerCase()}${cc.text.slice(1).replace(/\.$/, '')}`), lines: cc.lines }]
+    : [];
 }
 
 export const PLACEHOLDERS: SoapNote = {
@@ -206,7 +223,13 @@ export function assembleSoap(cands: Candidate[], findings: Finding[], opts: Asse
   const opening = intro ? [sentence(intro, p)] : [];
   const assessment = render([['', [...opening, ...(stated.length ? stated : impliedAssessment(chosen, cc, p))]]]);
   const planned = ofSection(chosen, 'plan', p);
-  const agreed = opts.turns ? agreement(opts.turns, planned.flatMap((s) => s.lines), p.subj) : undefined;
+  const agreed = opts.turns
+    ? agreement(
+        opts.turns,
+        planned.flatMap((s) => s.lines),
+        p.subj,
+      )
+    : undefined;
   const plan = render([['', agreed ? [...planned, agreed] : planned]]);
   return {
     note: {

@@ -17,21 +17,56 @@ export interface Candidate {
   drug?: { name: string; lines: number[] }; // the drug a dose-only answer is about (assemble.ts)
 }
 
-const COMMAND = /^(?:show me|open|pull up|go to(?! the (?:er|emergency|hospital|urgent care))|bring up|let's pull up|finali[sz]e (?:the|this) (?:note|recording)|end (?:the )?recording)\b/i; // voice-assistant commands
-const GREETING = /^(?:hi|hello|hey|good (?:morning|afternoon|evening)|nice to meet you|tell me (?:about|more)|walk me through|describe (?:the|your|it)|(?:so )?(?:here's|here is|this is) (?:the|my|our) plan\.?$)(?![a-z'])/i; // also prompts and headings said aloud; whole words only ("his", "hip", "hives" are no greeting)
+const COMMAND =
+  /^(?:show me|open|pull up|go to(?! the (?:er|emergency|hospital|urgent care))|bring up|let's pull up|finali[sz]e (?:the|this) (?:note|recording)|end (?:the )?recording)\b/i; // voice-assistant commands
+const GREETING =
+  /^(?:hi|hello|hey|good (?:morning|afternoon|evening)|nice to meet you|tell me (?:about|more)|walk me through|describe (?:the|your|it)|(?:so )?(?:here's|here is|this is) (?:the|my|our) plan\.?$)(?![a-z'])/i; // also prompts and headings said aloud; whole words only ("his", "hip", "hives" are no greeting)
 // Announcements of what comes next ("let's do a quick physical exam") carry no finding.
-const ANNOUNCE = /^(?:let's|we will|we'll|i will|i'll|i'm going to|i want to|i just want to|i'd like to|let me)\s+(?:just\s+|also\s+)?(?:go ahead and\s+)?(?:do|perform|start|take|have)\s+(?:a |an |your )?(?:quick |brief )?(?:physical )?(?:exam(?:ination)?|look)\b[^,]*$|^(?:let me|let's|i'm going to|i want to|i'd like to|now i'm going to)\s+(?:just\s+)?(?:go over|talk about|discuss|review)\b[^.]{0,60}\b(?:assessment|plan|results|findings)\b[^,]*$/i;
-const INTRO = /\b(\d+|[a-z]+)[- ]year[- ]old\b|\bpresents?\b.*\b(for|with)\b|\b(is|are|'re|'s) here (today )?(for|with|to)\b|\bcomes? in (today )?(for|with)\b/i;
-const CLINICIAN_FIRST_PERSON = /\b(i|we)(?:'ll| will| would| am going to|'m going to|'d like to| want to)? (prescrib\w*|order\w*|refer\w*|recommend\w*|examin\w*|reviewed|increas\w*|start\w*|schedul\w*|advis\w*)\b/i;
+const ANNOUNCE =
+  /^(?:let's|we will|we'll|i will|i'll|i'm going to|i want to|i just want to|i'd like to|let me)\s+(?:just\s+|also\s+)?(?:go ahead and\s+)?(?:do|perform|start|take|have)\s+(?:a |an |your )?(?:quick |brief )?(?:physical )?(?:exam(?:ination)?|look)\b[^,]*$|^(?:let me|let's|i'm going to|i want to|i'd like to|now i'm going to)\s+(?:just\s+)?(?:go over|talk about|discuss|review)\b[^.]{0,60}\b(?:assessment|plan|results|findings)\b[^,]*$/i;
+const INTRO =
+  /\b(\d+|[a-z]+)[- ]year[- ]old\b|\bpresents?\b.*\b(for|with)\b|\b(is|are|'re|'s) here (today )?(for|with|to)\b|\bcomes? in (today )?(for|with)\b/i;
+const CLINICIAN_FIRST_PERSON =
+  /\b(i|we)(?:'ll| will| would| am going to|'m going to|'d like to| want to)? (prescrib\w*|order\w*|refer\w*|recommend\w*|examin\w*|reviewed|increas\w*|start\w*|schedul\w*|advis\w*)\b/i;
 const LABEL_SECTION: Record<string, Section> = {
-  'chief complaint': 'hpi', cc: 'hpi', hpi: 'hpi', 'history of present illness': 'hpi', history: 'hpi',
-  subjective: 'hpi', ros: 'hpi', 'review of systems': 'hpi', allergies: 'allergies', medications: 'meds',
-  medication: 'meds', meds: 'meds', 'current medications': 'meds', objective: 'exam', vitals: 'vitals',
-  vital: 'vitals', 'vital signs': 'vitals', exam: 'exam', examination: 'exam', 'physical exam': 'exam',
-  'physical examination': 'exam', pe: 'exam', results: 'results', result: 'results', labs: 'results',
-  lab: 'results', imaging: 'results', assessment: 'assessment', impression: 'assessment',
-  diagnosis: 'assessment', diagnoses: 'assessment', 'a/p': 'plan', 'assessment and plan': 'plan',
-  plan: 'plan', instructions: 'plan', 'follow-up': 'plan', 'follow up': 'plan', followup: 'plan',
+  'chief complaint': 'hpi',
+  cc: 'hpi',
+  hpi: 'hpi',
+  'history of present illness': 'hpi',
+  history: 'hpi',
+  subjective: 'hpi',
+  ros: 'hpi',
+  'review of systems': 'hpi',
+  allergies: 'allergies',
+  medications: 'meds',
+  medication: 'meds',
+  meds: 'meds',
+  'current medications': 'meds',
+  objective: 'exam',
+  vitals: 'vitals',
+  vital: 'vitals',
+  'vital signs': 'vitals',
+  exam: 'exam',
+  examination: 'exam',
+  'physical exam': 'exam',
+  'physical examination': 'exam',
+  pe: 'exam',
+  results: 'results',
+  result: 'results',
+  labs: 'results',
+  lab: 'results',
+  imaging: 'results',
+  assessment: 'assessment',
+  impression: 'assessment',
+  diagnosis: 'assessment',
+  diagnoses: 'assessment',
+  'a/p': 'plan',
+  'assessment and plan': 'plan',
+  plan: 'plan',
+  instructions: 'plan',
+  'follow-up': 'plan',
+  'follow up': 'plan',
+  followup: 'plan',
 };
 
 /** Who an untagged sentence speaks as: first person about symptoms reads as the patient. */
@@ -41,13 +76,19 @@ function voiceOf(u: Unit): Speaker {
   return firstPerson && !CLINICIAN_FIRST_PERSON.test(u.text) && !/\byou\b/i.test(u.text) ? 'patient' : 'unknown';
 }
 
-const PLAN_ACTION = /\b(prescrib\w*|order\w*|refer\w*|schedul\w*|start\w*|increas\w*|decreas\w*|continu\w*|stop\w*|discontinu\w*|follow[- ]?up|come back|see (?:you|her|him) back|recommend\w*|physical therapy|surgery|injection|advised)\b/i;
+const PLAN_ACTION =
+  /\b(prescrib\w*|order\w*|refer\w*|schedul\w*|start\w*|increas\w*|decreas\w*|continu\w*|stop\w*|discontinu\w*|follow[- ]?up|come back|see (?:you|her|him) back|recommend\w*|physical therapy|surgery|injection|advised)\b/i;
 
 function isVitals(u: Unit): boolean {
   const f = u.features;
   if (!f.vitals || f.dose || PLAN_ACTION.test(u.text)) return false;
   if (/\b(vital signs|vitals)\b/i.test(u.text)) return true;
-  if (/\b(?:blood pressure|temperature|temp|heart rate|pulse|oxygen|saturation|weight|respiratory rate)\b(?: (?:today|here|in the office))? (?:is|was|of|at) (?:\w+ )?\d/i.test(u.text)) return true;
+  if (
+    /\b(?:blood pressure|temperature|temp|heart rate|pulse|oxygen|saturation|weight|respiratory rate)\b(?: (?:today|here|in the office))? (?:is|was|of|at) (?:\w+ )?\d/i.test(
+      u.text,
+    )
+  )
+    return true;
   if (f.numbers > 0 && /\b\d{2,3}\s*(?:\/|over)\s*\d{2,3}\b|\b\d+(?:\.\d+)?\s*(?:%|percent|degrees|beats|bpm)/i.test(u.text)) return true;
   return u.phase !== 'history' && u.phase !== 'plan' && /\b(today|in the office|here|normal|elevated|looks? good)\b/i.test(u.text);
 }
@@ -95,7 +136,8 @@ function strongSection(u: Unit): Section | undefined {
   if (planCue(t)) return 'plan';
   if (assessCue(t) && (u.phase !== 'history' || /^(?:so )?i think (?:this|it|that|you)/i.test(t))) return 'assessment';
   // After the exam, "so you have strep throat" is the diagnosis, said to the patient.
-  if (u.phase !== 'history' && /^(?:so |and |well )?(?:you have|you've got|you do have|(?:it )?looks like you have) /i.test(t)) return 'assessment';
+  if (u.phase !== 'history' && /^(?:so |and |well )?(?:you have|you've got|you do have|(?:it )?looks like you have) /i.test(t))
+    return 'assessment';
   if (isVitals(u)) return 'vitals';
   if (NAMED_TEST.test(t)) return 'exam';
   if (resultCue(t) && u.phase !== 'history') return 'results';

@@ -37,7 +37,8 @@ export function normalizeAsr(text: string): string {
   return t.replace(/\s+/g, ' ').trim();
 }
 
-const LEADING = /^(?:(?:okay|ok|all right|alright|so|well|and|but|now|yeah|yes|great|good|perfect|right|sure|alrighty|oh|hey|anyway|also|then|um|uh)\b[,.!]?\s*)+/i;
+const LEADING =
+  /^(?:(?:okay|ok|all right|alright|so|well|and|but|now|yeah|yes|great|good|perfect|right|sure|alrighty|oh|hey|anyway|also|then|um|uh)\b[,.!]?\s*)+/i;
 
 /** Strips leading discourse markers ("okay, so, and ...") from a sentence. */
 export function stripLeading(sentence: string): string {

@@ -2,11 +2,14 @@ import type { Candidate } from './classify.js';
 import { notation } from './third-person.js';
 
 /** The chief complaint: why the patient came, as the clinician or the patient first states it. */
-const REASON = /\b(?:presents?|presenting|here|comes? in|coming in|seen|seeing me|referred|in)\s+(?:today\s+|to the clinic\s+|to clinic\s+)?(?:for|with|because of|due to)\s+(?:an?\s+|the\s+|some\s+|(?:his|her|their|your)\s+)?(.+?)(?=[.,;!?]|\s+(?:and|that|which|who|since|after|for the past)\s|$)/i;
+const REASON =
+  /\b(?:presents?|presenting|here|comes? in|coming in|seen|seeing me|referred|in)\s+(?:today\s+|to the clinic\s+|to clinic\s+)?(?:for|with|because of|due to)\s+(?:an?\s+|the\s+|some\s+|(?:his|her|their|your)\s+)?(.+?)(?=[.,;!?]|\s+(?:and|that|which|who|since|after|for the past)\s|$)/i;
 const FOLLOW_UP = /\b(follow[- ]?up (?:of|on|for) .+?)(?=[.,;!?]|\s+(?:and|that|since)\s|$)/i;
-const COMPLAINT = /\b(?:complain(?:s|ing)? of|c\/o|reports?|having|dealing with)\s+(?:some\s+|an?\s+)?(.+?)(?=[.,;!?]|\s+(?:and|that|since|for)\s|$)/i;
+const COMPLAINT =
+  /\b(?:complain(?:s|ing)? of|c\/o|reports?|having|dealing with)\s+(?:some\s+|an?\s+)?(.+?)(?=[.,;!?]|\s+(?:and|that|since|for)\s|$)/i;
 
-const OWN_WORDS = /^(?:(?:yes|yeah|well|so|um|uh|oh)\b,? )*(?:(?:i've|i have|i|we've|we)\b ?)?(?:been )?(?:(?:having|had|have|got|gotten|getting|noticed|noticing|started having)\b ?)?(?:(?:this|these|some|a|an)\b ?)?/i;
+const OWN_WORDS =
+  /^(?:(?:yes|yeah|well|so|um|uh|oh)\b,? )*(?:(?:i've|i have|i|we've|we)\b ?)?(?:been )?(?:(?:having|had|have|got|gotten|getting|noticed|noticing|started having)\b ?)?(?:(?:this|these|some|a|an)\b ?)?/i;
 
 function tidy(s: string): string {
   const t = s
@@ -34,7 +37,13 @@ export function chiefComplaint(cands: Candidate[]): { text: string; lines: numbe
   }
   // The patient's own first words about the problem: "i hurt my right knee playing basketball
   // about a week ago" -> "Hurt right knee playing basketball about a week ago".
-  const first = cands.find((c) => c.speaker === 'patient' && c.section === 'hpi' && c.unit.index < 8 && c.unit.features.symptom + c.unit.features.body + c.unit.features.condition > 0);
+  const first = cands.find(
+    (c) =>
+      c.speaker === 'patient' &&
+      c.section === 'hpi' &&
+      c.unit.index < 8 &&
+      c.unit.features.symptom + c.unit.features.body + c.unit.features.condition > 0,
+  );
   if (!first) return undefined;
   const said = first.unit.text
     .split(/[,;]| and (?:it|i|now|then)\b| but /)[0]

@@ -19,14 +19,63 @@ export interface Features {
 }
 
 const CONTENT_POS = new Set(['NOUN', 'PROPN', 'VERB', 'ADJ', 'NUM', 'ADV']);
-const WEAK = new Set(['be', 'have', 'do', 'get', 'go', 'know', 'think', 'feel', 'just', 'realli', 'like', 'thing', 'want', 'say', 'see', 'look', 'well', 'sure', 'okay', 'yeah', 'right', 'lot', 'littl', 'bit', 'kind', 'gon', 'na', 'let', 'go', 'also', 'alright', 'now', 'then', 'so', 'veri', 'good', 'great', 'come']);
+const WEAK = new Set([
+  'be',
+  'have',
+  'do',
+  'get',
+  'go',
+  'know',
+  'think',
+  'feel',
+  'just',
+  'realli',
+  'like',
+  'thing',
+  'want',
+  'say',
+  'see',
+  'look',
+  'well',
+  'sure',
+  'okay',
+  'yeah',
+  'right',
+  'lot',
+  'littl',
+  'bit',
+  'kind',
+  'gon',
+  'na',
+  'let',
+  'go',
+  'also',
+  'alright',
+  'now',
+  'then',
+  'so',
+  'veri',
+  'good',
+  'great',
+  'come',
+]);
 
 export function featuresOf(text: string, words: string[], pos: string[]): Features {
   const lex = lexicon();
   const f: Features = {
-    content: 0, symptom: 0, body: 0, condition: 0, med: 0, exam: 0, result: 0, numbers: 0,
-    vitals: VITALS.test(text), dose: DOSE.test(text), assessCue: ASSESS_CUE.test(text),
-    planCue: PLAN_CUE.test(text), smallTalk: SMALL_TALK.test(text),
+    content: 0,
+    symptom: 0,
+    body: 0,
+    condition: 0,
+    med: 0,
+    exam: 0,
+    result: 0,
+    numbers: 0,
+    vitals: VITALS.test(text),
+    dose: DOSE.test(text),
+    assessCue: ASSESS_CUE.test(text),
+    planCue: PLAN_CUE.test(text),
+    smallTalk: SMALL_TALK.test(text),
   };
   words.forEach((w, i) => {
     const s = stem(w);
@@ -44,5 +93,7 @@ export function featuresOf(text: string, words: string[], pos: string[]): Featur
 
 /** Clinical weight of a sentence: how much a clinician would want it in the note. */
 export function clinicalWeight(f: Features): number {
-  return f.symptom + f.body + 1.5 * f.condition + 1.5 * f.med + f.exam * 0.7 + f.result + 0.5 * f.numbers + (f.dose ? 2 : 0) + (f.vitals ? 1 : 0);
+  return (
+    f.symptom + f.body + 1.5 * f.condition + 1.5 * f.med + f.exam * 0.7 + f.result + 0.5 * f.numbers + (f.dose ? 2 : 0) + (f.vitals ? 1 : 0)
+  );
 }

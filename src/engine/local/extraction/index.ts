@@ -28,15 +28,28 @@ export function extractSoapWithEvidence(transcript: string, opts: ExtractOptions
   const units = toUnits(turns);
   const cands = applyModel(units, classify(units), opts.model ?? DEFAULT_MODEL);
   const findings = pairFindings(turns);
-  const doctorText = turns.filter((t) => t.speaker !== 'patient').map((t) => t.text).join(' ');
+  const doctorText = turns
+    .filter((t) => t.speaker !== 'patient')
+    .map((t) => t.text)
+    .join(' ');
   const totalWords = units.reduce((n, u) => n + u.words.length, 0);
   // Reference notes run about a third of a long visit; a short visit (up to 400 words) keeps all it has.
   const budgetWords = totalWords <= 400 ? totalWords : Math.round(Math.min(650, Math.max(totalWords * 0.35, 250)));
-  return assembleSoap(cands, findings, { budgetWords, pronouns: pronouns(detectGender(doctorText)), allergies: allergyAnswers(turns), turns, units });
+  return assembleSoap(cands, findings, {
+    budgetWords,
+    pronouns: pronouns(detectGender(doctorText)),
+    allergies: allergyAnswers(turns),
+    turns,
+    units,
+  });
 }
 
 /** The note in `template` and, per section, each sentence with the transcript lines it came from. */
-export function extractNoteWithEvidence(transcript: string, template: Template, opts: ExtractOptions = {}): { content: NoteContent; evidence: TemplateEvidence } {
+export function extractNoteWithEvidence(
+  transcript: string,
+  template: Template,
+  opts: ExtractOptions = {},
+): { content: NoteContent; evidence: TemplateEvidence } {
   const { note, evidence } = extractSoapWithEvidence(transcript, opts);
   return toTemplate(note, evidence, template);
 }

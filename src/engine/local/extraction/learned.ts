@@ -18,9 +18,11 @@ export interface SentenceModel {
 
 export const DEFAULT_MODEL = weightsFile as SentenceModel;
 
-const STOP = new Set(`the a an and or but so to of in on at for with is are was were be been it its this that i you he she we they my your
+const STOP = new Set(
+  `the a an and or but so to of in on at for with is are was were be been it its this that i you he she we they my your
   me him her our their them do does did have has had just um uh okay yeah yes no not like know right well get got going go
-  there here what how about if can will would could should all any some one very really also then now gonna`.split(/\s+/));
+  there here what how about if can will would could should all any some one very really also then now gonna`.split(/\s+/),
+);
 
 const bucket = (n: number, edges: number[]) => edges.findIndex((e) => n <= e);
 
@@ -50,7 +52,15 @@ export function unitFeatures(u: Unit, position: number, ruleSection: Section | u
   if (f.vitals) out.push('vitals');
   if (f.smallTalk) out.push('smalltalk');
   if (u.negated) out.push('negated');
-  for (const [k, v] of [['symptom', f.symptom], ['body', f.body], ['condition', f.condition], ['med', f.med], ['exam', f.exam], ['result', f.result], ['number', f.numbers]] as const) {
+  for (const [k, v] of [
+    ['symptom', f.symptom],
+    ['body', f.body],
+    ['condition', f.condition],
+    ['med', f.med],
+    ['exam', f.exam],
+    ['result', f.result],
+    ['number', f.numbers],
+  ] as const) {
     if (v > 0) out.push(`has:${k}`, `has:${k}:${u.speaker}`);
   }
   const words = u.words.filter((w) => w.length > 1 && !STOP.has(w)).map((w) => stem(w));
@@ -105,7 +115,14 @@ export function applyModel(units: Unit[], cands: Candidate[], model: SentenceMod
     let best = 1;
     for (let k = 2; k < p.length; k++) if (p[k] > p[best]) best = k;
     const section = FINE[model.classes[best]] ?? 'hpi';
-    out.push({ unit: u, section: section === 'hpi' && u.features.dose ? 'meds' : section, score: used * 5, speaker: u.speaker, intro: false, used });
+    out.push({
+      unit: u,
+      section: section === 'hpi' && u.features.dose ? 'meds' : section,
+      score: used * 5,
+      speaker: u.speaker,
+      intro: false,
+      used,
+    });
   });
   return out;
 }

@@ -43,9 +43,11 @@ export const MED_WORDS = words(`medication medications medicine medicines meds m
   protonix nexium prilosec zantac pepcid famotidine toradol celebrex lipitor crestor norvasc coreg`);
 
 /** Drug-name endings common to generic names (lisinopril, losartan, metoprolol, ...). */
-export const DRUG_SUFFIX = /\b[a-z]{3,}(pril|sartan|olol|dipine|statin|formin|azole|prazole|cillin|mycin|cycline|floxacin|tidine|gliptin|gliflozin|glutide|parin|xaban|triptan|azepam|zolam|oxetine|aline|afil|lukast|sone|olone|asone|profen|coxib|barb|ide)\b/;
+export const DRUG_SUFFIX =
+  /\b[a-z]{3,}(pril|sartan|olol|dipine|statin|formin|azole|prazole|cillin|mycin|cycline|floxacin|tidine|gliptin|gliflozin|glutide|parin|xaban|triptan|azepam|zolam|oxetine|aline|afil|lukast|sone|olone|asone|profen|coxib|barb|ide)\b/;
 
-export const DOSE = /\b\d+(?:\.\d+)?\s*(?:mg|milligrams?|mcg|micrograms?|units?|ml|milliliters?|grams?|g|puffs?|tablets?|pills?|capsules?)\b/i;
+export const DOSE =
+  /\b\d+(?:\.\d+)?\s*(?:mg|milligrams?|mcg|micrograms?|units?|ml|milliliters?|grams?|g|puffs?|tablets?|pills?|capsules?)\b/i;
 
 export const EXAM = words(`exam examination examine palpation palpate tenderness tender range motion murmur
   crackles rales wheezes wheezing rhonchi edema clear auscultation regular rhythm reflexes strength sensation
@@ -53,21 +55,26 @@ export const EXAM = words(`exam examination examine palpation palpate tenderness
   bruising laxity positive negative intact distention distended soft nontender guarding rebound lesions
   neurovascularly flexion extension rotation gait inspection visible alert oriented`);
 
-export const VITALS = /\b(blood pressure|bp|heart rate|pulse|temperature|temp|fever of|oxygen|o2|sat(uration)?s?|respiratory rate|respirations|(?<!bear |put |bearing )weight(?! bearing)|bmi|vital signs|vitals)\b/i;
+export const VITALS =
+  /\b(blood pressure|bp|heart rate|pulse|temperature|temp|fever of|oxygen|o2|sat(uration)?s?|respiratory rate|respirations|(?<!bear |put |bearing )weight(?! bearing)|bmi|vital signs|vitals)\b/i;
 
 export const RESULTS = words(`x-ray x-rays xray xrays mri ct scan scans ultrasound echocardiogram echo ekg ecg
   lab labs bloodwork results result a1c hemoglobin biopsy culture cultures panel level levels cbc cmp
   lipid urinalysis mammogram colonoscopy radiograph radiographs imaging test tests showed shows revealed
   reveals demonstrates demonstrated ejection fraction creatinine potassium sodium glucose tsh pathology`);
 
-export const ASSESS_CUE = /\b(diagnos[ie]s|diagnosed|impression|assessment|consistent with|likely|i think (?:you|she|he|that|it|this)|i believe|suspect|it (?:sounds|looks|seems) like|probably|concern(?:ed|ing) (?:about|for)|most likely|rule out|differential|problem|condition)\b/i;
+export const ASSESS_CUE =
+  /\b(diagnos[ie]s|diagnosed|impression|assessment|consistent with|likely|i think (?:you|she|he|that|it|this)|i believe|suspect|it (?:sounds|looks|seems) like|probably|concern(?:ed|ing) (?:about|for)|most likely|rule out|differential|problem|condition)\b/i;
 
-export const PLAN_CUE = /\b(prescrib\w*|prescription|order\w*|refer\w*|start\w*|continu\w*|increas\w*|decreas\w*|stop\w*|discontinu\w*|schedul\w*|follow[- ]?up|follow up|come back|return|physical therapy|therapy|surgery|injection|recommend\w*|want you to|like you to|need you to|we will|we'll|i will|i'll|going to|plan|monitor\w*|check|send|call|repeat|refill|advise\w*|avoid|make sure|let me know|weeks|months)\b/i;
+export const PLAN_CUE =
+  /\b(prescrib\w*|prescription|order\w*|refer\w*|start\w*|continu\w*|increas\w*|decreas\w*|stop\w*|discontinu\w*|schedul\w*|follow[- ]?up|follow up|come back|return|physical therapy|therapy|surgery|injection|recommend\w*|want you to|like you to|need you to|we will|we'll|i will|i'll|going to|plan|monitor\w*|check|send|call|repeat|refill|advise\w*|avoid|make sure|let me know|weeks|months)\b/i;
 
-export const SMALL_TALK = /\b(weather|halloween|thanksgiving|christmas|holidays?|vacation|weekend|football|baseball|basketball game|team|movie|nice to (?:meet|see)|good to see|how are you|how's it going|how are things|thank you|thanks|bye|excuse me|sorry|take care|have a (?:good|great|nice)|nice day|pleasure|dax|dragon)\b/i;
+export const SMALL_TALK =
+  /\b(weather|halloween|thanksgiving|christmas|holidays?|vacation|weekend|football|baseball|basketball game|team|movie|nice to (?:meet|see)|good to see|how are you|how's it going|how are things|thank you|thanks|bye|excuse me|sorry|take care|have a (?:good|great|nice)|nice day|pleasure|dax|dragon)\b/i;
 
 /** Word forms that only matter as fillers or conversation management. */
-export const ACKNOWLEDGEMENT = /^(?:yes|yeah|yep|no|nope|okay|ok|sure|right|alright|all right|mm-?hmm|uh-huh|perfect|great|good|fine|thanks?|thank you|got it|i see|sounds good|that's right|correct|exactly|absolutely|definitely|of course|not really|i guess|i think so|i do|i don't|i have|i haven't|i am|i'm not)[.!?]?$/i;
+export const ACKNOWLEDGEMENT =
+  /^(?:yes|yeah|yep|no|nope|okay|ok|sure|right|alright|all right|mm-?hmm|uh-huh|perfect|great|good|fine|thanks?|thank you|got it|i see|sounds good|that's right|correct|exactly|absolutely|definitely|of course|not really|i guess|i think so|i do|i don't|i have|i haven't|i am|i'm not)[.!?]?$/i;
 
 const toStems = (list: string[]) => new Set(list.map((w) => stem(w)));
 let stemSets: Record<'symptom' | 'body' | 'condition' | 'med' | 'exam' | 'result', Set<string>> | undefined;
@@ -87,9 +94,52 @@ export function lexicon() {
 
 // Generic words ("medication", "pill") name no drug; names and generic-name endings do. The
 // endings leave out the short ones that also end ordinary words ("inside", "cone").
-const GENERIC_MED = new Set(['medication', 'medications', 'medicine', 'medicines', 'meds', 'pill', 'pills', 'tablet', 'tablets', 'dose', 'doses', 'dosage', 'prescription', 'prescribed', 'prescribe', 'refill', 'refills', 'supplement', 'supplements', 'shot', 'patch', 'drops', 'spray', 'cream', 'mg', 'milligrams', 'milligram', 'mcg', 'micrograms', 'units', 'capsule', 'injection', 'injections', 'ointment', 'vitamin', 'vitamins', 'antibiotic', 'antibiotics', 'steroid', 'steroids', 'inhaler']);
+const GENERIC_MED = new Set([
+  'medication',
+  'medications',
+  'medicine',
+  'medicines',
+  'meds',
+  'pill',
+  'pills',
+  'tablet',
+  'tablets',
+  'dose',
+  'doses',
+  'dosage',
+  'prescription',
+  'prescribed',
+  'prescribe',
+  'refill',
+  'refills',
+  'supplement',
+  'supplements',
+  'shot',
+  'patch',
+  'drops',
+  'spray',
+  'cream',
+  'mg',
+  'milligrams',
+  'milligram',
+  'mcg',
+  'micrograms',
+  'units',
+  'capsule',
+  'injection',
+  'injections',
+  'ointment',
+  'vitamin',
+  'vitamins',
+  'antibiotic',
+  'antibiotics',
+  'steroid',
+  'steroids',
+  'inhaler',
+]);
 const DRUG_NAMES = new Set(MED_WORDS.filter((w) => !GENERIC_MED.has(w)));
-const DRUG_NAME = /^[a-z]{3,}(?:pril|sartan|olol|dipine|statin|formin|prazole|cillin|mycin|cycline|floxacin|tidine|gliptin|gliflozin|glutide|parin|xaban|triptan|azepam|zolam|oxetine|profen|coxib|traline|pam|pine|done)$/;
+const DRUG_NAME =
+  /^[a-z]{3,}(?:pril|sartan|olol|dipine|statin|formin|prazole|cillin|mycin|cycline|floxacin|tidine|gliptin|gliflozin|glutide|parin|xaban|triptan|azepam|zolam|oxetine|profen|coxib|traline|pam|pine|done)$/;
 
 /** The drug names among lower-case words. */
 export function drugNames(words: string[]): string[] {

@@ -21,17 +21,27 @@ const ASKS = [
   /^(?:(?:and|so|now|also|then|but)\s+)*(?:is\s+there|are\s+there)\s+(?:any\s+)?(.+)$/i,
 ];
 
-const TRAIL = /\s*(?:,?\s*(?:or )?(?:anything|something) (?:like that|else)|at all|lately|recently|currently|right now|today|or not|with that|with it|either|too|as well)\s*$/i;
-const NO = /^(?:no|nope|nah|not really|never|none|not that i|i don't|i do not|i haven't|i have not|i didn't|i did not|i'm not|i am not|no,|negative)\b/i;
-const YES = /^(?:yes|yeah|yep|yup|i do|i have|i did|a little|sometimes|some|occasionally|definitely|absolutely|i am|i'm|a bit|kind of|sort of|uh-huh|mm-hmm)\b/i;
+const TRAIL =
+  /\s*(?:,?\s*(?:or )?(?:anything|something) (?:like that|else)|at all|lately|recently|currently|right now|today|or not|with that|with it|either|too|as well)\s*$/i;
+const NO =
+  /^(?:no|nope|nah|not really|never|none|not that i|i don't|i do not|i haven't|i have not|i didn't|i did not|i'm not|i am not|no,|negative)\b/i;
+const YES =
+  /^(?:yes|yeah|yep|yup|i do|i have|i did|a little|sometimes|some|occasionally|definitely|absolutely|i am|i'm|a bit|kind of|sort of|uh-huh|mm-hmm)\b/i;
 
 function topicOf(question: string): string | undefined {
-  const q = stripLeading(question).replace(/\?+\s*$/, '').trim();
+  const q = stripLeading(question)
+    .replace(/\?+\s*$/, '')
+    .trim();
   for (const re of ASKS) {
     const m = re.exec(q);
     if (!m) continue;
     let topic = m[1].replace(TRAIL, '').replace(TRAIL, '').trim();
-    topic = topic.replace(/\byourself\b/gi, 'themselves').replace(/\byour\b/gi, 'the').replace(/\byou\b/gi, '').replace(/\s+/g, ' ').trim();
+    topic = topic
+      .replace(/\byourself\b/gi, 'themselves')
+      .replace(/\byour\b/gi, 'the')
+      .replace(/\byou\b/gi, '')
+      .replace(/\s+/g, ' ')
+      .trim();
     const words = topic.toLowerCase().split(/\s+/);
     if (words.length === 0 || words.length > 8) return undefined;
     const lex = lexicon();
@@ -51,7 +61,11 @@ export function pairFindings(turns: Turn[]): Finding[] {
     const a = turns[i + 1];
     if (q.speaker !== 'doctor' || (a.speaker !== 'patient' && a.speaker !== 'other')) continue;
     const qText = normalizeAsr(q.text);
-    const last = qText.split(/(?<=[.!?])\s+/).filter((s) => s.trim()).pop() ?? '';
+    const last =
+      qText
+        .split(/(?<=[.!?])\s+/)
+        .filter((s) => s.trim())
+        .pop() ?? '';
     if (!last.endsWith('?')) continue;
     const topic = topicOf(last);
     if (!topic || /allerg/i.test(topic)) continue; // allergies have their own line (allergies.ts)
@@ -60,7 +74,8 @@ export function pairFindings(turns: Turn[]): Finding[] {
     const lines = [...q.lines.map((l) => l.line), ...a.lines.map((l) => l.line)];
     if (NO.test(raw) || NO.test(answer)) out.push({ turn: i + 1, topic, present: false, lines });
     // "a little short of breath, no chest pain" answers two questions at once: the sentence itself is kept instead.
-    else if ((YES.test(raw) || YES.test(answer)) && !/\b(?:no|not|never|none)\b/.test(answer)) out.push({ turn: i + 1, topic, present: true, lines });
+    else if ((YES.test(raw) || YES.test(answer)) && !/\b(?:no|not|never|none)\b/.test(answer))
+      out.push({ turn: i + 1, topic, present: true, lines });
   }
   return out;
 }

@@ -30,7 +30,12 @@ export function toTemplate(soap: SoapNote, ev: SoapEvidence, template: Template)
       const goals = goalsOf(soap, ev);
       return {
         content: { goals: goals.text, intervention: intervention.text, response: join(soap.subjective, soap.assessment), plan: soap.plan },
-        evidence: { goals: goals.evidence, intervention: intervention.evidence, response: [...ev.subjective, ...ev.assessment], plan: ev.plan },
+        evidence: {
+          goals: goals.evidence,
+          intervention: intervention.evidence,
+          response: [...ev.subjective, ...ev.assessment],
+          plan: ev.plan,
+        },
       };
     }
   }
@@ -40,7 +45,9 @@ export function toTemplate(soap: SoapNote, ev: SoapEvidence, template: Template)
 function goalsOf(soap: SoapNote, ev: SoapEvidence): { text: string; evidence: Evidenced[] } {
   const cc = /CHIEF COMPLAINT: ([^\n]+)/.exec(soap.subjective)?.[1];
   const ccEvidence = cc ? ev.subjective.find((s) => s.text === cc) : undefined;
-  const goal = cc ? { text: `Address the presenting complaint: ${cc.charAt(0).toLowerCase()}${cc.slice(1)}`, lines: ccEvidence?.lines ?? [] } : undefined;
+  const goal = cc
+    ? { text: `Address the presenting complaint: ${cc.charAt(0).toLowerCase()}${cc.slice(1)}`, lines: ccEvidence?.lines ?? [] }
+    : undefined;
   const items = [...(goal ? [goal] : []), ...(ev.assessment.length ? ev.assessment : [])];
   const text = [goal?.text, soap.assessment].filter(Boolean).join(' ');
   return { text, evidence: items.filter((s) => s.lines.length) };

@@ -50,25 +50,27 @@ export function parseTranscript(transcript: string): Turn[] {
   const turns: Turn[] = [];
   let tagged = false;
   const rawLines = (typeof transcript === 'string' ? transcript : '').split('\n');
-  rawLines.forEach((whole, i) => pieces(whole).forEach((rawLine) => {
-    const line = safeLine(rawLine).replace(INAUDIBLE, ' ').trim();
-    if (!line) return;
-    const tag = TAG.exec(line);
-    const m = tag && TAG_NAME.test(tag[1].trim()) ? { len: tag[0].length, name: tag[1].trim() } : undefined;
-    const p = m ? undefined : PREFIX.exec(line);
-    const head = m ?? (p ? { len: p[0].length, name: p[1] } : undefined);
-    if (head) {
-      tagged = true;
-      const text = line.slice(head.len).trim();
-      if (text) turns.push({ speaker: speakerOf(head.name), text, lines: [{ line: i + 1, text }] });
-      return;
-    }
-    // An untagged line in a tagged transcript continues the previous speaker's turn.
-    const prev = turns[turns.length - 1];
-    if (tagged && prev) {
-      prev.text += ' ' + line;
-      prev.lines.push({ line: i + 1, text: line });
-    } else turns.push({ speaker: 'unknown', text: line, lines: [{ line: i + 1, text: line }] });
-  }));
+  rawLines.forEach((whole, i) =>
+    pieces(whole).forEach((rawLine) => {
+      const line = safeLine(rawLine).replace(INAUDIBLE, ' ').trim();
+      if (!line) return;
+      const tag = TAG.exec(line);
+      const m = tag && TAG_NAME.test(tag[1].trim()) ? { len: tag[0].length, name: tag[1].trim() } : undefined;
+      const p = m ? undefined : PREFIX.exec(line);
+      const head = m ?? (p ? { len: p[0].length, name: p[1] } : undefined);
+      if (head) {
+        tagged = true;
+        const text = line.slice(head.len).trim();
+        if (text) turns.push({ speaker: speakerOf(head.name), text, lines: [{ line: i + 1, text }] });
+        return;
+      }
+      // An untagged line in a tagged transcript continues the previous speaker's turn.
+      const prev = turns[turns.length - 1];
+      if (tagged && prev) {
+        prev.text += ' ' + line;
+        prev.lines.push({ line: i + 1, text: line });
+      } else turns.push({ speaker: 'unknown', text: line, lines: [{ line: i + 1, text: line }] });
+    }),
+  );
   return turns;
 }

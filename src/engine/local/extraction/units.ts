@@ -21,7 +21,13 @@ export interface Unit {
   lines: number[]; // 1-based transcript lines the sentence was read from
 }
 
-const wordsOf = (s: string) => new Set(s.toLowerCase().split(/[^a-z0-9]+/).filter((w) => w.length > 2));
+const wordsOf = (s: string) =>
+  new Set(
+    s
+      .toLowerCase()
+      .split(/[^a-z0-9]+/)
+      .filter((w) => w.length > 2),
+  );
 
 /** The lines of a turn that hold a sentence: all of a one-line turn, else those sharing its words. */
 function linesOf(turn: Turn, words: string[]): number[] {
@@ -36,7 +42,8 @@ function linesOf(turn: Turn, words: string[]): number[] {
   return hit.length ? hit : [turn.lines[0].line];
 }
 
-const LABEL = /^\s*(chief complaint|cc|hpi|history of present illness|history|subjective|objective|vitals?|vital signs|exam|examination|physical exam(?:ination)?|pe|results?|labs?|imaging|assessment|impression|diagnosis|diagnoses|a\/p|assessment and plan|plan|medications?|meds|current medications|allergies|ros|review of systems|instructions|follow[- ]?up)\s*:\s*/i;
+const LABEL =
+  /^\s*(chief complaint|cc|hpi|history of present illness|history|subjective|objective|vitals?|vital signs|exam|examination|physical exam(?:ination)?|pe|results?|labs?|imaging|assessment|impression|diagnosis|diagnoses|a\/p|assessment and plan|plan|medications?|meds|current medications|allergies|ros|review of systems|instructions|follow[- ]?up)\s*:\s*/i;
 
 const MARKER = /\s+(?=(?:so|now|okay|alright|all right|and then|well|but|also|because|anyway|next)\s)/gi;
 
@@ -78,8 +85,17 @@ export function toUnits(turns: Turn[]): Unit[] {
         else if (!question && phase !== 'history' && (planCue(text) || assessCue(text))) phase = 'plan';
       }
       units.push({
-        index: units.length, turn: t, speaker: turn.speaker, text, words: s.words, pos: s.pos,
-        negated: s.negated, question, phase, label, features: featuresOf(text, s.words, s.pos),
+        index: units.length,
+        turn: t,
+        speaker: turn.speaker,
+        text,
+        words: s.words,
+        pos: s.pos,
+        negated: s.negated,
+        question,
+        phase,
+        label,
+        features: featuresOf(text, s.words, s.pos),
         lines: linesOf(turn, s.words),
       });
     }

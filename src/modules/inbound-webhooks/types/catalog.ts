@@ -1,6 +1,14 @@
 import { z } from 'zod';
 import { withTransaction } from '../../../db/transaction.js';
-import { centerSchema, deleteCenter, deleteService, serviceSchema, upsertCenter, upsertCenters, upsertService } from '../../centers/index.js';
+import {
+  centerSchema,
+  deleteCenter,
+  deleteService,
+  serviceSchema,
+  upsertCenter,
+  upsertCenters,
+  upsertService,
+} from '../../centers/index.js';
 import type { InboundEventType } from '../inbound-event-type.js';
 
 const byId = z.object({ id: z.string().trim().min(1).max(100) });
@@ -22,7 +30,11 @@ export const catalogEventTypes: InboundEventType[] = [
     type: 'center.upserted',
     data: centerSchema,
     process: (deps, event) => applyOnce(() => upsertCenter(deps.pool, event.data)),
-    processMany: (deps, events) => upsertCenters(deps.pool, events.map((e) => e.data)),
+    processMany: (deps, events) =>
+      upsertCenters(
+        deps.pool,
+        events.map((e) => e.data),
+      ),
   },
   {
     source: 'ehr',

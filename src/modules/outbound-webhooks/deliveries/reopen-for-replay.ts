@@ -2,12 +2,7 @@ import type { PgBoss } from 'pg-boss';
 import type { Pool, Queryable } from '../../../db/pool.js';
 import { withTransaction } from '../../../db/transaction.js';
 import { sendDeliveryJobs } from '../delivery-job/delivery-queue.js';
-import {
-  lockDeadDeliveriesForReplay,
-  lockDeliveryForReplay,
-  reopenDeliveries,
-  type DeliveryRef,
-} from './webhook-deliveries.repo.js';
+import { lockDeadDeliveriesForReplay, lockDeliveryForReplay, reopenDeliveries, type DeliveryRef } from './webhook-deliveries.repo.js';
 
 export interface ReplayDeps {
   pool: Pool;
@@ -25,8 +20,15 @@ export const isReplayable = (d: DeliveryRef): boolean => d.endpoint_status === '
 async function reopenAndQueue(tx: Queryable, boss: PgBoss, locked: DeliveryRef[]): Promise<void> {
   const open = locked.filter(isReplayable);
   if (open.length === 0) return;
-  await reopenDeliveries(tx, open.map((d) => d.id));
-  await sendDeliveryJobs(boss, tx, open.map((d) => ({ delivery_id: d.id, attempt: d.attempt_count + 1 })));
+  await reopenDeliveries(
+    tx,
+    open.map((d) => d.id),
+  );
+  await sendDeliveryJobs(
+    boss,
+    tx,
+    open.map((d) => ({ delivery_id: d.id, attempt: d.attempt_count + 1 })),
+  );
 }
 
 /**

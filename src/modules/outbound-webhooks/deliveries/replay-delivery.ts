@@ -14,8 +14,10 @@ export function replayDeliveryHandler(deps: ReplayDeps, owner: EndpointOwner) {
     const { id } = req.params;
     const found = isUuid(id) ? await reopenForReplay(deps, id, owner(req)) : undefined;
     if (!found) throw notFound('Webhook delivery', id);
-    if (found.redacted) throw conflict(`Webhook delivery ${found.id}: its payload was redacted after the retention period; it cannot be replayed`);
-    if (found.endpoint_status !== 'active') throw conflict(`Webhook endpoint ${found.endpoint_id} is ${found.endpoint_status}; its deliveries cannot be replayed`);
+    if (found.redacted)
+      throw conflict(`Webhook delivery ${found.id}: its payload was redacted after the retention period; it cannot be replayed`);
+    if (found.endpoint_status !== 'active')
+      throw conflict(`Webhook endpoint ${found.endpoint_id} is ${found.endpoint_status}; its deliveries cannot be replayed`);
     res.status(202).json({ id: found.id, webhook_id: found.id, endpoint_id: found.endpoint_id, status: 'pending' });
   };
 }

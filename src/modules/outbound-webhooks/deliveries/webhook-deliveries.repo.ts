@@ -29,7 +29,12 @@ export interface ClaimedDelivery {
  * Takes attempt number `attempt` of a pending delivery for `leaseSeconds`. Undefined when the
  * attempt was already made, another worker holds it, or the delivery is no longer pending.
  */
-export async function claimDelivery(db: Queryable, id: string, attempt: number, leaseSeconds: number): Promise<ClaimedDelivery | undefined> {
+export async function claimDelivery(
+  db: Queryable,
+  id: string,
+  attempt: number,
+  leaseSeconds: number,
+): Promise<ClaimedDelivery | undefined> {
   const { rows } = await db.query<ClaimedDelivery>(
     `UPDATE webhook_deliveries d SET lease_until = now() + make_interval(secs => $3), updated_at = now()
      FROM webhook_endpoints e, outbox o

@@ -73,7 +73,10 @@ export function deliveryJob(options: DeliveryWorkerOptions = {}) {
           try {
             await handle!(item.data);
           } catch (err) {
-            deps.logger.error('webhook delivery not claimed; the job is retried', { delivery_id: item.data.delivery_id, error_name: (err as Error).name });
+            deps.logger.error('webhook delivery not claimed; the job is retried', {
+              delivery_id: item.data.delivery_id,
+              error_name: (err as Error).name,
+            });
             retry.add(item);
           }
         }),

@@ -10,7 +10,11 @@ import { retireEndpoint } from './webhook-endpoints.repo.js';
 export function deleteEndpoint(pool: Pool, owner: EndpointOwner) {
   return async (req: Request<{ id: string }>, res: Response) => {
     const { id } = req.params;
-    const deleted = isUuid(id) && (await withTransaction(pool, (tx) => retireEndpoint(tx, id, 'deleted', owner(req) === undefined ? 'deleted by operator' : 'deleted by its group', owner(req))));
+    const deleted =
+      isUuid(id) &&
+      (await withTransaction(pool, (tx) =>
+        retireEndpoint(tx, id, 'deleted', owner(req) === undefined ? 'deleted by operator' : 'deleted by its group', owner(req)),
+      ));
     if (!deleted) throw notFound('Webhook endpoint', id);
     res.status(204).end();
   };

@@ -41,7 +41,19 @@ export async function insertEndpoint(db: Queryable, e: NewWebhookEndpoint): Prom
   const { rows } = await db.query<WebhookEndpoint>(
     `INSERT INTO webhook_endpoints (id, url, events, group_id, description, thin, secret, allow_private, kind, auth, auth_private_key)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING ${COLUMNS}`,
-    [e.id, e.url, e.events, e.groupId, e.description, e.thin, e.secret, e.allowPrivate, e.kind ?? 'webhook', e.auth ? JSON.stringify(e.auth) : null, e.authPrivateKey ?? null],
+    [
+      e.id,
+      e.url,
+      e.events,
+      e.groupId,
+      e.description,
+      e.thin,
+      e.secret,
+      e.allowPrivate,
+      e.kind ?? 'webhook',
+      e.auth ? JSON.stringify(e.auth) : null,
+      e.authPrivateKey ?? null,
+    ],
   );
   return rows[0];
 }
@@ -73,7 +85,13 @@ export async function findEndpoint(db: Queryable, id: string, groupId?: string):
  * A deleted endpoint's secret is wiped: nothing can sign with it again. Returns false when there
  * was no such endpoint (or it was already deleted, or it is not of `groupId` when given).
  */
-export async function retireEndpoint(db: Queryable, id: string, status: 'deleted' | 'disabled', reason: string, groupId?: string): Promise<boolean> {
+export async function retireEndpoint(
+  db: Queryable,
+  id: string,
+  status: 'deleted' | 'disabled',
+  reason: string,
+  groupId?: string,
+): Promise<boolean> {
   const { rowCount } = await db.query(
     `UPDATE webhook_endpoints SET status = $2, disabled_reason = $3, updated_at = now(),
        secret = CASE WHEN $2 = 'deleted' THEN '' ELSE secret END,

@@ -35,7 +35,11 @@ export function startOutboxDispatcher(deps: DispatcherDeps, options: DispatcherO
     for (;;) {
       const { events } = await withTransaction(deps.pool, async (tx) => {
         const result = await fanOutOutbox(tx, batchSize);
-        await sendDeliveryJobs(deps.boss, tx, result.deliveries.map((id) => ({ delivery_id: id, attempt: 1 })));
+        await sendDeliveryJobs(
+          deps.boss,
+          tx,
+          result.deliveries.map((id) => ({ delivery_id: id, attempt: 1 })),
+        );
         return result;
       });
       if (events < batchSize || stopped) return;
@@ -45,7 +49,11 @@ export function startOutboxDispatcher(deps: DispatcherDeps, options: DispatcherO
   const requeueStalled = async () => {
     const stalled = await withTransaction(deps.pool, async (tx) => {
       const rows = await takeStalledDeliveries(tx, batchSize);
-      await sendDeliveryJobs(deps.boss, tx, rows.map((r) => ({ delivery_id: r.id, attempt: r.attempt_count + 1 })));
+      await sendDeliveryJobs(
+        deps.boss,
+        tx,
+        rows.map((r) => ({ delivery_id: r.id, attempt: r.attempt_count + 1 })),
+      );
       return rows;
     });
     if (stalled.length) deps.logger.warn('stalled webhook deliveries requeued', { count: stalled.length });

@@ -53,9 +53,10 @@ export async function sendHl7Note(req: Hl7SendRequest): Promise<SendResult> {
     throw err;
   }
   const now = new Date();
-  const messages = [noteMdmT02(req.note, controlIdOf(req.deliveryId, 'M'), now), noteDiagnosesA08(req.note, controlIdOf(req.deliveryId, 'D'), now)].filter(
-    (m): m is Hl7Message => m !== undefined,
-  );
+  const messages = [
+    noteMdmT02(req.note, controlIdOf(req.deliveryId, 'M'), now),
+    noteDiagnosesA08(req.note, controlIdOf(req.deliveryId, 'D'), now),
+  ].filter((m): m is Hl7Message => m !== undefined);
   const client = new Hl7Client({ host: address, port, connectTimeout: req.timeoutMs });
   try {
     for (const message of messages) {

@@ -23,7 +23,8 @@ for (const [net, prefix] of [
   ['203.0.113.0', 24],
   ['224.0.0.0', 4], // multicast
   ['240.0.0.0', 4], // reserved and broadcast
-] as const) blocked.addSubnet(net, prefix, 'ipv4');
+] as const)
+  blocked.addSubnet(net, prefix, 'ipv4');
 
 /**
  * IPv6: global unicast only (2000::/3). Everything outside it is refused, which takes in every
@@ -42,7 +43,8 @@ for (const [net, prefix] of [
   ['2001:db8::', 32], // documentation
   ['2002::', 16], // 6to4: 2002:7f00:1::1 is 127.0.0.1
   ['3fff::', 20], // documentation (RFC 9637)
-] as const) blocked.addSubnet(net, prefix, 'ipv6');
+] as const)
+  blocked.addSubnet(net, prefix, 'ipv6');
 
 export class SsrfError extends Error {}
 
@@ -100,7 +102,11 @@ export async function resolveTarget(raw: string, allowPrivate: boolean, resolve:
 }
 
 /** The same check for a bare host (an MLLP destination): its first address, refused when not public. */
-export async function resolveHost(hostname: string, allowPrivate: boolean, resolve: Resolver = systemResolver): Promise<{ address: string; family: 4 | 6 }> {
+export async function resolveHost(
+  hostname: string,
+  allowPrivate: boolean,
+  resolve: Resolver = systemResolver,
+): Promise<{ address: string; family: 4 | 6 }> {
   const host = hostname.replace(/^\[|\]$/g, '');
   let addresses: Array<{ address: string; family: number }>;
   if (isIP(host)) {
@@ -115,7 +121,8 @@ export async function resolveHost(hostname: string, allowPrivate: boolean, resol
   }
   if (!allowPrivate) {
     const refused = addresses.find((a) => isPrivateAddress(a.address));
-    if (refused) throw new SsrfError(
+    if (refused)
+      throw new SsrfError(
         `url host ${host} resolves to a non-public address (${refused.address}); set WEBHOOK_ALLOW_PRIVATE=true to allow private and loopback receivers (development)`,
       );
   }

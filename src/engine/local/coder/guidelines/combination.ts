@@ -34,17 +34,32 @@ function diabetes(cands: Candidates): void {
   const family = dm[0].code.slice(0, 3);
   const made: Candidate[] = [];
   const link = (code: string, why: string, from: Candidate[], replace: Candidate[]) => {
-    const c = cands.assign(`${family}${code}`, `combination code for diabetes with ${why} (the "with" convention, I.A.15)`, [dm[0], ...from]);
+    const c = cands.assign(`${family}${code}`, `combination code for diabetes with ${why} (the "with" convention, I.A.15)`, [
+      dm[0],
+      ...from,
+    ]);
     if (!c) return;
     made.push(c);
-    for (const r of replace) if (r !== c) cands.discard(r, `Discarded: diabetes with ${why} is the combination code ${dotted(c.code)} (I.A.15).`);
+    for (const r of replace)
+      if (r !== c) cands.discard(r, `Discarded: diabetes with ${why} is the combination code ${dotted(c.code)} (I.A.15).`);
   };
   // Neuropathy: polyneuropathy/peripheral E1x.42, autonomic E1x.43, mononeuropathy E1x.41, else E1x.40.
   const neuro = cands.statedIn('G60', 'G61', 'G62', 'G63', 'G64', 'G90', 'G56', 'G57', 'G58', 'E1140', 'E1040', 'E1340');
   if (neuro.length) {
     const w = wordsNear(cands, neuro);
-    const code = w.has('autonomic') ? '43' : [...w].some((x) => /^(poly|peripheral|polyneuropath)/.test(x)) || neuro.some((n) => n.code.startsWith('G62')) ? '42' : /mononeuropath/.test([...w].join(' ')) ? '41' : '40';
-    link(code, code === '42' ? 'polyneuropathy' : 'neuropathy', neuro, neuro.filter((n) => !n.code.startsWith(family) || n.code === `${family}40`));
+    const code = w.has('autonomic')
+      ? '43'
+      : [...w].some((x) => /^(poly|peripheral|polyneuropath)/.test(x)) || neuro.some((n) => n.code.startsWith('G62'))
+        ? '42'
+        : /mononeuropath/.test([...w].join(' '))
+          ? '41'
+          : '40';
+    link(
+      code,
+      code === '42' ? 'polyneuropathy' : 'neuropathy',
+      neuro,
+      neuro.filter((n) => !n.code.startsWith(family) || n.code === `${family}40`),
+    );
   }
   const ckd = cands.statedIn('N18');
   if (ckd.length) link('22', 'chronic kidney disease', ckd, cands.statedIn(`${family}21`)); // the N18 stage code stays
@@ -62,7 +77,9 @@ function diabetes(cands: Candidates): void {
   const ulcer = cands.statedIn('L97');
   if (ulcer.length) link('621', 'foot ulcer', ulcer, []);
   // "Without complications" no longer holds.
-  if (made.length) for (const c of cands.finalsIn(`${family}9`)) cands.discard(c, `Discarded: diabetes without complications, but the note documents ${made.map((m) => dotted(m.code)).join(', ')}.`);
+  if (made.length)
+    for (const c of cands.finalsIn(`${family}9`))
+      cands.discard(c, `Discarded: diabetes without complications, but the note documents ${made.map((m) => dotted(m.code)).join(', ')}.`);
 }
 
 function hypertension(cands: Candidates): void {
@@ -101,7 +118,11 @@ function copd(cands: Candidates): void {
   const infection = cands.statedIn('J12', 'J13', 'J14', 'J15', 'J16', 'J17', 'J18', 'J20', 'J21', 'J22');
   const made: Candidate[] = [];
   if (infection.length) {
-    const c = cands.assign('J44.0', 'combination code for COPD with an acute lower respiratory infection (I.C.10.a); the infection is coded too', [base[0], ...infection]);
+    const c = cands.assign(
+      'J44.0',
+      'combination code for COPD with an acute lower respiratory infection (I.C.10.a); the infection is coded too',
+      [base[0], ...infection],
+    );
     if (c) made.push(c);
   }
   if ([...w].some((x) => /^(exacerbation|exacerbated|exacerbations|flare|flare-up|decompensated|decompensation|aecopd)$/.test(x))) {
@@ -110,10 +131,26 @@ function copd(cands: Candidates): void {
   }
   if (made.length === 0) return;
   const names = made.map((m) => dotted(m.code)).join(' and ');
-  for (const b of cands.finalsIn('J44')) if (!made.includes(b)) cands.discard(b, `Discarded: COPD in this note is coded ${names} (I.C.10.a).`);
+  for (const b of cands.finalsIn('J44'))
+    if (!made.includes(b)) cands.discard(b, `Discarded: COPD in this note is coded ${names} (I.C.10.a).`);
 }
 
-const STAGE: Record<string, string> = { '1': 'N18.1', i: 'N18.1', '2': 'N18.2', ii: 'N18.2', '3': 'N18.30', iii: 'N18.30', '3a': 'N18.31', iiia: 'N18.31', '3b': 'N18.32', iiib: 'N18.32', '4': 'N18.4', iv: 'N18.4', '5': 'N18.5', v: 'N18.5' };
+const STAGE: Record<string, string> = {
+  '1': 'N18.1',
+  i: 'N18.1',
+  '2': 'N18.2',
+  ii: 'N18.2',
+  '3': 'N18.30',
+  iii: 'N18.30',
+  '3a': 'N18.31',
+  iiia: 'N18.31',
+  '3b': 'N18.32',
+  iiib: 'N18.32',
+  '4': 'N18.4',
+  iv: 'N18.4',
+  '5': 'N18.5',
+  v: 'N18.5',
+};
 
 /** Chronic kidney disease with its stage stated ("CKD stage 3b") is coded by stage (N18.1-N18.6). */
 function ckdStage(cands: Candidates): void {
@@ -138,8 +175,15 @@ function ckdStage(cands: Candidates): void {
  */
 function restoreCkd(cands: Candidates): void {
   if (cands.statedIn('N18').length || !cands.statedIn('I12', 'I13').length) return;
-  const ckd = cands.list.find((c) => !c.final && c.code.startsWith('N18') && c.assertion === 'present' && c.found?.lessSpecificThan !== undefined);
+  const ckd = cands.list.find(
+    (c) => !c.final && c.code.startsWith('N18') && c.assertion === 'present' && c.found?.lessSpecificThan !== undefined,
+  );
   if (ckd) {
-    cands.assign(ckd.code, 'hypertensive chronic kidney disease needs an additional code for the stage of chronic kidney disease (I12, I13)', [], ckd.spans);
+    cands.assign(
+      ckd.code,
+      'hypertensive chronic kidney disease needs an additional code for the stage of chronic kidney disease (I12, I13)',
+      [],
+      ckd.spans,
+    );
   }
 }

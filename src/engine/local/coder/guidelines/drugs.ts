@@ -4,7 +4,10 @@ import { assertWords } from '../assertions.js';
 // Drug (brand or generic, lower case) -> long-term (current) drug therapy code (I.C.21.c.3).
 const DRUGS: Array<[string, string]> = [
   ...words('insulin glargine lispro aspart detemir degludec nph lantus humalog novolog levemir tresiba', 'Z79.4'),
-  ...words('metformin glipizide glyburide glimepiride gliclazide sitagliptin linagliptin saxagliptin alogliptin empagliflozin dapagliflozin canagliflozin ertugliflozin pioglitazone repaglinide', 'Z79.84'),
+  ...words(
+    'metformin glipizide glyburide glimepiride gliclazide sitagliptin linagliptin saxagliptin alogliptin empagliflozin dapagliflozin canagliflozin ertugliflozin pioglitazone repaglinide',
+    'Z79.84',
+  ),
   ...words('semaglutide liraglutide dulaglutide exenatide tirzepatide', 'Z79.85'),
   ...words('warfarin coumadin acenocoumarol apixaban eliquis rivaroxaban xarelto dabigatran pradaxa edoxaban', 'Z79.01'),
   ...words('clopidogrel plavix ticagrelor prasugrel', 'Z79.02'),
@@ -21,9 +24,11 @@ const DRUGS: Array<[string, string]> = [
 const BY_DRUG = new Map(DRUGS);
 // Cues that a drug is being taken now and goes on ("on", "takes", "daily", "chronic"); a dose
 // alone is not one (a course of treatment in hospital is not long-term use).
-const ONGOING = /^(on|takes|taking|take|uses|using|maintained|continues|continue|continuing|chronic|chronically|long-term|longterm|daily|nightly|home|current|currently)$/;
+const ONGOING =
+  /^(on|takes|taking|take|uses|using|maintained|continues|continue|continuing|chronic|chronically|long-term|longterm|daily|nightly|home|current|currently)$/;
 // A drug being started, stopped or considered is not long-term use.
-const NOT_ONGOING = /^(start|started|starting|initiate|initiated|begin|add|added|adding|consider|considering|prescribe|prescribed|switch|switched|discontinue|discontinued|stop|stopped|hold|held|allergy|allergic|after|once|single|dose|loading|bolus|if|treated|treatment|course|empirical|intravenous|iv)$/;
+const NOT_ONGOING =
+  /^(start|started|starting|initiate|initiated|begin|add|added|adding|consider|considering|prescribe|prescribed|switch|switched|discontinue|discontinued|stop|stopped|hold|held|allergy|allergic|after|once|single|dose|loading|bolus|if|treated|treatment|course|empirical|intravenous|iv)$/;
 
 function words(list: string, code: string): Array<[string, string]> {
   return list.split(' ').map((w) => [w, code]);

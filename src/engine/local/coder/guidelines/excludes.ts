@@ -7,7 +7,11 @@ import { type Candidates, dotted } from '../candidate.js';
  */
 export const EXCLUDES1: Array<[string[], string[], string]> = [
   [['R73'], ['E08', 'E09', 'E10', 'E11', 'E13'], 'R73 Excludes1 diabetes mellitus (E08-E13)'],
-  [['I10'], ['I11', 'I12', 'I13', 'I15', 'I16', 'O10', 'O11', 'O13', 'O16'], 'I10 Excludes1 hypertensive disease involving the heart or kidneys (I11-I13) and hypertension in pregnancy (O10-O16)'],
+  [
+    ['I10'],
+    ['I11', 'I12', 'I13', 'I15', 'I16', 'O10', 'O11', 'O13', 'O16'],
+    'I10 Excludes1 hypertensive disease involving the heart or kidneys (I11-I13) and hypertension in pregnancy (O10-O16)',
+  ],
   [['R6883'], ['R50', 'A41', 'A40'], 'R68.83 is chills without fever; fever with chills is R50.9'],
   [['Z720'], ['F17'], 'Z72.0 Excludes1 nicotine dependence (F17)'],
   [['Z87891'], ['F172'], 'Z87.891 Excludes1 current nicotine dependence (F17.2)'],

@@ -15,7 +15,9 @@ export function applyFeverChills(cands: Candidates): void {
   for (const s of cands.ctx.sentences) {
     const lower = s.lower;
     for (let i = 0; i < lower.length && !fever; i++) {
-      const temp = TEMP.test(lower[i]) && lower.slice(Math.max(0, i - 4), i + 3).some((w) => /^(temperature|temp|t|°c|°f|c|f|degrees|axillary|tympanic)$/.test(w));
+      const temp =
+        TEMP.test(lower[i]) &&
+        lower.slice(Math.max(0, i - 4), i + 3).some((w) => /^(temperature|temp|t|°c|°f|c|f|degrees|axillary|tympanic)$/.test(w));
       if (!FEBRILE.test(lower[i]) && !temp) continue;
       if (assertWords(s.words)[i] !== 'present') continue;
       fever = { start: s.starts[i], end: s.ends[i] };
@@ -24,5 +26,6 @@ export function applyFeverChills(cands: Candidates): void {
   }
   if (!fever) return;
   const kept = cands.assign('R50.9', 'fever with chills is coded as fever (Index: Fever, with chills, R50.9)', chills, [fever]);
-  for (const c of chills) cands.discard(c, `Discarded: R68.83 is chills without fever, and the patient is febrile${kept ? '; coded R50.9' : ''}.`);
+  for (const c of chills)
+    cands.discard(c, `Discarded: R68.83 is chills without fever, and the patient is febrile${kept ? '; coded R50.9' : ''}.`);
 }

@@ -9,7 +9,9 @@ const SMOKE = /^(smoker|smokers|smokes|smoking|smoked|smoke|tobacco|cigarettes?|
 const SECONDHAND = /^(secondhand|second-hand|passive)$/;
 // Any of these words sends a sentence to the regular expressions above (a Set lookup per word).
 const TRIGGERS = new Set(
-  'smoker smokers smokes smoking smoked smoke tobacco cigarette cigarettes pack-year pack-years nicotine chew chews chewing smokeless snuff dip vape vapes vaping e-cigarette e-cigarettes cigar cigars pipe'.split(' '),
+  'smoker smokers smokes smoking smoked smoke tobacco cigarette cigarettes pack-year pack-years nicotine chew chews chewing smokeless snuff dip vape vapes vaping e-cigarette e-cigarettes cigar cigars pipe'.split(
+    ' ',
+  ),
 );
 const DEPENDENCE = /^(dependence|dependent|addiction|addicted)$/;
 
@@ -31,7 +33,9 @@ export function applyTobacco(cands: Candidates): void {
     if (lower.some((w) => /^(nonsmoker|non-smoker|never-smoker|nonsmoking|non-smoking)$/.test(w))) continue;
     const asserted = assertWords(s.words);
     const spanOf = (i: number): Span => ({ start: s.starts[i], end: s.ends[i] });
-    const hits = lower.map((w, i) => i).filter((i) => SMOKE.test(lower[i]) || CHEW.test(lower[i]) || VAPE.test(lower[i]) || lower[i] === 'nicotine');
+    const hits = lower
+      .map((w, i) => i)
+      .filter((i) => SMOKE.test(lower[i]) || CHEW.test(lower[i]) || VAPE.test(lower[i]) || lower[i] === 'nicotine');
     const present = hits.filter((i) => asserted[i] === 'present' || asserted[i] === 'historical');
     if (present.length === 0) continue;
     const spans = present.map(spanOf);
@@ -46,8 +50,10 @@ export function applyTobacco(cands: Candidates): void {
       continue;
     }
     if (lower.some((w) => CHEW.test(w))) propose('F17.220', 'chewing tobacco is nicotine dependence, chewing tobacco (F17.220)', spans, 4);
-    else if (lower.some((w) => CIGARETTE.test(w))) propose('F17.210', 'a cigarette smoker is coded as nicotine dependence, cigarettes (F17.210)', spans, 5);
-    else if (lower.some((w) => VAPE.test(w))) propose('F17.290', 'other tobacco products are nicotine dependence, other tobacco product (F17.290)', spans, 4);
+    else if (lower.some((w) => CIGARETTE.test(w)))
+      propose('F17.210', 'a cigarette smoker is coded as nicotine dependence, cigarettes (F17.210)', spans, 5);
+    else if (lower.some((w) => VAPE.test(w)))
+      propose('F17.290', 'other tobacco products are nicotine dependence, other tobacco product (F17.290)', spans, 4);
     else if (lower.some((w) => /^(smoker|smokes|smoking)$/.test(w)) || lower.some((w) => DEPENDENCE.test(w))) {
       propose('F17.200', 'a smoker is coded as nicotine dependence (Index: Smoker, see Dependence, drug, nicotine; F17.200)', spans, 3);
     } else if (lower.includes('tobacco') && lower.includes('use')) propose('Z72.0', 'tobacco use without dependence (Z72.0)', spans, 1);
@@ -56,6 +62,11 @@ export function applyTobacco(cands: Candidates): void {
   const made = chosen ? cands.assign(chosen.code, chosen.rule, [], chosen.spans) : undefined;
   for (const c of cands.finalsIn('F17', 'Z720', 'Z87891', 'Z7722')) {
     if (c === made) continue;
-    cands.discard(c, made ? `Discarded: the tobacco status of this note is coded ${chosen!.code} (Z72.0 Excludes1 F17; Z87.891 Excludes1 F17.2).` : 'Discarded: the note does not state current or past tobacco use.');
+    cands.discard(
+      c,
+      made
+        ? `Discarded: the tobacco status of this note is coded ${chosen!.code} (Z72.0 Excludes1 F17; Z87.891 Excludes1 F17.2).`
+        : 'Discarded: the note does not state current or past tobacco use.',
+    );
   }
 }
