@@ -120,7 +120,7 @@ export async function startServer(options: StartOptions = {}): Promise<void> {
   const running: Running = {};
   let stopping = false;
   let stopped: Promise<void> | undefined;
-  const stopOnce = () => (stopped ??= stopAll(running));
+  const stopOnce = () => (stopped ??= stopAll(running, logger));
   let startup: Promise<void> = Promise.resolve();
   const onSignal = (signal: NodeJS.Signals) => {
     // A terminal's Ctrl-C may come twice (npm forwards it too): one shutdown, never a second death.
@@ -151,7 +151,7 @@ export async function startServer(options: StartOptions = {}): Promise<void> {
 }
 
 /** Shutdown in order: stop taking HTTP and MLLP, let workers finish, close the pool, stop embedded PostgreSQL. */
-async function stopAll(running: Running): Promise<void> {
+async function stopAll(running: Running, logger: Logger): Promise<void> {
   const server = running.server;
   // MLLP first: messages already read are still answered (AA after their commit), then it closes.
   await running.mllp?.stop().catch(() => {});
@@ -165,5 +165,7 @@ async function stopAll(running: Running): Promise<void> {
   }
   running.workers?.stop();
   await running.runtime?.stop({ graceful: true });
-  await running.embedded?.stop().catch(() => {});
+  // The pools closed above; a connection still open is waited for (5 s at most) rather than cut.
+  const lingering = await running.embedded?.stop({ lingerMs: 5_000 }).catch(() => []);
+  if (lingering?.length) logger.warn('embedded PostgreSQL stopped with connections still open', { applications: lingering });
 }

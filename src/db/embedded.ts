@@ -12,7 +12,32 @@ export interface EmbeddedDatabase {
   connectionString: string;
   /** DATA_DIR/pg, or where it was placed for the OS user `postgres` to reach (root in a closed folder). */
   clusterDir: string;
-  stop(): Promise<void>;
+  /**
+   * Stops the cluster (pg_ctl fast shutdown) once the other connections have closed, waiting at
+   * most `lingerMs`; returns the application names of those still open then, which the fast
+   * shutdown terminates (57P01 on their side).
+   */
+  stop(options?: { lingerMs?: number }): Promise<string[]>;
+}
+
+/** The application names of other client connections, polled until there are none or `ms` have passed. */
+async function waitForOtherClients(connectionString: string, ms: number): Promise<string[]> {
+  const client = new pg.Client({ connectionString, application_name: 'clinigate-embedded-stop' });
+  try {
+    await client.connect();
+    const deadline = Date.now() + ms;
+    for (;;) {
+      const { rows } = await client.query<{ name: string }>(
+        `SELECT application_name AS name FROM pg_stat_activity WHERE backend_type = 'client backend' AND pid <> pg_backend_pid()`,
+      );
+      if (rows.length === 0 || Date.now() >= deadline) return rows.map((r) => r.name || '(unnamed)');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  } catch {
+    return [];
+  } finally {
+    await client.end().catch(() => {});
+  }
 }
 
 const DATABASE = 'clinigate';
@@ -125,12 +150,14 @@ export async function startEmbeddedPostgres(dataDir: string, port: number): Prom
     process.on('exit', onExit);
     const connectionString = `postgres://postgres:${PASSWORD}@127.0.0.1:${port}/${DATABASE}`;
     let stopped = false;
-    const stop = async () => {
-      if (stopped) return;
+    const stop = async ({ lingerMs = 0 }: { lingerMs?: number } = {}) => {
+      if (stopped) return [];
       stopped = true;
       process.off('exit', onExit);
       try {
+        const lingering = lingerMs > 0 ? await waitForOtherClients(connectionString, lingerMs) : [];
         await ctl('stop', '-m', 'fast', '-w', '-t', '60');
+        return lingering;
       } finally {
         lock.release();
       }
