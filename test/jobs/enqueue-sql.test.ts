@@ -15,7 +15,7 @@ async function enqueueBySql(t: TestApp, queue: string, data: object[]): Promise<
   return rows.length;
 }
 
-describe('jobs enqueued inside our own statements (enqueue-sql.ts)', () => {
+describe('jobs enqueued inside our own statements (pgboss.repo.ts enqueueJobsSql)', () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await startTestApp();
