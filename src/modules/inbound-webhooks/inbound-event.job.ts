@@ -1,7 +1,14 @@
 import type { AppDeps } from '../../app-deps.js';
 import { defineJob } from '../../jobs/define-job.js';
 import { INBOUND_EVENT_QUEUE } from './inbound-events.repo.js';
-import { inboundEventJobSchema, itemsToRetry, processInboundEvents, type EventWork, type InboundEventJob } from './process-events.js';
+import {
+  eventIdsOf,
+  inboundEventJobSchema,
+  itemsToRetry,
+  processInboundEvents,
+  type EventWork,
+  type InboundEventJob,
+} from './process-events.js';
 
 /**
  * Jobs fetched per batch: one fetch, one read of their events and one job settlement serve them
@@ -51,8 +58,7 @@ export const inboundEventJob = defineJob<InboundEventJob, AppDeps>({
   async handleBatch(deps, items) {
     const work = new Map<string, EventWork>();
     for (const { data, attempt } of items) {
-      for (const id of 'id' in data ? [data.id] : data.ids)
-        work.set(id, { id, lastAttempt: attempt.finalAttempt || (work.get(id)?.lastAttempt ?? false) });
+      for (const id of eventIdsOf(data)) work.set(id, { id, lastAttempt: attempt.finalAttempt || (work.get(id)?.lastAttempt ?? false) });
     }
     const all = [...work.values()];
     const retry = new Set<string>();

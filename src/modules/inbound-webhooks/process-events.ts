@@ -24,8 +24,11 @@ export type InboundEventJob = z.infer<typeof inboundEventJobSchema>;
 export function jobEventIds(data: unknown): string[] | undefined {
   const parsed = inboundEventJobSchema.safeParse(data);
   if (!parsed.success) return undefined;
-  return 'id' in parsed.data ? [parsed.data.id] : parsed.data.ids;
+  return eventIdsOf(parsed.data);
 }
+
+/** The events one job names. */
+export const eventIdsOf = (data: InboundEventJob): string[] => ('id' in data ? [data.id] : data.ids);
 
 export interface EventWork {
   id: string;
@@ -34,7 +37,7 @@ export interface EventWork {
 
 /** The jobs to retry: those with an event that asks for a retry; the rest complete. Pure. */
 export function itemsToRetry<T extends { data: InboundEventJob }>(items: readonly T[], retry: ReadonlySet<string>): Set<T> {
-  return new Set(items.filter(({ data }) => ('id' in data ? [data.id] : data.ids).some((id) => retry.has(id))));
+  return new Set(items.filter(({ data }) => eventIdsOf(data).some((id) => retry.has(id))));
 }
 
 interface Outcome {
