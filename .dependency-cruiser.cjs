@@ -30,9 +30,10 @@ module.exports = {
     {
       name: 'nothing-to-composition-root',
       severity: 'error',
-      comment: 'Only the composition root (main, server, runtime, app, the job registry and workers, the CLI) assembles the modules.',
+      comment:
+        'Only the composition root (main, server, runtime, app, the job registry, the workers and their thread, the CLI) assembles the modules.',
       from: { path: '^src/(modules|jobs|db|lib|http|engine|terminology|hl7|fhir|metrics)/' },
-      to: { path: '^src/(main|server|runtime|app|job-registry|workers)\\.ts$|^src/cli/' },
+      to: { path: '^src/(main|server|runtime|app|job-registry|workers|workers-thread|workers-thread-entry)\\.ts$|^src/cli/' },
     },
   ],
   options: {

@@ -8,6 +8,7 @@ import { createPool } from './db/pool.js';
 import { devBanner, workerBanner } from './dev-banner.js';
 import { fillDevSecrets, type DevSecrets } from './dev-secrets.js';
 import { startWorkers, type Workers } from './workers.js';
+import { startWorkersThread, type WorkersThread } from './workers-thread.js';
 import { createLogger, type Logger } from './lib/logger.js';
 import { seedCatalog } from './modules/centers/seed-catalog.js';
 import { StartupError } from './lib/startup-error.js';
@@ -19,6 +20,7 @@ interface Running {
   mllp?: MllpListener;
   runtime?: Runtime;
   workers?: Workers;
+  workersThread?: WorkersThread;
   embedded?: EmbeddedDatabase;
 }
 
@@ -74,6 +76,7 @@ async function boot(
   logger: Logger,
   running: Running,
   stopping: () => boolean,
+  onWorkersLost: (reason: string) => void,
 ): Promise<void> {
   let databaseUrl = config.DATABASE_URL;
   if (!databaseUrl) {
@@ -91,11 +94,14 @@ async function boot(
   running.runtime = await openRuntime(config, databaseUrl, logger, { codeTableWatchMs: 60_000 });
   const { deps } = running.runtime;
   if (stopping()) return;
-  if (config.ROLE !== 'api') {
-    running.workers = await startWorkers(deps);
-    logger.info('workers started', { role: config.ROLE, pid: process.pid });
+  if (config.ROLE === 'all') {
+    // In a thread of their own, off the event loop that answers HTTP (workers-thread.ts).
+    running.workersThread = await startWorkersThread(config, databaseUrl, deps.metrics, logger, onWorkersLost);
+    logger.info('workers started', { role: config.ROLE, pid: process.pid, thread: 'clinigate-workers' });
   }
   if (config.ROLE === 'worker') {
+    running.workers = await startWorkers(deps);
+    logger.info('workers started', { role: config.ROLE, pid: process.pid });
     if (config.NODE_ENV !== 'production' && !stopping()) process.stdout.write(workerBanner());
     return;
   }
@@ -122,24 +128,34 @@ export async function startServer(options: StartOptions = {}): Promise<void> {
   let stopped: Promise<void> | undefined;
   const stopOnce = () => (stopped ??= stopAll(running, logger));
   let startup: Promise<void> = Promise.resolve();
-  const onSignal = (signal: NodeJS.Signals) => {
-    // A terminal's Ctrl-C may come twice (npm forwards it too): one shutdown, never a second death.
-    if (stopping) return;
+  const shutDown = (exitCode: number) => {
     stopping = true;
-    logger.info('shutting down', { signal });
     setTimeout(() => process.exit(1), 30_000).unref();
     void startup
       .catch(() => {})
       .then(stopOnce)
       .then(() => {
         logger.info('stopped');
-        process.exit(0);
+        process.exit(exitCode);
       });
+  };
+  const onSignal = (signal: NodeJS.Signals) => {
+    // A terminal's Ctrl-C may come twice (npm forwards it too): one shutdown, never a second death.
+    if (stopping) return;
+    logger.info('shutting down', { signal });
+    shutDown(0);
   };
   process.on('SIGTERM', onSignal);
   process.on('SIGINT', onSignal);
+  // Events accepted but never processed would pile up unseen: the process stops (exit 1) so its
+  // supervisor starts it again, and the accepted events are processed then.
+  const onWorkersLost = (reason: string) => {
+    if (stopping) return;
+    logger.error('workers thread ended unexpectedly: shutting down', { reason });
+    shutDown(1);
+  };
 
-  startup = boot(config, { generated: secrets.generated, created: secrets.created }, logger, running, () => stopping);
+  startup = boot(config, { generated: secrets.generated, created: secrets.created }, logger, running, () => stopping, onWorkersLost);
   try {
     await startup;
   } catch (err) {
@@ -155,6 +171,8 @@ async function stopAll(running: Running, logger: Logger): Promise<void> {
   const server = running.server;
   // MLLP first: messages already read are still answered (AA after their commit), then it closes.
   await running.mllp?.stop().catch(() => {});
+  // The workers' thread stops (gracefully) while the HTTP answers still open end.
+  const workersThreadStopped = running.workersThread?.stop();
   if (server) {
     // Long joins and event streams would hold close() open: they get 10 s, then are cut.
     await new Promise<void>((resolve) => {
@@ -163,6 +181,7 @@ async function stopAll(running: Running, logger: Logger): Promise<void> {
       setTimeout(() => server.closeAllConnections(), 10_000).unref();
     });
   }
+  await workersThreadStopped;
   running.workers?.stop();
   await running.runtime?.stop({ graceful: true });
   // The pools closed above; a connection still open is waited for (5 s at most) rather than cut.

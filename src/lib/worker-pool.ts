@@ -1,4 +1,4 @@
-import { Worker, type ResourceLimits } from 'node:worker_threads';
+import { Worker, type ResourceLimits, type WorkerOptions } from 'node:worker_threads';
 
 /**
  * A small pool of worker threads that run CPU-bound work on user input (the local engine, PDF
@@ -99,11 +99,11 @@ type Answer =
   | { id: number; ok: true; value: unknown }
   | { id: number; ok: false; error: { name: string; message: string } };
 
-/** From source (tsx, vitest) the worker needs the TypeScript loader registered in its own thread. */
-function spawn(entry: URL, resourceLimits?: ResourceLimits): Worker {
-  if (!entry.pathname.endsWith('.ts')) return new Worker(entry, { resourceLimits });
+/** A worker thread on `entry`; from source (tsx, vitest) it needs the TypeScript loader registered in its own thread. */
+export function spawnWorker(entry: URL, options: Omit<WorkerOptions, 'eval'> = {}): Worker {
+  if (!entry.pathname.endsWith('.ts')) return new Worker(entry, options);
   const boot = `import('tsx/esm/api').then((m) => { m.register(); return import(${JSON.stringify(entry.href)}); })`;
-  return new Worker(boot, { eval: true, resourceLimits });
+  return new Worker(boot, { ...options, eval: true });
 }
 
 export class WorkerPool {
@@ -175,7 +175,7 @@ export class WorkerPool {
   }
 
   private hire(slot: Slot): Worker {
-    const worker = spawn(this.options.entry, this.options.resourceLimits);
+    const worker = spawnWorker(this.options.entry, { resourceLimits: this.options.resourceLimits });
     // An idle worker never keeps the process alive (a call in progress does, by its timer).
     worker.unref();
     worker.on('message', (answer: Answer) => this.onAnswer(slot, worker, answer));

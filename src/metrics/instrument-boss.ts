@@ -1,11 +1,11 @@
 import type { PgBoss } from 'pg-boss';
-import type { Metrics } from './metrics.js';
+import type { JobTimer } from './metrics.js';
 
 /**
  * The same pg-boss instance, but every handler registered through `work` is timed and counted
  * by queue and outcome. Workers stay unaware of metrics.
  */
-export function instrumentBoss(boss: PgBoss, metrics: Metrics): PgBoss {
+export function instrumentBoss(boss: PgBoss, metrics: JobTimer): PgBoss {
   const work = (name: string, ...rest: unknown[]) => {
     const handler = rest.pop() as (jobs: unknown) => Promise<unknown>;
     const timed = (jobs: unknown) => metrics.timeJob(name, () => handler(jobs));

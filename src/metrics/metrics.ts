@@ -75,17 +75,31 @@ export class Metrics {
   readonly refresh: () => Promise<void>;
 
   /** Times a job handler and counts its outcome. */
-  async timeJob<T>(queue: string, fn: () => Promise<T>): Promise<T> {
-    const end = this.jobDuration.startTimer({ queue });
-    try {
-      const result = await fn();
-      end({ outcome: 'completed' });
-      this.jobs.inc({ queue, outcome: 'completed' });
-      return result;
-    } catch (err) {
-      end({ outcome: 'failed' });
-      this.jobs.inc({ queue, outcome: 'failed' });
-      throw err;
-    }
+  timeJob<T>(queue: string, fn: () => Promise<T>): Promise<T> {
+    return timeJob(queue, fn, (outcome, seconds) => this.recordJob(queue, outcome, seconds));
+  }
+
+  /** One handled job: its queue, outcome and time (also those the workers' thread reports). */
+  recordJob(queue: string, outcome: JobOutcome, seconds: number): void {
+    this.jobDuration.observe({ queue, outcome }, seconds);
+    this.jobs.inc({ queue, outcome });
+  }
+}
+
+export type JobOutcome = 'completed' | 'failed';
+
+/** What times the workers' jobs: the process's Metrics, or a thread's messages to them (workers-thread.ts). */
+export type JobTimer = Pick<Metrics, 'timeJob'>;
+
+/** Runs a job handler and reports its outcome and duration in seconds to `record`. */
+export async function timeJob<T>(queue: string, fn: () => Promise<T>, record: (outcome: JobOutcome, seconds: number) => void): Promise<T> {
+  const started = performance.now();
+  try {
+    const result = await fn();
+    record('completed', (performance.now() - started) / 1000);
+    return result;
+  } catch (err) {
+    record('failed', (performance.now() - started) / 1000);
+    throw err;
   }
 }
