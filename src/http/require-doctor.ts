@@ -1,6 +1,5 @@
 import type { RequestHandler } from 'express';
 import { badRequest } from '../lib/errors.js';
-import { currentContext } from '../lib/request-context.js';
 
 const MAX_IDENTIFIER = 256;
 
@@ -17,7 +16,5 @@ export const requireDoctor: RequestHandler = (req, _res, next) => {
   if (!doctor) throw badRequest('Missing required header x-doctor');
   req.doctor = doctor;
   req.patient = identifier(req.get('x-patient'), 'x-patient');
-  const ctx = currentContext();
-  if (ctx) ctx.doctor = doctor;
   next();
 };

@@ -4,7 +4,8 @@ import TransportStream from 'winston-transport';
 import { currentContext } from './request-context.js';
 
 /**
- * JSON logs. Every line carries the request context (request id, user, group, doctor).
+ * JSON logs. A job's lines carry its context (request and correlation ids: lib/request-context.ts);
+ * a request's lines name the request's ids themselves.
  * Callers log ids, counts and outcomes only: never bodies, transcripts, notes or other PHI.
  */
 const withContext = winston.format((info) => {

@@ -1,6 +1,9 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 
-/** What travels with a request or a job into every log line: ids only, never PHI. */
+/**
+ * What travels with a job (or an inbound event's processing) into every log line it writes: ids
+ * only, never PHI. HTTP requests carry their ids on `req` instead (http/request-ids.ts).
+ */
 export interface RequestContext {
   requestId: string;
   userId?: string;

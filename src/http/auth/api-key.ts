@@ -2,7 +2,6 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { RequestHandler } from 'express';
 import { keyFingerprint, namedKeys, type NamedKey } from '../../config.js';
 import { forbidden, unauthorized } from '../../lib/errors.js';
-import { currentContext } from '../../lib/request-context.js';
 
 const digest = (value: string) => createHash('sha256').update(value).digest();
 
@@ -44,8 +43,6 @@ export function apiKeyAuth(ring: KeyRing, scope: 'voice' | 'operator'): RequestH
     const entry = operator ?? voice;
     if (!entry) throw unauthorized('Invalid API key');
     req.apiKey = { name: entry.name, operator: operator !== undefined };
-    const ctx = currentContext();
-    if (ctx) ctx.userId = entry.name;
     if (scope === 'operator' && !operator)
       throw forbidden('This key reaches calls and the centers catalog only; this route needs an operator key');
     next();

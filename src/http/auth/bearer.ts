@@ -3,7 +3,6 @@ import type { RequestHandler } from 'express';
 import { createRemoteJWKSet, errors, jwtVerify, type JWTVerifyGetKey } from 'jose';
 import type { Config } from '../../config.js';
 import { unauthorized } from '../../lib/errors.js';
-import { currentContext } from '../../lib/request-context.js';
 
 export interface Principal {
   userId: string;
@@ -83,11 +82,6 @@ export function bearerAuth(verify: TokenVerifier): RequestHandler {
     const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
     if (!match) throw unauthorized('Authorization header must use the Bearer scheme');
     req.principal = await verify(match[1]);
-    const ctx = currentContext();
-    if (ctx) {
-      ctx.userId = req.principal.userId;
-      ctx.groupId = req.principal.groupId;
-    }
     next();
   };
 }

@@ -7,7 +7,6 @@ import type { Pool } from '../../db/pool.js';
 import { bodyObject, parseWith } from '../../http/validate.js';
 import { badRequest } from '../../lib/errors.js';
 import { isLanguageTag } from '../../lib/language-tag.js';
-import { currentContext } from '../../lib/request-context.js';
 import { centerExists } from '../centers/centers.repo.js';
 import { insertCall, publicCall } from './calls.repo.js';
 import { callDispatchJob } from './call-dispatch.job.js';
@@ -60,7 +59,7 @@ export function createCall(pool: Pool, boss: PgBoss) {
       await callDispatchJob.send(
         boss,
         tx,
-        { callId: call.callId, request_id: currentContext()?.requestId },
+        { callId: call.callId, request_id: req.requestId },
         {
           startAfter: body.scheduledAt ? new Date(body.scheduledAt) : undefined,
         },

@@ -4,7 +4,6 @@ import type { AppDeps } from '../../app-deps.js';
 import { withTransaction } from '../../db/transaction.js';
 import { auditResource } from '../../http/audit.js';
 import { AppError } from '../../lib/errors.js';
-import { currentContext } from '../../lib/request-context.js';
 import { awaitCodification } from './await-codification.js';
 import { endCodifyRun, findCodifyRun, insertCodifyRun, type CodifyRun } from './codify.repo.js';
 import { codifyJob } from './codify.job.js';
@@ -36,7 +35,7 @@ export function createCodification(deps: AppDeps, pdfReader = new PdfReader()) {
     auditResource(res, id);
     const timeoutMs = deps.config.CODIFY_TIMEOUT_MS;
     const waiter = awaitCodification(deps.notifications, deps.pool, id, timeoutMs, (err) =>
-      deps.logger.error('codify wait failed', { codify_run_id: id, error_name: err.name }),
+      deps.logger.error('codify wait failed', { request_id: req.requestId, codify_run_id: id, error_name: err.name }),
     );
     try {
       await withTransaction(deps.pool, async (tx) => {
@@ -51,7 +50,6 @@ export function createCodification(deps: AppDeps, pdfReader = new PdfReader()) {
           noteBytes: input.noteBytes,
           pdfBytes: input.pdfBytes,
           pdfPages: input.pdfPages,
-          correlationId: currentContext()?.correlationId,
         });
         await codifyJob.send(deps.boss, tx, { codify_run_id: id, request_id: req.requestId });
       });
@@ -75,7 +73,7 @@ export function createCodification(deps: AppDeps, pdfReader = new PdfReader()) {
         return;
       }
     }
-    deps.logger.warn('codify timed out', { codify_run_id: id, timeout_ms: timeoutMs });
+    deps.logger.warn('codify timed out', { request_id: req.requestId, codify_run_id: id, timeout_ms: timeoutMs });
     throw new AppError(504, details);
   };
 }

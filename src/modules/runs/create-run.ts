@@ -4,7 +4,6 @@ import type { Pool, Queryable } from '../../db/pool.js';
 import { withTransaction } from '../../db/transaction.js';
 import { bodyObject, isUuid, parseWith } from '../../http/validate.js';
 import { badRequest, conflict, notFound } from '../../lib/errors.js';
-import { currentContext } from '../../lib/request-context.js';
 import { findNote } from '../notes/notes.repo.js';
 import { findTranscription } from '../transcriptions/transcriptions.repo.js';
 import { isChatHeader, messagesTranscript, runRequestBody, type RunRequestBody } from './run-request.js';
@@ -37,13 +36,25 @@ export interface RunInput {
   patientId?: string;
   /** Lets a caller watch the run before it exists (POST .../runs/stream). */
   runId?: string;
+  /** The request that asked for it, carried into the run's job (its log lines name it). */
+  requestId?: string;
 }
 
 /** What a handler passes to acceptRun from its request; `x-is-chat` is checked first (400). */
 export function runInput(req: Request<{ threadId: string }>, runId?: string): RunInput {
   const isChat = isChatHeader(req.get('x-is-chat'));
   const { groupId, userId } = req.principal!;
-  return { threadId: req.params.threadId, body: req.body, isChat, groupId, userId, doctorId: req.doctor!, patientId: req.patient, runId };
+  return {
+    threadId: req.params.threadId,
+    body: req.body,
+    isChat,
+    groupId,
+    userId,
+    doctorId: req.doctor!,
+    patientId: req.patient,
+    runId,
+    requestId: req.requestId,
+  };
 }
 
 /** Where LangGraph clients read the new run's ids (Content-Location): the thread id as the path spelt it. */
@@ -78,7 +89,7 @@ export async function acceptRun(pool: Pool, boss: PgBoss, input: RunInput): Prom
       kind: isChat ? 'chat' : 'extraction',
       input: { messages: body.input.messages.map(({ role, content }) => ({ role, content })) },
       config: { configurable: body.config.configurable },
-      requestId: currentContext()?.requestId,
+      requestId: input.requestId,
     });
   });
 }
