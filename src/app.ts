@@ -7,6 +7,7 @@ import { bearerAuth, createTokenVerifier } from './http/auth/bearer.js';
 import { bodyParsers, CODIFY_BODY_LIMIT } from './http/body-parsers.js';
 import { entryPoints } from './http/entry-points.js';
 import { errorHandler, notFoundHandler } from './http/error-handler.js';
+import { inOneLayer } from './http/in-one-layer.js';
 import { noStore } from './http/no-store.js';
 import { observeRequests } from './http/observe-requests.js';
 import { requestContext } from './http/request-ids.js';
@@ -61,13 +62,20 @@ export function createApp(deps: AppDeps): Express {
   app.disable('x-powered-by');
   app.set('trust proxy', false);
   app.set('query parser', 'simple');
+  // No automatic weak ETag (a SHA-1 of every body): /v1 and /api/v1 answers are no-store, never
+  // revalidated; a note still carries its version ETag, and a matching If-None-Match still gets 304.
+  app.set('etag', false);
 
   const routeDeps: RouteDeps = { ...deps, guards: createGuards(deps) };
 
-  app.use(requestContext);
-  app.use(securityHeaders());
-  app.use(observeRequests([accessLog(deps.logger), httpMetrics(deps.metrics), auditTrail(deps.audit, AUDITED_PREFIXES)]));
-  app.use(noStore(['/v1', '/api/v1']));
+  app.use(
+    inOneLayer([
+      requestContext,
+      securityHeaders(),
+      observeRequests([accessLog(deps.logger), httpMetrics(deps.metrics), auditTrail(deps.audit, AUDITED_PREFIXES)]),
+      noStore(['/v1', '/api/v1']),
+    ]),
+  );
 
   // Signed inbound webhooks first: the busiest path (EHR ingest) then skips every other router's
   // layers; no other router serves a path under /api/v1/webhooks/.

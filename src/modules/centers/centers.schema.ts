@@ -36,6 +36,11 @@ export const openingHoursSchema = z
   )
   .strict();
 
+/** Opening hours with every day closed, as parsing `{}` gives them (built, not parsed: once per catalog event). */
+function allDaysClosed(): z.output<typeof openingHoursSchema> {
+  return Object.fromEntries(WEEKDAYS.map((day) => [day, []])) as unknown as z.output<typeof openingHoursSchema>;
+}
+
 /** A center as config/centers.json and the `center.upserted` event carry it. */
 export const centerSchema = z.object({
   id: text(100),
@@ -48,7 +53,7 @@ export const centerSchema = z.object({
   }),
   phone: z.string().refine(isE164Phone, 'must be a valid phone number in E.164 format'),
   timezone: z.string().refine(isTimeZone, 'must be an IANA time zone such as Europe/Madrid'),
-  openingHours: openingHoursSchema.default(() => openingHoursSchema.parse({})),
+  openingHours: openingHoursSchema.default(allDaysClosed),
 });
 export type Center = z.output<typeof centerSchema>;
 
