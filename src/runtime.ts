@@ -18,6 +18,11 @@ export interface RuntimeOptions {
   supervise?: boolean;
   /** Re-read the ICD-10-CM table this often, to see another process's import. */
   codeTableWatchMs?: number;
+  /**
+   * False where nothing codes (the HTTP thread of ROLE=all, whose workers run in their own thread):
+   * the ICD-10-CM file is still imported when new, but its table is not held in memory.
+   */
+  codesInMemory?: boolean;
   /** Another engine in place of the configured one (benchmarks, tests). */
   engine?: (codeTables: CodeTableStore) => ClinicalEngine;
 }
@@ -43,6 +48,7 @@ export async function openRuntime(config: Config, databaseUrl: string, logger: L
     icd10File: config.ICD10CM_FILE,
     watchMs: options.codeTableWatchMs,
     indexEagerly,
+    load: options.codesInMemory,
   });
   const engine = options.engine?.(codeTables) ?? createEngine(config, { codeTable: () => codeTables.current(), logger });
   const notifications = new NotificationHub(databaseUrl, ALL_CHANNELS, logger);

@@ -91,7 +91,8 @@ async function boot(
   if (stopping()) return;
   await prepareDatabase(databaseUrl, logger);
   // Imports ICD10CM_FILE when its content is new; another process's import is seen within a minute.
-  running.runtime = await openRuntime(config, databaseUrl, logger, { codeTableWatchMs: 60_000 });
+  // Only a thread that runs the workers codes, so only it holds the table in memory.
+  running.runtime = await openRuntime(config, databaseUrl, logger, { codeTableWatchMs: 60_000, codesInMemory: config.ROLE === 'worker' });
   const { deps } = running.runtime;
   if (stopping()) return;
   if (config.ROLE === 'all') {

@@ -41,7 +41,12 @@ export function startWorkersThread(
   onExit: (reason: string) => void,
   entry = ENTRY,
 ): Promise<WorkersThread> {
-  const worker = spawnWorker(entry, { workerData: { config, databaseUrl } satisfies WorkersThreadData, name: 'clinigate-workers' });
+  const worker = spawnWorker(entry, {
+    // A young generation of 8 MB rather than V8's default (up to 48 MB), as the engine's workers: a lower peak RSS.
+    resourceLimits: { maxYoungGenerationSizeMb: 8 },
+    workerData: { config, databaseUrl } satisfies WorkersThreadData,
+    name: 'clinigate-workers',
+  });
   let stopping = false;
   let failure: Error | undefined;
   const exited = new Promise<number>((resolve) => worker.once('exit', resolve));

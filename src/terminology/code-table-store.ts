@@ -64,12 +64,13 @@ export class CodeTableStore {
 
 /**
  * Start-up: imports `ICD10CM_FILE` when set (a no-op when its content is the last import's),
- * then loads the table in force.
+ * then loads the table in force, unless `load` is false (a thread that never codes: its store
+ * keeps the starter catalog and is never refreshed).
  */
 export async function openCodeTableStore(
   pool: Pool,
   logger: Logger,
-  options: { icd10File?: string; watchMs?: number; indexEagerly?: boolean } = {},
+  options: { icd10File?: string; watchMs?: number; indexEagerly?: boolean; load?: boolean } = {},
 ): Promise<CodeTableStore> {
   if (options.icd10File) {
     const result = await importIcd10(pool, { codesFile: options.icd10File });
@@ -81,6 +82,7 @@ export async function openCodeTableStore(
     });
   }
   const store = new CodeTableStore(pool, logger, options.indexEagerly);
+  if (options.load === false) return store;
   await store.refresh();
   if (options.watchMs) store.watch(options.watchMs);
   return store;

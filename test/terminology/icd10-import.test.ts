@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createPool, type Pool } from '../../src/db/pool.js';
-import { CodeTableStore } from '../../src/terminology/code-table-store.js';
+import { createLogger } from '../../src/lib/logger.js';
+import { CodeTableStore, openCodeTableStore } from '../../src/terminology/code-table-store.js';
 import { importIcd10 } from '../../src/terminology/icd10-import.js';
 import { newCaller } from '../helpers/tokens.js';
 import { codify, startCodifyApp } from '../helpers/codify-app.js';
@@ -96,6 +97,22 @@ describe.runIf(Boolean(inject('adminDatabaseUrl')))('ICD-10-CM import into Postg
     expect(starter.current().has('I10')).toBe(true);
     await emptyPool.end();
     await empty.drop();
+  });
+
+  it('a store opened not to load (a thread that never codes) still imports a new file, and holds only the starter catalog', async () => {
+    const logger = createLogger('error', { silent: true });
+    const path = file(
+      'api-thread.txt',
+      'I10     Essential (primary) hypertension\nA000    Cholera due to Vibrio cholerae 01, biovar cholerae\n',
+    );
+    const apiThread = await openCodeTableStore(pool, logger, { icd10File: path, load: false });
+    expect(await count()).toBe(2); // imported for the threads that code
+    expect(apiThread.source).toBe('starter');
+    expect(apiThread.current().has('A000')).toBe(false);
+    const workersThread = await openCodeTableStore(pool, logger, { icd10File: path });
+    expect(workersThread.source).toBe('imported');
+    expect(workersThread.current().size).toBe(2);
+    expect(workersThread.current().has('A000')).toBe(true);
   });
 
   describe.runIf(existsSync(CODES_FILE))('the full FY2026 file', () => {
