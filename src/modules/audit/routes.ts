@@ -1,9 +1,7 @@
-import { Router } from 'express';
+import type { IRouter } from 'express';
 import type { RouteDeps } from '../../app-deps.js';
 import { listAuditEventsHandler } from './list-audit-events.js';
 
-export function auditRouter({ pool, guards }: RouteDeps): Router {
-  const router = Router();
+export function auditRoutes(router: IRouter, { pool, guards }: RouteDeps): void {
   router.get('/api/v1/audit-events', ...guards.operator, listAuditEventsHandler(pool));
-  return router;
 }

@@ -1,4 +1,4 @@
-import { Router } from 'express';
+import type { IRouter } from 'express';
 import type { RouteDeps } from '../../app-deps.js';
 import { auditedAtOnce } from '../../http/audit.js';
 import { cancelRunAsOperator } from './cancel-run-as-operator.js';
@@ -14,8 +14,7 @@ import { replayEndpointDead } from './replay-endpoint-dead.js';
 import { consoleStatic } from './static-files.js';
 
 /** The operations console: its page at /console and the JSON it reads, under the operator key. */
-export function consoleRouter({ pool, boss, engine, guards, audit }: RouteDeps): Router {
-  const router = Router();
+export function consoleRoutes(router: IRouter, { pool, boss, engine, guards, audit }: RouteDeps): void {
   router.use('/console', consoleStatic());
   const base = '/api/v1/console';
   const op = guards.operator;
@@ -38,5 +37,4 @@ export function consoleRouter({ pool, boss, engine, guards, audit }: RouteDeps):
   router.get(`${base}/deliveries/dead`, ...op, listDeadDeliveries(pool));
   router.get(`${base}/calls`, ...op, getCallsSummary(pool));
   router.get(`${base}/timeseries`, ...op, getTimeseries(pool));
-  return router;
 }

@@ -1,4 +1,4 @@
-import { Router } from 'express';
+import type { IRouter } from 'express';
 import type { RouteDeps } from '../../app-deps.js';
 import { audited } from '../../http/audit.js';
 import { signedJsonBody } from '../../http/signed-body.js';
@@ -7,8 +7,7 @@ import { getEvent } from './get-event.js';
 import { receiveEvent } from './receive-event.js';
 import { retryEvent } from './retry-event.js';
 
-export function inboundWebhooksRouter({ pool, boss, config, secrets, guards }: RouteDeps): Router {
-  const router = Router();
+export function inboundWebhooksRoutes(router: IRouter, { pool, boss, config, secrets, guards }: RouteDeps): void {
   router.post(
     '/api/v1/webhooks/ehr',
     signedJsonBody(() => config.EHR_WEBHOOK_SECRET),
@@ -24,5 +23,4 @@ export function inboundWebhooksRouter({ pool, boss, config, secrets, guards }: R
   router.post('/api/v1/webhooks/voice/:integrationId', integrationSender('voice', pool, secrets), ownSecret, receiveEvent('voice', pool));
   router.get('/api/v1/webhooks/events/:id', ...guards.operator, audited({ param: 'id' }), getEvent(pool));
   router.post('/api/v1/webhooks/events/:id/retry', ...guards.operator, audited({ param: 'id' }), retryEvent(pool, boss));
-  return router;
 }

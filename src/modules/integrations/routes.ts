@@ -1,14 +1,12 @@
-import { Router } from 'express';
+import type { IRouter } from 'express';
 import type { RouteDeps } from '../../app-deps.js';
 import { audited } from '../../http/audit.js';
 import { createIntegration } from './create-integration.js';
 import { deleteIntegration } from './delete-integration.js';
 import { listIntegrationsHandler } from './list-integrations.js';
 
-export function integrationsRouter({ pool, secrets, guards }: RouteDeps): Router {
-  const router = Router();
+export function integrationsRoutes(router: IRouter, { pool, secrets, guards }: RouteDeps): void {
   router.post('/api/v1/integrations', ...guards.operator, audited({ created: { body: 'id' } }), createIntegration(pool, secrets));
   router.get('/api/v1/integrations', ...guards.operator, listIntegrationsHandler(pool));
   router.delete('/api/v1/integrations/:id', ...guards.operator, audited({ param: 'id' }), deleteIntegration(pool));
-  return router;
 }

@@ -1,4 +1,4 @@
-import { Router } from 'express';
+import type { IRouter } from 'express';
 import type { RouteDeps } from '../../app-deps.js';
 import { audited } from '../../http/audit.js';
 import { listDeliveriesHandler } from './deliveries/list-deliveries.js';
@@ -13,8 +13,7 @@ const byId = audited({ param: 'id' });
 const created = audited({ created: { body: 'id' } });
 
 /** Webhook endpoints: an operator's (any group, or every group) and a hospital group's own. */
-export function webhookEndpointsRouter({ pool, config, secrets, guards }: RouteDeps): Router {
-  const router = Router();
+export function webhookEndpointsRoutes(router: IRouter, { pool, config, secrets, guards }: RouteDeps): void {
   router.post('/api/v1/webhook-endpoints', ...guards.operator, created, createEndpoint(pool, config, secrets, operatorOwner));
   router.get('/api/v1/webhook-endpoints', ...guards.operator, listEndpointsHandler(pool, operatorOwner));
   router.delete('/api/v1/webhook-endpoints/:id', ...guards.operator, byId, deleteEndpoint(pool, operatorOwner));
@@ -23,15 +22,12 @@ export function webhookEndpointsRouter({ pool, config, secrets, guards }: RouteD
   router.post('/v1/webhook-endpoints', ...guards.clinical, created, createEndpoint(pool, config, secrets, groupOwner));
   router.get('/v1/webhook-endpoints', ...guards.clinical, listEndpointsHandler(pool, groupOwner));
   router.delete('/v1/webhook-endpoints/:id', ...guards.clinical, byId, deleteEndpoint(pool, groupOwner));
-  return router;
 }
 
 /** Deliveries: an endpoint's log and a replay, for an operator and for the endpoint's group. */
-export function webhookDeliveriesRouter({ pool, boss, guards }: RouteDeps): Router {
-  const router = Router();
+export function webhookDeliveriesRoutes(router: IRouter, { pool, boss, guards }: RouteDeps): void {
   router.get('/api/v1/webhook-endpoints/:id/deliveries', ...guards.operator, byId, listDeliveriesHandler(pool, operatorOwner));
   router.post('/api/v1/webhook-deliveries/:id/replay', ...guards.operator, byId, replayDeliveryHandler({ pool, boss }, operatorOwner));
   router.get('/v1/webhook-endpoints/:id/deliveries', ...guards.clinical, byId, listDeliveriesHandler(pool, groupOwner));
   router.post('/v1/webhook-deliveries/:id/replay', ...guards.clinical, byId, replayDeliveryHandler({ pool, boss }, groupOwner));
-  return router;
 }

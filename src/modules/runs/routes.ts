@@ -1,4 +1,4 @@
-import { Router } from 'express';
+import type { IRouter } from 'express';
 import type { RouteDeps } from '../../app-deps.js';
 import { audited, type AuditDeclaration } from '../../http/audit.js';
 import { openWaitCap } from '../../http/open-wait-cap.js';
@@ -9,9 +9,8 @@ import { joinRun } from './join-run.js';
 import { listThreadRuns } from './list-runs.js';
 import { createAndStreamRun, streamRun } from './stream-run.js';
 
-export function runsRouter(deps: RouteDeps): Router {
+export function runsRoutes(router: IRouter, deps: RouteDeps): void {
   const { pool, boss, guards } = deps;
-  const router = Router();
   const base = '/v1/agent/threads/:threadId/runs';
   // Long-held answers (join, streams) share one per-user cap.
   const capped = openWaitCap();
@@ -26,5 +25,4 @@ export function runsRouter(deps: RouteDeps): Router {
   router.get(`${base}/:runId/join`, ...guards.clinical, capped, audited(run), joinRun(deps));
   router.get(`${base}/:runId/stream`, ...guards.clinical, capped, audited(run), streamRun(deps));
   router.post(`${base}/:runId/cancel`, ...guards.clinical, audited(run), cancelRun(pool));
-  return router;
 }
