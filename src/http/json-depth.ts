@@ -7,6 +7,7 @@ export const MAX_JSON_DEPTH = 64;
  * stack on a body 100k deep). Brackets inside strings do not count.
  */
 export function nestsDeeperThan(bytes: Uint8Array, max = MAX_JSON_DEPTH): boolean {
+  if (openingBrackets(bytes, max) <= max) return false; // cannot nest deeper than it opens
   let depth = 0;
   let inString = false;
   for (let i = 0; i < bytes.length; i++) {
@@ -24,4 +25,16 @@ export function nestsDeeperThan(bytes: Uint8Array, max = MAX_JSON_DEPTH): boolea
     }
   }
   return false;
+}
+
+/**
+ * How many `[` and `{` bytes `bytes` holds, counted up to `max + 1` (native searches: an ordinary
+ * webhook opens a handful, so the scan above runs only for bodies that could be too deep).
+ */
+function openingBrackets(bytes: Uint8Array, max: number): number {
+  let count = 0;
+  for (const bracket of [0x5b, 0x7b]) {
+    for (let i = bytes.indexOf(bracket); i !== -1 && count <= max; i = bytes.indexOf(bracket, i + 1)) count++;
+  }
+  return count;
 }

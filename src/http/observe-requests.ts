@@ -13,21 +13,18 @@ export type FinishObserver = (req: Request, res: Response, finished: Finished) =
 
 /**
  * One middleware layer per request for everything that watches answers (rather than a layer and
- * a listener each): the route and the duration are worked out once. Observers run once, when the
- * answer has been sent or when the connection closed before that (a client that leaves a stream
- * or a join early still leaves its audit row).
+ * a listener each): the route and the duration are worked out once. Observers run once, on the
+ * response's 'close': just after the answer has been sent, or when the connection closed before
+ * that (a client that leaves a stream or a join early still leaves its audit row).
  */
 export function observeRequests(observers: readonly FinishObserver[]): RequestHandler {
   return (req, res, next) => {
     const started = process.hrtime.bigint();
-    let observed = false;
     const observe = () => {
-      if (observed) return;
-      observed = true;
       const finished: Finished = { route: routeName(req), durationMs: Number(process.hrtime.bigint() - started) / 1e6 };
       for (const observer of observers) observer(req, res, finished);
     };
-    res.once('finish', observe);
+    // 'close' follows 'finish' on every answer, and comes alone when the client left first.
     res.once('close', observe);
     next();
   };
