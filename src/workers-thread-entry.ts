@@ -9,8 +9,8 @@ import type { FromWorkersThread, ToWorkersThread, WorkersThreadData } from './wo
  * The workers' thread of ROLE=all (workers-thread.ts starts it): its own runtime on the database
  * the main thread prepared (pool, pg-boss without maintenance, engine, LISTEN hub, audit writer)
  * and every queue's worker, as ROLE=worker runs them. Job timings go to the parent's metrics, so
- * `/metrics` still counts every job of the process. A `stop` message stops the workers gracefully,
- * closes the runtime and answers `stopped`; the thread then ends.
+ * `/metrics` still counts every job of the process. A `stop` message stops the workers gracefully
+ * and closes the runtime; the thread then ends.
  */
 const port = parentPort!;
 const { config, databaseUrl } = workerData as WorkersThreadData;
@@ -26,9 +26,6 @@ const workers = await startWorkers(runtime.deps, jobTimer);
 port.on('message', (message: ToWorkersThread) => {
   if (message.type !== 'stop') return;
   workers.stop();
-  void runtime.stop({ graceful: true }).finally(() => {
-    post({ type: 'stopped' });
-    port.close();
-  });
+  void runtime.stop({ graceful: true }).finally(() => port.close());
 });
 post({ type: 'ready' });

@@ -9,8 +9,7 @@ export interface WorkersThreadData {
 }
 
 export type ToWorkersThread = { type: 'stop' };
-export type FromWorkersThread =
-  { type: 'ready' } | { type: 'stopped' } | { type: 'job'; queue: string; outcome: JobOutcome; seconds: number };
+export type FromWorkersThread = { type: 'ready' } | { type: 'job'; queue: string; outcome: JobOutcome; seconds: number };
 
 export interface WorkersThread {
   /** Stops the workers gracefully (their jobs end or return to the queue) and waits for the thread to end. */
@@ -50,9 +49,10 @@ export function startWorkersThread(
   let stopping = false;
   let failure: Error | undefined;
   const exited = new Promise<number>((resolve) => worker.once('exit', resolve));
-  worker.on('error', (err) => {
+  worker.on('error', (err: Error & { code?: string }) => {
     failure = err;
-    logger.error('workers thread failed', { error: err.name, reason: err.message });
+    // Its name and code only: an error's message may quote the data it failed on.
+    logger.error('workers thread failed', { error_name: err.name, error_code: err.code });
   });
 
   const thread: WorkersThread = {
@@ -79,7 +79,7 @@ export function startWorkersThread(
       }
     });
     void exited.then((code) => {
-      const reason = failure?.message ?? `exit code ${code}`;
+      const reason = failure ? failure.name : `exit code ${code}`;
       if (!ready) reject(failure ?? new Error(`the workers thread ended during start-up (${reason})`));
       else if (!stopping) onExit(reason);
     });

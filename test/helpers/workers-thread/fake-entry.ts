@@ -3,7 +3,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 /**
  * A stand-in for src/workers-thread-entry.ts that follows its protocol, told by
  * `workerData.config.behaviour` what to do: `crash-at-start`, `crash-after-ready`, or `normal`
- * (reports one job, answers `stop` with `stopped`).
+ * (reports one job, ends on `stop`).
  */
 const port = parentPort!;
 const { behaviour } = (workerData as { config: { behaviour: string } }).config;
@@ -13,6 +13,5 @@ port.postMessage({ type: 'ready' });
 if (behaviour === 'crash-after-ready') setTimeout(() => process.exit(3), 50);
 port.on('message', (message: { type: string }) => {
   if (message.type !== 'stop') return;
-  port.postMessage({ type: 'stopped' });
   port.close();
 });
