@@ -3,6 +3,7 @@ import type { PgBoss } from 'pg-boss';
 import type { Config } from './config.js';
 import type { NotificationHub } from './db/notifications.js';
 import type { Pool } from './db/pool.js';
+import type { DirectRoutes } from './http/direct-routes.js';
 import type { ClinicalEngine } from './engine/engine.js';
 import type { Logger } from './lib/logger.js';
 import type { SecretBox } from './lib/secret-box.js';
@@ -36,4 +37,6 @@ export interface Guards {
 
 export interface RouteDeps extends AppDeps {
   guards: Guards;
+  /** Routes answered without Express (the busiest: signed inbound webhooks), registered on the router too. */
+  direct: DirectRoutes;
 }

@@ -6,7 +6,8 @@ import { apiKeyAuth, keyRing } from './http/auth/api-key.js';
 import { bearerAuth, createTokenVerifier } from './http/auth/bearer.js';
 import { bodyParsers, CODIFY_BODY_LIMIT } from './http/body-parsers.js';
 import { entryPoints } from './http/entry-points.js';
-import { errorHandler, notFoundHandler } from './http/error-handler.js';
+import { DirectRoutes } from './http/direct-routes.js';
+import { answerError, errorHandler, notFoundHandler } from './http/error-handler.js';
 import { inOneLayer } from './http/in-one-layer.js';
 import { noStore } from './http/no-store.js';
 import { observeRequests } from './http/observe-requests.js';
@@ -66,16 +67,15 @@ export function createApp(deps: AppDeps): Express {
   // revalidated; a note still carries its version ETag, and a matching If-None-Match still gets 304.
   app.set('etag', false);
 
-  const routeDeps: RouteDeps = { ...deps, guards: createGuards(deps) };
+  const routeDeps: RouteDeps = { ...deps, guards: createGuards(deps), direct: new DirectRoutes() };
 
-  app.use(
-    inOneLayer([
-      requestContext,
-      securityHeaders(),
-      observeRequests([accessLog(deps.logger), httpMetrics(deps.metrics), auditTrail(deps.audit, AUDITED_PREFIXES)]),
-      noStore(['/v1', '/api/v1']),
-    ]),
-  );
+  const appWide = inOneLayer([
+    requestContext,
+    securityHeaders(),
+    observeRequests([accessLog(deps.logger), httpMetrics(deps.metrics), auditTrail(deps.audit, AUDITED_PREFIXES)]),
+    noStore(['/v1', '/api/v1']),
+  ]);
+  app.use(appWide);
 
   // Each module registers its routes on the app itself, in this order: one routing table, rather
   // than a router per module to pass through before the one that answers (issue 20: a nested
@@ -102,5 +102,6 @@ export function createApp(deps: AppDeps): Express {
 
   app.use(notFoundHandler);
   app.use(errorHandler(deps.logger));
+  routeDeps.direct.install(app, appWide, answerError(deps.logger));
   return app;
 }

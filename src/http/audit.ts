@@ -1,6 +1,7 @@
 import type { Request, RequestHandler, Response } from 'express';
 import type { AuditLog } from '../lib/audit-entry.js';
 import type { FinishObserver } from './observe-requests.js';
+import { header, type PlainResponse } from './request-types.js';
 
 /**
  * Which resource a route's audit row names, declared once in its routes.ts (after the guards,
@@ -62,7 +63,7 @@ export function audited(decl: AuditDeclaration): RequestHandler {
  * For a handler that learns its resource id part-way and must record it even when it then fails
  * (codify's new run id, an inbound event's id once validated). Prefer `audited` in routes.ts.
  */
-export function auditResource(res: Response, id: string): void {
+export function auditResource(res: PlainResponse, id: string): void {
   res.locals.auditResourceId = id;
 }
 
@@ -118,8 +119,9 @@ function underAny(prefixes: readonly string[]): (path: string) => boolean {
 export function auditTrail(writer: Pick<AuditLog, 'add'>, prefixes: readonly string[]): FinishObserver {
   const audited = underAny(prefixes);
   return (req, res, { route }) => {
-    const query = req.originalUrl.indexOf('?');
-    if (!audited(query === -1 ? req.originalUrl : req.originalUrl.slice(0, query))) return;
+    const url = req.originalUrl ?? req.url ?? '';
+    const query = url.indexOf('?');
+    if (!audited(query === -1 ? url : url.slice(0, query))) return;
     if (res.locals.auditWritten) return;
     const declared = res.locals.auditResource as ResourceOf | undefined;
     const resourceId = res.locals.auditResourceId ?? declared?.() ?? req.params?.id ?? req.params?.threadId;
@@ -130,7 +132,7 @@ export function auditTrail(writer: Pick<AuditLog, 'add'>, prefixes: readonly str
       // The bearer's user, else the API key's name or fingerprint (never the key), else the inbound integration.
       userId: req.principal?.userId ?? req.apiKey?.name ?? (req.integration ? `integration:${req.integration.id}` : undefined),
       groupId: req.principal?.groupId,
-      doctor: req.doctor ?? req.get('x-doctor')?.slice(0, 256),
+      doctor: req.doctor ?? header(req, 'x-doctor')?.slice(0, 256),
       patient: req.patient,
       operation: `${req.method} ${route}`,
       resourceId: typeof resourceId === 'string' ? resourceId : undefined,

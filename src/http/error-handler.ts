@@ -2,6 +2,8 @@ import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { ZodError } from 'zod';
 import { AppError, errorBody, reasonPhrase } from '../lib/errors.js';
 import type { Logger } from '../lib/logger.js';
+import type { PlainRequest, PlainResponse } from './request-types.js';
+import { sendJson } from './send-json.js';
 import { describeZodError } from './validate.js';
 
 interface HttpishError {
@@ -64,18 +66,29 @@ function describeUnexpected(err: unknown): Record<string, unknown> {
   return { error_name: e?.name, error_message: e?.message, stack: e?.stack };
 }
 
-/** The one error handler: every error becomes `{success:false, error, details}`; a 500 shows no internals. */
-export function errorHandler(logger: Logger): ErrorRequestHandler {
-  return (err, req, res, _next) => {
+export type ErrorAnswer = (err: unknown, req: PlainRequest, res: PlainResponse) => void;
+
+/**
+ * The one error mapper: every error becomes `{success:false, error, details}`; a 500 shows no
+ * internals. Answers on Node's response, so routes answered without Express use it too.
+ */
+export function answerError(logger: Logger): ErrorAnswer {
+  return (err, req, res) => {
     const { status, details, headers } = classify(err);
     if (status >= 500) logger.error('unhandled error', { request_id: req.requestId, ...describeUnexpected(err) });
     if (res.headersSent) {
       res.end();
       return;
     }
-    if (headers) res.set(headers);
-    res.status(status).json(errorBody(status, details));
+    for (const [name, value] of Object.entries(headers ?? {})) res.setHeader(name, value);
+    sendJson(res, status, errorBody(status, details));
   };
+}
+
+/** answerError as Express's error handler. */
+export function errorHandler(logger: Logger): ErrorRequestHandler {
+  const answer = answerError(logger);
+  return (err, req, res, _next) => answer(err, req, res);
 }
 
 export const notFoundHandler: RequestHandler = (req) => {

@@ -1,4 +1,4 @@
-import type { RequestHandler } from 'express';
+import type { PlainMiddleware } from './request-types.js';
 
 /**
  * Several synchronous middlewares as one router layer, run in order. Every request passes the
@@ -8,7 +8,7 @@ import type { RequestHandler } from 'express';
  * next, goes to Express's error handlers as before. Only for handlers that call next() before
  * returning (none may be async).
  */
-export function inOneLayer(handlers: readonly RequestHandler[]): RequestHandler {
+export function inOneLayer(handlers: readonly PlainMiddleware[]): PlainMiddleware {
   return (req, res, next) => {
     let i = 0;
     const step = (err?: unknown): void => {

@@ -1,14 +1,16 @@
-import type { RequestHandler } from 'express';
+import parseurl from 'parseurl';
+import type { PlainMiddleware } from './request-types.js';
 
 /**
  * `Cache-Control: no-store` on every answer under `/v1` and `/api/v1` (clinical and key routes):
  * notes, transcripts and audit rows must never rest in a browser or proxy cache. Set before the
  * routes run, so error answers carry it too; a handler may still narrow it (never widen it).
  */
-export function noStore(prefixes: readonly string[]): RequestHandler {
+export function noStore(prefixes: readonly string[]): PlainMiddleware {
   const lowered = prefixes.map((p) => p.toLowerCase());
   return (req, res, next) => {
-    const path = req.path.toLowerCase();
+    // As Express's req.path reads it (parseurl keeps the parse on req, for the router to reuse).
+    const path = (parseurl(req)?.pathname ?? '').toLowerCase();
     if (lowered.some((prefix) => path === prefix || path.startsWith(`${prefix}/`))) res.setHeader('Cache-Control', 'no-store');
     next();
   };

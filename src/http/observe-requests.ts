@@ -1,4 +1,4 @@
-import type { Request, RequestHandler, Response } from 'express';
+import type { PlainMiddleware, PlainRequest, PlainResponse } from './request-types.js';
 import { routeName } from './route-name.js';
 
 /** How an answer ended, worked out once for every observer. */
@@ -9,7 +9,7 @@ export interface Finished {
 }
 
 /** Called once an answer has been sent: the access log, the latency metric, the audit row. */
-export type FinishObserver = (req: Request, res: Response, finished: Finished) => void;
+export type FinishObserver = (req: PlainRequest, res: PlainResponse, finished: Finished) => void;
 
 /**
  * One middleware layer per request for everything that watches answers (rather than a layer and
@@ -17,7 +17,7 @@ export type FinishObserver = (req: Request, res: Response, finished: Finished) =
  * response's 'close': just after the answer has been sent, or when the connection closed before
  * that (a client that leaves a stream or a join early still leaves its audit row).
  */
-export function observeRequests(observers: readonly FinishObserver[]): RequestHandler {
+export function observeRequests(observers: readonly FinishObserver[]): PlainMiddleware {
   return (req, res, next) => {
     const started = process.hrtime.bigint();
     const observe = () => {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { RequestHandler } from 'express';
+import { header, type PlainMiddleware } from './request-types.js';
 
 const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -13,8 +13,8 @@ const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
  * main-thread CPU per request (issue 20). The log lines of a request (the access log, the error
  * handler) name its ids themselves; jobs still log under theirs (lib/request-context.ts).
  */
-export const requestContext: RequestHandler = (req, res, next) => {
-  const incoming = req.get('x-request-id');
+export const requestContext: PlainMiddleware = (req, res, next) => {
+  const incoming = header(req, 'x-request-id');
   req.requestId = randomUUID();
   if (incoming !== undefined) req.clientRequestId = incoming;
   res.setHeader('x-request-id', incoming && SAFE_REQUEST_ID.test(incoming) ? incoming : req.requestId);

@@ -1,5 +1,6 @@
-import type { RequestHandler, Response } from 'express';
+import type { ServerResponse } from 'node:http';
 import helmet, { type HelmetOptions } from 'helmet';
+import type { PlainMiddleware } from './request-types.js';
 
 type Step = { set: [string, string] } | { remove: string };
 
@@ -9,7 +10,7 @@ type Step = { set: [string, string] } | { remove: string };
  * headers never change, so they are recorded at start and replayed in the same order. Options that
  * make helmet anything but synchronous and header-only fall back to helmet itself.
  */
-export function securityHeaders(options?: HelmetOptions): RequestHandler {
+export function securityHeaders(options?: HelmetOptions): PlainMiddleware {
   const middleware = helmet(options);
   const steps: Step[] = [];
   let done = false;
@@ -24,7 +25,7 @@ export function securityHeaders(options?: HelmetOptions): RequestHandler {
     },
   };
   try {
-    middleware({} as never, recorder as unknown as Response, (err?: unknown) => {
+    middleware({} as never, recorder as unknown as ServerResponse, (err?: unknown) => {
       if (err) failed = true;
       done = true;
     });

@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import type { Request, Response } from 'express';
 import type { Pool } from '../../db/pool.js';
 import { auditResource } from '../../http/audit.js';
+import type { PlainHandler, PlainRequest } from '../../http/request-types.js';
+import { sendJson } from '../../http/send-json.js';
+import { readSignedJson } from '../../http/signed-body.js';
 import { describeZodError, parseWith } from '../../http/validate.js';
 import { derivedUuid } from '../../lib/derived-id.js';
 import { unprocessable } from '../../lib/errors.js';
@@ -18,16 +20,19 @@ export const inboundRowId = (source: WebhookSource, eventId: string, integration
   integrationId ? derivedUuid('inbound', source, integrationId, eventId) : derivedUuid('inbound', source, eventId);
 
 /**
- * Verified (signedJsonBody ran first), validated, checked against the integration's groups when
- * an integration sent it (403, nothing stored), stored and enqueued in one transaction (one
- * statement, shared with events that arrive at the same moment: ingest-batcher.ts), then 202.
- * The same sender id again answers 200 `{duplicate: true}`; a concurrent copy waits on the
- * unique key and sees the same.
+ * A signed event: its signature checked against `secretsOf(req)` on the exact bytes
+ * (readSignedJson), validated, checked against the integration's groups when an integration sent
+ * it (403, nothing stored), stored and enqueued in one transaction (one statement, shared with
+ * events that arrive at the same moment: ingest-batcher.ts), then 202. The same sender id again
+ * answers 200 `{duplicate: true}`; a concurrent copy waits on the unique key and sees the same.
+ * Uses Node's request and response alone: the deployment-wide senders' routes are answered
+ * without Express (direct-routes.ts).
  */
-export function receiveEvent(source: WebhookSource, pool: Pool) {
+export function receiveSignedEvent(source: WebhookSource, pool: Pool, secretsOf: (req: PlainRequest) => readonly string[]): PlainHandler {
   const ingest = new IngestBatcher(pool);
-  return async (req: Request, res: Response) => {
-    const envelope = parseWith(envelopeSchema, req.body);
+  return async (req, res) => {
+    const body = await readSignedJson(req, secretsOf(req));
+    const envelope = parseWith(envelopeSchema, body);
     const eventType = eventTypeFor(source, envelope.type);
     if (!eventType) throw unprocessable(`Unknown ${source} event type ${envelope.type}`);
     const parsed = eventType.data.safeParse(envelope.data);
@@ -48,10 +53,7 @@ export function receiveEvent(source: WebhookSource, pool: Pool) {
       integrationId: req.integration?.id ?? null,
       sharedJob: eventType.processMany !== undefined,
     });
-    if (!stored) {
-      res.status(200).json({ duplicate: true, id: envelope.id });
-      return;
-    }
-    res.status(202).json({ received: true, id: envelope.id });
+    if (!stored) sendJson(res, 200, { duplicate: true, id: envelope.id });
+    else sendJson(res, 202, { received: true, id: envelope.id });
   };
 }

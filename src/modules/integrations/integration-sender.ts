@@ -8,7 +8,7 @@ import { findActiveIntegration, type IntegrationSource } from './integrations.re
 /**
  * Finds the integration named in the path (of this source, not revoked) before the body is
  * read: an unknown or revoked one is 401, like a wrong signature. Its secret then checks the
- * signature (signedJsonBody) and its groups bound what it may write (receiveEvent).
+ * signature (readSignedJson) and its groups bound what it may write (receiveSignedEvent).
  */
 export function integrationSender(source: IntegrationSource, db: Queryable, secrets: SecretBox): RequestHandler {
   return async (req, _res, next) => {
