@@ -151,6 +151,8 @@ export interface Server {
   windows: Result[];
   /** CPU seconds (user + system) the server process spent in each measured window. */
   cpu: number[];
+  /** CPU seconds of the process's main thread (the one that answers HTTP) in each measured window. */
+  mainCpu: number[];
   /** CPU seconds all PostgreSQL processes spent in each measured window. */
   dbCpu: number[];
 }
@@ -166,10 +168,11 @@ const TICKS = (() => {
 /**
  * CPU seconds used so far by a process (Linux /proc; undefined elsewhere). CPU per request is
  * steadier than req/s on a shared machine: other load slows both servers' clocks, not their work.
+ * With `thread`, one thread's (the main thread's id is the pid).
  */
-export function cpuSeconds(pid: number | undefined): number | undefined {
+export function cpuSeconds(pid: number | undefined, thread?: number): number | undefined {
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const stat = readFileSync(thread === undefined ? `/proc/${pid}/stat` : `/proc/${pid}/task/${thread}/stat`, 'utf8');
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     return (Number(fields[11]) + Number(fields[12])) / TICKS;
   } catch {
@@ -204,7 +207,7 @@ export async function startMeasured(
     throw err;
   }
   const events = eventSource(`${name}-${randomBytes(4).toString('hex')}`, signedPerServer);
-  return { name, port, child, events, warm: [], windows: [], cpu: [], dbCpu: [] };
+  return { name, port, child, events, warm: [], windows: [], cpu: [], mainCpu: [], dbCpu: [] };
 }
 
 /**
@@ -356,14 +359,17 @@ export async function run(options: IngestOptions): Promise<BenchResult[]> {
         if (round === 0) server.warm.push(await load(server.port, o.warmup, o.connections, server.events));
         if (round === 0 && options.profileDir) server.child.kill('SIGUSR2');
         const cpuBefore = cpuSeconds(server.child.pid);
+        const mainBefore = cpuSeconds(server.child.pid, server.child.pid);
         const dbBefore = await dbCpu.read();
         const machineBefore = machineCpuTimes();
         const w = await load(server.port, windowSeconds, o.connections, server.events);
         server.windows.push(w);
         const cpuAfter = cpuSeconds(server.child.pid);
+        const mainAfter = cpuSeconds(server.child.pid, server.child.pid);
         const dbAfter = await dbCpu.read();
         const machineAfter = machineCpuTimes();
         if (cpuBefore !== undefined && cpuAfter !== undefined) server.cpu.push(cpuAfter - cpuBefore);
+        if (mainBefore !== undefined && mainAfter !== undefined) server.mainCpu.push(mainAfter - mainBefore);
         if (dbBefore !== undefined && dbAfter !== undefined) server.dbCpu.push(dbAfter - dbBefore);
         const perRequest = (seconds: number | undefined) => (seconds === undefined ? '?' : Math.round((1e6 * seconds) / w.requests.total));
         const busy =
@@ -371,7 +377,7 @@ export async function run(options: IngestOptions): Promise<BenchResult[]> {
             ? `${Math.round(100 - (100 * (machineAfter.idle - machineBefore.idle)) / (machineAfter.total - machineBefore.total))}%`
             : '?';
         o.log(
-          `  ${server.name} round ${round + 1}: ${Math.round(rate(w))} req/s, p99 ${w.latency.p99} ms; CPU per request: server ${perRequest(server.cpu[round])} µs, ` +
+          `  ${server.name} round ${round + 1}: ${Math.round(rate(w))} req/s, p99 ${w.latency.p99} ms; CPU per request: server ${perRequest(server.cpu[round])} µs (main thread ${perRequest(server.mainCpu[round])}), ` +
             `database ${perRequest(server.dbCpu[round])} µs; machine busy ${busy}`,
         );
       }
@@ -419,6 +425,8 @@ export async function run(options: IngestOptions): Promise<BenchResult[]> {
       seconds.length === s.windows.length && total ? (1e6 * seconds.reduce((x, y) => x + y, 0)) / total : undefined;
     const bCpu = perRequest(baseServer.cpu, baseServer, b.total);
     const aCpu = perRequest(appServer.cpu, appServer, a.total);
+    const bMain = perRequest(baseServer.mainCpu, baseServer, b.total);
+    const aMain = perRequest(appServer.mainCpu, appServer, a.total);
     const bDb = perRequest(baseServer.dbCpu, baseServer, b.total);
     const aDb = perRequest(appServer.dbCpu, appServer, a.total);
     const cpuRows: BenchResult[] =
@@ -432,6 +440,17 @@ export async function run(options: IngestOptions): Promise<BenchResult[]> {
               unit: 'x',
               note: 'what req/s would show with the CPU alone as the limit',
             },
+            ...(bMain !== undefined && aMain !== undefined
+              ? [
+                  { name: 'ingest baseline HTTP-thread CPU per request', value: bMain, unit: 'µs', note: 'the main thread alone' },
+                  {
+                    name: 'ingest app HTTP-thread CPU per request',
+                    value: aMain,
+                    unit: 'µs',
+                    note: 'the main thread alone (the workers have a thread of their own)',
+                  },
+                ]
+              : []),
           ]
         : [];
     const dbRows: BenchResult[] =
