@@ -46,9 +46,17 @@ export class DirectRoutes {
       req.params = {};
       req.route = direct.route;
       res.locals = Object.create(null) as Record<string, unknown>;
+      // As Express's final handler would, a mapper that fails itself ends the answer rather than the process.
+      const fail = (err: unknown) => {
+        try {
+          onError(err, req, res);
+        } catch {
+          res.destroy();
+        }
+      };
       before(req, res, (err) => {
-        if (err) onError(err, req, res);
-        else direct.handler(req, res).catch((thrown: unknown) => onError(thrown, req, res));
+        if (err) fail(err);
+        else direct.handler(req, res).catch(fail);
       });
     };
   }

@@ -103,4 +103,20 @@ describe('routes answered without Express (DirectRoutes)', () => {
     expect(refused.status).toBe(403);
     expect(refused.body).toEqual({ success: false, error: 'Forbidden', details: 'Not yours' });
   });
+
+  it('ends the connection, never the process, when the error mapper itself fails', async () => {
+    const app = express();
+    const direct = new DirectRoutes();
+    direct.post(app, '/hot', async () => {
+      throw new AppError(400, 'Bad');
+    });
+    direct.install(
+      app,
+      (_req, _res, next) => next(),
+      () => {
+        throw new Error('the mapper broke');
+      },
+    );
+    await expect(request(app).post('/hot')).rejects.toThrow(/socket hang up|ECONNRESET/);
+  });
 });
