@@ -8,7 +8,6 @@ import {
   upsertCenterRow,
   upsertCenterRows,
   upsertServiceRow,
-  type CenterRow,
   type ServiceRow,
 } from './centers.repo.js';
 import { centerSchema, serviceSchema } from './centers.schema.js';
@@ -19,8 +18,8 @@ import { centerSchema, serviceSchema } from './centers.schema.js';
  * fit is 422 naming the field.
  */
 
-export async function upsertCenter(db: Queryable, data: unknown): Promise<CenterRow> {
-  return upsertCenterRow(db, parseWith(centerSchema, data, 422));
+export async function upsertCenter(db: Queryable, data: unknown): Promise<void> {
+  await upsertCenterRow(db, parseWith(centerSchema, data, 422));
 }
 
 /** Many centers at once, in order (the last copy of an id wins); throws 422 when any does not fit. */

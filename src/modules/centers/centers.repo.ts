@@ -31,14 +31,22 @@ export async function countCenters(db: Queryable): Promise<number> {
   return rows[0].n;
 }
 
-export async function upsertCenterRow(db: Queryable, c: Center): Promise<CenterRow> {
-  const { rows } = await db.query<CenterRow>(
-    `INSERT INTO centers (id, name, address_line, city, postal_code, country, phone, timezone, opening_hours)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
-     ON CONFLICT (id) DO UPDATE SET name = EXCLUDED.name, address_line = EXCLUDED.address_line, city = EXCLUDED.city,
+/**
+ * A center that is already stored as sent is left as it is: no new row version, and `updated_at`
+ * stays the time it last changed (EHR feeds resend whole catalogs; issue 20: an unchanged upsert
+ * was the largest share of the workers' database time per catalog event).
+ */
+const CENTER_UPSERT = `ON CONFLICT (id) DO UPDATE SET name = EXCLUDED.name, address_line = EXCLUDED.address_line, city = EXCLUDED.city,
        postal_code = EXCLUDED.postal_code, country = EXCLUDED.country, phone = EXCLUDED.phone,
        timezone = EXCLUDED.timezone, opening_hours = EXCLUDED.opening_hours, updated_at = now()
-     RETURNING ${CENTER_COLUMNS}`,
+     WHERE (centers.name, centers.address_line, centers.city, centers.postal_code, centers.country, centers.phone, centers.timezone, centers.opening_hours)
+       IS DISTINCT FROM (EXCLUDED.name, EXCLUDED.address_line, EXCLUDED.city, EXCLUDED.postal_code, EXCLUDED.country, EXCLUDED.phone, EXCLUDED.timezone, EXCLUDED.opening_hours)`;
+
+export async function upsertCenterRow(db: Queryable, c: Center): Promise<void> {
+  await db.query(
+    `INSERT INTO centers (id, name, address_line, city, postal_code, country, phone, timezone, opening_hours)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+     ${CENTER_UPSERT}`,
     [
       c.id,
       c.name,
@@ -51,7 +59,6 @@ export async function upsertCenterRow(db: Queryable, c: Center): Promise<CenterR
       JSON.stringify(c.openingHours),
     ],
   );
-  return rows[0];
 }
 
 /**
@@ -73,13 +80,11 @@ export async function upsertCenterRows(db: Queryable, centers: Center[]): Promis
     hours: c.openingHours,
   }));
   await db.query({
-    name: 'centers-upsert-many-v1',
+    name: 'centers-upsert-many-v2',
     text: `INSERT INTO centers (id, name, address_line, city, postal_code, country, phone, timezone, opening_hours)
      SELECT id, name, line, city, postal, country, phone, timezone, hours
        FROM json_to_recordset($1::json) AS c (id text, name text, line text, city text, postal text, country text, phone text, timezone text, hours jsonb)
-     ON CONFLICT (id) DO UPDATE SET name = EXCLUDED.name, address_line = EXCLUDED.address_line, city = EXCLUDED.city,
-       postal_code = EXCLUDED.postal_code, country = EXCLUDED.country, phone = EXCLUDED.phone,
-       timezone = EXCLUDED.timezone, opening_hours = EXCLUDED.opening_hours, updated_at = now()`,
+     ${CENTER_UPSERT}`,
     values: [JSON.stringify(rows)],
   });
 }
