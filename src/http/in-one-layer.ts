@@ -5,8 +5,8 @@ import type { PlainMiddleware } from './request-types.js';
  * app-wide ones (request ids, security headers, the observers, no-store): as one layer the router
  * matches and dispatches once instead of four times (issue 20: the router was the largest share
  * of ingest's main-thread time after the socket writes). A handler's error, thrown or passed to
- * next, goes to Express's error handlers as before. Only for handlers that call next() before
- * returning (none may be async).
+ * next, goes to the app's error handler (Express's, or the direct routes' mapper). Only for
+ * handlers that call next() before returning (none may be async).
  */
 export function inOneLayer(handlers: readonly PlainMiddleware[]): PlainMiddleware {
   return (req, res, next) => {

@@ -1,8 +1,8 @@
-import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { upsertCenterRow, upsertCenterRows } from '../../src/modules/centers/centers.repo.js';
 import { centerSchema, type Center } from '../../src/modules/centers/centers.schema.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
+import { centerData } from './centers.builders.js';
 
 /** EHR feeds resend whole catalogs: a center stored as sent is left as it is, a change still applies. */
 describe('centers: an upsert of an unchanged center', () => {
@@ -12,15 +12,7 @@ describe('centers: an upsert of an unchanged center', () => {
   });
   afterAll(() => t.close());
 
-  const center = (overrides: Record<string, unknown> = {}): Center =>
-    centerSchema.parse({
-      id: `ctr-${randomUUID().slice(0, 8)}`,
-      name: 'Centro Norte',
-      address: { line: 'Calle Mayor 1', city: 'Madrid', postalCode: '28013', country: 'ES' },
-      phone: '+34910000000',
-      timezone: 'Europe/Madrid',
-      ...overrides,
-    });
+  const center = (): Center => centerSchema.parse(centerData());
 
   /** The stored row's version (xmin changes with every new row version) and its fields. */
   const stored = async (id: string) =>

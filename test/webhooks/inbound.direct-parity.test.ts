@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { centerData } from '../centers/centers.builders.js';
 import { capturingLogger } from '../helpers/chaos-logs.js';
 import { integrationSignature } from '../helpers/inbound.js';
 import { startTestApp, TEST_EHR_SECRET, type TestApp } from '../helpers/test-app.js';
@@ -11,13 +12,7 @@ import { startTestApp, TEST_EHR_SECRET, type TestApp } from '../helpers/test-app
  * sender sends, both must answer alike (status, headers, body) and leave the same traces: the
  * audit row, the access-log line and the latency metric's route.
  */
-const center = {
-  id: 'center-parity',
-  name: 'Parity Center',
-  address: { line: 'Calle Mayor 1', city: 'Madrid', postalCode: '28013', country: 'ES' },
-  phone: '+34910000000',
-  timezone: 'Europe/Madrid',
-};
+const center = centerData({ id: 'center-parity' });
 const event = (id: string, type = 'center.upserted', data: unknown = center) =>
   JSON.stringify({ id, type, occurred_at: '2026-11-26T08:00:00Z', data });
 
