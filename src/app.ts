@@ -7,7 +7,7 @@ import { bearerAuth, createTokenVerifier } from './http/auth/bearer.js';
 import { bodyParsers, CODIFY_BODY_LIMIT } from './http/body-parsers.js';
 import { entryPoints } from './http/entry-points.js';
 import { DirectRoutes } from './http/direct-routes.js';
-import { answerError, errorHandler, notFoundHandler } from './http/error-handler.js';
+import { answerError, asErrorHandler, notFoundHandler } from './http/error-handler.js';
 import { inOneLayer } from './http/in-one-layer.js';
 import { noStore } from './http/no-store.js';
 import { observeRequests } from './http/observe-requests.js';
@@ -100,8 +100,9 @@ export function createApp(deps: AppDeps): Express {
   auditRoutes(app, routeDeps);
   integrationsRoutes(app, routeDeps);
 
+  const onError = answerError(deps.logger);
   app.use(notFoundHandler);
-  app.use(errorHandler(deps.logger));
-  routeDeps.direct.install(app, appWide, answerError(deps.logger));
+  app.use(asErrorHandler(onError));
+  routeDeps.direct.install(app, appWide, onError);
   return app;
 }

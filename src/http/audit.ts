@@ -1,7 +1,7 @@
 import type { Request, RequestHandler, Response } from 'express';
 import type { AuditLog } from '../lib/audit-entry.js';
 import type { FinishObserver } from './observe-requests.js';
-import { header, type PlainResponse } from './request-types.js';
+import { header, requestPath, type PlainResponse } from './request-types.js';
 
 /**
  * Which resource a route's audit row names, declared once in its routes.ts (after the guards,
@@ -119,9 +119,7 @@ function underAny(prefixes: readonly string[]): (path: string) => boolean {
 export function auditTrail(writer: Pick<AuditLog, 'add'>, prefixes: readonly string[]): FinishObserver {
   const audited = underAny(prefixes);
   return (req, res, { route }) => {
-    const url = req.originalUrl ?? req.url ?? '';
-    const query = url.indexOf('?');
-    if (!audited(query === -1 ? url : url.slice(0, query))) return;
+    if (!audited(requestPath(req))) return;
     if (res.locals.auditWritten) return;
     const declared = res.locals.auditResource as ResourceOf | undefined;
     const resourceId = res.locals.auditResourceId ?? declared?.() ?? req.params?.id ?? req.params?.threadId;

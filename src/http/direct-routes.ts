@@ -26,20 +26,19 @@ type Handle = (req: PlainRequest, res: PlainResponse, callback?: unknown) => voi
  *   its path (another letter case, a trailing slash, a query string) is served there as before.
  */
 export class DirectRoutes {
-  private readonly byUrl = new Map<string, Map<string, DirectRoute>>();
+  private readonly posts = new Map<string, DirectRoute>();
 
   post(router: IRouter, path: string, handler: PlainHandler): void {
     router.post(path, handler);
-    if (!this.byUrl.has(path)) this.byUrl.set(path, new Map());
-    this.byUrl.get(path)!.set('POST', { route: { path }, handler });
+    this.posts.set(path, { route: { path }, handler });
   }
 
   /** Called once the app's routes are registered; `before` and `onError` are the app's own. */
   install(app: Express, before: PlainMiddleware, onError: ErrorAnswer): void {
-    const byUrl = this.byUrl;
+    const posts = this.posts;
     const viaExpress = (app as unknown as { handle: Handle }).handle;
     (app as unknown as { handle: Handle }).handle = function handle(this: unknown, req, res, callback) {
-      const direct = req.url === undefined ? undefined : byUrl.get(req.url)?.get(req.method ?? '');
+      const direct = req.method === 'POST' && req.url !== undefined ? posts.get(req.url) : undefined;
       if (!direct) return viaExpress.call(this, req, res, callback);
       req.originalUrl = req.url;
       req.baseUrl = '';

@@ -85,11 +85,14 @@ export function answerError(logger: Logger): ErrorAnswer {
   };
 }
 
+/** An error mapper as Express's error handler. */
+export const asErrorHandler =
+  (answer: ErrorAnswer): ErrorRequestHandler =>
+  (err, req, res, _next) =>
+    answer(err, req, res);
+
 /** answerError as Express's error handler. */
-export function errorHandler(logger: Logger): ErrorRequestHandler {
-  const answer = answerError(logger);
-  return (err, req, res, _next) => answer(err, req, res);
-}
+export const errorHandler = (logger: Logger): ErrorRequestHandler => asErrorHandler(answerError(logger));
 
 export const notFoundHandler: RequestHandler = (req) => {
   throw new AppError(404, `No route for ${req.method} ${req.path.slice(0, 200)}`);

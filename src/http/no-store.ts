@@ -1,5 +1,4 @@
-import parseurl from 'parseurl';
-import type { PlainMiddleware } from './request-types.js';
+import { requestPath, type PlainMiddleware } from './request-types.js';
 
 /**
  * `Cache-Control: no-store` on every answer under `/v1` and `/api/v1` (clinical and key routes):
@@ -9,8 +8,7 @@ import type { PlainMiddleware } from './request-types.js';
 export function noStore(prefixes: readonly string[]): PlainMiddleware {
   const lowered = prefixes.map((p) => p.toLowerCase());
   return (req, res, next) => {
-    // As Express's req.path reads it (parseurl keeps the parse on req, for the router to reuse).
-    const path = (parseurl(req)?.pathname ?? '').toLowerCase();
+    const path = requestPath(req).toLowerCase();
     if (lowered.some((prefix) => path === prefix || path.startsWith(`${prefix}/`))) res.setHeader('Cache-Control', 'no-store');
     next();
   };

@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import parseurl from 'parseurl';
 import type { KeyPrincipal } from './auth/api-key.js';
 import type { Principal } from './auth/bearer.js';
 import type { InboundSender } from './inbound-sender.js';
@@ -53,4 +54,9 @@ export type PlainMiddleware = (req: PlainRequest, res: PlainResponse, next: (err
 export function header(req: IncomingMessage, name: string): string | undefined {
   const value = req.headers[name];
   return Array.isArray(value) ? value.join(', ') : value;
+}
+
+/** The request's path as Express reads it (`req.path` of the app), parsed once per request by parseurl. */
+export function requestPath(req: IncomingMessage): string {
+  return parseurl.original(req)?.pathname ?? '';
 }

@@ -83,6 +83,8 @@ describe('inbound webhooks: the directly answered route and the router answer al
     const direct = await send('/api/v1/webhooks/ehr', c, `${id}-direct`, `${id}-a`);
     const router = await send('/api/v1/webhooks/ehr/', c, `${id}-router`, `${id}-b`);
     expect(direct).toEqual(router);
+    expect(direct.headers['cache-control']).toBe('no-store');
+    expect(direct.headers['x-content-type-options']).toBe('nosniff');
 
     const [a, b] = [await auditRow(`${id}-a`), await auditRow(`${id}-b`)];
     expect(a).toBeDefined();
