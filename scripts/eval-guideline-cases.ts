@@ -34,8 +34,11 @@ for (const model of MODELS) {
     must += c.must.length;
     found += j.found;
     bad += j.bad.length;
-    if (VERBOSE && !j.pass) console.log(`  FAIL ${c.rule}: got [${finals.join(', ')}] must [${c.must.join(', ')}] not [${c.mustNot.join(', ')}]`);
+    if (VERBOSE && !j.pass)
+      console.log(`  FAIL ${c.rule}: got [${finals.join(', ')}] must [${c.must.join(', ')}] not [${c.mustNot.join(', ')}]`);
   }
-  console.log(`${model}: ${pass} of ${OFFICIAL_CASES.length} pass; must-have recall ${((100 * found) / Math.max(1, must)).toFixed(0)}%; forbidden codes emitted ${bad}`);
+  console.log(
+    `${model}: ${pass} of ${OFFICIAL_CASES.length} pass; must-have recall ${((100 * found) / Math.max(1, must)).toFixed(0)}%; forbidden codes emitted ${bad}`,
+  );
   for (const [cls, [p, n]] of byClass) console.log(`  ${cls.padEnd(30)} ${p}/${n}`);
 }
