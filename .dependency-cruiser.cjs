@@ -2,7 +2,7 @@
  * The house's dependency rule (README "Architecture"): modules -> jobs -> db/lib, never back, and
  * no import circles. `npm run lint` checks it; a new upward import fails the tests.
  */
-const INFRASTRUCTURE = '^src/(jobs|db|lib|http|engine|terminology|hl7|fhir|metrics|webhooks)/';
+const INFRASTRUCTURE = '^src/(jobs|db|lib|http|engine|terminology|hl7|fhir|metrics)/';
 
 module.exports = {
   forbidden: [
