@@ -55,12 +55,13 @@ async function openHl7(adminUrl: string, prefix: string) {
   const db = await createBenchDatabase(adminUrl, prefix);
   const { runtime } = await openBenchRuntime(db.url, { WEBHOOK_ALLOW_PRIVATE: 'true' });
   const { deps } = runtime;
+  const id = randomUUID();
   await insertIntegration(deps.pool, {
-    id: randomUUID(),
+    id,
     name: 'bench feed',
     source: 'hl7',
     groupIds: [GROUP],
-    secret: deps.secrets.seal('unused'),
+    secret: deps.secrets.seal('unused', { table: 'integrations', column: 'secret', id }),
     sendingApplication: 'BENCH',
     sendingFacility: 'BENCHFAC',
   });
