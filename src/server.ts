@@ -83,7 +83,7 @@ async function boot(
     running.embedded = await startEmbeddedPostgres(config.DATA_DIR, config.EMBEDDED_PG_PORT);
     databaseUrl = running.embedded.connectionString;
     logger.info('embedded PostgreSQL started', {
-      port: config.EMBEDDED_PG_PORT,
+      port: running.embedded.port,
       data_dir: config.DATA_DIR,
       cluster: running.embedded.clusterDir,
     });
@@ -103,7 +103,7 @@ async function boot(
   if (config.ROLE === 'worker') {
     running.workers = await startWorkers(deps);
     logger.info('workers started', { role: config.ROLE, pid: process.pid });
-    if (config.NODE_ENV !== 'production' && !stopping()) process.stdout.write(workerBanner());
+    if (config.NODE_ENV !== 'production' && !stopping()) process.stdout.write(workerBanner(config, running.embedded));
     return;
   }
   if (stopping()) return;
@@ -112,7 +112,7 @@ async function boot(
   logger.info('listening', { port: config.PORT, role: config.ROLE, pid: process.pid });
   if (stopping()) return;
   if (config.HL7_MLLP_PORT !== undefined) running.mllp = await startMllpListener(deps, config.HL7_MLLP_PORT, config.HL7_MLLP_HOST);
-  if (config.NODE_ENV !== 'production') process.stdout.write(await devBanner(config, secrets));
+  if (config.NODE_ENV !== 'production') process.stdout.write(await devBanner(config, secrets, running.embedded));
 }
 
 /**
