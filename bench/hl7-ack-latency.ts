@@ -13,7 +13,7 @@ import { Hl7Message } from '@medplum/core';
 import { Hl7Client, Hl7Server } from '@medplum/hl7';
 import { startWorkers } from '../src/workers.js';
 import { freePort } from '../src/lib/free-port.js';
-import { startMllpListener } from '../src/modules/hl7-inbound/mllp-listener.js';
+import { startMllpListener } from '../src/modules/hl7/mllp-listener.js';
 import { insertIntegration } from '../src/modules/integrations/integrations.repo.js';
 import { insertEndpoint } from '../src/modules/outbound-webhooks/endpoints/webhook-endpoints.repo.js';
 import { generateWebhookSecret } from '../src/modules/outbound-webhooks/transport/signing.js';

@@ -2,7 +2,7 @@ import { generateKeyPairSync, randomUUID } from 'node:crypto';
 import type { Condition, DocumentReference } from '@medplum/fhirtypes';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { unescapeHl7 } from '../../src/hl7/hl7-escape.js';
+import { unescapeHl7 } from '../../src/modules/hl7/hl7-escape.js';
 import { startWebhookDeliveryWorker } from '../../src/modules/outbound-webhooks/delivery-job/delivery-worker.js';
 import { recordEvent } from '../../src/modules/outbound-webhooks/outbox/outbox.repo.js';
 import { startOutboxDispatcher, type OutboxDispatcher } from '../../src/modules/outbound-webhooks/fan-out/outbox-dispatcher.js';

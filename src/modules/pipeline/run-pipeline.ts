@@ -7,7 +7,7 @@ import { PermanentJobFailure } from '../../jobs/job-failure.js';
 import { derivedUuid } from '../../lib/derived-id.js';
 import { codifyJob } from '../codify/codify.job.js';
 import { findCodifyRun, insertCodifyRun } from '../codify/codify.repo.js';
-import { renderNoteText } from '../../fhir/note-text.js';
+import { renderNoteText } from '../fhir/note-text.js';
 import { markEnded, type StoredInboundEvent } from '../inbound-webhooks/inbound-events.repo.js';
 import { findNote } from '../notes/notes.repo.js';
 import { recordEvent } from '../outbound-webhooks/outbox/outbox.repo.js';

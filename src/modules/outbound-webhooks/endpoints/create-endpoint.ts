@@ -6,7 +6,7 @@ import type { Queryable } from '../../../db/pool.js';
 import { bodyObject, parseWith } from '../../../http/validate.js';
 import { badRequest, forbidden } from '../../../lib/errors.js';
 import type { SecretBox } from '../../../lib/secret-box.js';
-import { PrivateKeyError, signingKey } from '../../../fhir/smart-token.js';
+import { PrivateKeyError, signingKey } from '../../fhir/smart-token.js';
 import { parseMllpUrl } from '../transport/send-hl7-mllp.js';
 import { generateWebhookSecret } from '../transport/signing.js';
 import { resolveHost, resolveTarget, SsrfError } from '../transport/ssrf-guard.js';
