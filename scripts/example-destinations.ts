@@ -125,7 +125,10 @@ const fhir = createHttpServer((req, res) => {
 });
 
 // ---- the endpoint bodies to register, then listen ---------------------------------------------
-writeFileSync('hl7-endpoint.json', `${JSON.stringify({ url: `mllp://127.0.0.1:${mllpPort}`, kind: 'hl7-mllp', events: ['note.ready'] }, null, 2)}\n`);
+writeFileSync(
+  'hl7-endpoint.json',
+  `${JSON.stringify({ url: `mllp://127.0.0.1:${mllpPort}`, kind: 'hl7-mllp', events: ['note.ready'] }, null, 2)}\n`,
+);
 writeFileSync(
   'fhir-endpoint.json',
   `${JSON.stringify(

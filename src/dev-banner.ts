@@ -83,7 +83,11 @@ export async function devBanner(
 
 /** A worker process has no HTTP: its banner says only that its workers run (tests wait for it too). */
 export function workerBanner(config: Config, embedded?: { clusterDir: string; port: number }): string {
-  return ['', 'Clinigate (development)', '  ROLE worker: the queue workers run; this process serves no HTTP', dataLine(config, embedded), ''].join(
-    '\n',
-  );
+  return [
+    '',
+    'Clinigate (development)',
+    '  ROLE worker: the queue workers run; this process serves no HTTP',
+    dataLine(config, embedded),
+    '',
+  ].join('\n');
 }

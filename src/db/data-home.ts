@@ -58,7 +58,11 @@ export function describeDataHome(dataDir: string): DataHome {
   const absolute = resolve(dataDir);
   const exists = existsSync(absolute);
   const entries = exists
-    ? readdirSync(absolute).map((name) => ({ path: join(absolute, name), what: ENTRIES[name] ?? 'not the service’s', bytes: sizeOf(join(absolute, name)) }))
+    ? readdirSync(absolute).map((name) => ({
+        path: join(absolute, name),
+        what: ENTRIES[name] ?? 'not the service’s',
+        bytes: sizeOf(join(absolute, name)),
+      }))
     : [];
   const remembered = rememberedEarlierCluster(absolute);
   const key = earlierKey(absolute);
@@ -67,7 +71,14 @@ export function describeDataHome(dataDir: string): DataHome {
     bytes: sizeOf(path),
     ours: path === remembered || basename(path) === key || basename(path).startsWith(`${key}.orphaned-`),
   }));
-  return { dataDir: absolute, exists, runningPid: exists ? lockHolder(absolute) : undefined, port: rememberedPort(absolute), entries, earlier };
+  return {
+    dataDir: absolute,
+    exists,
+    runningPid: exists ? lockHolder(absolute) : undefined,
+    port: rememberedPort(absolute),
+    entries,
+    earlier,
+  };
 }
 
 /** What a purge removes: the service's entries of DATA_DIR, this DATA_DIR's earlier clusters, and every earlier cluster when asked. */

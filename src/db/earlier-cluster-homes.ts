@@ -54,12 +54,16 @@ export function moveEarlierClusterHome(dataDir: string, clusterDir: string): voi
   if (!earlier) return;
   if (existsSync(join(earlier, 'PG_VERSION')) && !existsSync(join(clusterDir, 'PG_VERSION'))) {
     if (postmasterRunning(earlier))
-      throw new StartupError(`the embedded cluster in ${earlier} is still running: stop it (kill the postgres of its postmaster.pid) and start again`);
+      throw new StartupError(
+        `the embedded cluster in ${earlier} is still running: stop it (kill the postgres of its postmaster.pid) and start again`,
+      );
     rmSync(join(earlier, 'postmaster.pid'), { force: true });
     rmSync(clusterDir, { recursive: true, force: true }); // an empty folder at most
     const moved = spawnSync('mv', [earlier, clusterDir], { encoding: 'utf8' });
     if (moved.status !== 0)
-      throw new StartupError(`could not move the embedded cluster from ${earlier} into ${clusterDir}: ${moved.stderr.trim() || moved.error?.message}`);
+      throw new StartupError(
+        `could not move the embedded cluster from ${earlier} into ${clusterDir}: ${moved.stderr.trim() || moved.error?.message}`,
+      );
   }
   unlinkSync(join(dataDir, LOCATION_FILE));
 }

@@ -21,14 +21,14 @@ function listing(home: DataHome): string {
   }
   if (home.earlier.length) {
     lines.push(`Left outside any project folder by versions before 2026-11-26 (patient data), in ${CLUSTERS_BASE}:`);
-    for (const c of home.earlier) lines.push(`  ${c.path}  ${size(c.bytes)}  ${c.ours ? "this DATA_DIR's" : 'another DATA_DIR’s, or one deleted'}`);
+    for (const c of home.earlier)
+      lines.push(`  ${c.path}  ${size(c.bytes)}  ${c.ours ? "this DATA_DIR's" : 'another DATA_DIR’s, or one deleted'}`);
   }
   return `${lines.join('\n')}\n`;
 }
 
 async function confirmed(targets: string[]): Promise<boolean> {
-  if (!stdin.isTTY)
-    throw new CliError('refusing to delete patient data without a confirmation: run it in a terminal, or pass --yes', 2);
+  if (!stdin.isTTY) throw new CliError('refusing to delete patient data without a confirmation: run it in a terminal, or pass --yes', 2);
   const rl = createInterface({ input: stdin, output: stdout });
   try {
     const answer = await rl.question(`Delete these for good?\n${targets.map((t) => `  ${t}`).join('\n')}\n[y/N] `);
@@ -44,7 +44,11 @@ async function confirmed(targets: string[]): Promise<boolean> {
  * removed under it.
  */
 export function registerData(program: Command): void {
-  const data = program.command('data').description('list or delete the data this checkout keeps (DATA_DIR: the embedded PostgreSQL with its patient data, development secrets)');
+  const data = program
+    .command('data')
+    .description(
+      'the data this checkout keeps in DATA_DIR (embedded PostgreSQL with its patient data, development secrets): data list | data purge [--yes]',
+    );
   data
     .command('list')
     .description('where the data is, its size, and whether a service is using it')
