@@ -63,8 +63,9 @@ async function openHl7(adminUrl: string, prefix: string) {
     secret: deps.secrets.seal('unused'),
     sendingApplication: 'BENCH',
     sendingFacility: 'BENCHFAC',
+    allowedIps: ['127.0.0.1'],
   });
-  const listener = await startMllpListener(deps, 0, '127.0.0.1');
+  const listener = await startMllpListener(deps, { port: 0, host: '127.0.0.1' });
   return { db, runtime, deps, listener };
 }
 
