@@ -13,7 +13,7 @@ let starter: CodeTable | undefined;
  * The rows of the table in force for these codes: the imported table when there is one (the
  * source of every process's in-memory table), else the starter catalog.
  */
-async function officialRows(db: Queryable, codes: string[]): Promise<Map<string, CodeRow>> {
+export async function officialRows(db: Queryable, codes: string[]): Promise<Map<string, CodeRow>> {
   const { imported, rows } = await findCodes(db, codes);
   if (imported) return new Map(rows.map((r) => [r.code, r]));
   starter ??= new CodeTable(starterRows());

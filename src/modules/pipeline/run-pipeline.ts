@@ -9,7 +9,7 @@ import { codifyJob } from '../codify/codify.job.js';
 import { findCodifyRun, insertCodifyRun } from '../codify/codify.repo.js';
 import { renderNoteText } from '../../fhir/note-text.js';
 import { markEnded, type StoredInboundEvent } from '../inbound-webhooks/inbound-events.repo.js';
-import { findNote } from '../notes/notes.repo.js';
+import { findNote, setNoteVisit } from '../notes/notes.repo.js';
 import { recordEvent } from '../outbound-webhooks/outbox/outbox.repo.js';
 import { attachContinuation, isEnded, loadRun } from '../runs/runs.repo.js';
 import { startRun } from '../runs/start-run.js';
@@ -152,6 +152,7 @@ export async function advanceDocumentationPipeline(
   await step('note_ready', async (tx, state) => {
     const note = await findNote(tx, owner.groupId, noteId);
     if (!note) throw new PermanentJobFailure(`Note ${noteId} is gone`);
+    if (data.visit_id) await setNoteVisit(tx, note.id, data.visit_id);
     await recordEvent(tx, {
       type: 'note.ready',
       groupId: owner.groupId,
