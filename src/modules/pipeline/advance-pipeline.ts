@@ -7,12 +7,12 @@ import { PermanentJobFailure } from '../../jobs/job-failure.js';
 import { derivedUuid } from '../../lib/derived-id.js';
 import { codifyJob } from '../codify/codify.job.js';
 import { findCodifyRun, insertCodifyRun } from '../codify/codify.repo.js';
-import { renderNoteText } from '../../fhir/note-text.js';
-import { markEnded, type StoredInboundEvent } from '../inbound-webhooks/inbound-events.repo.js';
+import { renderNoteText } from '../fhir/note-text.js';
+import { markEnded, type StoredInboundEvent } from '../inbound-events/inbound-events.repo.js';
 import { findNote, setNoteVisit } from '../notes/notes.repo.js';
 import { recordEvent } from '../outbound-webhooks/outbox/outbox.repo.js';
 import { attachContinuation, isEnded, loadRun } from '../runs/runs.repo.js';
-import { startRun } from '../runs/start-run.js';
+import { enqueueRun } from '../runs/enqueue-run.js';
 import { insertThread } from '../threads/threads.repo.js';
 import { recordTranscriptionCreated } from '../transcriptions/transcription-events.js';
 import { insertTranscription } from '../transcriptions/transcriptions.repo.js';
@@ -87,7 +87,7 @@ export async function advanceDocumentationPipeline(
   const startExtraction = async (tx: PoolClient, state: PipelineState) => {
     const thread = await insertThread(tx, { id: idOf('thread'), ...owner, correlationId, metadata: { source_event_id: event.event_id } });
     const generation = generationOf(state, 'run_id');
-    const run = await startRun(tx, deps.boss, {
+    const run = await enqueueRun(tx, deps.boss, {
       id: idOf(generation ? `run:${generation}` : 'run'),
       threadId: thread.thread_id,
       ...owner,

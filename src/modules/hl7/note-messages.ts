@@ -1,5 +1,5 @@
 import { Hl7Context, Hl7Message, Hl7Segment } from '@medplum/core';
-import { TEMPLATE_FIELDS, type Template } from '../engine/templates.js';
+import { TEMPLATE_FIELDS, type Template } from '../../engine/templates.js';
 import { escapeHl7 } from './hl7-escape.js';
 import type { NoteReady } from './note-ready-fields.js';
 
