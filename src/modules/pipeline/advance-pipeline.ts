@@ -11,6 +11,7 @@ import { renderNoteText } from '../fhir/note-text.js';
 import { markEnded, type StoredInboundEvent } from '../inbound-events/inbound-events.repo.js';
 import { findNote, setNoteVisit } from '../notes/notes.repo.js';
 import { recordEvent } from '../outbound-webhooks/outbox/outbox.repo.js';
+import { noteReadySchema } from '../../outbound-events/note-ready.js';
 import { attachContinuation, isEnded, loadRun } from '../runs/runs.repo.js';
 import { enqueueRun } from '../runs/enqueue-run.js';
 import { insertThread } from '../threads/threads.repo.js';
@@ -156,11 +157,10 @@ export async function advanceDocumentationPipeline(
     await recordEvent(tx, {
       type: 'note.ready',
       groupId: owner.groupId,
-      data: {
+      data: noteReadySchema.parse({
         event_id: event.event_id,
         correlation_id: correlationId,
         group_id: owner.groupId,
-        // Who and which visit the note is about: what HL7 and FHIR destinations address it by.
         patient_id: data.patient_id ?? null,
         doctor_id: data.doctor_id,
         visit_id: data.visit_id ?? null,
@@ -172,7 +172,7 @@ export async function advanceDocumentationPipeline(
         template: note.template,
         ai_generated_content: note.ai_generated_content,
         final_code_assessments: result.final_code_assessments,
-      },
+      }),
     });
     // The event ends with its note.ready, in one transaction.
     await markEnded(tx, event.id, 'completed');

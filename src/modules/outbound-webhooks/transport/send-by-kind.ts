@@ -1,6 +1,6 @@
 import type { AppDeps } from '../../../app-deps.js';
 import { SmartTokenCache, type SmartClient } from '../../fhir/smart-token.js';
-import { noteReadySchema } from '../../hl7/note-ready-fields.js';
+import { noteReadySchema } from '../../../outbound-events/note-ready.js';
 import type { ClaimedDelivery } from '../deliveries/webhook-deliveries.repo.js';
 import { messageBody } from './payload.js';
 import type { SendResult } from './send-result.js';
