@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { type Hl7Message, parseHl7DateTime, type Hl7Segment } from '@medplum/core';
 import type { AppDeps } from '../../app-deps.js';
-import { IngestBatcher } from '../inbound-webhooks/ingest-batcher.js';
-import { inboundRowId } from '../inbound-webhooks/receive-event.js';
+import { IngestBatcher } from '../inbound-events/ingest-batcher.js';
+import { inboundRowId } from '../inbound-events/receive-event.js';
 import { findHl7Sender, type Hl7Peer } from '../integrations/integrations.repo.js';
 import { encodeHl7, UnknownCharsetError } from './hl7-charset.js';
 import { ControlCharacterError, unescapeHl7 } from './hl7-escape.js';

@@ -75,6 +75,15 @@ export async function startMllpListener(deps: AppDeps, options: MllpListenerOpti
   const sockets = new Map<net.Socket, { busy: Promise<void> }>();
   const perPeer = new Map<string, number>();
   let stopping = false;
+  // One log line per refused address a minute at most: a flood must not become a flood of logs.
+  const refusalsLogged = new Map<string, number>();
+  const logRefusal = (address: string, reason: string) => {
+    const last = refusalsLogged.get(address) ?? 0;
+    if (Date.now() - last < 60_000) return;
+    if (refusalsLogged.size > 1_000) refusalsLogged.clear();
+    refusalsLogged.set(address, Date.now());
+    deps.logger.info('mllp connection refused', { peer: address, reason });
+  };
 
   /** Serves one admitted connection (a plain socket, or the TLS socket over it). */
   function serve(socket: net.Socket, address: string, secure: tls.TLSSocket | undefined): void {
@@ -161,6 +170,7 @@ export async function startMllpListener(deps: AppDeps, options: MllpListenerOpti
     raw.on('error', (err) => deps.logger.warn('mllp connection error', { code: (err as NodeJS.ErrnoException).code }));
     const count = perPeer.get(address) ?? 0;
     if (stopping || sockets.size >= limits.maxConnections || count >= limits.maxPerPeer) {
+      if (!stopping) logRefusal(address, count >= limits.maxPerPeer ? 'connections per address' : 'connections');
       raw.destroy();
       return;
     }
@@ -181,6 +191,7 @@ export async function startMllpListener(deps: AppDeps, options: MllpListenerOpti
       deps.logger.error('mllp peer check failed', { error_name: (err as Error).name });
     }
     if (!allowed || raw.destroyed || stopping) {
+      if (!allowed) logRefusal(address, "address not in any sender's allowed_ips");
       raw.destroy();
       return;
     }
