@@ -1,4 +1,4 @@
-import { ALLERGY } from '../extraction/cues.js';
+import { ALLERGY } from '../extraction/cues/index.js';
 import { DOSE, drugNames } from '../extraction/lexicon.js';
 import {
   finish,

@@ -1,5 +1,5 @@
 import { normalizeAsr, stripLeading } from './clean.js';
-import { ALLERGY } from './cues.js';
+import { ALLERGY } from './cues/index.js';
 import type { Turn } from './transcript.js';
 
 /**

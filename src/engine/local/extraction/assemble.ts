@@ -6,7 +6,7 @@ import type { Unit } from './units.js';
 import type { Candidate, Section } from './classify.js';
 import { finish } from './clean.js';
 import { chiefComplaint } from './complaint.js';
-import { NAMED_TEST } from './cues.js';
+import { NAMED_TEST } from './cues/index.js';
 import type { Evidenced } from './evidenced.js';
 import { stem } from './nlp.js';
 import { acronyms, clinicianVoice, fillPlaceholders, scribeWording } from './note-style.js';

@@ -1,4 +1,4 @@
-import { ALLERGY, assessCue, examCue, NAMED_TEST, planCue, resultCue } from './cues.js';
+import { ALLERGY, assessCue, examCue, NAMED_TEST, PLAN_ACTION, planCue, resultCue } from './cues/index.js';
 import { clinicalWeight } from './features.js';
 import { ACKNOWLEDGEMENT } from './lexicon.js';
 import type { Speaker } from './transcript.js';
@@ -76,8 +76,6 @@ function voiceOf(u: Unit): Speaker {
   return firstPerson && !CLINICIAN_FIRST_PERSON.test(u.text) && !/\byou\b/i.test(u.text) ? 'patient' : 'unknown';
 }
 
-const PLAN_ACTION =
-  /\b(prescrib\w*|order\w*|refer\w*|schedul\w*|start\w*|increas\w*|decreas\w*|continu\w*|stop\w*|discontinu\w*|follow[- ]?up|come back|see (?:you|her|him) back|recommend\w*|physical therapy|surgery|injection|advised)\b/i;
 
 function isVitals(u: Unit): boolean {
   const f = u.features;

@@ -1,4 +1,4 @@
-import { examCue, resultCue } from './cues.js';
+import { examCue, resultCue } from './cues/index.js';
 
 /**
  * Visit phases. A visit moves from history to examination, results and assessment/plan;

@@ -1,7 +1,7 @@
 import { normalizeAsr, stripLeading } from './clean.js';
 import { featuresOf, type Features } from './features.js';
 import { splitSentences } from './nlp.js';
-import { assessCue, planCue } from './cues.js';
+import { assessCue, planCue } from './cues/index.js';
 import { PHASE_ORDER, phaseCue, type Phase } from './phases.js';
 import type { Speaker, Turn } from './transcript.js';
 

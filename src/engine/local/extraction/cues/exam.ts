@@ -1,0 +1,14 @@
+/**
+ * Examination and result cues.
+ * - named tests: examination tests a clinician names, kept with their result.
+ * - strong exam: a finding stated outright.
+ * - strong result: a test named with its outcome.
+ */
+export const NAMED_TEST =
+  /\b(?:mcmurray|lachman|drawer|pivot shift|apley|thessaly|straight leg raise|slr|faber|fadir|patrick|spurling|phalen|tinel|finkelstein|hawkins|neer|empty can|drop arm|speed's|yergason|apprehension|murphy's|mcburney|rovsing|psoas|obturator|romberg|babinski|hoffman|kernig|brudzinski|homans|thompson|anterior drawer|posterior drawer|varus|valgus|monofilament|cva tenderness|costovertebral)\b/i;
+
+export const EXAM_STRONG =
+  /\b(?:on (?:my |the |your |physical )?exam(?:ination)?|(?:is|was) (?:positive|negative)|there (?:is|was|are) (?:a |an |some |no |mild |moderate |trace |significant )?(?:\w+ )?(?:tenderness|effusion|edema|swelling|erythema|ecchymosis|crackles|wheez\w*|murmur|rash|laxity|crepitus)|tender(?:ness)? (?:to|on|along|over)|range of motion|reflexes (?:are|were)|strength (?:is|was)|clear to auscultation|lungs (?:are|sound)|heart (?:is|has|sounds)|regular rate|no murmurs?|(?:listening to|on) (?:your|the) (?:heart|lungs|chest|abdomen|belly)|i (?:hear|appreciate|feel|see|notice) (?:some |a |an |no |mild |moderate |trace )?(?:crackles|wheez\w*|murmur|tenderness|swelling|effusion|fluid|rash|redness|click)|cranial nerves|neurologic exam|neuro exam|affect (?:is|was)|alert and oriented|eye contact|pulses (?:are|were)|sensation (?:is|was))/i;
+
+export const RESULT_STRONG =
+  /\bcame back (?:positive|negative|normal|abnormal|elevated|low|high)|\b(?:phq-?9|gad-?7|score|strep|flu|covid|swab|pregnancy test|x-?rays?|mri|ct|cat scan|ultrasound|echo(?:cardiogram)?|ekg|ecg|a1c|labs?|lab work|blood ?work|urine (?:dip|test)|urinalysis|culture|biopsy|mammogram|panel|kidney function|potassium|creatinine|cholesterol|hemoglobin|tsh|culture)\b[^.?!]{0,80}\b(?:shows?|showed|reveals?|revealed|demonstrat\w+|came back|was|were|is|are|at)\b/i;
