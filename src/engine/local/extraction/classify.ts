@@ -1,4 +1,4 @@
-import { ALLERGY, assessCue, examCue, NAMED_TEST, PLAN_ACTION, planCue, resultCue } from './cues/index.js';
+import { ALLERGY, assessCue, diagnosisCue, examCue, NAMED_TEST, PLAN_ACTION, planCue, resultCue } from './cues/index.js';
 import { clinicalWeight } from './features.js';
 import { ACKNOWLEDGEMENT } from './lexicon.js';
 import type { Speaker } from './transcript.js';
@@ -132,6 +132,8 @@ function sectionOf(u: Unit, voice: Speaker, weight: number, intro: boolean): Sec
 function strongSection(u: Unit): Section | undefined {
   const t = u.text;
   if (planCue(t)) return 'plan';
+  // A diagnosis the clinician names goes to the assessment wherever it is said (during the exam too).
+  if (diagnosisCue(t)) return 'assessment';
   if (assessCue(t) && (u.phase !== 'history' || /^(?:so )?i think (?:this|it|that|you)/i.test(t))) return 'assessment';
   // After the exam, "so you have strep throat" is the diagnosis, said to the patient.
   if (u.phase !== 'history' && /^(?:so |and |well )?(?:you have|you've got|you do have|(?:it )?looks like you have) /i.test(t))

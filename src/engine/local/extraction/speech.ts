@@ -54,3 +54,28 @@ export function clinicalStatement(text: string): string {
   const stripped = t.replace(LEAD_FILLER, '').replace(/^[,.;:\s]+/, '');
   return /[a-z0-9]/i.test(stripped) ? stripped : '';
 }
+
+const THEN_PLAN =
+  /,? (?:and )?so (?=(?:i'm|i am|we're|we are|we'll|i'll|let's|continue|start|increase|decrease|stop|we will|i will|i want|keep|i'd like)\b)|; (?=(?:i'm|we'll|i'll|let's|continue|start|increase|stop|keep)\b)/i;
+const THEN_DIAGNOSIS = /,? (?=(?:which is |this is |so this is |that's )?consistent with\b)|,? (?=(?:so )?(?:that's|this is|that is) (?:an?|most likely|likely|probably) )/i;
+
+/**
+ * One sentence that says two things a note keeps apart is cut in two: a diagnosis then its
+ * treatment ("your hyperlipidemia is above goal, so I'm increasing the atorvastatin"), a finding
+ * then the diagnosis it points to ("the eardrum is bulging, consistent with otitis media").
+ */
+export function splitClauses(text: string, isDiagnosis: (t: string) => boolean, isFinding: (t: string) => boolean, isPlan: (t: string) => boolean): string[] {
+  const plan = THEN_PLAN.exec(text);
+  if (plan && plan.index > 10) {
+    const first = text.slice(0, plan.index);
+    const second = text.slice(plan.index + plan[0].length);
+    if (isDiagnosis(first) && (isPlan(second) || /^(?:continue|start|increase|decrease|stop|keep)\b/i.test(second))) return [first, second];
+  }
+  const dx = THEN_DIAGNOSIS.exec(text);
+  if (dx && dx.index > 10) {
+    const first = text.slice(0, dx.index);
+    const second = text.slice(dx.index + dx[0].length);
+    if (isFinding(first) && isDiagnosis(second)) return [first, second];
+  }
+  return [text];
+}

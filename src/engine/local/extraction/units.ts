@@ -1,9 +1,9 @@
 import { normalizeAsr, stripLeading } from './clean.js';
 import { featuresOf, type Features } from './features.js';
 import { splitSentences } from './nlp.js';
-import { assessCue, planCue } from './cues/index.js';
+import { assessCue, diagnosisCue, examCue, planCue } from './cues/index.js';
 import { PHASE_ORDER, phaseCue, type Phase } from './phases.js';
-import { clinicalStatement, cutUtterance, interrogative } from './speech.js';
+import { clinicalStatement, cutUtterance, interrogative, splitClauses } from './speech.js';
 import type { Speaker, Turn } from './transcript.js';
 
 /** One cleaned sentence of the visit with who said it, when, and its features. */
@@ -67,7 +67,15 @@ export function toUnits(turns: Turn[]): Unit[] {
   turns.forEach((turn, t) => {
     const cleaned = cutUtterance(normalizeAsr(turn.text));
     if (!cleaned) return;
-    const sentences = splitSentences(cleaned).flatMap((s) => (s.words.length > 35 ? splitSentences(segment(s.text)) : [s]));
+    const clinician = turn.speaker === 'doctor' || turn.speaker === 'unknown';
+    const isDx = (t: string) => diagnosisCue(t) || assessCue(t);
+    const sentences = splitSentences(cleaned)
+      .flatMap((s) => (s.words.length > 35 ? splitSentences(segment(s.text)) : [s]))
+      .flatMap((s) => {
+        if (!clinician) return [s];
+        const parts = splitClauses(s.text, isDx, examCue, planCue);
+        return parts.length > 1 ? parts.flatMap((p) => splitSentences(p)) : [s];
+      });
     for (const said of sentences) {
       let s = said;
       let text = stripLeading(s.text);

@@ -1,4 +1,4 @@
-import { ASSESS_STRONG, ASSESS_WEAK } from './assessment.js';
+import { ASSESS_STRONG, ASSESS_WEAK, DIAGNOSIS } from './assessment.js';
 import { EXAM_STRONG, NAMED_TEST, RESULT_STRONG } from './exam.js';
 import { PLAN_ACTION, PLAN_STRONG, PLAN_WEAK } from './plan.js';
 
@@ -9,7 +9,7 @@ import { PLAN_ACTION, PLAN_STRONG, PLAN_WEAK } from './plan.js';
  */
 export const CUES = {
   plan: { strong: PLAN_STRONG, weak: PLAN_WEAK, action: PLAN_ACTION },
-  assessment: { strong: ASSESS_STRONG, weak: ASSESS_WEAK },
+  assessment: { strong: ASSESS_STRONG, weak: ASSESS_WEAK, diagnosis: DIAGNOSIS },
   exam: { strong: EXAM_STRONG, named: NAMED_TEST },
   results: { strong: RESULT_STRONG },
 } as const;
@@ -23,6 +23,11 @@ export function planCue(text: string): boolean {
 
 export function assessCue(text: string): boolean {
   return ASSESS_STRONG.test(text);
+}
+
+/** A diagnosis stated by the clinician (see assessment.ts): the assessment, whatever the phase. */
+export function diagnosisCue(text: string): boolean {
+  return DIAGNOSIS.test(text);
 }
 
 export function examCue(text: string): boolean {
