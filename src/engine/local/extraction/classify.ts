@@ -69,6 +69,9 @@ const LABEL_SECTION: Record<string, Section> = {
   followup: 'plan',
 };
 
+const CURRENT_USE =
+  /\b(?:you're|you are|he's|she's|he is|she is|the patient is|they're) (?:still |currently |already )?(?:taking|on)\b|\b(?:you|he|she) (?:currently |already )?(?:takes?|uses?)\b|\bcurrently (?:taking|on)\b/i;
+
 /** Who an untagged sentence speaks as: first person about symptoms reads as the patient. */
 function voiceOf(u: Unit): Speaker {
   if (u.speaker !== 'unknown') return u.speaker;
@@ -99,10 +102,14 @@ function sectionOf(u: Unit, voice: Speaker, weight: number, intro: boolean): Sec
   if (clinician) {
     const strong = strongSection(u);
     if (strong) return strong;
+    // "you're on lisinopril 20 mg daily": what the patient already takes, not an order.
+    if (CURRENT_USE.test(u.text) && (f.med > 0 || f.dose)) return 'meds';
   }
   if (clinician && isVitals(u)) return 'vitals';
   if (!clinician) {
-    if (u.phase === 'history' || u.speaker === 'unknown') return f.dose ? 'meds' : 'hpi';
+    // What the patient says they take, with its dose, is a current medication whenever it is said.
+    if (f.dose && !/\b(?:will|going to|should|could|can i|do i)\b/i.test(u.text)) return 'meds';
+    if (u.phase === 'history' || u.speaker === 'unknown') return 'hpi';
     return weight >= 3 && f.content >= 5 ? 'hpi' : undefined;
   }
   if (intro && u.phase === 'history') return 'hpi';

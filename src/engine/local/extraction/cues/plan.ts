@@ -22,6 +22,8 @@ export const PLAN_STRONG = new RegExp(
     'please (?:check|take|call|bring|keep|make|schedule|get|go|use|drink|avoid|stop|continue|come|follow|monitor|start|try)',
     "(?:i'm|i am|we're|we are) (?:also |just )?(?:referring|ordering|prescribing|starting|sending|adding|increasing|decreasing|switching|stopping|scheduling)",
     '(?:you can|you may) (?:keep|continue|use|take|stop|go back|return|resume)|stay (?:home|off|out of)',
+    // A bare order opening the sentence: "rest and fluids", "continue the inhaler", "take ibuprofen with food".
+    '^(?:(?:so|and|then|okay|alright),? )*(?:rest|fluids|push fluids|ice|elevate|hydrate|apply|avoid|continue|increase|decrease|stop|start|return|schedule|use (?:the|a|an|your|it)|take (?:the|it|this|one|two|\\d|ibuprofen|tylenol|acetaminophen|motrin|advil))\\b',
     'drink plenty|keep a \\w+ (?:diary|log)|cut back on|avoid |ice (?:it|the)|rest (?:it|the)|elevate',
   ].join('|'),
   'i',
