@@ -12,14 +12,27 @@ import { HELD_OUT, VISITS } from '../test/engine/fixtures/visits.js';
 import { countRewrites, formatRewrites } from './lib/scribe-check.js';
 import { loadEncounters } from './train-sentences.js';
 
-const { values: a } = parseArgs({ options: { splits: { type: 'string', default: 'valid' }, examples: { type: 'boolean', default: false } } });
+const { values: a } = parseArgs({
+  options: { splits: { type: 'string', default: 'valid' }, examples: { type: 'boolean', default: false } },
+});
 const placeholders = Object.values(PLACEHOLDERS);
 const notes = (transcripts: string[]) => transcripts.map((t) => extractNote(t, 'SOAP') as Record<string, string>);
 
-for (const split of a.splits.split(',').map((s) => s.trim()).filter(Boolean)) {
+for (const split of a.splits
+  .split(',')
+  .map((s) => s.trim())
+  .filter(Boolean)) {
   const encs = loadEncounters(split);
-  console.log(formatRewrites(`ACI-Bench ${split} (${encs.length} notes)`, countRewrites(notes(encs.map((e) => e.dialogue)), placeholders), a.examples));
+  console.log(
+    formatRewrites(
+      `ACI-Bench ${split} (${encs.length} notes)`,
+      countRewrites(notes(encs.map((e) => e.dialogue)), placeholders),
+      a.examples,
+    ),
+  );
 }
 const own = [...VISITS, ...HELD_OUT, ...FRESH];
 console.log(formatRewrites(`project visits (${own.length})`, countRewrites(notes(own.map((v) => v.transcript)), placeholders), a.examples));
-console.log(formatRewrites(`visit shapes (${SHAPES.length})`, countRewrites(notes(SHAPES.map((v) => v.transcript)), placeholders), a.examples));
+console.log(
+  formatRewrites(`visit shapes (${SHAPES.length})`, countRewrites(notes(SHAPES.map((v) => v.transcript)), placeholders), a.examples),
+);

@@ -7,7 +7,8 @@
 export const KINDS = ['question', 'spoken number', 'narration', 'addressed', 'filler', 'doubled words'] as const;
 export type Kind = (typeof KINDS)[number];
 
-const NUM = '(?:zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred)';
+const NUM =
+  '(?:zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred)';
 
 const CHECKS: [Kind, RegExp][] = [
   [
@@ -61,7 +62,12 @@ export interface RewriteCount {
 
 /** Counts the sentences to rewrite over a set of notes (each a record of section texts). */
 export function countRewrites(notes: Record<string, string>[], placeholders: string[] = []): RewriteCount {
-  const out: RewriteCount = { sentences: 0, flagged: 0, byKind: Object.fromEntries(KINDS.map((k) => [k, 0])) as Record<Kind, number>, examples: [] };
+  const out: RewriteCount = {
+    sentences: 0,
+    flagged: 0,
+    byKind: Object.fromEntries(KINDS.map((k) => [k, 0])) as Record<Kind, number>,
+    examples: [],
+  };
   for (const note of notes)
     for (const text of Object.values(note)) {
       if (placeholders.includes(text)) continue;
@@ -81,7 +87,9 @@ export function countRewrites(notes: Record<string, string>[], placeholders: str
 
 export function formatRewrites(title: string, r: RewriteCount, withExamples = false): string {
   const pct = ((100 * r.flagged) / Math.max(1, r.sentences)).toFixed(1);
-  const lines = [`${title}: ${r.flagged} of ${r.sentences} sentences to rewrite (${pct}%); ${KINDS.map((k) => `${k} ${r.byKind[k]}`).join(', ')}`];
+  const lines = [
+    `${title}: ${r.flagged} of ${r.sentences} sentences to rewrite (${pct}%); ${KINDS.map((k) => `${k} ${r.byKind[k]}`).join(', ')}`,
+  ];
   if (withExamples) for (const e of r.examples) lines.push(`  ${e.kind}: ${e.sentence.slice(0, 160)}`);
   return lines.join('\n');
 }

@@ -95,7 +95,8 @@ function namedDrug(c: Candidate, units: Unit[]): { name: string; lines: number[]
   // The clinician's question names it: "are you still taking your prenatal vitamin?" / "yes, one every day".
   const q = units[c.unit.index - 1];
   const asked = q && q.question && q.speaker !== c.unit.speaker ? ASKED_MED.exec(q.text.replace(/[?.]+$/, '')) : null;
-  if (asked && !GENERIC.test(asked[1]) && !c.unit.text.toLowerCase().includes(asked[1].toLowerCase())) return { name: asked[1], lines: q.lines };
+  if (asked && !GENERIC.test(asked[1]) && !c.unit.text.toLowerCase().includes(asked[1].toLowerCase()))
+    return { name: asked[1], lines: q.lines };
   for (let i = c.unit.index - 1; i >= Math.max(0, c.unit.index - 6); i--) {
     const name = drugNames(units[i].words).pop();
     if (name) return { name, lines: units[i].lines };
@@ -103,7 +104,8 @@ function namedDrug(c: Candidate, units: Unit[]): { name: string; lines: number[]
   return undefined;
 }
 
-const ASKED_MED = /\b(?:taking|on|using) (?:the |your |his |her |their )?((?:[a-z-]+ ){0,2}?[a-z-]{3,})(?: (?:every day|daily|still|now|right now|at the moment|currently|anymore|regularly|for (?:it|that|the \w+)))?$/i;
+const ASKED_MED =
+  /\b(?:taking|on|using) (?:the |your |his |her |their )?((?:[a-z-]+ ){0,2}?[a-z-]{3,})(?: (?:every day|daily|still|now|right now|at the moment|currently|anymore|regularly|for (?:it|that|the \w+)))?$/i;
 const GENERIC = /^(?:anything|something|it|that|this|them|right|now|medications?|medicines?|meds|any \w+|a lot)$/i;
 
 function write(c: Candidate, p: Pronouns, drug?: string): string {

@@ -20,7 +20,7 @@ export interface Candidate {
 const COMMAND =
   /^(?:show me|open|pull up|go to(?! the (?:er|emergency|hospital|urgent care))|bring up|let's pull up|finali[sz]e (?:the|this) (?:note|recording)|end (?:the )?recording)\b/i; // voice-assistant commands
 const GREETING =
-  /^(?:hi|hello|hey|good (?:morning|afternoon|evening)|nice to meet you|tell me (?:about|more)|walk me through|describe (?:the|your|it)|(?:so )?(?:here's|here is|this is) (?:the|my|our) plan\.?$)(?![a-z'])/i; // also prompts and headings said aloud; whole words only ("his", "hip", "hives" are no greeting)
+  /^(?:hi|hello|hey|(?:good )?(?:morning|afternoon|evening)(?=[,.!]|$| [a-z]+\.?$| (?:mr|mrs|ms|dr)\b)|nice to meet you|tell me (?:about|more)|walk me through|describe (?:the|your|it)|(?:so )?(?:here's|here is|this is) (?:the|my|our) plan\.?$)(?![a-z'])/i; // also prompts and headings said aloud; whole words only ("his", "hip", "hives" are no greeting)
 // Announcements of what comes next ("let's do a quick physical exam") carry no finding.
 const ANNOUNCE =
   /^(?:let's|we will|we'll|i will|i'll|i'm going to|i want to|i just want to|i'd like to|let me)\s+(?:just\s+|also\s+)?(?:go ahead and\s+)?(?:do|perform|start|take|have)\s+(?:a |an |your )?(?:quick |brief )?(?:physical )?(?:exam(?:ination)?|look)\b[^,]*$|^(?:let me|let's|i'm going to|i want to|i'd like to|now i'm going to)\s+(?:just\s+)?(?:go over|talk about|discuss|review)\b[^.]{0,60}\b(?:assessment|plan|results|findings)\b[^,]*$/i;
@@ -78,7 +78,6 @@ function voiceOf(u: Unit): Speaker {
   const firstPerson = /\b(i|my|me|i'm|i've)\b/i.test(u.text);
   return firstPerson && !CLINICIAN_FIRST_PERSON.test(u.text) && !/\byou\b/i.test(u.text) ? 'patient' : 'unknown';
 }
-
 
 function isVitals(u: Unit): boolean {
   const f = u.features;
@@ -147,7 +146,8 @@ function strongSection(u: Unit): Section | undefined {
     return 'assessment';
   if (isVitals(u)) return 'vitals';
   if (NAMED_TEST.test(t)) return 'exam';
-  if (resultCue(t) && u.phase !== 'history') return 'results';
+  // A result the clinician reads out with its figure is a result even before the exam ("your a1c came back at 8.6").
+  if (resultCue(t) && (u.phase !== 'history' || (u.features.numbers > 0 && !u.question))) return 'results';
   if (examCue(t) && u.phase !== 'history') return 'exam';
   return undefined;
 }

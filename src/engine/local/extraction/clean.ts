@@ -14,8 +14,8 @@ const CONTRACTIONS: [RegExp, string][] = [
 ];
 
 const FILLERS = [
+  /\b(mm-hmm|mm-mm|uh-huh|uh-uh|um-hum|mhm|hmm-mm)\b[,.]?/gi, // before "mm" alone, which would leave "-hmm"
   /\b(u+m+|u+h+m*|h+m+|m+m+|erm+|err+|a+h+|o+h+)\b[,.]?/gi, // not "er": the ER
-  /\b(mm-hmm|mm-mm|uh-huh|uh-uh|um-hum|mhm|hmm-mm)\b[,.]?/gi,
   /\b(you know|i mean|you see)\b,?/gi,
   /,\s*like\s*,/gi,
 ];

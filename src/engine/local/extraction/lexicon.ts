@@ -61,9 +61,8 @@ export const VITALS =
 export const RESULTS = words(`x-ray x-rays xray xrays mri ct scan scans ultrasound echocardiogram echo ekg ecg
   lab labs bloodwork results result a1c hemoglobin biopsy culture cultures panel level levels cbc cmp
   lipid urinalysis mammogram colonoscopy radiograph radiographs imaging test tests showed shows revealed
-  reveals demonstrates demonstrated ejection fraction creatinine potassium sodium glucose tsh pathology`);
-
-
+  reveals demonstrates demonstrated ejection fraction creatinine potassium sodium glucose tsh pathology phq phq-9
+  gad gad-7 score`);
 
 export const SMALL_TALK =
   /\b(weather|halloween|thanksgiving|christmas|holidays?|vacation|weekend|football|baseball|basketball game|team|movie|nice to (?:meet|see)|good to see|how are you|how's it going|how are things|thank you|thanks|bye|excuse me|sorry|take care|have a (?:good|great|nice)|nice day|pleasure|dax|dragon)\b/i;

@@ -93,11 +93,7 @@ export function scribeWording(text: string, section: Section, speaker: Speaker):
   if (speaker === 'patient' || speaker === 'other') return text;
   let t = text;
   if (section === 'assessment') {
-    t = t
-      .replace(ASSESS_PREFIX, '')
-      .replace(LOOKS_LIKE, '')
-      .replace(SOUNDS_LIKE, 'likely ')
-      .replace(IS_A, '');
+    t = t.replace(ASSESS_PREFIX, '').replace(LOOKS_LIKE, '').replace(SOUNDS_LIKE, 'likely ').replace(IS_A, '');
     if (diagnosisCue(t)) t = t.replace(THIS_IS, '');
     t = t.replace(/^(?:a|an) /i, '');
   } else if (section === 'plan') {

@@ -38,7 +38,7 @@ export function cutUtterance(text: string): string {
     if (last !== undefined && last.split(' ').length < 3) out[out.length - 1] = `${last} ${p.trim()}`;
     else out.push(p.trim());
   }
-  return out.map((p) => p.replace(/[,;]$/, '')).join('. ');
+  return out.map((p) => p.replace(/(?:[,;]| (?:and|but|so|or))$/, '')).join('. ');
 }
 
 // Narration of the visit and words said to the patient or a child: no clinical statement.
@@ -46,25 +46,42 @@ const NARRATION =
   /\b(?:(?:okay|alright|so|now) )?(?:let me|let's|i'm (?:just )?going to|i am going to|i'll|i want to|i'd like to)(?: just| go ahead and| quickly)? (?:take a (?:quick )?look(?: at (?:you|it|that|him|her|your \w+))?|have a look|examine (?:you|him|her)|listen to (?:you|him|her|your (?:heart|lungs|chest))|look in (?:your|his|her) (?:ears?|throat|mouth|eyes?)|feel (?:your|his|her) (?:belly|tummy|neck)|get (?:your|his|her) shoes and socks off|check you out)(?: real quick| quickly| here| now| for a (?:second|minute))?\b/gi;
 const ADDRESSED =
   /\b(?:(?:okay|alright|hi|hey|oh) )?(?:buddy|sweetie|sweetheart|honey|kiddo|little guy|little one)\b,?|\b(?:good job|great job|nice job|you're doing great|you did great|big breaths?(?: for me)?|deep breaths?(?: for me)?|one more time|open wide|say ah|i know(?:,? i know)?(?= (?:sweetie|buddy|honey|it's okay|it hurts))|it's okay(?: baby| buddy| sweetie)?(?=[ ,.]|$)|don't worry|thank you for (?:telling|sharing with) me|you're okay)\b,?/gi;
+// "hi linda it's been six weeks since...": the greeting and the name go, the statement stays.
+const GREETING_LEAD =
+  /^(?:hi|hello|hey|good (?:morning|afternoon|evening))(?: there)?,? (?:(?:mr|mrs|ms|dr|miss)\.? )?(?:[a-z]+,? )?(?=(?:it's|it has|you're|you are|we're|so|i'm|i am|this is|your|you)\b)/i;
 const LEAD_FILLER = /^(?:(?:ha|haha|fair enough|okay so|alright so|so|honestly|anyway|well|all right|alright|okay|hmm)\b,?\s+)+/i;
 
 /** The sentence cut to the clinical statement it carries ('' when it carries none). */
 export function clinicalStatement(text: string): string {
-  const t = text.replace(NARRATION, ' ').replace(ADDRESSED, ' ').replace(/\s+/g, ' ').replace(/\s+([,.?!])/g, '$1').trim();
-  const stripped = t.replace(LEAD_FILLER, '').replace(/^[,.;:\s]+/, '');
+  const t = text
+    .replace(NARRATION, ' ')
+    .replace(ADDRESSED, ' ')
+    .replace(/\s+/g, ' ')
+    .replace(/\s+([,.?!])/g, '$1')
+    .trim();
+  const stripped = t
+    .replace(GREETING_LEAD, '')
+    .replace(LEAD_FILLER, '')
+    .replace(/^[,.;:\s]+/, '');
   return /[a-z0-9]/i.test(stripped) ? stripped : '';
 }
 
 const THEN_PLAN =
   /,? (?:and )?so (?=(?:i'm|i am|we're|we are|we'll|i'll|let's|continue|start|increase|decrease|stop|we will|i will|i want|keep|i'd like)\b)|; (?=(?:i'm|we'll|i'll|let's|continue|start|increase|stop|keep)\b)/i;
-const THEN_DIAGNOSIS = /,? (?=(?:which is |this is |so this is |that's )?consistent with\b)|,? (?=(?:so )?(?:that's|this is|that is) (?:an?|most likely|likely|probably) )/i;
+const THEN_DIAGNOSIS =
+  /,? (?=(?:which is |this is |so this is |that's )?consistent with\b)|,? (?=(?:so )?(?:that's|this is|that is) (?:an?|most likely|likely|probably) )/i;
 
 /**
  * One sentence that says two things a note keeps apart is cut in two: a diagnosis then its
  * treatment ("your hyperlipidemia is above goal, so I'm increasing the atorvastatin"), a finding
  * then the diagnosis it points to ("the eardrum is bulging, consistent with otitis media").
  */
-export function splitClauses(text: string, isDiagnosis: (t: string) => boolean, isFinding: (t: string) => boolean, isPlan: (t: string) => boolean): string[] {
+export function splitClauses(
+  text: string,
+  isDiagnosis: (t: string) => boolean,
+  isFinding: (t: string) => boolean,
+  isPlan: (t: string) => boolean,
+): string[] {
   const plan = THEN_PLAN.exec(text);
   if (plan && plan.index > 10) {
     const first = text.slice(0, plan.index);

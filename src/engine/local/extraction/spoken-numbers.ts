@@ -135,7 +135,10 @@ export function spokenNumbers(text: string): string {
       end = k;
     }
     const lone = run.length === 1 && (SMALL[run[0]] ?? 10) < 10 && !value?.includes('.');
-    const unitNext = UNIT_AFTER.test(bare(end));
+    // "your gad seven is nine": a lone figure given for a score or a reading is a number too.
+    const unitNext =
+      UNIT_AFTER.test(bare(end)) ||
+      (/^(?:is|was|of|at)$/.test(bare(i - 1)) && /^(?:PHQ-\d+|GAD-\d+|score|level|rate)$/i.test(out[out.length - 2] ?? ''));
     if (value === undefined || (lone && !unitNext)) {
       out.push(tokens[i]);
       i++;

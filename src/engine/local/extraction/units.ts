@@ -1,7 +1,7 @@
 import { normalizeAsr, stripLeading } from './clean.js';
 import { featuresOf, type Features } from './features.js';
 import { splitSentences } from './nlp.js';
-import { assessCue, diagnosisCue, examCue, planCue } from './cues/index.js';
+import { assessCue, diagnosisCue, findingCue, planCue } from './cues/index.js';
 import { PHASE_ORDER, phaseCue, type Phase } from './phases.js';
 import { clinicalStatement, cutUtterance, interrogative, splitClauses } from './speech.js';
 import type { Speaker, Turn } from './transcript.js';
@@ -73,7 +73,7 @@ export function toUnits(turns: Turn[]): Unit[] {
       .flatMap((s) => (s.words.length > 35 ? splitSentences(segment(s.text)) : [s]))
       .flatMap((s) => {
         if (!clinician) return [s];
-        const parts = splitClauses(s.text, isDx, examCue, planCue);
+        const parts = splitClauses(s.text, isDx, findingCue, planCue);
         return parts.length > 1 ? parts.flatMap((p) => splitSentences(p)) : [s];
       });
     for (const said of sentences) {

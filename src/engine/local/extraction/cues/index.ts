@@ -1,5 +1,5 @@
 import { ASSESS_STRONG, ASSESS_WEAK, DIAGNOSIS } from './assessment.js';
-import { EXAM_STRONG, NAMED_TEST, RESULT_STRONG } from './exam.js';
+import { EXAM_STRONG, FINDING_STATED, NAMED_TEST, RESULT_STRONG } from './exam.js';
 import { PLAN_ACTION, PLAN_STRONG, PLAN_WEAK } from './plan.js';
 
 /**
@@ -10,7 +10,7 @@ import { PLAN_ACTION, PLAN_STRONG, PLAN_WEAK } from './plan.js';
 export const CUES = {
   plan: { strong: PLAN_STRONG, weak: PLAN_WEAK, action: PLAN_ACTION },
   assessment: { strong: ASSESS_STRONG, weak: ASSESS_WEAK, diagnosis: DIAGNOSIS },
-  exam: { strong: EXAM_STRONG, named: NAMED_TEST },
+  exam: { strong: EXAM_STRONG, named: NAMED_TEST, stated: FINDING_STATED },
   results: { strong: RESULT_STRONG },
 } as const;
 
@@ -32,6 +32,11 @@ export function diagnosisCue(text: string): boolean {
 
 export function examCue(text: string): boolean {
   return NAMED_TEST.test(text) || EXAM_STRONG.test(text);
+}
+
+/** A finding: an exam cue or a body part's state said outright. */
+export function findingCue(text: string): boolean {
+  return examCue(text) || FINDING_STATED.test(text);
 }
 
 export function resultCue(text: string): boolean {

@@ -24,6 +24,8 @@ export const PLAN_STRONG = new RegExp(
     '(?:you can|you may) (?:keep|continue|use|take|stop|go back|return|resume)|stay (?:home|off|out of)',
     // A bare order opening the sentence: "rest and fluids", "continue the inhaler", "take ibuprofen with food".
     '^(?:(?:so|and|then|okay|alright),? )*(?:rest|fluids|push fluids|ice|elevate|hydrate|apply|avoid|continue|increase|decrease|stop|start|return|schedule|use (?:the|a|an|your|it)|take (?:the|it|this|one|two|\\d|ibuprofen|tylenol|acetaminophen|motrin|advil))\\b',
+    // Restrictions: "no lifting more than 10 pounds", "no driving while on it".
+    '^(?:no|avoid) (?:heavy )?(?:lifting|driving|swimming|bathing|baths|tub baths|running|contact sports|strenuous|alcohol|work)\\b',
     'drink plenty|keep a \\w+ (?:diary|log)|cut back on|avoid |ice (?:it|the)|rest (?:it|the)|elevate',
   ].join('|'),
   'i',
