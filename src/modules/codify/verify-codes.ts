@@ -11,7 +11,7 @@ import type { CodifyOutcome } from './codify.repo.js';
  * The rows of the table in force for these codes: the imported table when there is one (the
  * source of every process's in-memory table), else the FY2026 release the product ships.
  */
-async function officialRows(db: Queryable, codes: string[]): Promise<Map<string, CodeRow>> {
+export async function officialRows(db: Queryable, codes: string[]): Promise<Map<string, CodeRow>> {
   const { imported, rows } = await findCodes(db, codes);
   if (imported) return new Map(rows.map((r) => [r.code, r]));
   const out = new Map<string, CodeRow>();
