@@ -3,6 +3,7 @@ import { Command, CommanderError } from 'commander';
 import { registerData } from './commands/data-command.js';
 import { registerIcd10 } from './commands/icd10-command.js';
 import { registerMigrate } from './commands/migrate-command.js';
+import { registerSecrets } from './commands/secrets-command.js';
 import { registerServe } from './commands/serve-command.js';
 import { registerToken } from './commands/token-command.js';
 import { registerWebhooks } from './commands/webhooks-command.js';
@@ -28,6 +29,7 @@ registerMigrate(program);
 registerToken(program);
 registerIcd10(program);
 registerWebhooks(program);
+registerSecrets(program);
 registerData(program);
 
 program.parseAsync(process.argv).catch((err: unknown) => {

@@ -1,14 +1,21 @@
 import type { AppDeps } from '../../../app-deps.js';
+import type { Queryable } from '../../../db/pool.js';
 import { withTransaction } from '../../../db/transaction.js';
 import { cancelDelivery, recordAttempt, type AttemptOutcome, type ClaimedDelivery } from '../deliveries/webhook-deliveries.repo.js';
 import { retireEndpoint } from '../endpoints/webhook-endpoints.repo.js';
 import { sendByKind, newTransportState, type TransportState } from '../transport/send-by-kind.js';
 import { DELIVERY_TIMEOUT_MS } from '../transport/send-webhook.js';
-import { sendDeliveryJobs } from './delivery-queue.js';
 import { cancelReason, deliveryOutcome } from './delivery-outcome.js';
 
 /** What a delivery attempt reads and writes: the database, the queue, the settings, the sealed secrets and the log. */
 export type DeliveryDeps = Pick<AppDeps, 'config' | 'pool' | 'boss' | 'logger' | 'secrets'>;
+
+/** Queues the next attempt in the caller's transaction: the delivery job's own `send` (webhook-delivery.job.ts). */
+export type SendNextAttempt = (
+  boss: AppDeps['boss'],
+  tx: Queryable,
+  jobs: Array<{ delivery_id: string; attempt: number; startAfterSeconds?: number }>,
+) => Promise<void>;
 
 /**
  * Makes one attempt of a claimed delivery and records what happened: the outcome, the attempt
@@ -18,6 +25,7 @@ export async function attemptDelivery(
   deps: DeliveryDeps,
   d: ClaimedDelivery,
   attempt: number,
+  sendNextAttempt: SendNextAttempt,
   timeoutMs = DELIVERY_TIMEOUT_MS,
   transport: TransportState = newTransportState(),
 ): Promise<AttemptOutcome['status']> {
@@ -45,7 +53,7 @@ export async function attemptDelivery(
     if (!(await recordAttempt(tx, outcome))) return;
     if (decided.status === 'dead' && decided.retireEndpoint) await retireEndpoint(tx, d.endpoint_id, 'disabled', decided.retireEndpoint);
     if (decided.status === 'pending') {
-      await sendDeliveryJobs(deps.boss, tx, [{ delivery_id: d.id, attempt: attempt + 1, startAfterSeconds: decided.retryInSeconds }]);
+      await sendNextAttempt(deps.boss, tx, [{ delivery_id: d.id, attempt: attempt + 1, startAfterSeconds: decided.retryInSeconds }]);
     }
   });
   const log = {

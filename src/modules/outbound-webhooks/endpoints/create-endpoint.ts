@@ -84,18 +84,19 @@ export function createEndpoint(db: Queryable, config: Config, secrets: SecretBox
     await checkDestination(body, config.WEBHOOK_ALLOW_PRIVATE);
     const secret = generateWebhookSecret();
     const { private_key: privateKey, ...auth } = body.auth ?? { private_key: undefined };
+    const id = randomUUID();
     const endpoint = await insertEndpoint(db, {
-      id: randomUUID(),
+      id,
       url: body.url,
       events: [...new Set(events)],
       kind: body.kind,
       auth: body.auth ? auth : null,
       // Sealed like the secret and never selected for display: shown to no one, not even now.
-      authPrivateKey: privateKey ? secrets.seal(privateKey) : null,
+      authPrivateKey: privateKey ? secrets.seal(privateKey, { table: 'webhook_endpoints', column: 'auth_private_key', id }) : null,
       groupId: ownGroup ?? body.group_id ?? null,
       description: body.description ?? null,
       thin: body.thin,
-      secret: secrets.seal(secret),
+      secret: secrets.seal(secret, { table: 'webhook_endpoints', column: 'secret', id }),
       allowPrivate: config.WEBHOOK_ALLOW_PRIVATE,
     });
     res.status(201).json({ ...endpoint, secret });

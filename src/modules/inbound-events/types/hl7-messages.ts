@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { startDocumentationPipeline } from '../../pipeline/run-pipeline.js';
+import { startDocumentationPipeline } from '../../pipeline/advance-pipeline.js';
 import type { InboundEventType } from '../inbound-event-type.js';
 
 /**
