@@ -44,11 +44,7 @@ async function confirmed(targets: string[]): Promise<boolean> {
  * removed under it.
  */
 export function registerData(program: Command): void {
-  const data = program
-    .command('data')
-    .description(
-      'the data this checkout keeps in DATA_DIR (embedded PostgreSQL with its patient data, development secrets): data list | data purge [--yes]',
-    );
+  const data = program.command('data').description('patient data kept in DATA_DIR: data list | data purge [--yes]');
   data
     .command('list')
     .description('where the data is, its size, and whether a service is using it')
