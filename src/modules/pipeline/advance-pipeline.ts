@@ -9,7 +9,7 @@ import { codifyJob } from '../codify/codify.job.js';
 import { findCodifyRun, insertCodifyRun } from '../codify/codify.repo.js';
 import { renderNoteText } from '../fhir/note-text.js';
 import { markEnded, type StoredInboundEvent } from '../inbound-events/inbound-events.repo.js';
-import { findNote } from '../notes/notes.repo.js';
+import { findNote, setNoteVisit } from '../notes/notes.repo.js';
 import { recordEvent } from '../outbound-webhooks/outbox/outbox.repo.js';
 import { noteReadySchema } from '../../outbound-events/note-ready.js';
 import { attachContinuation, isEnded, loadRun } from '../runs/runs.repo.js';
@@ -155,6 +155,7 @@ export async function advanceDocumentationPipeline(
   await step('note_ready', async (tx, state) => {
     const note = await findNote(tx, owner.groupId, noteId);
     if (!note) throw new PermanentJobFailure(`Note ${noteId} is gone`);
+    if (data.visit_id) await setNoteVisit(tx, note.id, data.visit_id);
     await recordEvent(tx, {
       type: 'note.ready',
       groupId: owner.groupId,
