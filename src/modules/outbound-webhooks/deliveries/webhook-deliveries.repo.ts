@@ -36,7 +36,9 @@ export async function claimDelivery(
   leaseSeconds: number,
 ): Promise<ClaimedDelivery | undefined> {
   const { rows } = await db.query<ClaimedDelivery>(
-    `UPDATE webhook_deliveries d SET lease_until = now() + make_interval(secs => $3), updated_at = now()
+    `UPDATE webhook_deliveries d SET lease_until = now() + make_interval(secs => $3), updated_at = now(),
+       -- the attempt holds its endpoint's slot as long as its lease (delivery-slots.repo.ts)
+       slot_until = now() + make_interval(secs => $3), waiting = false
      FROM webhook_endpoints e, outbox o
      WHERE d.id = $1 AND d.attempt_count = $2 - 1 AND d.status = 'pending'
        AND (d.lease_until IS NULL OR d.lease_until < now())
@@ -68,7 +70,7 @@ export interface AttemptOutcome {
 export async function recordAttempt(db: Queryable, o: AttemptOutcome): Promise<boolean> {
   const { rowCount } = await db.query(
     `UPDATE webhook_deliveries SET
-       attempt_count = $2, status = $3, lease_until = NULL, last_status_code = $4, last_error = $5,
+       attempt_count = $2, status = $3, lease_until = NULL, slot_until = NULL, last_status_code = $4, last_error = $5,
        retry_index = COALESCE($6, retry_index),
        next_attempt_at = CASE WHEN $3 = 'pending' THEN now() + make_interval(secs => $7) ELSE next_attempt_at END,
        delivered_at = CASE WHEN $3 = 'delivered' THEN now() ELSE delivered_at END,
@@ -88,7 +90,7 @@ export async function recordAttempt(db: Queryable, o: AttemptOutcome): Promise<b
 /** Ends a claimed delivery whose endpoint was disabled or deleted meanwhile. */
 export async function cancelDelivery(db: Queryable, id: string, reason: string): Promise<void> {
   await db.query(
-    `UPDATE webhook_deliveries SET status = 'cancelled', lease_until = NULL, last_error = $2, updated_at = now()
+    `UPDATE webhook_deliveries SET status = 'cancelled', lease_until = NULL, slot_until = NULL, last_error = $2, updated_at = now()
      WHERE id = $1 AND status = 'pending'`,
     [id, reason],
   );
@@ -133,7 +135,8 @@ export async function lockDeadDeliveriesForReplay(db: Queryable, endpointId: str
 /** Makes deliveries pending again with a fresh retry schedule (replay); their ids, and so their `webhook-id`s, stay. */
 export async function reopenDeliveries(db: Queryable, ids: readonly string[]): Promise<void> {
   await db.query(
-    `UPDATE webhook_deliveries SET status = 'pending', retry_index = 0, next_attempt_at = now(), updated_at = now()
+    `UPDATE webhook_deliveries SET status = 'pending', retry_index = 0, next_attempt_at = now(), updated_at = now(),
+       waiting = false, slot_until = NULL
      WHERE id = ANY ($1::uuid[])`,
     [ids],
   );

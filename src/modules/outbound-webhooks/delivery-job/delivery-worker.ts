@@ -1,8 +1,10 @@
 import { defineJob, startWorker, type BatchItem } from '../../../jobs/define-job.js';
-import { claimDelivery, type ClaimedDelivery } from '../deliveries/webhook-deliveries.repo.js';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { ClaimedDelivery } from '../deliveries/webhook-deliveries.repo.js';
 import { newTransportState } from '../transport/send-by-kind.js';
 import { DELIVERY_TIMEOUT_MS } from '../transport/send-webhook.js';
 import { attemptDelivery, type DeliveryDeps } from './attempt-delivery.js';
+import { claimAttempt, type ClaimResult } from './claim-attempt.js';
 import { deliveryJobSchema, deliveryWorkOptions, webhookDeliveryQueue, type DeliveryJob } from './delivery-queue.js';
 import { Slots } from './slots.js';
 
@@ -11,18 +13,24 @@ export interface DeliveryWorkerOptions {
   timeoutMs?: number;
   /** how long a claimed attempt stays owned; past it the dispatcher's sweep queues it again */
   leaseSeconds?: number;
-  /** attempts in flight at once in this process */
+  /**
+   * Attempts in flight at once in this process, whatever their endpoints. The fair share is per
+   * endpoint (WEBHOOK_ENDPOINT_CONCURRENCY, in the database); this only bounds the sockets, so
+   * it stays well above what one group can hold (WEBHOOK_ENDPOINTS_PER_GROUP x the concurrency).
+   */
   maxInFlight?: number;
 }
 
-/** `claimed`: the attempt runs beside the job; `skipped`: already made, held by another worker, or no longer pending. */
-export type DeliveryJobResult = 'claimed' | 'skipped';
+/** `claimed`: the attempt runs beside the job; `waiting`: its endpoint will admit it later; `skipped`: already made, held, or no longer pending. */
+export type DeliveryJobResult = 'claimed' | 'waiting' | 'skipped';
 
 /**
  * The delivery job's handler, a function of the job's data. It only claims its attempt (a lease
- * on the delivery row) and returns; the request runs beside it, so one slow or dead endpoint
- * holds one slot for at most the timeout and never a batch of other deliveries. The slots and
- * FHIR tokens it keeps are this process's.
+ * on the delivery row, granted under its endpoint's slots: claim-attempt.ts) and returns; the
+ * request runs beside it, so one slow or dead endpoint holds its own slots for at most the
+ * timeout and never a batch of other deliveries. When an attempt ends, the deliveries its
+ * endpoint admitted in its place are claimed here at once (their queued jobs are the fallback,
+ * and find them taken). The process slots and FHIR tokens it keeps are this process's.
  */
 export function createDeliveryHandler(
   deps: DeliveryDeps,
@@ -30,28 +38,40 @@ export function createDeliveryHandler(
 ): (data: DeliveryJob) => Promise<DeliveryJobResult> {
   const timeoutMs = options.timeoutMs ?? DELIVERY_TIMEOUT_MS;
   const leaseSeconds = options.leaseSeconds ?? Math.ceil(timeoutMs / 1000) + 5;
-  const slots = new Slots(options.maxInFlight ?? 200);
+  const slots = new Slots(options.maxInFlight ?? 1_000);
   const transport = newTransportState();
-  return async (data) => {
-    await slots.acquire();
-    let claimed: ClaimedDelivery | undefined;
+  const concurrency = deps.config.WEBHOOK_ENDPOINT_CONCURRENCY;
+
+  const send = async (claimed: ClaimedDelivery, attempt: number, waitMs: number): Promise<DeliveryJob[]> => {
     try {
-      claimed = await claimDelivery(deps.pool, data.delivery_id, data.attempt, leaseSeconds);
+      if (waitMs > 0) await sleep(waitMs);
+      return (await attemptDelivery(deps, claimed, attempt, timeoutMs, transport)).next;
+    } catch (err) {
+      deps.logger.error('webhook attempt not recorded; its lease will expire and it will be retried', {
+        delivery_id: claimed.id,
+        error_name: (err as Error).name,
+      });
+      return [];
     } finally {
-      if (!claimed) slots.release();
+      slots.release();
     }
-    if (!claimed) return 'skipped';
-    const delivery = claimed;
-    void attemptDelivery(deps, delivery, data.attempt, timeoutMs, transport)
-      .catch((err: Error) =>
-        deps.logger.error('webhook attempt not recorded; its lease will expire and it will be retried', {
-          delivery_id: delivery.id,
-          error_name: err.name,
-        }),
-      )
-      .finally(() => slots.release());
+  };
+
+  const handle = async (data: DeliveryJob): Promise<DeliveryJobResult> => {
+    await slots.acquire();
+    let claim: ClaimResult = 'skipped';
+    try {
+      claim = await claimAttempt(deps.pool, data, leaseSeconds, concurrency);
+    } finally {
+      if (typeof claim === 'string') slots.release();
+    }
+    if (typeof claim === 'string') return claim;
+    void send(claim.claimed, data.attempt, claim.waitMs).then((next) => {
+      for (const job of next) handle(job).catch(() => undefined);
+    });
     return 'claimed';
   };
+  return handle;
 }
 
 /**

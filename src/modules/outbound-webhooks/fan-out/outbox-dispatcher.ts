@@ -1,6 +1,8 @@
 import type { AppDeps } from '../../../app-deps.js';
 import { CHANNELS } from '../../../db/notifications.js';
 import { withTransaction } from '../../../db/transaction.js';
+import { endpointsWithWaiting } from '../deliveries/delivery-slots.repo.js';
+import { admitNext } from '../delivery-job/claim-attempt.js';
 import { sendDeliveryJobs } from '../delivery-job/delivery-queue.js';
 import { fanOutOutbox, takeStalledDeliveries } from './fan-out.repo.js';
 
@@ -21,12 +23,17 @@ export interface OutboxDispatcher {
  * while no dispatcher listened are not left behind. Rows are claimed FOR UPDATE SKIP LOCKED and
  * the deliveries, their jobs and the dispatched mark commit together: parallel dispatchers
  * never fan out an event twice, and a crash before the commit leaves the event for the next one.
- * The sweep also requeues attempts whose worker died holding them (expired leases).
+ * Deliveries start waiting: each endpoint admits as many as it has free slots
+ * (WEBHOOK_ENDPOINT_CONCURRENCY), and each finished attempt admits the next, so one endpoint's
+ * backlog stays in its table rows and never queues ahead of another endpoint's work.
+ * The sweep also requeues attempts whose worker died holding them (expired leases), and admits
+ * waiting deliveries whose endpoint has slots free that nobody handed on.
  */
-export type DispatcherDeps = Pick<AppDeps, 'pool' | 'boss' | 'logger' | 'notifications'>;
+export type DispatcherDeps = Pick<AppDeps, 'pool' | 'boss' | 'logger' | 'notifications' | 'config'>;
 
 export function startOutboxDispatcher(deps: DispatcherDeps, options: DispatcherOptions = {}): OutboxDispatcher {
   const batchSize = options.batchSize ?? 200;
+  const concurrency = deps.config.WEBHOOK_ENDPOINT_CONCURRENCY;
   let stopped = false;
   let running: Promise<void> | undefined;
   let again = false;
@@ -35,11 +42,9 @@ export function startOutboxDispatcher(deps: DispatcherDeps, options: DispatcherO
     for (;;) {
       const { events } = await withTransaction(deps.pool, async (tx) => {
         const result = await fanOutOutbox(tx, batchSize);
-        await sendDeliveryJobs(
-          deps.boss,
-          tx,
-          result.deliveries.map((id) => ({ delivery_id: id, attempt: 1 })),
-        );
+        for (const endpointId of result.endpoints) {
+          await sendDeliveryJobs(deps.boss, tx, await admitNext(tx, endpointId, concurrency));
+        }
         return result;
       });
       if (events < batchSize || stopped) return;
@@ -57,6 +62,10 @@ export function startOutboxDispatcher(deps: DispatcherDeps, options: DispatcherO
       return rows;
     });
     if (stalled.length) deps.logger.warn('stalled webhook deliveries requeued', { count: stalled.length });
+    // Waiting deliveries no finishing attempt handed a slot to (an admitted job that never ran, a lost worker).
+    for (const endpointId of await endpointsWithWaiting(deps.pool, batchSize)) {
+      await withTransaction(deps.pool, async (tx) => sendDeliveryJobs(deps.boss, tx, await admitNext(tx, endpointId, concurrency)));
+    }
   };
 
   // One pass at a time; a wake-up during a pass asks for one more pass.
