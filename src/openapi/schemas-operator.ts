@@ -98,7 +98,8 @@ export const webhookEndpointDto = z
     }),
     max_per_second: z.number().int().min(1).nullable().openapi({ description: 'Pacing: at most this many attempts start per second' }),
     health: z.enum(['ok', 'failing', 'disabled']).openapi({
-      description: '`failing` after WEBHOOK_FAILING_AFTER attempts in a row failed; each change is one endpoint.failing or endpoint.recovered',
+      description:
+        '`failing` after WEBHOOK_FAILING_AFTER attempts in a row failed; each change is one endpoint.failing or endpoint.recovered',
     }),
     health_since: timestamp(),
     created_at: timestamp(),
@@ -158,7 +159,7 @@ const endpointHealthData = z.object({
   ...ids,
   health: z.enum(['ok', 'failing', 'disabled']),
   since: timestamp(),
-  last_status: z.number().int().nullable().openapi({ description: 'The last attempt\'s HTTP status (null: no answer)' }),
+  last_status: z.number().int().nullable().openapi({ description: "The last attempt's HTTP status (null: no answer)" }),
 });
 
 export const OUTBOUND_EVENT_DATA: Record<(typeof OUTBOUND_EVENT_TYPES)[number], { summary: string; data: z.ZodType }> = {
@@ -277,7 +278,8 @@ export const OUTBOUND_EVENT_DATA: Record<(typeof OUTBOUND_EVENT_TYPES)[number], 
     }),
   },
   'endpoint.failing': {
-    summary: 'An endpoint became failing (its last WEBHOOK_FAILING_AFTER attempts failed) or disabled (410): once per change, to operator-wide endpoints',
+    summary:
+      'An endpoint became failing (its last WEBHOOK_FAILING_AFTER attempts failed) or disabled (410): once per change, to operator-wide endpoints',
     data: endpointHealthData,
   },
   'endpoint.recovered': {

@@ -1,77 +1,81 @@
 import type { Queryable } from '../../../db/pool.js';
+import { CLAIMED, type ClaimedDelivery } from './webhook-deliveries.repo.js';
 
 /**
  * Slots per endpoint, kept in the database so that they hold across every worker process
  * (DESIGN "Fair share between groups"): a delivery holds one of its endpoint's
  * WEBHOOK_ENDPOINT_CONCURRENCY slots while `slot_until` lies ahead (admitted, or its attempt in
- * flight); one whose endpoint is full, or whose patient has an earlier delivery pending on an
- * `ordering: "patient"` endpoint, waits (`waiting`) until a finishing attempt or the sweep admits
- * it. Every change of slots runs under the endpoint row's lock, taken before any of its delivery
- * rows, so admissions, claims and finished attempts of one endpoint never race or deadlock.
+ * flight). One whose endpoint is full, or whose patient has an earlier delivery pending on an
+ * `ordering: "patient"` endpoint, waits (`waiting`, no job) until a slot is handed to it.
+ *
+ * Two ways a slot is taken, and neither can pass the cap:
+ * - admission (an endpoint's job after a fan-out or a sweep, a delivery's own job for a retry or
+ *   a replay) counts the held slots under the endpoint row's lock (FOR UPDATE), so admissions of
+ *   one endpoint are serialised across processes;
+ * - a transfer: the transaction that records an attempt releases its slot and claims the next
+ *   waiting delivery in one commit, so the count never rises; it takes no endpoint lock (SKIP
+ *   LOCKED on the waiting rows), so the endpoint's finishing attempts never queue behind each
+ *   other while holding database connections.
  */
 export interface SlotEndpoint {
   id: string;
   status: string;
-  group_id: string | null;
   ordering: 'none' | 'patient';
-  max_per_second: number | null;
-  /** ms until the pacing allows the next start (0: now) */
-  pace_wait_ms: number;
-  failing: boolean;
+  /** slots held now */
+  held: number;
 }
 
-/** Locks an endpoint for a change of its slots or health; undefined when there is no such endpoint. */
+/** Locks an endpoint for an admission (the lock comes before any of its delivery rows); undefined when there is none. */
 export async function lockEndpoint(db: Queryable, endpointId: string): Promise<SlotEndpoint | undefined> {
   const { rows } = await db.query<SlotEndpoint>(
-    `SELECT id, status, group_id, ordering, max_per_second, failing,
-       GREATEST(0, ceil(extract(epoch FROM (next_send_at - now())) * 1000))::int AS pace_wait_ms
-     FROM webhook_endpoints WHERE id = $1 FOR UPDATE`,
+    `SELECT id, status, ordering,
+       (SELECT count(*)::int FROM webhook_deliveries d WHERE d.endpoint_id = e.id AND d.slot_until > now()) AS held
+     FROM webhook_endpoints e WHERE id = $1 FOR UPDATE`,
     [endpointId],
   );
-  return rows[0] && { ...rows[0], pace_wait_ms: rows[0].pace_wait_ms ?? 0 };
+  return rows[0];
 }
 
-/** Slots of the endpoint not held now (call it under the endpoint's lock). */
-export async function freeSlots(db: Queryable, endpointId: string, concurrency: number): Promise<number> {
-  const { rows } = await db.query<{ held: number }>(
-    `SELECT count(*)::int AS held FROM webhook_deliveries WHERE endpoint_id = $1 AND slot_until > now()`,
-    [endpointId],
-  );
-  return Math.max(0, concurrency - rows[0].held);
-}
+/** Slots of a locked endpoint not held now. */
+export const freeSlots = (ep: Pick<SlotEndpoint, 'held'>, concurrency: number): number => Math.max(0, concurrency - ep.held);
 
 /** An earlier delivery of the same patient is still pending on the endpoint (it holds this one). */
-const HELD_BY_EARLIER = `EXISTS (SELECT 1 FROM webhook_deliveries p
-  WHERE p.endpoint_id = d.endpoint_id AND p.patient_id = d.patient_id AND p.status = 'pending' AND p.event_seq < d.event_seq)`;
+const heldByEarlier = (d: string) => `EXISTS (SELECT 1 FROM webhook_deliveries p
+  WHERE p.endpoint_id = ${d}.endpoint_id AND p.patient_id = ${d}.patient_id AND p.status = 'pending' AND p.event_seq < ${d}.event_seq)`;
+
+/** Waiting, due deliveries of endpoint $1 that may go now, oldest event first, at most $2 ($3: the endpoint's ordering); rows another transaction is taking are skipped. */
+const ADMISSIBLE = `SELECT w.id FROM webhook_deliveries w
+  WHERE w.endpoint_id = $1 AND w.status = 'pending' AND w.waiting AND w.next_attempt_at <= now()
+    AND ($3 = 'none' OR w.patient_id IS NULL OR NOT ${heldByEarlier('w')})
+  ORDER BY w.event_seq NULLS FIRST, w.created_at, w.id LIMIT $2
+  FOR UPDATE OF w SKIP LOCKED`;
 
 /**
- * Admits up to `limit` waiting, due deliveries of a locked, active endpoint, oldest event first
- * (on an ordered endpoint, only the first pending one of each patient): each takes a slot for
- * `admitSeconds` (its job should start by then; if not, the slot frees itself). Returns the
- * attempts to queue.
+ * Claims up to `limit` of the endpoint's waiting deliveries that may go now, for `leaseSeconds`,
+ * for the caller to send. Either under the endpoint's lock with `limit` its free slots (an
+ * admission), or as the transfer of a slot just released (`limit` 1, no endpoint lock). An
+ * endpoint that is no longer active gives none.
  */
-export async function admitWaiting(
+export async function takeWaiting(
   db: Queryable,
-  ep: Pick<SlotEndpoint, 'id' | 'ordering'>,
+  endpointId: string,
+  ordering: SlotEndpoint['ordering'],
   limit: number,
-  admitSeconds: number,
-): Promise<Array<{ delivery_id: string; attempt: number }>> {
+  leaseSeconds: number,
+): Promise<ClaimedDelivery[]> {
   if (limit <= 0) return [];
-  const { rows } = await db.query<{ delivery_id: string; attempt: number }>(
-    `UPDATE webhook_deliveries w SET waiting = false, slot_until = now() + make_interval(secs => $3), updated_at = now()
-     FROM (SELECT d.id FROM webhook_deliveries d
-           WHERE d.endpoint_id = $1 AND d.status = 'pending' AND d.waiting AND d.next_attempt_at <= now()
-             AND ($4 = 'none' OR d.patient_id IS NULL OR NOT ${HELD_BY_EARLIER})
-           ORDER BY d.event_seq NULLS FIRST, d.created_at, d.id LIMIT $2) s
-     WHERE w.id = s.id AND w.status = 'pending' AND w.waiting
-     RETURNING w.id AS delivery_id, w.attempt_count + 1 AS attempt`,
-    [ep.id, limit, admitSeconds, ep.ordering],
+  const { rows } = await db.query<ClaimedDelivery>(
+    `UPDATE webhook_deliveries d SET waiting = false, lease_until = now() + make_interval(secs => $4),
+       slot_until = now() + make_interval(secs => $4), updated_at = now()
+     FROM (${ADMISSIBLE}) s, webhook_endpoints e, outbox o
+     WHERE d.id = s.id AND e.id = d.endpoint_id AND e.status = 'active' AND o.id = d.event_id
+     RETURNING ${CLAIMED}`,
+    [endpointId, limit, ordering, leaseSeconds],
   );
   return rows;
 }
 
 export interface SlotState {
-  endpoint_id: string;
   /** it was admitted: its slot is already counted */
   has_slot: boolean;
   /** an earlier delivery of its patient is pending (counts only on an ordered endpoint) */
@@ -85,8 +89,8 @@ export interface SlotState {
  */
 export async function lockReadyDelivery(db: Queryable, id: string, attempt: number): Promise<SlotState | undefined> {
   const { rows } = await db.query<SlotState>(
-    `SELECT d.endpoint_id, COALESCE(d.slot_until > now(), false) AS has_slot,
-       (d.patient_id IS NOT NULL AND ${HELD_BY_EARLIER}) AS held_by_earlier
+    `SELECT COALESCE(d.slot_until > now(), false) AS has_slot,
+       (d.patient_id IS NOT NULL AND ${heldByEarlier('d')}) AS held_by_earlier
      FROM webhook_deliveries d
      WHERE d.id = $1 AND d.attempt_count = $2 - 1 AND d.status = 'pending' AND (d.lease_until IS NULL OR d.lease_until < now())
      FOR UPDATE OF d`,
@@ -107,16 +111,18 @@ export async function parkDelivery(db: Queryable, id: string): Promise<void> {
 }
 
 /**
- * Reserves the endpoint's next start under `max_per_second`: the attempt may start in
- * `pace_wait_ms`, and the one after it 1/max_per_second later. Call it under the endpoint's lock.
+ * Reserves the endpoint's next start under `max_per_second` (one statement, so concurrent
+ * reservations of one endpoint queue on its row and each gets its own time): the attempt may
+ * start after the returned ms, the next one 1/max_per_second later.
  */
-export async function reservePace(db: Queryable, ep: SlotEndpoint): Promise<number> {
-  if (!ep.max_per_second) return 0;
-  await db.query(
-    `UPDATE webhook_endpoints SET next_send_at = now() + make_interval(secs => $2) WHERE id = $1`,
-    [ep.id, (ep.pace_wait_ms + 1000 / ep.max_per_second) / 1000],
+export async function reservePace(db: Queryable, endpointId: string, maxPerSecond: number): Promise<number> {
+  const { rows } = await db.query<{ wait_ms: number }>(
+    `UPDATE webhook_endpoints SET next_send_at = GREATEST(now(), COALESCE(next_send_at, now())) + make_interval(secs => $2)
+     WHERE id = $1
+     RETURNING GREATEST(0, ceil(extract(epoch FROM (next_send_at - now())) * 1000 - 1000.0 / $3))::int AS wait_ms`,
+    [endpointId, 1 / maxPerSecond, maxPerSecond],
   );
-  return ep.pace_wait_ms;
+  return rows[0]?.wait_ms ?? 0;
 }
 
 /** Endpoints with due waiting deliveries, for the sweep that admits what no finishing attempt handed on. */

@@ -1,33 +1,29 @@
 import type { AppDeps } from '../../../app-deps.js';
 import { withTransaction } from '../../../db/transaction.js';
 import { cancelDelivery, recordAttempt, type AttemptOutcome, type ClaimedDelivery } from '../deliveries/webhook-deliveries.repo.js';
-import { lockEndpoint } from '../deliveries/delivery-slots.repo.js';
 import { announceHealth } from '../endpoints/endpoint-health.js';
 import { countAttempt, resetHealth } from '../endpoints/endpoint-health.repo.js';
 import { retireEndpoint } from '../endpoints/webhook-endpoints.repo.js';
 import { sendByKind, newTransportState, type TransportState } from '../transport/send-by-kind.js';
 import { DELIVERY_TIMEOUT_MS } from '../transport/send-webhook.js';
-import { admitNext } from './claim-attempt.js';
-import { sendDeliveryJobs, type DeliveryJob } from './delivery-queue.js';
+import { claimNext, type NextAttempt } from './claim-attempt.js';
+import { sendDeliveryJobs } from './delivery-queue.js';
 import { cancelReason, deliveryOutcome } from './delivery-outcome.js';
 
 /** What a delivery attempt reads and writes: the database, the queue, the settings, the sealed secrets and the log. */
 export type DeliveryDeps = Pick<AppDeps, 'config' | 'pool' | 'boss' | 'logger' | 'secrets'>;
 
-/** What an attempt ended as, and the waiting deliveries it handed its endpoint's slot to (their jobs are queued). */
+/** What an attempt ended as, and the waiting deliveries of its endpoint it claimed in its place, for the caller to send. */
 export interface AttemptResult {
   status: AttemptOutcome['status'];
-  next: DeliveryJob[];
+  next: NextAttempt[];
 }
 
 /** Cancels a claimed delivery that is not to be sent, and hands its slot on. */
-async function cancelAndAdmit(deps: DeliveryDeps, d: ClaimedDelivery, reason: string): Promise<AttemptResult> {
+async function cancelAndAdmit(deps: DeliveryDeps, d: ClaimedDelivery, reason: string, leaseSeconds: number): Promise<AttemptResult> {
   const next = await withTransaction(deps.pool, async (tx) => {
-    await lockEndpoint(tx, d.endpoint_id);
     await cancelDelivery(tx, d.id, reason);
-    const admitted = await admitNext(tx, d.endpoint_id, deps.config.WEBHOOK_ENDPOINT_CONCURRENCY);
-    await sendDeliveryJobs(deps.boss, tx, admitted);
-    return admitted;
+    return claimNext(tx, d, leaseSeconds);
   });
   return { status: 'cancelled', next };
 }
@@ -35,8 +31,8 @@ async function cancelAndAdmit(deps: DeliveryDeps, d: ClaimedDelivery, reason: st
 /**
  * Makes one attempt of a claimed delivery and records what happened: the outcome, the attempt
  * log, the endpoint's health (one event when it changes), a retired endpoint, the next attempt's
- * job and the slot handed to the next waiting delivery commit in one transaction, under the
- * endpoint row's lock (taken first, as every change of slots does).
+ * job and the slot handed to the endpoint's next waiting delivery (claimed for the caller to
+ * send) commit in one transaction.
  */
 export async function attemptDelivery(
   deps: DeliveryDeps,
@@ -44,11 +40,12 @@ export async function attemptDelivery(
   attempt: number,
   timeoutMs = DELIVERY_TIMEOUT_MS,
   transport: TransportState = newTransportState(),
+  leaseSeconds = Math.ceil(timeoutMs / 1000) + 5,
 ): Promise<AttemptResult> {
   const notSent = cancelReason(d);
-  if (notSent) return cancelAndAdmit(deps, d, notSent);
+  if (notSent) return cancelAndAdmit(deps, d, notSent, leaseSeconds);
   const result = await sendByKind(deps, d, timeoutMs, transport);
-  if (typeof result === 'string') return cancelAndAdmit(deps, d, result);
+  if (typeof result === 'string') return cancelAndAdmit(deps, d, result, leaseSeconds);
   const decided = deliveryOutcome(result, { index: d.retry_index, schedule: deps.config.WEBHOOK_RETRY_SCHEDULE });
   const outcome: AttemptOutcome = {
     deliveryId: d.id,
@@ -60,8 +57,8 @@ export async function attemptDelivery(
     ...(decided.status === 'pending' ? { retryInSeconds: decided.retryInSeconds, retryIndex: decided.retryIndex } : {}),
   };
   const next = await withTransaction(deps.pool, async (tx) => {
-    await lockEndpoint(tx, d.endpoint_id);
-    if (!(await recordAttempt(tx, outcome))) return [];
+    const recorded = await recordAttempt(tx, outcome);
+    if (!recorded) return [];
     if (decided.status === 'dead' && decided.retireEndpoint) {
       if (await retireEndpoint(tx, d.endpoint_id, 'disabled', decided.retireEndpoint)) {
         const disabled = await resetHealth(tx, d.endpoint_id);
@@ -75,9 +72,7 @@ export async function attemptDelivery(
     if (decided.status === 'pending') {
       await sendDeliveryJobs(deps.boss, tx, [{ delivery_id: d.id, attempt: attempt + 1, startAfterSeconds: decided.retryInSeconds }]);
     }
-    const admitted = await admitNext(tx, d.endpoint_id, deps.config.WEBHOOK_ENDPOINT_CONCURRENCY);
-    await sendDeliveryJobs(deps.boss, tx, admitted);
-    return admitted;
+    return recorded.hadSlot ? claimNext(tx, d, leaseSeconds) : [];
   });
   const log = {
     delivery_id: d.id,

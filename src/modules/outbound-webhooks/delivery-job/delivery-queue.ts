@@ -5,9 +5,11 @@ import type { FetchOptions, QueueDefinition } from '../../../jobs/define-job.js'
 import { bossDb } from '../../../jobs/pgboss.repo.js';
 
 /**
- * One job per delivery attempt. The job only hands the attempt to a worker: the delivery row's
- * lease and attempt counter are the truth, so a duplicate or retried job is a no-op and a worker
- * that dies mid-attempt is recovered by the dispatcher's sweep (fan-out/outbox-dispatcher.ts).
+ * Jobs that hand attempts to a worker: one per endpoint that got new deliveries (it claims as
+ * many as the endpoint has free slots), and one per retry or replay of a delivery. The delivery
+ * rows' slots, leases and attempt counters are the truth, so a duplicate or retried job is a
+ * no-op and a worker that dies mid-attempt is recovered by the dispatcher's sweep
+ * (fan-out/outbox-dispatcher.ts).
  */
 export const WEBHOOK_DELIVERY_QUEUE = 'webhook-delivery';
 
@@ -29,19 +31,29 @@ export const deliveryWorkOptions: FetchOptions = {
   notifyPollingIntervalSeconds: 2,
 };
 
-export const deliveryJobSchema = z.object({ delivery_id: z.uuid(), attempt: z.number().int().min(1) });
+/** One attempt of one delivery: its retry (at its time) or its replay. */
+export const attemptJobSchema = z.object({ delivery_id: z.uuid(), attempt: z.number().int().min(1) });
+/** An endpoint's waiting deliveries, as many as it has free slots: after a fan-out, or from the sweep. */
+export const endpointJobSchema = z.object({ endpoint_id: z.uuid() });
+export const deliveryJobSchema = z.union([attemptJobSchema, endpointJobSchema]);
+export type AttemptJob = z.infer<typeof attemptJobSchema>;
+export type EndpointJob = z.infer<typeof endpointJobSchema>;
 export type DeliveryJob = z.infer<typeof deliveryJobSchema>;
 
-/** Queues attempts inside the caller's transaction, so they exist exactly when the rows do. */
+/** Queues jobs inside the caller's transaction, so they exist exactly when the rows do. */
 export async function sendDeliveryJobs(
   boss: PgBoss,
   tx: Queryable,
-  jobs: Array<DeliveryJob & { startAfterSeconds?: number }>,
+  jobs: Array<(AttemptJob & { startAfterSeconds?: number }) | EndpointJob>,
 ): Promise<void> {
   if (jobs.length === 0) return;
   await boss.insert(
     WEBHOOK_DELIVERY_QUEUE,
-    jobs.map(({ startAfterSeconds, ...data }) => ({ data, ...(startAfterSeconds ? { startAfter: startAfterSeconds } : {}) })),
+    jobs.map((job) => {
+      if (!('delivery_id' in job)) return { data: job };
+      const { startAfterSeconds, ...data } = job;
+      return { data, ...(startAfterSeconds ? { startAfter: startAfterSeconds } : {}) };
+    }),
     { db: bossDb(tx) },
   );
 }

@@ -1,10 +1,9 @@
 import { defineJob, startWorker, type BatchItem } from '../../../jobs/define-job.js';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { ClaimedDelivery } from '../deliveries/webhook-deliveries.repo.js';
 import { newTransportState } from '../transport/send-by-kind.js';
 import { DELIVERY_TIMEOUT_MS } from '../transport/send-webhook.js';
 import { attemptDelivery, type DeliveryDeps } from './attempt-delivery.js';
-import { claimAttempt, type ClaimResult } from './claim-attempt.js';
+import { claimAttempt, claimForEndpoint, type ClaimResult, type NextAttempt } from './claim-attempt.js';
 import { deliveryJobSchema, deliveryWorkOptions, webhookDeliveryQueue, type DeliveryJob } from './delivery-queue.js';
 import { Slots } from './slots.js';
 
@@ -28,9 +27,10 @@ export type DeliveryJobResult = 'claimed' | 'waiting' | 'skipped';
  * The delivery job's handler, a function of the job's data. It only claims its attempt (a lease
  * on the delivery row, granted under its endpoint's slots: claim-attempt.ts) and returns; the
  * request runs beside it, so one slow or dead endpoint holds its own slots for at most the
- * timeout and never a batch of other deliveries. When an attempt ends, the deliveries its
- * endpoint admitted in its place are claimed here at once (their queued jobs are the fallback,
- * and find them taken). The process slots and FHIR tokens it keeps are this process's.
+ * timeout and never a batch of other deliveries. When an attempt ends, the transaction that
+ * records it also claims the endpoint's next waiting deliveries, and this process sends them at
+ * once: a busy endpoint's backlog never passes through the job queue, so it never queues ahead of
+ * another endpoint's job. The process slots and FHIR tokens it keeps are this process's.
  */
 export function createDeliveryHandler(
   deps: DeliveryDeps,
@@ -42,22 +42,37 @@ export function createDeliveryHandler(
   const transport = newTransportState();
   const concurrency = deps.config.WEBHOOK_ENDPOINT_CONCURRENCY;
 
-  const send = async (claimed: ClaimedDelivery, attempt: number, waitMs: number): Promise<DeliveryJob[]> => {
+  /** Sends a claimed attempt (after its pacing wait), then the deliveries its endpoint handed the freed slot to, in turn. */
+  const send = async (first: NextAttempt): Promise<void> => {
+    const claimed = first.claimed;
+    let next: NextAttempt[] = [];
     try {
-      if (waitMs > 0) await sleep(waitMs);
-      return (await attemptDelivery(deps, claimed, attempt, timeoutMs, transport)).next;
+      if (first.waitMs > 0) await sleep(first.waitMs);
+      next = (await attemptDelivery(deps, claimed, claimed.attempt_count + 1, timeoutMs, transport, leaseSeconds)).next;
     } catch (err) {
       deps.logger.error('webhook attempt not recorded; its lease will expire and it will be retried', {
         delivery_id: claimed.id,
         error_name: (err as Error).name,
       });
-      return [];
     } finally {
       slots.release();
+    }
+    await start(next);
+  };
+
+  const start = async (claims: NextAttempt[]): Promise<void> => {
+    for (const c of claims) {
+      await slots.acquire();
+      void send(c);
     }
   };
 
   const handle = async (data: DeliveryJob): Promise<DeliveryJobResult> => {
+    if ('endpoint_id' in data) {
+      const claims = await claimForEndpoint(deps.pool, data.endpoint_id, leaseSeconds, concurrency);
+      await start(claims);
+      return claims.length ? 'claimed' : 'skipped';
+    }
     await slots.acquire();
     let claim: ClaimResult = 'skipped';
     try {
@@ -66,9 +81,7 @@ export function createDeliveryHandler(
       if (typeof claim === 'string') slots.release();
     }
     if (typeof claim === 'string') return claim;
-    void send(claim.claimed, data.attempt, claim.waitMs).then((next) => {
-      for (const job of next) handle(job).catch(() => undefined);
-    });
+    void send(claim);
     return 'claimed';
   };
   return handle;
@@ -94,7 +107,7 @@ export function deliveryJob(options: DeliveryWorkerOptions = {}) {
             await handle!(item.data);
           } catch (err) {
             deps.logger.error('webhook delivery not claimed; the job is retried', {
-              delivery_id: item.data.delivery_id,
+              ...('delivery_id' in item.data ? { delivery_id: item.data.delivery_id } : { endpoint_id: item.data.endpoint_id }),
               error_name: (err as Error).name,
             });
             retry.add(item);

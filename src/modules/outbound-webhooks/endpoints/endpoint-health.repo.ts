@@ -15,9 +15,11 @@ const CHANGE = `id AS endpoint_id, group_id,
   ${isoTime('health_since', 'since')}, last_status_code AS last_status`;
 
 /**
- * Counts one attempt of an endpoint (call it under the endpoint's lock): a success resets the
- * count of failures in a row, a failure adds one, and `failingAfter` in a row make it failing.
- * Returns the endpoint's health when this attempt changed it, else undefined.
+ * Counts one attempt of an endpoint: a success resets the count of failures in a row, a failure
+ * adds one, and `failingAfter` in a row make it failing. One statement, evaluated on the row as
+ * it is when its lock is granted, so concurrent attempts count exactly; a success of a healthy
+ * endpoint writes (and locks) nothing. Returns the endpoint's health when this attempt changed
+ * it, else undefined.
  */
 export async function countAttempt(
   db: Queryable,
@@ -26,17 +28,17 @@ export async function countAttempt(
   statusCode: number | null,
   failingAfter: number,
 ): Promise<EndpointHealthChange | undefined> {
+  const failingNow = `CASE WHEN $2 THEN false WHEN e.consecutive_failures + 1 >= $4 THEN true ELSE e.failing END`;
   const { rows } = await db.query<EndpointHealthChange & { changed: boolean }>(
-    `WITH old AS (SELECT failing FROM webhook_endpoints WHERE id = $1)
-     UPDATE webhook_endpoints e SET
+    `UPDATE webhook_endpoints e SET
        consecutive_failures = CASE WHEN $2 THEN 0 ELSE e.consecutive_failures + 1 END,
-       failing = CASE WHEN $2 THEN false WHEN e.consecutive_failures + 1 >= $4 THEN true ELSE e.failing END,
-       health_since = CASE WHEN (CASE WHEN $2 THEN false WHEN e.consecutive_failures + 1 >= $4 THEN true ELSE e.failing END) <> e.failing
-                           THEN now() ELSE e.health_since END,
+       failing = ${failingNow},
+       health_since = CASE WHEN ${failingNow} <> e.failing THEN now() ELSE e.health_since END,
        last_status_code = $3
-     FROM old WHERE e.id = $1
+     WHERE e.id = $1 AND (NOT $2 OR e.consecutive_failures > 0 OR e.failing)
      RETURNING e.id AS endpoint_id, e.group_id, CASE WHEN e.failing THEN 'failing' ELSE 'ok' END AS health,
-       ${isoTime('e.health_since', 'since')}, e.last_status_code AS last_status, e.failing <> old.failing AS changed`,
+       ${isoTime('e.health_since', 'since')}, e.last_status_code AS last_status,
+       e.health_since = now() AS changed`,
     [endpointId, ok, statusCode, failingAfter],
   );
   const row = rows[0];

@@ -2,7 +2,6 @@ import type { AppDeps } from '../../../app-deps.js';
 import { CHANNELS } from '../../../db/notifications.js';
 import { withTransaction } from '../../../db/transaction.js';
 import { endpointsWithWaiting } from '../deliveries/delivery-slots.repo.js';
-import { admitNext } from '../delivery-job/claim-attempt.js';
 import { sendDeliveryJobs } from '../delivery-job/delivery-queue.js';
 import { fanOutOutbox, takeStalledDeliveries } from './fan-out.repo.js';
 
@@ -23,17 +22,17 @@ export interface OutboxDispatcher {
  * while no dispatcher listened are not left behind. Rows are claimed FOR UPDATE SKIP LOCKED and
  * the deliveries, their jobs and the dispatched mark commit together: parallel dispatchers
  * never fan out an event twice, and a crash before the commit leaves the event for the next one.
- * Deliveries start waiting: each endpoint admits as many as it has free slots
- * (WEBHOOK_ENDPOINT_CONCURRENCY), and each finished attempt admits the next, so one endpoint's
- * backlog stays in its table rows and never queues ahead of another endpoint's work.
- * The sweep also requeues attempts whose worker died holding them (expired leases), and admits
- * waiting deliveries whose endpoint has slots free that nobody handed on.
+ * Deliveries start waiting, and each endpoint that got some gets one job, which claims as many
+ * as the endpoint has free slots (WEBHOOK_ENDPOINT_CONCURRENCY); each finished attempt hands its
+ * slot to the next. So one endpoint's backlog stays in its table rows and never queues ahead of
+ * another endpoint's work. The sweep also requeues attempts whose worker died holding them
+ * (expired leases), and queues an endpoint job for endpoints whose waiting deliveries nobody
+ * handed a slot to.
  */
-export type DispatcherDeps = Pick<AppDeps, 'pool' | 'boss' | 'logger' | 'notifications' | 'config'>;
+export type DispatcherDeps = Pick<AppDeps, 'pool' | 'boss' | 'logger' | 'notifications'>;
 
 export function startOutboxDispatcher(deps: DispatcherDeps, options: DispatcherOptions = {}): OutboxDispatcher {
   const batchSize = options.batchSize ?? 200;
-  const concurrency = deps.config.WEBHOOK_ENDPOINT_CONCURRENCY;
   let stopped = false;
   let running: Promise<void> | undefined;
   let again = false;
@@ -42,9 +41,11 @@ export function startOutboxDispatcher(deps: DispatcherDeps, options: DispatcherO
     for (;;) {
       const { events } = await withTransaction(deps.pool, async (tx) => {
         const result = await fanOutOutbox(tx, batchSize);
-        for (const endpointId of result.endpoints) {
-          await sendDeliveryJobs(deps.boss, tx, await admitNext(tx, endpointId, concurrency));
-        }
+        await sendDeliveryJobs(
+          deps.boss,
+          tx,
+          result.endpoints.map((id) => ({ endpoint_id: id })),
+        );
         return result;
       });
       if (events < batchSize || stopped) return;
@@ -63,9 +64,12 @@ export function startOutboxDispatcher(deps: DispatcherDeps, options: DispatcherO
     });
     if (stalled.length) deps.logger.warn('stalled webhook deliveries requeued', { count: stalled.length });
     // Waiting deliveries no finishing attempt handed a slot to (an admitted job that never ran, a lost worker).
-    for (const endpointId of await endpointsWithWaiting(deps.pool, batchSize)) {
-      await withTransaction(deps.pool, async (tx) => sendDeliveryJobs(deps.boss, tx, await admitNext(tx, endpointId, concurrency)));
-    }
+    const waiting = await endpointsWithWaiting(deps.pool, batchSize);
+    await sendDeliveryJobs(
+      deps.boss,
+      deps.pool,
+      waiting.map((id) => ({ endpoint_id: id })),
+    );
   };
 
   // One pass at a time; a wake-up during a pass asks for one more pass.
