@@ -2,7 +2,7 @@
  * The house's dependency rule (README "Architecture"): modules -> jobs -> db/lib, never back, and
  * no import circles. `npm run lint` checks it; a new upward import fails the tests.
  */
-const INFRASTRUCTURE = '^src/(jobs|db|lib|http|engine|terminology|hl7|fhir|metrics|webhooks)/';
+const INFRASTRUCTURE = '^src/(jobs|db|lib|http|engine|terminology|metrics|outbound-events)/';
 
 module.exports = {
   forbidden: [
@@ -23,8 +23,8 @@ module.exports = {
     {
       name: 'below-jobs-not-to-jobs',
       severity: 'error',
-      comment: 'db, lib, http, the engine and the message formats sit below the jobs.',
-      from: { path: '^src/(db|lib|http|engine|terminology|hl7|fhir)/' },
+      comment: 'db, lib, http, the engine and the outbound event contracts sit below the jobs.',
+      from: { path: '^src/(db|lib|http|engine|terminology|outbound-events)/' },
       to: { path: '^src/jobs/' },
     },
     {
@@ -32,7 +32,7 @@ module.exports = {
       severity: 'error',
       comment:
         'Only the composition root (main, server, runtime, app, the job registry, the workers and their thread, the CLI) assembles the modules.',
-      from: { path: '^src/(modules|jobs|db|lib|http|engine|terminology|hl7|fhir|metrics)/' },
+      from: { path: '^src/(modules|jobs|db|lib|http|engine|terminology|metrics|outbound-events)/' },
       to: { path: '^src/(main|server|runtime|app|job-registry|workers|workers-thread|workers-thread-entry)\\.ts$|^src/cli/' },
     },
   ],

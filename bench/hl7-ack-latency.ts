@@ -13,7 +13,7 @@ import { Hl7Message } from '@medplum/core';
 import { Hl7Client, Hl7Server } from '@medplum/hl7';
 import { startWorkers } from '../src/workers.js';
 import { freePort } from '../src/lib/free-port.js';
-import { startMllpListener } from '../src/modules/hl7-inbound/mllp-listener.js';
+import { startMllpListener } from '../src/modules/hl7/mllp-listener.js';
 import { insertIntegration } from '../src/modules/integrations/integrations.repo.js';
 import { insertEndpoint } from '../src/modules/outbound-webhooks/endpoints/webhook-endpoints.repo.js';
 import { generateWebhookSecret } from '../src/modules/outbound-webhooks/transport/signing.js';
@@ -55,12 +55,13 @@ async function openHl7(adminUrl: string, prefix: string) {
   const db = await createBenchDatabase(adminUrl, prefix);
   const { runtime } = await openBenchRuntime(db.url, { WEBHOOK_ALLOW_PRIVATE: 'true' });
   const { deps } = runtime;
+  const id = randomUUID();
   await insertIntegration(deps.pool, {
-    id: randomUUID(),
+    id,
     name: 'bench feed',
     source: 'hl7',
     groupIds: [GROUP],
-    secret: deps.secrets.seal('unused'),
+    secret: deps.secrets.seal('unused', { table: 'integrations', column: 'secret', id }),
     sendingApplication: 'BENCH',
     sendingFacility: 'BENCHFAC',
   });

@@ -24,7 +24,7 @@ import { docsRoutes } from './modules/docs/routes.js';
 import { httpMetrics } from './metrics/http-metrics.js';
 import { healthRoutes } from './modules/health/routes.js';
 import { metricsRoutes } from './modules/metrics/routes.js';
-import { inboundWebhooksRoutes } from './modules/inbound-webhooks/routes.js';
+import { inboundEventsRoutes } from './modules/inbound-events/routes.js';
 import { integrationsRoutes } from './modules/integrations/routes.js';
 import { notesRoutes } from './modules/notes/routes.js';
 import { runsRoutes } from './modules/runs/routes.js';
@@ -82,7 +82,7 @@ export function createApp(deps: AppDeps): Express {
   // router cost ingest ~6% of its main-thread CPU). Signed inbound webhooks first: the busiest
   // path (EHR ingest) is matched before any other route; no other module serves a path under
   // /api/v1/webhooks/, and no module registers middleware for paths beyond its own.
-  inboundWebhooksRoutes(app, routeDeps);
+  inboundEventsRoutes(app, routeDeps);
   healthRoutes(app, routeDeps);
   metricsRoutes(app, routeDeps);
   docsRoutes(app, routeDeps);

@@ -50,10 +50,12 @@ const envSchema = z.object({
   OPERATOR_API_KEYS: list,
   JWT_MAX_AGE_SECONDS: z.coerce.number().int().min(1).default(86_400),
   RETENTION_DAYS: z.coerce.number().int().min(1).default(30),
-  // Encrypts stored credentials (webhook endpoint secrets, integration secrets) at rest: 32 bytes,
-  // base64 or hex. Development generates it; production without it stores them unencrypted and
-  // says so once at start-up (not required, so a deployment made from DESIGN.md's list still starts).
+  // Seals stored credentials (webhook endpoint secrets, integration secrets, FHIR private keys) at
+  // rest: 32 bytes, base64 or hex. Development generates it; production refuses to start without it.
   SECRETS_ENCRYPTION_KEY: optionalString,
+  // Keys of a rotation under way: they open values sealed under them (which start-up and
+  // `clinigate secrets rotate-key` re-seal under SECRETS_ENCRYPTION_KEY); they seal nothing.
+  SECRETS_ENCRYPTION_PREVIOUS_KEYS: list,
   // Empty (as docker-compose passes an unset variable) is off, not port 0.
   HL7_MLLP_PORT: z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number().int().min(0).max(65535).optional()),
   HL7_MLLP_HOST: z.string().default('127.0.0.1'),
@@ -80,6 +82,10 @@ const envSchema = z.object({
     .transform((v) => (v ? v : undefined)),
   ICD10CM_FILE: optionalString,
   CODIFY_RATE_LIMIT: z.coerce.number().int().min(1).default(60),
+  // Run creations per 60 s per group and user (DESIGN "Fair share between groups").
+  RUN_RATE_LIMIT: z.coerce.number().int().min(1).default(120),
+  // Engine calls that may wait per group; past it codify answers 503 (runs wait as jobs).
+  ENGINE_QUEUE_PER_GROUP: z.coerce.number().int().min(1).default(50),
   CODIFY_TIMEOUT_MS: z.coerce.number().int().min(1).default(600_000),
   WEBHOOK_RETRY_SCHEDULE: z
     .string()
@@ -150,11 +156,12 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env): Config {
       }
     }
   }
-  if (cfg.NODE_ENV === 'production' && jwtMode === 'hs256' && Buffer.byteLength(cfg.JWT_SECRET ?? '', 'utf8') < 32) {
-    throw new ConfigError('Invalid configuration: JWT_SECRET must be at least 32 bytes in production');
-  }
+  if (cfg.NODE_ENV === 'production') checkProductionSecrets(cfg, jwtMode);
   if (cfg.SECRETS_ENCRYPTION_KEY && decodeKey(cfg.SECRETS_ENCRYPTION_KEY) === undefined) {
     throw new ConfigError('Invalid configuration: SECRETS_ENCRYPTION_KEY must be 32 bytes, as 64 hex digits or base64');
+  }
+  if (cfg.SECRETS_ENCRYPTION_PREVIOUS_KEYS.some((k) => decodeKey(k) === undefined)) {
+    throw new ConfigError('Invalid configuration: SECRETS_ENCRYPTION_PREVIOUS_KEYS must be 32-byte keys, as 64 hex digits or base64');
   }
   if (cfg.NODE_ENV === 'production' && cfg.VOICE_PROVIDER_URL && !cfg.VOICE_PROVIDER_SECRET) {
     throw new ConfigError('Invalid configuration: VOICE_PROVIDER_SECRET is required in production when VOICE_PROVIDER_URL is set');
@@ -166,6 +173,45 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError('Invalid configuration: OPENAI_MODEL is required when ENGINE=openai');
   }
   return { ...cfg, jwtMode };
+}
+
+/** Shortest key or HMAC secret production accepts, in bytes (DESIGN "Fair share between groups"). */
+export const MIN_SECRET_BYTES = 32;
+
+/**
+ * Production needs the sealing key, and every key and HMAC secret at least 32 bytes: a short one
+ * is named (an operator key by its name or fingerprint, never its value).
+ */
+function checkProductionSecrets(cfg: Env, jwtMode: Config['jwtMode']): void {
+  if (!cfg.SECRETS_ENCRYPTION_KEY) {
+    throw new ConfigError('Invalid configuration: SECRETS_ENCRYPTION_KEY is required in production (32 bytes, as 64 hex digits or base64)');
+  }
+  const short = (value: string) => Buffer.byteLength(value, 'utf8') < MIN_SECRET_BYTES;
+  const refuse = (what: string) => {
+    throw new ConfigError(`Invalid configuration: ${what} must be at least ${MIN_SECRET_BYTES} bytes in production`);
+  };
+  if (jwtMode === 'hs256' && short(cfg.JWT_SECRET ?? '')) refuse('JWT_SECRET');
+  for (const { name, key } of namedKeys(cfg.OPERATOR_API_KEYS)) if (short(key)) refuse(`OPERATOR_API_KEYS (the key ${name})`);
+  for (const key of cfg.VOICE_API_KEYS) if (short(key)) refuse(`VOICE_API_KEYS (the key ${keyFingerprint(key)})`);
+  for (const name of ['EHR_WEBHOOK_SECRET', 'VOICE_WEBHOOK_SECRET'] as const) {
+    if (cfg[name].some(short)) refuse(`every ${name}`);
+  }
+  // Standard Webhooks signs with the decoded part after whsec_: that is the key to measure.
+  const provider = cfg.VOICE_PROVIDER_SECRET;
+  if (provider && Buffer.from(provider.slice('whsec_'.length), 'base64').length < MIN_SECRET_BYTES) {
+    refuse('VOICE_PROVIDER_SECRET (the base64 part, decoded)');
+  }
+}
+
+/** The sealing keys of lib/secret-box.ts: the current one and those of a rotation under way. */
+export function encryptionKeys(cfg: Pick<Env, 'SECRETS_ENCRYPTION_KEY' | 'SECRETS_ENCRYPTION_PREVIOUS_KEYS'>): {
+  current?: Buffer;
+  previous: Buffer[];
+} {
+  return {
+    current: cfg.SECRETS_ENCRYPTION_KEY ? decodeKey(cfg.SECRETS_ENCRYPTION_KEY) : undefined,
+    previous: cfg.SECRETS_ENCRYPTION_PREVIOUS_KEYS.map((k) => decodeKey(k)).filter((k): k is Buffer => k !== undefined),
+  };
 }
 
 /** A 32-byte key written as 64 hex digits or base64; undefined when it is neither. */

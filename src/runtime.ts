@@ -1,5 +1,5 @@
 import type { AppDeps } from './app-deps.js';
-import { decodeKey, type Config } from './config.js';
+import { encryptionKeys, type Config } from './config.js';
 import { ALL_CHANNELS, NotificationHub } from './db/notifications.js';
 import { createPool } from './db/pool.js';
 import { createEngine } from './engine/create-engine.js';
@@ -50,11 +50,11 @@ export async function openRuntime(config: Config, databaseUrl: string, logger: L
     indexEagerly,
     load: options.codesInMemory,
   });
-  const engine = options.engine?.(codeTables) ?? createEngine(config, { codeTable: () => codeTables.current(), logger });
+  const engine = options.engine?.(codeTables) ?? createEngine(config, { codeTable: () => codeTables.inForce(), logger });
   const notifications = new NotificationHub(databaseUrl, ALL_CHANNELS, logger);
   await notifications.start();
   const audit = new AuditWriter(pool, logger);
-  const secrets = new SecretBox(config.SECRETS_ENCRYPTION_KEY ? decodeKey(config.SECRETS_ENCRYPTION_KEY) : undefined);
+  const secrets = new SecretBox(encryptionKeys(config));
   await sealStoredSecrets(pool, secrets, logger);
   const deps: AppDeps = { config, pool, boss, logger, engine, notifications, metrics: new Metrics(pool), audit, secrets };
   return {

@@ -12,7 +12,7 @@ import { startWorkersThread, type WorkersThread } from './workers-thread.js';
 import { createLogger, type Logger } from './lib/logger.js';
 import { seedCatalog } from './modules/centers/seed-catalog.js';
 import { StartupError } from './lib/startup-error.js';
-import { startMllpListener, type MllpListener } from './modules/hl7-inbound/mllp-listener.js';
+import { startMllpListener, type MllpListener } from './modules/hl7/mllp-listener.js';
 import { openRuntime, type Runtime } from './runtime.js';
 
 interface Running {

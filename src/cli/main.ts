@@ -2,6 +2,7 @@
 import { Command, CommanderError } from 'commander';
 import { registerIcd10 } from './commands/icd10-command.js';
 import { registerMigrate } from './commands/migrate-command.js';
+import { registerSecrets } from './commands/secrets-command.js';
 import { registerServe } from './commands/serve-command.js';
 import { registerToken } from './commands/token-command.js';
 import { registerWebhooks } from './commands/webhooks-command.js';
@@ -27,6 +28,7 @@ registerMigrate(program);
 registerToken(program);
 registerIcd10(program);
 registerWebhooks(program);
+registerSecrets(program);
 
 program.parseAsync(process.argv).catch((err: unknown) => {
   // Commander has already printed its one-line message (or the help).

@@ -2,8 +2,8 @@ import { generateKeyPairSync, randomUUID } from 'node:crypto';
 import type { Condition, DocumentReference } from '@medplum/fhirtypes';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { unescapeHl7 } from '../../src/hl7/hl7-escape.js';
-import { startWebhookDeliveryWorker } from '../../src/modules/outbound-webhooks/delivery-job/delivery-worker.js';
+import { unescapeHl7 } from '../../src/modules/hl7/hl7-escape.js';
+import { startWebhookDeliveryWorker } from '../../src/modules/outbound-webhooks/delivery-job/webhook-delivery.job.js';
 import { recordEvent } from '../../src/modules/outbound-webhooks/outbox/outbox.repo.js';
 import { startOutboxDispatcher, type OutboxDispatcher } from '../../src/modules/outbound-webhooks/fan-out/outbox-dispatcher.js';
 import { isolatedDatabase } from '../helpers/receiver.js';
@@ -237,15 +237,15 @@ describe('outbound note.ready to HL7 v2 (MLLP) and FHIR R4 destinations', () => 
     const pem = generateKeyPairSync('ec', { namedCurve: 'secp384r1' }).privateKey.export({ format: 'pem', type: 'pkcs8' }) as string;
     await t.deps.pool.query(
       `INSERT INTO webhook_endpoints (id, url, secret, allow_private, kind, auth, auth_private_key, events, status)
-       VALUES ($1, 'http://127.0.0.1:9/fhir', 'enc:v1:x', true, 'fhir', '{"token_url":"http://127.0.0.1:9/t","client_id":"c"}', $2, '{note.ready}', 'disabled')`,
+       VALUES ($1, 'http://127.0.0.1:9/fhir', 'whsec_plain', true, 'fhir', '{"token_url":"http://127.0.0.1:9/t","client_id":"c"}', $2, '{note.ready}', 'disabled')`,
       [id, pem],
     );
     const again = await startTestApp({ env: { DATABASE_URL: db.url } });
     try {
       const stored = (await t.deps.pool.query(`SELECT auth_private_key FROM webhook_endpoints WHERE id = $1`, [id])).rows[0]
         .auth_private_key as string;
-      expect(stored).toMatch(/^enc:v1:/);
-      expect(again.deps.secrets.open(stored)).toBe(pem);
+      expect(stored).toMatch(/^enc:v2:[0-9a-f]{8}:/);
+      expect(again.deps.secrets.open(stored, { table: 'webhook_endpoints', column: 'auth_private_key', id })).toBe(pem);
     } finally {
       await again.close();
     }

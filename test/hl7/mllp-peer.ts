@@ -1,6 +1,6 @@
 import net from 'node:net';
 import { Hl7Message } from '@medplum/core';
-import { MllpDeframer, mllpFrame } from '../../src/hl7/mllp-frames.js';
+import { MllpDeframer, mllpFrame } from '../../src/modules/hl7/mllp-frames.js';
 
 /** A raw MLLP sender: writes whatever bytes it is given and reads the ACK frames that come back. */
 export class MllpPeer {

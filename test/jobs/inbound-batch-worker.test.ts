@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startWorkers, type Workers } from '../../src/workers.js';
-import { insertInboundEventsWithJobs } from '../../src/modules/inbound-webhooks/inbound-events.repo.js';
-import { inboundRowId } from '../../src/modules/inbound-webhooks/receive-event.js';
+import { insertInboundEventsWithJobs } from '../../src/modules/inbound-events/inbound-events.repo.js';
+import { inboundRowId } from '../../src/modules/inbound-events/receive-event.js';
 import { envelope, postSigned } from '../helpers/inbound.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 

@@ -8,6 +8,15 @@ const secrets = {
   EHR_WEBHOOK_SECRET: 'e',
   VOICE_WEBHOOK_SECRET: 'v',
 };
+/** The same, long enough for production (every key and HMAC secret at least 32 bytes), with the sealing key. */
+const productionSecrets = {
+  JWT_SECRET: 's'.repeat(32),
+  VOICE_API_KEYS: `${'k'.repeat(32)},${'l'.repeat(40)}`,
+  OPERATOR_API_KEYS: `ops:${'o'.repeat(32)},${'p'.repeat(32)}`,
+  EHR_WEBHOOK_SECRET: 'e'.repeat(32),
+  VOICE_WEBHOOK_SECRET: 'v'.repeat(32),
+  SECRETS_ENCRYPTION_KEY: 'ab'.repeat(32),
+};
 
 describe('configuration', () => {
   it('accepts every variable of DESIGN.md', () => {
@@ -62,9 +71,9 @@ describe('configuration', () => {
   });
 
   it('refuses production without DATABASE_URL or a secret, naming it', () => {
-    expect(() => parseConfig({ NODE_ENV: 'production', ...secrets })).toThrow(/DATABASE_URL/);
-    const base = { NODE_ENV: 'production', DATABASE_URL: 'postgres://x/y', ...secrets };
-    for (const name of Object.keys(secrets)) {
+    expect(() => parseConfig({ NODE_ENV: 'production', ...productionSecrets })).toThrow(/DATABASE_URL/);
+    const base = { NODE_ENV: 'production', DATABASE_URL: 'postgres://x/y', ...productionSecrets };
+    for (const name of Object.keys(productionSecrets)) {
       expect(() => parseConfig({ ...base, [name]: '' })).toThrow(new RegExp(name));
     }
     expect(parseConfig(base).NODE_ENV).toBe('production');
@@ -74,7 +83,7 @@ describe('configuration', () => {
     const config = parseConfig({
       NODE_ENV: 'production',
       DATABASE_URL: 'postgres://x/y',
-      ...secrets,
+      ...productionSecrets,
       JWT_SECRET: '',
       JWT_JWKS_URL: 'https://idp/jwks',
     });
@@ -82,9 +91,29 @@ describe('configuration', () => {
   });
 
   it('refuses a JWT_SECRET shorter than 32 bytes in production', () => {
-    const base = { NODE_ENV: 'production', DATABASE_URL: 'postgres://x/y', ...secrets };
+    const base = { NODE_ENV: 'production', DATABASE_URL: 'postgres://x/y', ...productionSecrets };
     expect(() => parseConfig({ ...base, JWT_SECRET: 'x'.repeat(31) })).toThrow(/JWT_SECRET must be at least 32 bytes/);
     expect(parseConfig({ ...base, JWT_SECRET: 'x'.repeat(32) }).JWT_SECRET).toHaveLength(32);
+  });
+
+  it('refuses in production any key or HMAC secret under 32 bytes, naming it but never showing it', () => {
+    const base = { NODE_ENV: 'production', DATABASE_URL: 'postgres://x/y', ...productionSecrets };
+    const short = 'x'.repeat(31);
+    const cases: Array<[Record<string, string>, RegExp]> = [
+      [{ OPERATOR_API_KEYS: `ops:${'o'.repeat(32)},night:${short}` }, /OPERATOR_API_KEYS \(the key night\) must be at least 32 bytes/],
+      [{ VOICE_API_KEYS: `${'k'.repeat(32)},${short}` }, /VOICE_API_KEYS \(the key [0-9a-f]{8}\)/],
+      [{ EHR_WEBHOOK_SECRET: `${'e'.repeat(32)},${short}` }, /EHR_WEBHOOK_SECRET must be at least 32 bytes/],
+      [{ VOICE_WEBHOOK_SECRET: short }, /VOICE_WEBHOOK_SECRET must be at least 32 bytes/],
+      [{ VOICE_PROVIDER_SECRET: `whsec_${Buffer.alloc(16).toString('base64')}` }, /VOICE_PROVIDER_SECRET/],
+    ];
+    for (const [change, message] of cases) {
+      const attempt = () => parseConfig({ ...base, ...change });
+      expect(attempt).toThrow(message);
+      expect(attempt).not.toThrow(new RegExp(short));
+    }
+    expect(() => parseConfig({ ...base, VOICE_PROVIDER_SECRET: `whsec_${Buffer.alloc(32, 1).toString('base64')}` })).not.toThrow();
+    // Development and tests keep their short keys.
+    expect(parseConfig({ ...secrets }).EHR_WEBHOOK_SECRET).toEqual(['e']);
   });
 
   it('names operator keys by `name:key`, else by their fingerprint', () => {

@@ -111,9 +111,9 @@ describe('group-owned webhook subscriptions (/v1/webhook-endpoints)', () => {
     const a = await newCaller();
     const ep = (await subscribe(a, { url: 'http://127.0.0.1:9/enc' })).body;
     const stored = (await t.deps.pool.query(`SELECT secret FROM webhook_endpoints WHERE id = $1`, [ep.id])).rows[0].secret as string;
-    expect(stored).toMatch(/^enc:v1:/);
+    expect(stored).toMatch(/^enc:v2:[0-9a-f]{8}:/);
     expect(stored).not.toContain(ep.secret.slice(6, 20));
-    expect(t.deps.secrets.open(stored)).toBe(ep.secret);
+    expect(t.deps.secrets.open(stored, { table: 'webhook_endpoints', column: 'secret', id: ep.id })).toBe(ep.secret);
     expect((await request(t.app).delete(`/v1/webhook-endpoints/${ep.id}`).set(a.headers)).status).toBe(204);
     expect((await t.deps.pool.query(`SELECT secret, status FROM webhook_endpoints WHERE id = $1`, [ep.id])).rows[0]).toEqual({
       secret: '',
@@ -131,8 +131,8 @@ describe('group-owned webhook subscriptions (/v1/webhook-endpoints)', () => {
     const again = await startTestApp({ env: { DATABASE_URL: db.url } });
     try {
       const stored = (await t.deps.pool.query(`SELECT secret FROM webhook_endpoints WHERE id = $1`, [id])).rows[0].secret as string;
-      expect(stored).toMatch(/^enc:v1:/);
-      expect(again.deps.secrets.open(stored)).toBe(plain);
+      expect(stored).toMatch(/^enc:v2:[0-9a-f]{8}:/);
+      expect(again.deps.secrets.open(stored, { table: 'webhook_endpoints', column: 'secret', id })).toBe(plain);
     } finally {
       await again.close();
     }

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { IngestBatcher } from '../../src/modules/inbound-webhooks/ingest-batcher.js';
-import type { NewInboundEvent } from '../../src/modules/inbound-webhooks/inbound-events.repo.js';
-import { inboundRowId } from '../../src/modules/inbound-webhooks/receive-event.js';
+import { IngestBatcher } from '../../src/modules/inbound-events/ingest-batcher.js';
+import type { NewInboundEvent } from '../../src/modules/inbound-events/inbound-events.repo.js';
+import { inboundRowId } from '../../src/modules/inbound-events/receive-event.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 
 describe('inbound webhooks: events stored by shared statements (IngestBatcher)', () => {

@@ -6,7 +6,7 @@ import { LocalEngine } from '../../src/engine/local/local-engine.js';
 import { CodeTable } from '../../src/terminology/code-table.js';
 import { starterRows } from '../../src/terminology/starter-catalog.js';
 import { withTransaction } from '../../src/db/transaction.js';
-import { inboundEventJob } from '../../src/modules/inbound-webhooks/inbound-event.job.js';
+import { inboundEventJob } from '../../src/modules/inbound-events/inbound-event.job.js';
 import { encounterData, envelope, postSigned } from '../helpers/inbound.js';
 import { isolatedDatabase, type IsolatedDatabase } from '../helpers/isolated-database.js';
 import { startTestApp, TEST_OPERATOR_KEY, type TestApp } from '../helpers/test-app.js';

@@ -1,5 +1,6 @@
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { noteReadySchema } from '../../src/outbound-events/note-ready.js';
 import { encounterData, envelope, postSigned } from '../helpers/inbound.js';
 import { isolatedDatabase, startReceiver, verifySignatures, type Receiver } from '../helpers/receiver.js';
 import { startTestApp, TEST_OPERATOR_KEY, type TestApp } from '../helpers/test-app.js';
@@ -53,6 +54,9 @@ describe('documentation pipeline from an EHR encounter.transcript', () => {
     const delivered = await noteReady(receiver, body.id);
     verifySignatures(secret, delivered);
     const ready = delivered.json.data as Record<string, any>;
+    // What is delivered is the note.ready contract, key for key (the one schema the pipeline records it by).
+    expect(Object.keys(ready).sort()).toEqual(Object.keys(noteReadySchema.shape).sort());
+    expect(noteReadySchema.strict().safeParse(ready).success).toBe(true);
     expect(ready).toMatchObject({ event_id: body.id, group_id: data.group_id, template: 'SOAP' });
     expect(Object.keys(ready.ai_generated_content).sort()).toEqual(['assessment', 'objective', 'plan', 'subjective']);
     expect(ready.ai_generated_content.subjective).toMatch(/cough/i);

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { pauseLeft } from '../../src/jobs/worker-pace.js';
-import { itemsToRetry, jobEventIds } from '../../src/modules/inbound-webhooks/process-events.js';
+import { itemsToRetry, jobEventIds } from '../../src/modules/inbound-events/process-events.js';
 
 /** Issue 20: one job may name the catalog events of a whole ingest statement; the worker paces its fetches. */
 describe('inbound worker batches (pure parts)', () => {

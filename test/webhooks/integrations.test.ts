@@ -44,11 +44,11 @@ describe('inbound integrations: own secrets, bound to groups', () => {
       secret: expect.stringMatching(/^whsec_[A-Za-z0-9+/]{43}=$/),
     });
     const row = (await t.deps.pool.query(`SELECT secret FROM integrations WHERE id = $1`, [created.id])).rows[0];
-    expect(row.secret).toMatch(/^enc:v1:/);
+    expect(row.secret).toMatch(/^enc:v2:[0-9a-f]{8}:/);
     const list = await request(t.app).get('/api/v1/integrations').set(OPERATOR);
     expect(list.body.find((i: { id: string }) => i.id === created.id)).toMatchObject({ name: 'St. Mary EHR', group_ids: groups });
     expect(JSON.stringify(list.body)).not.toContain('whsec_');
-    expect(JSON.stringify(list.body)).not.toContain('enc:v1');
+    expect(JSON.stringify(list.body)).not.toContain('enc:v');
     expect((await request(t.app).delete(`/api/v1/integrations/${created.id}`).set(OPERATOR)).status).toBe(204);
     expect((await request(t.app).delete(`/api/v1/integrations/${created.id}`).set(OPERATOR)).status).toBe(404);
     expect((await request(t.app).get('/api/v1/integrations').set(OPERATOR)).body.some((i: { id: string }) => i.id === created.id)).toBe(

@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { WorkerCrashError, WorkerPool, WorkerTimeoutError } from '../../lib/worker-pool.js';
 import type { Logger } from '../../lib/logger.js';
-import type { CodeTable } from '../../terminology/code-table.js';
+import type { TableInForce } from '../../terminology/shipped-release.js';
 import type {
   ChatMessage,
   ChatOptions,
@@ -14,15 +14,15 @@ import type {
 } from '../engine.js';
 import { EngineLimitError, EngineUnavailableError } from '../engine-errors.js';
 import type { Template } from '../templates.js';
-import { toPayload } from './code-table-payload.js';
+import { payloadOf } from './code-table-payload.js';
 import { capLineLengths } from './line-cap.js';
 
 /** A local engine call's budget: ~100x the extraction of a long visit on a loaded 2-core machine. */
 export const ENGINE_BUDGET_MS = 30_000;
 
 export interface IsolatedEngineOptions {
-  /** The table in force (reloaded after an import); each worker is sent its rows when it changes. */
-  codeTable: () => CodeTable;
+  /** The table in force (reloaded after an import); each worker is sent its rows when it changes, or reads the shipped release itself. */
+  codeTable: () => TableInForce;
   /** Worker threads; default: one per core beyond the first, at most 2. */
   size?: number;
   budgetMs?: number;
@@ -44,7 +44,7 @@ export class IsolatedEngine implements ClinicalEngine {
   readonly name = 'local';
   private readonly pool: WorkerPool;
   private readonly budgetMs: number;
-  private readonly versions = new WeakMap<CodeTable, number>();
+  private readonly versions = new WeakMap<object, number>();
   private lastVersion = 0;
 
   constructor(private readonly options: IsolatedEngineOptions) {
@@ -70,11 +70,11 @@ export class IsolatedEngine implements ClinicalEngine {
 
   codify(input: CodifyInput, options?: EngineCallOptions): Promise<CodifyResult> {
     const table = this.options.codeTable();
-    let version = this.versions.get(table);
-    if (version === undefined) this.versions.set(table, (version = ++this.lastVersion));
+    let version = table === 'shipped' ? 0 : this.versions.get(table);
+    if (version === undefined) this.versions.set(table as object, (version = ++this.lastVersion));
     return this.call('codify', { input: { ...input, text: capLineLengths(input.text) } }, options, {
       key: version,
-      load: () => toPayload(table),
+      load: () => payloadOf(table),
     });
   }
 

@@ -1,25 +1,22 @@
 import type { Queryable } from '../../db/pool.js';
 import type { CodeAssessment, CodeEvidence } from '../../engine/engine.js';
 import { PDF_SEPARATOR } from '../../engine/local/coder/evidence.js';
-import { CodeTable, type CodeRow } from '../../terminology/code-table.js';
+import type { CodeRow } from '../../terminology/code-table.js';
 import { findCodes } from '../../terminology/icd10-codes.repo.js';
 import { isValidCodeFormat, toDotted, toUndotted } from '../../terminology/icd10-file.js';
-import { starterRows } from '../../terminology/starter-catalog.js';
+import { shippedRow } from '../../terminology/shipped-release.js';
 import type { CodifyOutcome } from './codify.repo.js';
-
-let starter: CodeTable | undefined;
 
 /**
  * The rows of the table in force for these codes: the imported table when there is one (the
- * source of every process's in-memory table), else the starter catalog.
+ * source of every process's in-memory table), else the FY2026 release the product ships.
  */
-async function officialRows(db: Queryable, codes: string[]): Promise<Map<string, CodeRow>> {
+export async function officialRows(db: Queryable, codes: string[]): Promise<Map<string, CodeRow>> {
   const { imported, rows } = await findCodes(db, codes);
   if (imported) return new Map(rows.map((r) => [r.code, r]));
-  starter ??= new CodeTable(starterRows());
   const out = new Map<string, CodeRow>();
   for (const code of codes) {
-    const row = starter.get(code);
+    const row = shippedRow(code);
     if (row) out.set(code, row);
   }
   return out;

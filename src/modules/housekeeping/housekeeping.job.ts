@@ -3,7 +3,7 @@ import type { AppDeps } from '../../app-deps.js';
 import { deleteExpiredRateLimitWindows } from '../../db/rate-limits.repo.js';
 import { defineJob } from '../../jobs/define-job.js';
 import { deleteIdempotencyKeysOlderThan } from '../calls/idempotency.repo.js';
-import { redactInboundEventsOlderThan } from '../inbound-webhooks/inbound-events.repo.js';
+import { redactInboundEventsOlderThan } from '../inbound-events/inbound-events.repo.js';
 import { redactOutboxOlderThan } from '../outbound-webhooks/outbox/outbox.repo.js';
 
 /** Hourly clean-up of expired rate-limit windows and idempotency keys, and redaction after RETENTION_DAYS. */

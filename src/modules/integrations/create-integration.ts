@@ -31,12 +31,13 @@ export function createIntegration(db: Queryable, secrets: SecretBox) {
   return async (req: Request, res: Response) => {
     const body = parseWith(createIntegrationBody, bodyObject(req.body));
     const secret = generateWebhookSecret();
+    const id = randomUUID();
     const integration = await insertIntegration(db, {
-      id: randomUUID(),
+      id,
       name: body.name,
       source: body.source,
       groupIds: [...new Set(body.group_ids)],
-      secret: secrets.seal(secret),
+      secret: secrets.seal(secret, { table: 'integrations', column: 'secret', id }),
       sendingApplication: body.sending_application ?? null,
       sendingFacility: body.sending_facility ?? null,
     });

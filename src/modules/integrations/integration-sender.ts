@@ -15,7 +15,15 @@ export function integrationSender(source: IntegrationSource, db: Queryable, secr
     const id = req.params.integrationId;
     const found = typeof id === 'string' && isUuid(id) ? await findActiveIntegration(db, id, source) : undefined;
     if (!found) throw unauthorized('Unknown or revoked integration');
-    req.integration = { id: found.id, groupIds: found.group_ids, secret: secrets.open(found.secret) };
+    let secret: string;
+    try {
+      secret = secrets.open(found.secret, { table: 'integrations', column: 'secret', id: found.id });
+    } catch {
+      // Sealed under a key this process lacks, or moved from another row: it verifies nothing
+      // (start-up logs the unreadable secrets for the operator).
+      throw unauthorized('Unknown or revoked integration');
+    }
+    req.integration = { id: found.id, groupIds: found.group_ids, secret };
     next();
   };
 }

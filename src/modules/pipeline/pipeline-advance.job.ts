@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import type { AppDeps } from '../../app-deps.js';
 import { defineJob } from '../../jobs/define-job.js';
-import { failInboundEvent } from '../inbound-webhooks/event-failure.js';
-import { findInboundEvent } from '../inbound-webhooks/inbound-events.repo.js';
-import { advanceDocumentationPipeline, PIPELINE_ADVANCE_QUEUE } from './run-pipeline.js';
+import { failInboundEvent } from '../inbound-events/event-failure.js';
+import { findInboundEvent } from '../inbound-events/inbound-events.repo.js';
+import { advanceDocumentationPipeline, PIPELINE_ADVANCE_QUEUE } from './advance-pipeline.js';
 
-/** Sent by the run or codification of a pipeline in the transaction that ends it (run-pipeline.ts advanceContinuation). */
+/** Sent by the run or codification of a pipeline in the transaction that ends it (advance-pipeline.ts advanceContinuation). */
 export const pipelineAdvanceSchema = z.object({
   event_id: z.uuid(),
   request_id: z.string().optional(),

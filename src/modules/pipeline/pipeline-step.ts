@@ -1,6 +1,6 @@
 import type { Pool, PoolClient } from '../../db/pool.js';
 import { withTransaction } from '../../db/transaction.js';
-import { findInboundEvent, recordPipelineStep } from '../inbound-webhooks/inbound-events.repo.js';
+import { findInboundEvent, recordPipelineStep } from '../inbound-events/inbound-events.repo.js';
 
 export type PipelineState = Record<string, unknown>;
 

@@ -8,7 +8,7 @@ import { findNote } from '../notes/notes.repo.js';
 import { findTranscription } from '../transcriptions/transcriptions.repo.js';
 import { isChatHeader, messagesTranscript, runRequestBody, type RunRequestBody } from './run-request.js';
 import { lockThread, threadHasActiveRun, type Run } from './runs.repo.js';
-import { startRun } from './start-run.js';
+import { enqueueRun } from './enqueue-run.js';
 
 /** An extraction's source and target must exist in the caller's group: 404 naming them, now rather than in the worker. */
 async function checkExtractionLinks(tx: Queryable, groupId: string, body: RunRequestBody): Promise<void> {
@@ -20,8 +20,9 @@ async function checkExtractionLinks(tx: Queryable, groupId: string, body: RunReq
     throw badRequest('input.messages: an extraction run needs transcript text (or config.configurable.transcription_id)');
   }
   if (noteId !== undefined) {
-    const found = isUuid(noteId) && (await findNote(tx, groupId, noteId));
+    const found = isUuid(noteId) ? await findNote(tx, groupId, noteId) : undefined;
     if (!found) throw notFound('Clinical note', noteId);
+    if (found.status !== 'draft') throw conflict(`Clinical note ${noteId} is ${found.status}: the engine never rewrites a signed note`);
   }
 }
 
@@ -79,7 +80,7 @@ export async function acceptRun(pool: Pool, boss: PgBoss, input: RunInput): Prom
       throw conflict(`Thread ${threadId} has a pending or running run (multitask_strategy reject)`);
     }
     if (!isChat) await checkExtractionLinks(tx, groupId, body);
-    return startRun(tx, boss, {
+    return enqueueRun(tx, boss, {
       id: input.runId,
       threadId,
       groupId,

@@ -9,7 +9,7 @@ export type RunOutcome = { status: 'completed'; output: unknown; usage?: TokenUs
 /**
  * Ends an active run inside the caller's transaction: the status, its outbound event
  * (`run.completed` / `run.failed`, ids only, no PHI), the wake-up of waiters and the run's
- * continuation (a pipeline's next step, start-run.ts) commit together. Every ending (executed,
+ * continuation (a pipeline's next step, enqueue-run.ts) commit together. Every ending (executed,
  * abandoned, cancelled) comes through here.
  * Undefined when the run had already ended (the first ending wins).
  */

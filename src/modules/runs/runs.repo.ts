@@ -32,7 +32,7 @@ export interface StoredRun extends Run {
   doctor_id: string;
   patient_id: string | null;
   input: { messages: { role: 'user' | 'assistant' | 'system'; content: string }[] };
-  /** `continuation`: set by the server only (start-run.ts); clients write `configurable`. */
+  /** `continuation`: set by the server only (enqueue-run.ts); clients write `configurable`. */
   config: { configurable: Record<string, unknown>; continuation?: Continuation };
   attempts: number;
   correlation_id: string | null;

@@ -1,27 +1,36 @@
 import type { Queryable } from '../../db/pool.js';
 
-/** Columns that hold a credential sealed by lib/secret-box.ts (a FHIR endpoint's private key too). */
-const COLUMNS = [
-  { table: 'webhook_endpoints', column: 'secret' },
-  { table: 'integrations', column: 'secret' },
-  { table: 'webhook_endpoints', column: 'auth_private_key' },
-] as const;
-
-type Place = (typeof COLUMNS)[number];
-
-/** Values stored before encryption was on (not `enc:v1:`, not wiped). */
-export async function unsealedSecrets(db: Queryable): Promise<Array<{ place: Place; id: string; secret: string }>> {
-  const out = [];
-  for (const place of COLUMNS) {
-    const { rows } = await db.query<{ id: string; secret: string }>(
-      `SELECT id, ${place.column} AS secret FROM ${place.table} WHERE ${place.column} NOT LIKE 'enc:v1:%' AND ${place.column} <> ''`,
-    );
-    out.push(...rows.map((r) => ({ place, ...r })));
-  }
-  return out;
+/** A column that holds values sealed by lib/secret-box.ts, keyed by the table's `id`. */
+export interface SealedColumn {
+  table: string;
+  column: string;
 }
 
-/** Replaces one value with its sealed form, unless another process did it first. */
-export async function replaceSecret(db: Queryable, place: Place, id: string, was: string, sealed: string): Promise<void> {
-  await db.query(`UPDATE ${place.table} SET ${place.column} = $3 WHERE id = $1 AND ${place.column} = $2`, [id, was, sealed]);
+/**
+ * Every column that holds a sealed credential: start-up sealing and `clinigate secrets rotate-key`
+ * re-seal exactly these. A new sealed column is added here (and sealed with its place).
+ */
+export const SEALED_COLUMNS: readonly SealedColumn[] = [
+  { table: 'webhook_endpoints', column: 'secret' },
+  { table: 'webhook_endpoints', column: 'auth_private_key' },
+  { table: 'integrations', column: 'secret' },
+];
+
+/** The stored values of one sealed column (not null, not wiped), in id order. */
+export async function storedValues(db: Queryable, place: SealedColumn): Promise<Array<{ id: string; value: string }>> {
+  const { rows } = await db.query<{ id: string; value: string }>(
+    `SELECT id::text AS id, ${place.column} AS value FROM ${place.table}
+      WHERE ${place.column} IS NOT NULL AND ${place.column} <> '' ORDER BY id`,
+  );
+  return rows;
+}
+
+/** Replaces one value with its new sealed form, unless another process changed it first; true when replaced. */
+export async function replaceValue(db: Queryable, place: SealedColumn, id: string, was: string, sealed: string): Promise<boolean> {
+  const { rowCount } = await db.query(`UPDATE ${place.table} SET ${place.column} = $3 WHERE id = $1 AND ${place.column} = $2`, [
+    id,
+    was,
+    sealed,
+  ]);
+  return (rowCount ?? 0) > 0;
 }

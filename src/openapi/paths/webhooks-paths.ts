@@ -1,9 +1,9 @@
 import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
-import { envelopeSchema } from '../../modules/inbound-webhooks/envelope.js';
-import { callEventTypes } from '../../modules/inbound-webhooks/types/call-events.js';
-import { catalogEventTypes } from '../../modules/inbound-webhooks/types/catalog.js';
-import { encounterTranscriptType } from '../../modules/inbound-webhooks/types/encounter-transcript.js';
-import type { InboundEventType } from '../../modules/inbound-webhooks/event-types.js';
+import { envelopeSchema } from '../../modules/inbound-events/envelope.js';
+import { callEventTypes } from '../../modules/inbound-events/types/call-events.js';
+import { catalogEventTypes } from '../../modules/inbound-events/types/catalog.js';
+import { encounterTranscriptType } from '../../modules/inbound-events/types/encounter-transcript.js';
+import type { InboundEventType } from '../../modules/inbound-events/event-types.js';
 import { createEndpointBody } from '../../modules/outbound-webhooks/endpoints/create-endpoint.js';
 import { OUTBOUND_EVENT_TYPES } from '../../modules/outbound-webhooks/outbox/outbound-event-types.js';
 import { BODY_ERRORS, errorResponses, json, OPERATOR_ONLY_ERRORS, operatorSecurity, pathParams, statuses, z } from '../registry.js';

@@ -1,7 +1,7 @@
 import type { PgBoss } from 'pg-boss';
 import type { Pool, Queryable } from '../../../db/pool.js';
 import { withTransaction } from '../../../db/transaction.js';
-import { sendDeliveryJobs } from '../delivery-job/delivery-queue.js';
+import { sendDeliveryJobs } from '../delivery-job/webhook-delivery.job.js';
 import { lockDeadDeliveriesForReplay, lockDeliveryForReplay, reopenDeliveries, type DeliveryRef } from './webhook-deliveries.repo.js';
 
 export interface ReplayDeps {

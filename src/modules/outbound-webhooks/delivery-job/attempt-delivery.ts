@@ -1,4 +1,5 @@
 import type { AppDeps } from '../../../app-deps.js';
+import type { Queryable } from '../../../db/pool.js';
 import { withTransaction } from '../../../db/transaction.js';
 import { cancelDelivery, recordAttempt, type AttemptOutcome, type ClaimedDelivery } from '../deliveries/webhook-deliveries.repo.js';
 import { announceHealth } from '../endpoints/endpoint-health.js';
@@ -7,11 +8,17 @@ import { retireEndpoint } from '../endpoints/webhook-endpoints.repo.js';
 import { sendByKind, newTransportState, type TransportState } from '../transport/send-by-kind.js';
 import { DELIVERY_TIMEOUT_MS } from '../transport/send-webhook.js';
 import { claimNext, type NextAttempt } from './claim-attempt.js';
-import { sendDeliveryJobs } from './delivery-queue.js';
 import { cancelReason, deliveryOutcome } from './delivery-outcome.js';
 
 /** What a delivery attempt reads and writes: the database, the queue, the settings, the sealed secrets and the log. */
 export type DeliveryDeps = Pick<AppDeps, 'config' | 'pool' | 'boss' | 'logger' | 'secrets'>;
+
+/** Queues the next attempt in the caller's transaction: the delivery job's own `send` (webhook-delivery.job.ts). */
+export type SendNextAttempt = (
+  boss: AppDeps['boss'],
+  tx: Queryable,
+  jobs: Array<{ delivery_id: string; attempt: number; startAfterSeconds?: number }>,
+) => Promise<void>;
 
 /** What an attempt ended as, and the waiting deliveries of its endpoint it claimed in its place, for the caller to send. */
 export interface AttemptResult {
@@ -38,6 +45,7 @@ export async function attemptDelivery(
   deps: DeliveryDeps,
   d: ClaimedDelivery,
   attempt: number,
+  sendNextAttempt: SendNextAttempt,
   timeoutMs = DELIVERY_TIMEOUT_MS,
   transport: TransportState = newTransportState(),
   leaseSeconds = Math.ceil(timeoutMs / 1000) + 5,
@@ -70,7 +78,7 @@ export async function attemptDelivery(
       if (change) await announceHealth(tx, change);
     }
     if (decided.status === 'pending') {
-      await sendDeliveryJobs(deps.boss, tx, [{ delivery_id: d.id, attempt: attempt + 1, startAfterSeconds: decided.retryInSeconds }]);
+      await sendNextAttempt(deps.boss, tx, [{ delivery_id: d.id, attempt: attempt + 1, startAfterSeconds: decided.retryInSeconds }]);
     }
     return recorded.hadSlot ? claimNext(tx, d, leaseSeconds) : [];
   });

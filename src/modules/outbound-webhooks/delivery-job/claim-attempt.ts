@@ -10,7 +10,9 @@ import {
   takeWaiting,
 } from '../deliveries/delivery-slots.repo.js';
 import { claimDelivery, type ClaimedDelivery } from '../deliveries/webhook-deliveries.repo.js';
-import type { AttemptJob } from './delivery-queue.js';
+
+/** A delivery's own job (webhook-delivery.job.ts). */
+type AttemptJob = { delivery_id: string; attempt: number };
 
 /** A claimed attempt, to be sent after `waitMs` (its endpoint's `max_per_second`). */
 export interface NextAttempt {

@@ -7,7 +7,7 @@ import { withTransaction } from '../../../db/transaction.js';
 import { bodyObject, parseWith } from '../../../http/validate.js';
 import { badRequest, forbidden, unprocessable } from '../../../lib/errors.js';
 import type { SecretBox } from '../../../lib/secret-box.js';
-import { PrivateKeyError, signingKey } from '../../../fhir/smart-token.js';
+import { PrivateKeyError, signingKey } from '../../fhir/smart-token.js';
 import { parseMllpUrl } from '../transport/send-hl7-mllp.js';
 import { generateWebhookSecret } from '../transport/signing.js';
 import { resolveHost, resolveTarget, SsrfError } from '../transport/ssrf-guard.js';
@@ -89,6 +89,7 @@ export function createEndpoint(pool: Pool, config: Config, secrets: SecretBox, o
     const secret = generateWebhookSecret();
     const { private_key: privateKey, ...auth } = body.auth ?? { private_key: undefined };
     const groupId = ownGroup ?? body.group_id ?? null;
+    const id = randomUUID();
     const endpoint = await withTransaction(pool, async (tx) => {
       // DESIGN "Fair share between groups": at most WEBHOOK_ENDPOINTS_PER_GROUP endpoints per group.
       if (groupId !== null && (await lockAndCountGroupEndpoints(tx, groupId)) >= config.WEBHOOK_ENDPOINTS_PER_GROUP) {
@@ -97,17 +98,17 @@ export function createEndpoint(pool: Pool, config: Config, secrets: SecretBox, o
         );
       }
       return insertEndpoint(tx, {
-        id: randomUUID(),
+        id,
         url: body.url,
         events: [...new Set(events)],
         kind: body.kind,
         auth: body.auth ? auth : null,
         // Sealed like the secret and never selected for display: shown to no one, not even now.
-        authPrivateKey: privateKey ? secrets.seal(privateKey) : null,
+        authPrivateKey: privateKey ? secrets.seal(privateKey, { table: 'webhook_endpoints', column: 'auth_private_key', id }) : null,
         groupId,
         description: body.description ?? null,
         thin: body.thin,
-        secret: secrets.seal(secret),
+        secret: secrets.seal(secret, { table: 'webhook_endpoints', column: 'secret', id }),
         allowPrivate: config.WEBHOOK_ALLOW_PRIVATE,
         ordering: body.ordering,
         maxPerSecond: body.max_per_second ?? null,

@@ -2,7 +2,7 @@ import type { AppDeps } from '../../../app-deps.js';
 import { CHANNELS } from '../../../db/notifications.js';
 import { withTransaction } from '../../../db/transaction.js';
 import { endpointsWithWaiting } from '../deliveries/delivery-slots.repo.js';
-import { sendDeliveryJobs } from '../delivery-job/delivery-queue.js';
+import { sendDeliveryJobs } from '../delivery-job/webhook-delivery.job.js';
 import { fanOutOutbox, takeStalledDeliveries } from './fan-out.repo.js';
 
 export interface DispatcherOptions {

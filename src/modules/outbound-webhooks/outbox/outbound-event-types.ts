@@ -9,6 +9,8 @@ export const OUTBOUND_EVENT_TYPES = [
   'codify.completed',
   'call.updated',
   'call.completed',
+  'note.signed',
+  'note.amended',
   'endpoint.failing',
   'endpoint.recovered',
 ] as const;

@@ -1,3 +1,5 @@
+import { noteReadySchema } from '../../../outbound-events/note-ready.js';
+
 /** The outbound message body: `{id, type, created_at, data}`, serialised once and signed as sent. */
 export interface OutboundMessage {
   id: string;
@@ -14,6 +16,14 @@ export function thinData(data: Record<string, unknown>): Record<string, unknown>
   return Object.fromEntries(Object.entries(data).filter(([key]) => key.endsWith('_id') && !PERSON_IDS.has(key)));
 }
 
+/** The event's data as its contract reads it (note.ready: noteReadySchema); data no contract describes goes as recorded. */
+function contractData(type: string, data: Record<string, unknown>): Record<string, unknown> {
+  if (type !== 'note.ready') return data;
+  const parsed = noteReadySchema.safeParse(data);
+  return parsed.success ? parsed.data : data;
+}
+
 export function messageBody(message: OutboundMessage, thin: boolean): string {
-  return JSON.stringify({ ...message, data: thin ? thinData(message.data) : message.data });
+  const data = contractData(message.type, message.data);
+  return JSON.stringify({ ...message, data: thin ? thinData(data) : data });
 }

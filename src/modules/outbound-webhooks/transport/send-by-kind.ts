@@ -1,6 +1,6 @@
 import type { AppDeps } from '../../../app-deps.js';
-import { SmartTokenCache, type SmartClient } from '../../../fhir/smart-token.js';
-import { noteReadySchema } from '../../../hl7/note-ready-fields.js';
+import { SmartTokenCache, type SmartClient } from '../../fhir/smart-token.js';
+import { noteReadySchema } from '../../../outbound-events/note-ready.js';
 import type { ClaimedDelivery } from '../deliveries/webhook-deliveries.repo.js';
 import { messageBody } from './payload.js';
 import type { SendResult } from './send-result.js';
@@ -33,7 +33,14 @@ export async function sendByKind(
   const allowPrivate = deps.config.WEBHOOK_ALLOW_PRIVATE && d.allow_private;
   if (d.kind === 'webhook') {
     const body = messageBody({ id: d.event_id, type: d.event_type, created_at: d.event_created_at, data: d.event_data }, d.thin);
-    return sendWebhook({ url: d.url, secret: deps.secrets.open(d.secret), messageId: d.id, body, allowPrivate, timeoutMs });
+    return sendWebhook({
+      url: d.url,
+      secret: deps.secrets.open(d.secret, { table: 'webhook_endpoints', column: 'secret', id: d.endpoint_id }),
+      messageId: d.id,
+      body,
+      allowPrivate,
+      timeoutMs,
+    });
   }
   if (d.event_type !== 'note.ready') return `${d.event_type} is not sent to ${d.kind} endpoints`;
   const parsed = noteReadySchema.safeParse(d.event_data);
@@ -43,7 +50,7 @@ export async function sendByKind(
     url: d.url,
     note: parsed.data,
     client: d.auth as unknown as SmartClient,
-    privateKey: deps.secrets.open(d.auth_private_key ?? ''),
+    privateKey: deps.secrets.open(d.auth_private_key ?? '', { table: 'webhook_endpoints', column: 'auth_private_key', id: d.endpoint_id }),
     cacheKey: d.endpoint_id,
     tokens: state.tokens,
     allowPrivate,

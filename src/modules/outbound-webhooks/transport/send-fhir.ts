@@ -1,7 +1,7 @@
 import axios, { AxiosError } from 'axios';
-import { noteBundle } from '../../../fhir/note-bundle.js';
-import { SmartTokenCache, TokenError, type SmartClient } from '../../../fhir/smart-token.js';
-import type { NoteReady } from '../../../hl7/note-ready-fields.js';
+import { noteBundle } from '../../fhir/note-bundle.js';
+import { SmartTokenCache, TokenError, type SmartClient } from '../../fhir/smart-token.js';
+import type { NoteReady } from '../../../outbound-events/note-ready.js';
 import { VERSION } from '../../../lib/version.js';
 import { parseRetryAfter } from './retry-after.js';
 import type { SendResult } from './send-result.js';

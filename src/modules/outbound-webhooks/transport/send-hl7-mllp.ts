@@ -1,7 +1,7 @@
 import type { Hl7Message } from '@medplum/core';
 import { Hl7Client } from '@medplum/hl7';
-import { noteDiagnosesA08, noteMdmT02 } from '../../../hl7/note-messages.js';
-import type { NoteReady } from '../../../hl7/note-ready-fields.js';
+import { noteDiagnosesA08, noteMdmT02 } from '../../hl7/note-messages.js';
+import type { NoteReady } from '../../../outbound-events/note-ready.js';
 import type { SendResult } from './send-result.js';
 import { resolveHost, SsrfError } from './ssrf-guard.js';
 

@@ -1,7 +1,7 @@
 import { Hl7Context, Hl7Message, Hl7Segment } from '@medplum/core';
-import { TEMPLATE_FIELDS, type Template } from '../engine/templates.js';
+import { TEMPLATE_FIELDS, type Template } from '../../engine/templates.js';
 import { escapeHl7 } from './hl7-escape.js';
-import type { NoteReady } from './note-ready-fields.js';
+import type { NoteReady } from '../../outbound-events/note-ready.js';
 
 const ctx = new Hl7Context();
 const esc = (value: string | null | undefined, max = 250) => escapeHl7((value ?? '').slice(0, max), ctx);

@@ -6,7 +6,7 @@ import { getEvent } from './get-event.js';
 import { receiveSignedEvent } from './receive-event.js';
 import { retryEvent } from './retry-event.js';
 
-export function inboundWebhooksRoutes(router: IRouter, { pool, boss, config, secrets, guards, direct }: RouteDeps): void {
+export function inboundEventsRoutes(router: IRouter, { pool, boss, config, secrets, guards, direct }: RouteDeps): void {
   // The deployment-wide senders' events: the busiest path, answered without Express (direct-routes.ts).
   direct.post(
     router,

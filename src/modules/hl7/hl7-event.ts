@@ -2,7 +2,7 @@ import type { Hl7Message, Hl7Segment } from '@medplum/core';
 import { TEMPLATES, type Template } from '../../engine/templates.js';
 import { describeZodError } from '../../http/validate.js';
 import { encounterTranscriptData } from '../pipeline/encounter-transcript-data.js';
-import { unescapeHl7 } from '../../hl7/hl7-escape.js';
+import { unescapeHl7 } from './hl7-escape.js';
 import type { Integration } from '../integrations/integrations.repo.js';
 import { cannotProcess, HL7_ERROR, reject } from './hl7-ack.js';
 import { transcriptOf } from './hl7-transcript.js';

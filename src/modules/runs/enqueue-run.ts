@@ -11,7 +11,7 @@ import { insertRun, type NewRun, type Run } from './runs.repo.js';
  * thread at a time, in creation order. Callers lock the thread first (lockThread).
  * `continuation`: a job sent in the transaction that ends the run, however it ends (end-run.ts).
  */
-export async function startRun(
+export async function enqueueRun(
   tx: Queryable,
   boss: PgBoss,
   run: Omit<NewRun, 'id' | 'config'> & {

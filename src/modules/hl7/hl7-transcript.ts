@@ -1,5 +1,5 @@
 import type { Hl7Message, Hl7Segment } from '@medplum/core';
-import { unescapeHl7 } from '../../hl7/hl7-escape.js';
+import { unescapeHl7 } from './hl7-escape.js';
 import { cannotProcess, HL7_ERROR } from './hl7-ack.js';
 
 const TEXT_TYPES = new Set(['TX', 'FT', 'ST']);

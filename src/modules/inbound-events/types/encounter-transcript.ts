@@ -1,5 +1,5 @@
 import { encounterTranscriptData, type EncounterTranscript } from '../../pipeline/encounter-transcript-data.js';
-import { startDocumentationPipeline } from '../../pipeline/run-pipeline.js';
+import { startDocumentationPipeline } from '../../pipeline/advance-pipeline.js';
 import type { InboundEventType } from '../inbound-event-type.js';
 
 export { encounterTranscriptData, type EncounterTranscript };

@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { startDocumentationPipeline } from '../../pipeline/run-pipeline.js';
+import { startDocumentationPipeline } from '../../pipeline/advance-pipeline.js';
 import type { InboundEventType } from '../inbound-event-type.js';
 
 /**
- * HL7 v2 messages received over MLLP (modules/hl7-inbound). They are validated and mapped when
+ * HL7 v2 messages received over MLLP (modules/hl7). They are validated and mapped when
  * read, so `data` here is what the listener stored: an MDM^T02 or ORU^R01 is an
  * `encounter.transcript` and runs the same documentation pipeline; an ADT is only kept.
  */

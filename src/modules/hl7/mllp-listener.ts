@@ -1,7 +1,7 @@
 import net from 'node:net';
 import type { AppDeps } from '../../app-deps.js';
-import { encodeHl7 } from '../../hl7/hl7-charset.js';
-import { FrameTooLargeError, MllpDeframer, mllpFrame } from '../../hl7/mllp-frames.js';
+import { encodeHl7 } from './hl7-charset.js';
+import { FrameTooLargeError, MllpDeframer, mllpFrame } from './mllp-frames.js';
 import { rejectUnreadable } from './hl7-ack.js';
 import { HL7_TYPES } from './hl7-event.js';
 import { hl7Intake } from './hl7-intake.js';

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { Hl7Message, parseHl7DateTime, type Hl7Segment } from '@medplum/core';
 import type { AppDeps } from '../../app-deps.js';
-import { decodeHl7, encodeHl7, UnknownCharsetError } from '../../hl7/hl7-charset.js';
-import { unescapeHl7 } from '../../hl7/hl7-escape.js';
-import { IngestBatcher } from '../inbound-webhooks/ingest-batcher.js';
-import { inboundRowId } from '../inbound-webhooks/receive-event.js';
+import { decodeHl7, encodeHl7, UnknownCharsetError } from './hl7-charset.js';
+import { unescapeHl7 } from './hl7-escape.js';
+import { IngestBatcher } from '../inbound-events/ingest-batcher.js';
+import { inboundRowId } from '../inbound-events/receive-event.js';
 import { findHl7Sender } from '../integrations/integrations.repo.js';
 import { AckRejection, buildAck, HL7_ERROR, reject, rejectUnreadable, type AckCode } from './hl7-ack.js';
 import { messageTypeOf, toHl7Event } from './hl7-event.js';

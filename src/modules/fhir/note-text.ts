@@ -1,4 +1,4 @@
-import { TEMPLATE_FIELDS, type Template } from '../engine/templates.js';
+import { TEMPLATE_FIELDS, type Template } from '../../engine/templates.js';
 
 export const LOINC_PROGRESS_NOTE = { system: 'http://loinc.org', code: '11506-3', display: 'Progress note' };
 

@@ -7,12 +7,13 @@ import { PermanentJobFailure } from '../../jobs/job-failure.js';
 import { derivedUuid } from '../../lib/derived-id.js';
 import { codifyJob } from '../codify/codify.job.js';
 import { findCodifyRun, insertCodifyRun } from '../codify/codify.repo.js';
-import { renderNoteText } from '../../fhir/note-text.js';
-import { markEnded, type StoredInboundEvent } from '../inbound-webhooks/inbound-events.repo.js';
-import { findNote } from '../notes/notes.repo.js';
+import { renderNoteText } from '../fhir/note-text.js';
+import { markEnded, type StoredInboundEvent } from '../inbound-events/inbound-events.repo.js';
+import { findNote, setNoteVisit } from '../notes/notes.repo.js';
 import { recordEvent } from '../outbound-webhooks/outbox/outbox.repo.js';
+import { noteReadySchema } from '../../outbound-events/note-ready.js';
 import { attachContinuation, isEnded, loadRun } from '../runs/runs.repo.js';
-import { startRun } from '../runs/start-run.js';
+import { enqueueRun } from '../runs/enqueue-run.js';
 import { insertThread } from '../threads/threads.repo.js';
 import { recordTranscriptionCreated } from '../transcriptions/transcription-events.js';
 import { insertTranscription } from '../transcriptions/transcriptions.repo.js';
@@ -87,7 +88,7 @@ export async function advanceDocumentationPipeline(
   const startExtraction = async (tx: PoolClient, state: PipelineState) => {
     const thread = await insertThread(tx, { id: idOf('thread'), ...owner, correlationId, metadata: { source_event_id: event.event_id } });
     const generation = generationOf(state, 'run_id');
-    const run = await startRun(tx, deps.boss, {
+    const run = await enqueueRun(tx, deps.boss, {
       id: idOf(generation ? `run:${generation}` : 'run'),
       threadId: thread.thread_id,
       ...owner,
@@ -152,14 +153,14 @@ export async function advanceDocumentationPipeline(
   await step('note_ready', async (tx, state) => {
     const note = await findNote(tx, owner.groupId, noteId);
     if (!note) throw new PermanentJobFailure(`Note ${noteId} is gone`);
+    if (data.visit_id) await setNoteVisit(tx, note.id, data.visit_id);
     await recordEvent(tx, {
       type: 'note.ready',
       groupId: owner.groupId,
-      data: {
+      data: noteReadySchema.parse({
         event_id: event.event_id,
         correlation_id: correlationId,
         group_id: owner.groupId,
-        // Who and which visit the note is about: what HL7 and FHIR destinations address it by.
         patient_id: data.patient_id ?? null,
         doctor_id: data.doctor_id,
         visit_id: data.visit_id ?? null,
@@ -171,7 +172,7 @@ export async function advanceDocumentationPipeline(
         template: note.template,
         ai_generated_content: note.ai_generated_content,
         final_code_assessments: result.final_code_assessments,
-      },
+      }),
     });
     // The event ends with its note.ready, in one transaction.
     await markEnded(tx, event.id, 'completed');

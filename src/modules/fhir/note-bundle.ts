@@ -1,7 +1,7 @@
 import type { Bundle, BundleEntry, Condition, DocumentReference, Encounter, Patient, Reference } from '@medplum/fhirtypes';
-import { TEMPLATE_FIELDS, type Template } from '../engine/templates.js';
-import type { NoteReady } from '../hl7/note-ready-fields.js';
-import { derivedUuid } from '../lib/derived-id.js';
+import { TEMPLATE_FIELDS, type Template } from '../../engine/templates.js';
+import type { NoteReady } from '../../outbound-events/note-ready.js';
+import { derivedUuid } from '../../lib/derived-id.js';
 import { LOINC_PROGRESS_NOTE, renderNoteText } from './note-text.js';
 
 export const ICD10CM_SYSTEM = 'http://hl7.org/fhir/sid/icd-10-cm';

@@ -1,0 +1,31 @@
+import { z } from 'zod';
+
+/** A code as the codification gave it: code and description read by HL7 (DG1) and FHIR (Condition); the rest kept as sent. */
+const codeAssessment = z.looseObject({ code: z.string(), description: z.string().optional().default('') });
+
+/**
+ * `note.ready`, the one contract of the event: the pipeline records its data through this schema
+ * (pipeline/advance-pipeline.ts), and the webhook, HL7 and FHIR builders read it through the same
+ * one at delivery. The person and visit ids default to null, so a payload recorded before they
+ * existed still reads. The schemas of the other outbound events that carry a note (sign-off) sit beside it.
+ */
+export const noteReadySchema = z.object({
+  /** The inbound event's id as its sender gave it. */
+  event_id: z.string(),
+  correlation_id: z.string(),
+  group_id: z.string(),
+  // Who and which visit the note is about: what HL7 and FHIR destinations address it by.
+  patient_id: z.string().nullable().optional().default(null),
+  doctor_id: z.string().nullable().optional().default(null),
+  visit_id: z.string().nullable().optional().default(null),
+  note_id: z.string(),
+  transcription_id: z.string(),
+  thread_id: z.string(),
+  run_id: z.string(),
+  codify_run_id: z.string(),
+  template: z.string(),
+  ai_generated_content: z.record(z.string(), z.string()),
+  final_code_assessments: z.array(codeAssessment).default([]),
+});
+
+export type NoteReady = z.infer<typeof noteReadySchema>;
