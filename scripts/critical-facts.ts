@@ -2,15 +2,18 @@
  * The critical-facts check: visits written for this project (test/engine/fixtures/visits.ts),
  * each with the facts a clinician insists on per SOAP section. Prints facts in place / total per
  * visit and section, the facts missed, and the placeholder sections (right only where the visit
- * has nothing for them). Usage: npm run critical-facts
+ * has nothing for them), and the sentences a clinician would rewrite (scripts/lib/scribe-check.ts).
+ * Usage: npm run critical-facts
  */
 import { extractNote } from '../src/engine/local/extraction/index.js';
 import { PLACEHOLDERS } from '../src/engine/local/extraction/assemble.js';
 import { FRESH } from '../test/engine/fixtures/fresh-visits.js';
+import { SHAPES, type ShapeVisit } from '../test/engine/fixtures/visit-shapes.js';
+import { countRewrites, formatRewrites } from './lib/scribe-check.js';
 import { HELD_OUT, VISITS, type Visit } from '../test/engine/fixtures/visits.js';
 
 const SECTIONS = ['subjective', 'objective', 'assessment', 'plan'] as const;
-function check(title: string, visits: Visit[]): boolean {
+function check(title: string, visits: (Visit & Partial<Pick<ShapeVisit, 'absent'>>)[]): boolean {
   let found = 0;
   let total = 0;
   let placeholders = 0;
@@ -31,6 +34,14 @@ function check(title: string, visits: Visit[]): boolean {
           bySection[s].found++;
         } else missed.push(`${s} ${re}`);
       }
+      for (const re of v.absent?.[s] ?? []) {
+        vt++;
+        bySection[s].total++;
+        if (!re.test(note[s])) {
+          vf++;
+          bySection[s].found++;
+        } else missed.push(`${s} must not hold ${re}`);
+      }
       if (note[s] === PLACEHOLDERS[s]) {
         placeholders++;
         if (!v.empty?.includes(s)) wrongPlaceholders++;
@@ -47,6 +58,8 @@ function check(title: string, visits: Visit[]): boolean {
     `${title}: facts in place ${found}/${total} (${((100 * found) / Math.max(1, total)).toFixed(1)}%); by section ${SECTIONS.map((s) => `${s} ${bySection[s].found}/${bySection[s].total}`).join(', ')}`,
   );
   console.log(`${title}: placeholder sections ${placeholders} (${wrongPlaceholders} where the visit had content)`);
+  const notes = visits.map((v) => extractNote(v.transcript, 'SOAP') as Record<string, string>);
+  console.log(formatRewrites(`${title}: sentences a clinician would rewrite`, countRewrites(notes, Object.values(PLACEHOLDERS)), true));
   return found === total && wrongPlaceholders === 0;
 }
 
@@ -56,4 +69,6 @@ console.log('\nVisits written after tuning, scored untouched (held out):');
 check('held out', HELD_OUT);
 console.log('\nVisits written by another hand after the merge, never used to change a rule:');
 check('fresh', FRESH);
+console.log('\nVisit shapes of issue 29 (test/engine/fixtures/visit-shapes.ts; facts that must not be in a section count too):');
+check('shapes', SHAPES);
 if (!tuned) process.exitCode = 1;
