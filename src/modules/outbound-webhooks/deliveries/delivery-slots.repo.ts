@@ -25,15 +25,23 @@ export interface SlotEndpoint {
   held: number;
 }
 
-/** Locks an endpoint for an admission (the lock comes before any of its delivery rows); undefined when there is none. */
+/**
+ * Locks an endpoint for an admission (the lock comes before any of its delivery rows), then
+ * counts its held slots; undefined when there is none. Two statements on purpose: a count inside
+ * the locking SELECT would read the snapshot taken before the lock was granted, and miss the
+ * slots that the transaction it waited for had just taken.
+ */
 export async function lockEndpoint(db: Queryable, endpointId: string): Promise<SlotEndpoint | undefined> {
-  const { rows } = await db.query<SlotEndpoint>(
-    `SELECT id, status, ordering,
-       (SELECT count(*)::int FROM webhook_deliveries d WHERE d.endpoint_id = e.id AND d.slot_until > now()) AS held
-     FROM webhook_endpoints e WHERE id = $1 FOR UPDATE`,
+  const { rows } = await db.query<Omit<SlotEndpoint, 'held'>>(
+    `SELECT id, status, ordering FROM webhook_endpoints WHERE id = $1 FOR UPDATE`,
     [endpointId],
   );
-  return rows[0];
+  if (!rows[0]) return undefined;
+  const held = await db.query<{ held: number }>(
+    `SELECT count(*)::int AS held FROM webhook_deliveries WHERE endpoint_id = $1 AND slot_until > now()`,
+    [endpointId],
+  );
+  return { ...rows[0], held: held.rows[0].held };
 }
 
 /** Slots of a locked endpoint not held now. */
