@@ -11,6 +11,12 @@ const URI = 'urn:ietf:rfc:3986';
 const identifierOf = (id: string) => ({ system: URI, value: `urn:uuid:${id}` });
 const ifNoneExist = (id: string) => `identifier=${URI}|urn:uuid:${id}`;
 
+/** The identifier system of an assigning authority no map names (PID-3 CX.4 `GENHOSP` -> `urn:clinigate:authority:GENHOSP`). */
+export const authorityUrn = (authority: string) => `urn:clinigate:authority:${encodeURIComponent(authority)}`;
+
+const patientSystem = (note: NoteReady) =>
+  note.patient_system ?? (note.patient_authority ? authorityUrn(note.patient_authority) : undefined);
+
 /**
  * `note.ready` as a FHIR R4 transaction: one DocumentReference (the note as text/plain, LOINC
  * 11506-3 progress note, docStatus preliminary, the patient by identifier, the visit as the
@@ -20,7 +26,11 @@ const ifNoneExist = (id: string) => `identifier=${URI}|urn:uuid:${id}`;
  */
 export function noteBundle(note: NoteReady, at: Date): Bundle {
   if (!note.patient_id) throw new Error('note.ready has no patient_id: a FHIR Condition needs its subject');
-  const patient: Reference<Patient> = { type: 'Patient', identifier: { value: note.patient_id } };
+  // The patient by business identifier, in its namespace (DESIGN 2026-11-26): an MRN is only unique within its authority.
+  const patient: Reference<Patient> = {
+    type: 'Patient',
+    identifier: { ...(patientSystem(note) ? { system: patientSystem(note) } : {}), value: note.patient_id },
+  };
   const encounter: Reference<Encounter> | undefined = note.visit_id
     ? { type: 'Encounter', identifier: { value: note.visit_id } }
     : undefined;
