@@ -6,6 +6,8 @@ import { Hl7Message } from '@medplum/core';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { MllpClientPool } from '../../src/modules/hl7/mllp-client.js';
 import { MllpDeframer, mllpFrame } from '../../src/modules/hl7/mllp-frames.js';
+import { noteBundle } from '../../src/modules/fhir/note-bundle.js';
+import { hl7MessagesOf } from '../../src/modules/outbound-webhooks/transport/note-by-kind.js';
 import type { OutboundDelivery } from '../../src/modules/outbound-webhooks/transport/outbound-delivery.js';
 import { newTransportState, sendDelivery, type TransportState } from '../../src/modules/outbound-webhooks/transport/send-by-kind.js';
 import { resolveMllpUrl } from '../../src/modules/outbound-webhooks/transport/send-hl7-mllp.js';
@@ -72,15 +74,12 @@ async function rawDestination(answer: (message: Hl7Message) => Buffer | undefine
 }
 const aa = (m: Hl7Message) => mllpFrame(Buffer.from(m.buildAck({ ackCode: 'AA' }).toString()));
 
-const hl7Delivery = (url: string, rules = LOOPBACK): OutboundDelivery => ({
-  kind: 'hl7-mllp',
-  deliveryId: randomUUID(),
-  endpointId: randomUUID(),
-  url,
-  rules,
-  receiver: { application: 'EPIC-IB', facility: 'GENHOSP' },
-  note: note(),
-});
+function hl7Delivery(url: string, rules = LOOPBACK): OutboundDelivery {
+  const deliveryId = randomUUID();
+  const messages = hl7MessagesOf('note.ready', note(), deliveryId, { application: 'EPIC-IB', facility: 'GENHOSP' });
+  if (typeof messages === 'string') throw new Error(messages);
+  return { kind: 'hl7-mllp', deliveryId, endpointId: randomUUID(), url, rules, messages };
+}
 
 describe('outbound addresses, read caps and kept MLLP connections (DESIGN 2026-11-26)', () => {
   const states: TransportState[] = [];
@@ -193,7 +192,7 @@ describe('outbound addresses, read caps and kept MLLP connections (DESIGN 2026-1
         rules: LOOPBACK,
         client: { token_url: `${base}/token`, client_id: 'c' },
         privateKey,
-        note: note(),
+        bundle: noteBundle(note(), new Date()),
       },
       10_000,
       state(),

@@ -127,7 +127,7 @@ export async function advanceDocumentationPipeline(
     const generation = generationOf(state, 'codify_run_id');
     const id = idOf(generation ? `codify:${generation}` : 'codify');
     await insertCodifyRun(tx, { id, ...owner, model: 'balanced', text, noteBytes: Buffer.byteLength(text), correlationId });
-    await codifyJob.send(deps.boss, tx, { codify_run_id: id, continuation });
+    await codifyJob.send(deps.boss, tx, { codify_run_id: id, group_id: owner.groupId, continuation });
     return { note_id: noteId, codify_run_id: id };
   };
   let withCodify = await step('codify_run_id', startCodification);
@@ -142,7 +142,9 @@ export async function advanceDocumentationPipeline(
     // Seen in flight by the event's own job (a retry after a crash, or a codification started by
     // a release before continuations, whose job carries none): a second job carries one. The
     // codification is done once; a job that finds it ended sends its continuation all the same.
-    await withTransaction(deps.pool, (tx) => codifyJob.send(deps.boss, tx, { codify_run_id: codification.run_id, continuation }));
+    await withTransaction(deps.pool, (tx) =>
+      codifyJob.send(deps.boss, tx, { codify_run_id: codification.run_id, group_id: owner.groupId, continuation }),
+    );
   }
   if (inFlight) return 'continues';
   if (codification.status !== 'completed' || !codification.result) {

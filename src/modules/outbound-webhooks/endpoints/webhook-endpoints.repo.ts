@@ -11,6 +11,9 @@ export interface WebhookEndpoint {
   kind: 'webhook' | 'hl7-mllp' | 'fhir';
   /** A fhir endpoint's SMART client (token_url, client_id, scope), never its private key; null otherwise. */
   auth: Record<string, unknown> | null;
+  /** An hl7-mllp endpoint's MSH-5 and MSH-6: the application and facility it is. */
+  receiving_application: string | null;
+  receiving_facility: string | null;
   status: 'active' | 'disabled';
   disabled_reason: string | null;
   created_at: string;
@@ -31,16 +34,19 @@ export interface NewWebhookEndpoint {
   auth?: Record<string, unknown> | null;
   /** Sealed. */
   authPrivateKey?: string | null;
+  receivingApplication?: string | null;
+  receivingFacility?: string | null;
 }
 
 // The secret is never selected here: it is shown once, by the creation handler.
-const COLUMNS = `id, url, events, group_id, description, thin, kind, auth, status, disabled_reason,
+const COLUMNS = `id, url, events, group_id, description, thin, kind, auth, receiving_application, receiving_facility, status, disabled_reason,
   ${isoTime('created_at')}, ${isoTime('updated_at')}`;
 
 export async function insertEndpoint(db: Queryable, e: NewWebhookEndpoint): Promise<WebhookEndpoint> {
   const { rows } = await db.query<WebhookEndpoint>(
-    `INSERT INTO webhook_endpoints (id, url, events, group_id, description, thin, secret, allow_private, kind, auth, auth_private_key)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING ${COLUMNS}`,
+    `INSERT INTO webhook_endpoints (id, url, events, group_id, description, thin, secret, allow_private, kind, auth, auth_private_key,
+                                    receiving_application, receiving_facility)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) RETURNING ${COLUMNS}`,
     [
       e.id,
       e.url,
@@ -53,6 +59,8 @@ export async function insertEndpoint(db: Queryable, e: NewWebhookEndpoint): Prom
       e.kind ?? 'webhook',
       e.auth ? JSON.stringify(e.auth) : null,
       e.authPrivateKey ?? null,
+      e.receivingApplication ?? null,
+      e.receivingFacility ?? null,
     ],
   );
   return rows[0];

@@ -3,7 +3,6 @@ import { SmartTokenCache } from '../../fhir/smart-token.js';
 import { MllpClientPool } from '../../hl7/mllp-client.js';
 import type { ClaimedDelivery } from '../deliveries/webhook-deliveries.repo.js';
 import { outboundDeliveryOf, type OutboundDelivery } from './outbound-delivery.js';
-import { messageBody } from './payload.js';
 import type { SendResult } from './send-result.js';
 import { sendFhirNote } from './send-fhir.js';
 import { sendHl7Note } from './send-hl7-mllp.js';
@@ -21,28 +20,20 @@ export interface TransportState {
 export const newTransportState = (): TransportState => ({ tokens: new SmartTokenCache(), mllp: new MllpClientPool() });
 
 /**
- * One attempt of a message by its destination's kind: a signed JSON POST (webhook), an MDM^T02
- * (+ ADT^A08 with the codes) over MLLP (hl7-mllp), or a transaction Bundle under SMART Backend
- * Services (fhir).
+ * One attempt of a built message by its destination's kind: a signed JSON POST (webhook), a note's
+ * HL7 messages over MLLP (hl7-mllp), or its transaction Bundle under SMART Backend Services (fhir).
  */
 export function sendDelivery(delivery: OutboundDelivery, timeoutMs: number, state: TransportState): Promise<SendResult> {
   const { url, rules, deliveryId } = delivery;
   switch (delivery.kind) {
     case 'webhook':
-      return sendWebhook({
-        url,
-        secret: delivery.secret,
-        messageId: deliveryId,
-        body: messageBody(delivery.message, delivery.thin),
-        rules,
-        timeoutMs,
-      });
+      return sendWebhook({ url, secret: delivery.secret, messageId: deliveryId, body: delivery.body, rules, timeoutMs });
     case 'hl7-mllp':
-      return sendHl7Note({ url, note: delivery.note, deliveryId, receiver: delivery.receiver, rules, timeoutMs, connections: state.mllp });
+      return sendHl7Note({ url, messages: delivery.messages, rules, timeoutMs, connections: state.mllp });
     case 'fhir':
       return sendFhirNote({
         url,
-        note: delivery.note,
+        bundle: delivery.bundle,
         client: delivery.client,
         privateKey: delivery.privateKey,
         cacheKey: delivery.endpointId,
@@ -54,8 +45,8 @@ export function sendDelivery(delivery: OutboundDelivery, timeoutMs: number, stat
 }
 
 /**
- * One attempt of a claimed delivery: the row read as its message (outbound-delivery.ts), then
- * sent. A string: why it is not sent (the delivery is cancelled).
+ * One attempt of a claimed delivery: the row read once into its message (outbound-delivery.ts),
+ * then sent. A string: why it is not sent (the delivery is cancelled).
  */
 export async function sendByKind(
   deps: TransportDeps,
@@ -64,6 +55,7 @@ export async function sendByKind(
   state: TransportState,
 ): Promise<SendResult | string> {
   const delivery = outboundDeliveryOf(deps, d);
-  if (typeof delivery === 'string') return delivery;
+  if ('cancel' in delivery) return delivery.cancel;
+  if ('dead' in delivery) return { statusCode: null, durationMs: 0, error: delivery.dead, permanent: true };
   return sendDelivery(delivery, timeoutMs, state);
 }

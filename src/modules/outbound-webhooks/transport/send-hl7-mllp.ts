@@ -1,11 +1,9 @@
 import { Hl7Message } from '@medplum/core';
 import { MllpClientError, type MllpClientPool } from '../../hl7/mllp-client.js';
-import { noteDiagnosesA08, noteMdmT02, type Receiver } from '../../hl7/note-messages.js';
-import type { NoteReady } from '../../../outbound-events/note-ready.js';
 import type { SendResult } from './send-result.js';
 import { resolveHost, SsrfError, type OutboundRules } from './ssrf-guard.js';
 
-/** `mllp://host:port` or `mllps://host:port` (MLLP over TLS); throws SsrfError (a clear 400 at subscription) for anything else. */
+/** `mllps://host:port` (MLLP over TLS) or `mllp://host:port`; throws SsrfError (a clear 400 at subscription) for anything else. */
 export function parseMllpUrl(raw: string): { host: string; port: number; tls: boolean } {
   let url: URL;
   try {
@@ -37,13 +35,11 @@ export async function resolveMllpUrl(raw: string, rules: boolean | OutboundRules
 
 export interface Hl7SendRequest {
   url: string;
-  note: NoteReady;
-  /** The delivery id: the messages' control ids derive from it, so a retry or replay repeats them. */
-  deliveryId: string;
-  /** MSH-5 / MSH-6: the endpoint's receiving application and facility. */
-  receiver: Receiver;
+  /** The messages, in order, built from the event with control ids derived from the delivery id (controlIdOf), so a retry or replay repeats them. */
+  messages: Hl7Message[];
   rules: OutboundRules;
   timeoutMs: number;
+  /** This process's kept connections (one per destination). */
   connections: MllpClientPool;
 }
 
@@ -51,11 +47,11 @@ export interface Hl7SendRequest {
 export const controlIdOf = (deliveryId: string, kind: 'M' | 'D') => `${kind}${deliveryId.replace(/-/g, '').slice(0, 19).toUpperCase()}`;
 
 /**
- * `note.ready` to an HL7 destination: the MDM^T02, then (when there are codes) the ADT^A08 with
- * the DG1 segments, on the destination's kept connection, each waiting for its ACK (read up to
- * 1 MB). AA or CA goes on; AE or no answer within the timeout is a retry of the delivery (both
- * messages again, with the same control ids, so a receiver that keeps MSH-10 drops the repeat);
- * AR is dead.
+ * A note's messages to an HL7 destination (note.ready: MDM^T02 then ADT^A08; note.signed: MDM^T04
+ * then ADT^A08; note.amended: MDM^T08), in order on the destination's kept connection, each
+ * waiting for its ACK (read up to 1 MB). AA or CA goes on; AE or no answer within the timeout is
+ * a retry of the delivery (all messages again, with the same control ids, so a receiver that keeps
+ * MSH-10 drops the repeat); AR is dead.
  */
 export async function sendHl7Note(req: Hl7SendRequest): Promise<SendResult> {
   const started = performance.now();
@@ -67,19 +63,15 @@ export async function sendHl7Note(req: Hl7SendRequest): Promise<SendResult> {
     if (err instanceof SsrfError) return { statusCode: null, durationMs: elapsed(), error: `refused: ${err.message}`, permanent: true };
     throw err;
   }
-  const now = new Date();
-  const messages = [
-    noteMdmT02(req.note, controlIdOf(req.deliveryId, 'M'), now, req.receiver),
-    noteDiagnosesA08(req.note, controlIdOf(req.deliveryId, 'D'), now, req.receiver),
-  ].filter((m): m is Hl7Message => m !== undefined);
   try {
     return await req.connections.session(
       { address: target.address, port: target.port, ...(target.tls ? { tls: { servername: target.host } } : {}) },
       req.timeoutMs,
       async (send) => {
-        for (const message of messages) {
+        for (const message of req.messages) {
           const type = message.header.getComponent(9, 1) + '^' + message.header.getComponent(9, 2);
-          const ack = Hl7Message.parse((await send(Buffer.from(message.toString(), 'utf8'))).toString('utf8').replace(/^[\r\n]+/, ''));
+          const answer = (await send(Buffer.from(message.toString(), 'utf8'))).toString('utf8');
+          const ack = Hl7Message.parse(answer.slice(answer.indexOf('MSH')));
           const code = ack.getSegment('MSA')?.getComponent(1, 1).toUpperCase() ?? '';
           // ERR-3 (a table code and its name), not MSA-3 or ERR-8: free text may name the patient.
           const err = ack.getSegment('ERR');
