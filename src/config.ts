@@ -108,6 +108,11 @@ const envSchema = z.object({
   // Private ranges outbound endpoints may reach, the only ones `http://` and `mllp://` may go to
   // (DESIGN 2026-11-26): a hospital network or VPN, e.g. `10.20.0.0/16,192.168.5.7`.
   OUTBOUND_ALLOW_CIDRS: list.refine((a) => a.every(isNetwork), 'must be comma-separated IP addresses or CIDRs'),
+  // DESIGN "Fair share between groups" and "Delivery operations" (2026-11-26).
+  WEBHOOK_ENDPOINT_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(4),
+  WEBHOOK_ENDPOINTS_PER_GROUP: z.coerce.number().int().min(1).default(25),
+  WEBHOOK_FAILING_AFTER: z.coerce.number().int().min(1).default(5),
+  CALL_TIMEOUT_MINUTES: z.coerce.number().positive().default(30),
   LOG_LEVEL: z.enum(['error', 'warn', 'info', 'http', 'verbose', 'debug', 'silly']).default('info'),
 });
 
