@@ -19,6 +19,8 @@ COPY --from=build /app/dist ./dist
 COPY package.json ./
 COPY migrations ./migrations
 COPY config ./config
+# The ICD-10-CM release the product ships: the FY2026 code table, the compiled Index and Tabular.
+COPY data ./data
 # The operations console's static files, served at /console (no build step).
 COPY console ./console
 USER node

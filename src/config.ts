@@ -59,6 +59,17 @@ const envSchema = z.object({
   // Empty (as docker-compose passes an unset variable) is off, not port 0.
   HL7_MLLP_PORT: z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number().int().min(0).max(65535).optional()),
   HL7_MLLP_HOST: z.string().default('127.0.0.1'),
+  // MLLP over TLS (DESIGN 2026-11-26): the port, and PEM files of the server's certificate and key and
+  // of the CAs client certificates must chain to (optional: senders may pin theirs by fingerprint).
+  HL7_MLLPS_PORT: z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number().int().min(0).max(65535).optional()),
+  HL7_TLS_CERT: optionalString,
+  HL7_TLS_KEY: optionalString,
+  HL7_TLS_CA: optionalString,
+  HL7_MAX_FRAME_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .default(1024 * 1024),
   EHR_WEBHOOK_SECRET: list,
   VOICE_WEBHOOK_SECRET: list,
   VOICE_PROVIDER_URL: optionalUrl,
@@ -160,6 +171,9 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   if (cfg.NODE_ENV === 'production' && cfg.VOICE_PROVIDER_URL && !cfg.VOICE_PROVIDER_SECRET) {
     throw new ConfigError('Invalid configuration: VOICE_PROVIDER_SECRET is required in production when VOICE_PROVIDER_URL is set');
+  }
+  if (cfg.HL7_MLLPS_PORT !== undefined && (!cfg.HL7_TLS_CERT || !cfg.HL7_TLS_KEY)) {
+    throw new ConfigError('Invalid configuration: HL7_MLLPS_PORT needs HL7_TLS_CERT and HL7_TLS_KEY (PEM files)');
   }
   if (cfg.ENGINE === 'openai' && !cfg.OPENAI_BASE_URL) {
     throw new ConfigError('Invalid configuration: OPENAI_BASE_URL is required when ENGINE=openai');

@@ -1,5 +1,5 @@
 import type { Config } from '../config.js';
-import type { CodeTable } from '../terminology/code-table.js';
+import { resolveTable, type TableInForce } from '../terminology/shipped-release.js';
 import type { Logger } from '../lib/logger.js';
 import type { ClinicalEngine } from './engine.js';
 import { FallbackEngine } from './fallback-engine.js';
@@ -7,8 +7,8 @@ import { IsolatedEngine } from './isolated/isolated-engine.js';
 import { OpenAIEngine } from './openai/openai-engine.js';
 
 export interface EngineDeps {
-  /** The ICD-10-CM table in force: imported codes, else the starter catalog. */
-  codeTable: () => CodeTable;
+  /** The ICD-10-CM table in force: imported codes, else 'shipped' (the release the product ships). */
+  codeTable: () => TableInForce;
   /** For PHI-free notices (retries, fallbacks). */
   logger: Logger;
 }
@@ -18,11 +18,15 @@ export function createEngine(config: Config, deps: EngineDeps): ClinicalEngine {
   switch (config.ENGINE) {
     case 'local':
       // In worker threads: no input can block the HTTP event loop (isolated-engine.ts).
-      return new IsolatedEngine({ codeTable: deps.codeTable, logger: deps.logger });
+      return new IsolatedEngine({ codeTable: deps.codeTable, logger: deps.logger, maxQueuePerGroup: config.ENGINE_QUEUE_PER_GROUP });
     case 'openai': {
-      const engine = new OpenAIEngine(config, { codeTable: deps.codeTable, logger: deps.logger });
+      const engine = new OpenAIEngine(config, { codeTable: () => resolveTable(deps.codeTable()), logger: deps.logger });
       return config.ENGINE_FALLBACK === 'local'
-        ? new FallbackEngine(engine, new IsolatedEngine({ codeTable: deps.codeTable, logger: deps.logger }), deps.logger)
+        ? new FallbackEngine(
+            engine,
+            new IsolatedEngine({ codeTable: deps.codeTable, logger: deps.logger, maxQueuePerGroup: config.ENGINE_QUEUE_PER_GROUP }),
+            deps.logger,
+          )
         : engine;
     }
   }

@@ -145,6 +145,25 @@ const ids = {
   group_id: z.string().nullable().openapi({ example: IDS.group }),
 };
 
+const signedCodeDto = z.object({ code: z.string().openapi({ example: 'J18.9' }), description: z.string() });
+const noteSignoffDto = z.object({
+  note_id: uuid(IDS.note),
+  ...ids,
+  version: z.number().int(),
+  status: z.enum(['signed', 'amended']),
+  patient_id: z.string().nullable().openapi({ description: 'Absent on thin endpoints' }),
+  visit_id: z.string().nullable().openapi({ description: 'Absent on thin endpoints' }),
+  doctor_id: z.string().nullable().openapi({ description: 'Absent on thin endpoints' }),
+  signed_by: z.string().openapi({ description: "The signer (the token's `sub`)", example: IDS.user }),
+  signed_at: timestamp(),
+  signed_codes: z.array(signedCodeDto).openapi({ description: "The clinician's final ICD-10-CM codes" }),
+  dropped_codes: z.array(signedCodeDto).openapi({ description: 'Codes of the last codification the clinician did not keep' }),
+  amendment_reason: z.string().nullable(),
+  changed_at: timestamp().openapi({ description: 'When this version was written (the signature or the amendment)' }),
+  template: templateSchema.optional().openapi({ description: 'Absent on thin endpoints' }),
+  ai_generated_content: noteContentDto.optional().openapi({ description: 'Absent on thin endpoints' }),
+});
+
 export const OUTBOUND_EVENT_DATA: Record<(typeof OUTBOUND_EVENT_TYPES)[number], { summary: string; data: z.ZodType }> = {
   'transcription.created': {
     summary: 'A transcription was stored (API or EHR pipeline)',
@@ -213,6 +232,14 @@ export const OUTBOUND_EVENT_DATA: Record<(typeof OUTBOUND_EVENT_TYPES)[number], 
       ai_generated_content: noteContentDto.optional().openapi({ description: 'Absent on thin endpoints' }),
       final_code_assessments: z.array(codeAssessmentDto).optional().openapi({ description: 'Absent on thin endpoints' }),
     }),
+  },
+  'note.signed': {
+    summary: 'A clinician signed a note (status `signed`): the signature, the signed codes and the content',
+    data: noteSignoffDto,
+  },
+  'note.amended': {
+    summary: 'A signed note was changed (status `amended`, a new version): the reason, the kept signature and the content',
+    data: noteSignoffDto,
   },
   'codify.completed': {
     summary: 'A codification ended',

@@ -3,15 +3,16 @@ import type { Logger } from '../lib/logger.js';
 import { CodeTable } from './code-table.js';
 import { latestImport, loadCodeRows } from './icd10-codes.repo.js';
 import { importIcd10 } from './icd10-import.js';
-import { starterRows } from './starter-catalog.js';
+import { shippedCodeTable, type TableInForce } from './shipped-release.js';
 
 /**
- * The ICD-10-CM table in force, held in memory: the imported codes, or the starter catalog when
- * nothing is imported. `current()` is synchronous for the engine; `refresh()` swaps in a new
- * table after an import (this process's, or another's, seen by `watch`).
+ * The ICD-10-CM table in force: the imported codes, held in memory, or the FY2026 release the
+ * product ships when nothing is imported (read from its file only by a thread that codes with it:
+ * `inForce()` names it without loading it). `current()` is synchronous for the engine; `refresh()`
+ * swaps in a new table after an import (this process's, or another's, seen by `watch`).
  */
 export class CodeTableStore {
-  private table: CodeTable;
+  private table: CodeTable | undefined;
   private importId: number | null = null;
   private timer?: NodeJS.Timeout;
 
@@ -20,16 +21,19 @@ export class CodeTableStore {
     private readonly logger?: Logger,
     /** Build the title index at load (an in-process engine uses it); off when only worker threads code. */
     private readonly indexEagerly = true,
-  ) {
-    this.table = new CodeTable(starterRows());
-  }
+  ) {}
 
   current(): CodeTable {
-    return this.table;
+    return this.table ?? shippedCodeTable();
   }
 
-  get source(): 'imported' | 'starter' {
-    return this.importId === null ? 'starter' : 'imported';
+  /** The imported table, or 'shipped': an engine worker then reads the shipped file itself. */
+  inForce(): TableInForce {
+    return this.table ?? 'shipped';
+  }
+
+  get source(): 'imported' | 'shipped' {
+    return this.importId === null ? 'shipped' : 'imported';
   }
 
   /** Loads the table when the last import differs from the one in memory; true when it changed. */
@@ -38,12 +42,12 @@ export class CodeTableStore {
     const id = last?.id ?? null;
     if (id === this.importId) return false;
     const rows = id === null ? [] : await loadCodeRows(this.db);
-    const table = rows.length ? new CodeTable(rows) : new CodeTable(starterRows());
-    // Build the title index now rather than on the first codify request.
-    if (this.indexEagerly) void table.index;
+    const table = rows.length ? new CodeTable(rows) : undefined;
     this.table = table;
     this.importId = rows.length ? id : null;
-    this.logger?.info('code table loaded', { source: this.source, codes: table.size, import_id: this.importId });
+    // Build the title index now rather than on the first codify request.
+    if (this.indexEagerly) void this.current().index;
+    this.logger?.info('code table loaded', { source: this.source, codes: table?.size ?? 'shipped', import_id: this.importId });
     return true;
   }
 
@@ -65,7 +69,7 @@ export class CodeTableStore {
 /**
  * Start-up: imports `ICD10CM_FILE` when set (a no-op when its content is the last import's),
  * then loads the table in force, unless `load` is false (a thread that never codes: its store
- * keeps the starter catalog and is never refreshed).
+ * names the shipped release and is never refreshed).
  */
 export async function openCodeTableStore(
   pool: Pool,

@@ -1,6 +1,7 @@
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CodeAssessment } from '../../src/engine/engine.js';
+import { STARTER_CATALOG } from '../../src/terminology/starter-catalog.js';
 import { newCaller, type Caller } from '../helpers/tokens.js';
 import { ASSESSMENT, codify, startCodifyApp, type CodifyApp } from '../helpers/codify-app.js';
 
@@ -34,6 +35,15 @@ describe('POST /v1/codify and GET /v1/codify/{runId}', () => {
     expect(i10.description).toBe('Essential (primary) hypertension');
   });
 
+  it('a fresh install (no ICD10CM_FILE, nothing imported) codes from the shipped FY2026 table, beyond any starter list', async () => {
+    expect(t.codeTables.source).toBe('shipped');
+    const res = await codify(t, caller, { medical_note: 'Merkel cell carcinoma of lip, excised last week.' });
+    expect(res.status).toBe(200);
+    const merkel = res.body.final_code_assessments.find((a: CodeAssessment) => a.code === 'C4A.0');
+    expect(merkel?.description).toBe('Merkel cell carcinoma of lip');
+    expect(STARTER_CATALOG.some(([code]) => code === 'C4A.0')).toBe(false);
+  });
+
   it.each(['fast', 'balanced', 'high-quality'])('accepts model %s', async (model) => {
     const res = await codify(t, caller, { medical_note: 'Known hypertension, well controlled.', model });
     expect(res.status).toBe(200);
@@ -52,7 +62,8 @@ describe('POST /v1/codify and GET /v1/codify/{runId}', () => {
   it('discards family history', async () => {
     const res = await codify(t, caller, { medical_note: 'Family history of type 2 diabetes. Mother had breast cancer.' });
     expect(res.status).toBe(200);
-    expect(res.body.final_code_assessments).toEqual([]);
+    // Only family-history status codes (Z80-Z84), never the relative's condition as the patient's.
+    for (const code of codes(res.body.final_code_assessments)) expect(code).toMatch(/^Z8[0-4]/);
     const e119 = res.body.discarded_code_assessments.find((a: CodeAssessment) => a.code === 'E11.9');
     expect(e119?.justification).toMatch(/family history/i);
   });

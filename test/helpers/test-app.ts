@@ -42,7 +42,7 @@ export interface TestApp {
   app: Express;
   deps: AppDeps;
   config: Config;
-  /** The ICD-10-CM table in force (imported codes, else the starter catalog); refresh() after an import. */
+  /** The ICD-10-CM table in force (imported codes, else the shipped FY2026 release); refresh() after an import. */
   codeTables: CodeTableStore;
   close(): Promise<void>;
 }

@@ -83,7 +83,7 @@ describe.runIf(Boolean(inject('adminDatabaseUrl')))('ICD-10-CM import into Postg
     ]);
   });
 
-  it('the store loads the imported table, and the starter catalog when nothing is imported', async () => {
+  it('the store loads the imported table, and the shipped FY2026 release when nothing is imported', async () => {
     const store = new CodeTableStore(pool);
     expect(await store.refresh()).toBe(true);
     expect(store.source).toBe('imported');
@@ -91,15 +91,21 @@ describe.runIf(Boolean(inject('adminDatabaseUrl')))('ICD-10-CM import into Postg
     expect(await store.refresh()).toBe(false);
     const empty = await isolatedDatabase('test_icd10_empty');
     const emptyPool = createPool(empty.url, 1);
-    const starter = new CodeTableStore(emptyPool);
-    await starter.refresh();
-    expect(starter.source).toBe('starter');
-    expect(starter.current().has('I10')).toBe(true);
+    const fresh = new CodeTableStore(emptyPool);
+    await fresh.refresh();
+    expect(fresh.source).toBe('shipped');
+    expect(fresh.inForce()).toBe('shipped');
+    expect(fresh.current().size).toBe(74_719);
+    // Codes no starter list ever held.
+    expect(fresh.current().get('S83.241A')?.description).toBe(
+      'Other tear of medial meniscus, current injury, right knee, initial encounter',
+    );
+    expect(fresh.current().has('QA00101')).toBe(true);
     await emptyPool.end();
     await empty.drop();
   });
 
-  it('a store opened not to load (a thread that never codes) still imports a new file, and holds only the starter catalog', async () => {
+  it('a store opened not to load (a thread that never codes) still imports a new file, and holds no table', async () => {
     const logger = createLogger('error', { silent: true });
     const path = file(
       'api-thread.txt',
@@ -107,8 +113,8 @@ describe.runIf(Boolean(inject('adminDatabaseUrl')))('ICD-10-CM import into Postg
     );
     const apiThread = await openCodeTableStore(pool, logger, { icd10File: path, load: false });
     expect(await count()).toBe(2); // imported for the threads that code
-    expect(apiThread.source).toBe('starter');
-    expect(apiThread.current().has('A000')).toBe(false);
+    expect(apiThread.source).toBe('shipped');
+    expect(apiThread.inForce()).toBe('shipped');
     const workersThread = await openCodeTableStore(pool, logger, { icd10File: path });
     expect(workersThread.source).toBe('imported');
     expect(workersThread.current().size).toBe(2);

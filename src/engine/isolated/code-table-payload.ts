@@ -1,10 +1,23 @@
 import { CodeTable } from '../../terminology/code-table.js';
+import { shippedCodeTable, type TableInForce } from '../../terminology/shipped-release.js';
 
 /** A code table as posted to an engine worker: two strings and a byte array clone in one copy each. */
 export interface CodeTablePayload {
   codes: string;
   descriptions: string;
   billable: Uint8Array;
+}
+
+/** The table in force as posted: its rows, or the name of the shipped release (the worker reads the file itself). */
+export type TablePayload = CodeTablePayload | { shipped: true };
+
+export function payloadOf(table: TableInForce): TablePayload {
+  return table === 'shipped' ? { shipped: true } : toPayload(table);
+}
+
+/** The worker's table: the shipped release, read from its file, or the rows posted. */
+export function tableOf(payload: TablePayload): CodeTable {
+  return 'shipped' in payload ? shippedCodeTable() : fromPayload(payload);
 }
 
 /** The rows of `table`, in its order (titles never contain a line break). */

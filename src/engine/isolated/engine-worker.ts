@@ -1,11 +1,12 @@
 import { serveTasks } from '../../lib/worker-tasks.js';
 import type { CodeTable } from '../../terminology/code-table.js';
 import { LocalEngine } from '../local/local-engine.js';
-import { fromPayload, type CodeTablePayload } from './code-table-payload.js';
+import { tableOf, type TablePayload } from './code-table-payload.js';
 
 /**
  * An engine worker thread: the local engine over its own copy of the code table, posted by the
- * main thread with the first codify call after the table changed (isolated-engine.ts).
+ * main thread with the first codify call after the table changed (isolated-engine.ts), or read
+ * from the shipped release's file when that is the table in force.
  */
 let table: CodeTable | undefined;
 const engine = new LocalEngine(() => {
@@ -20,7 +21,7 @@ serveTasks(
     codify: (a) => engine.codify(a.input),
   },
   (payload) => {
-    table = fromPayload(payload as CodeTablePayload);
+    table = tableOf(payload as TablePayload);
     // The title index is built here, in setup, not inside the first call's budget.
     void table.index;
   },

@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os';
-import { WorkerCrashError, WorkerPool, WorkerTimeoutError } from '../../lib/worker-pool.js';
+import { WorkerBusyError, WorkerCrashError, WorkerPool, WorkerTimeoutError } from '../../lib/worker-pool.js';
 import type { Logger } from '../../lib/logger.js';
-import type { CodeTable } from '../../terminology/code-table.js';
+import type { TableInForce } from '../../terminology/shipped-release.js';
 import type {
   ChatMessage,
   ChatOptions,
@@ -14,15 +14,15 @@ import type {
 } from '../engine.js';
 import { EngineLimitError, EngineUnavailableError } from '../engine-errors.js';
 import type { Template } from '../templates.js';
-import { toPayload } from './code-table-payload.js';
+import { payloadOf } from './code-table-payload.js';
 import { capLineLengths } from './line-cap.js';
 
 /** A local engine call's budget: ~100x the extraction of a long visit on a loaded 2-core machine. */
 export const ENGINE_BUDGET_MS = 30_000;
 
 export interface IsolatedEngineOptions {
-  /** The table in force (reloaded after an import); each worker is sent its rows when it changes. */
-  codeTable: () => CodeTable;
+  /** The table in force (reloaded after an import); each worker is sent its rows when it changes, or reads the shipped release itself. */
+  codeTable: () => TableInForce;
   /** Worker threads; default: one per core beyond the first, at most 2. */
   size?: number;
   budgetMs?: number;
@@ -32,19 +32,22 @@ export interface IsolatedEngineOptions {
   maxHeapMb?: number;
   /** For PHI-free notices when a call is stopped. */
   logger?: Logger;
+  /** ENGINE_QUEUE_PER_GROUP: calls of one group that may wait; one more is refused (EngineUnavailableError). */
+  maxQueuePerGroup?: number;
 }
 
 /**
  * The local engine, run in worker threads so that no input can block the HTTP event loop: each
  * call gets `budgetMs` of work; a call over it (or one that exhausts its worker's heap) stops its
  * worker, which is replaced, and fails with EngineLimitError (a run ends `failed`, codify answers
- * 422). Lines reach the engine at most MAX_LINE_CHARS long.
+ * 422). Lines reach the engine at most MAX_LINE_CHARS long. Waiting calls are served by group in
+ * turn (lib/worker-pool.ts), so another group's burst delays a call by the running calls only.
  */
 export class IsolatedEngine implements ClinicalEngine {
   readonly name = 'local';
   private readonly pool: WorkerPool;
   private readonly budgetMs: number;
-  private readonly versions = new WeakMap<CodeTable, number>();
+  private readonly versions = new WeakMap<object, number>();
   private lastVersion = 0;
 
   constructor(private readonly options: IsolatedEngineOptions) {
@@ -55,6 +58,7 @@ export class IsolatedEngine implements ClinicalEngine {
       // A small young generation: building the table's index in a worker peaked 25 MB higher with
       // V8's default (48 MB), at no measurable cost in speed.
       resourceLimits: { maxOldGenerationSizeMb: options.maxHeapMb ?? 512, maxYoungGenerationSizeMb: 8 },
+      maxQueuePerGroup: options.maxQueuePerGroup,
     });
   }
 
@@ -70,11 +74,11 @@ export class IsolatedEngine implements ClinicalEngine {
 
   codify(input: CodifyInput, options?: EngineCallOptions): Promise<CodifyResult> {
     const table = this.options.codeTable();
-    let version = this.versions.get(table);
-    if (version === undefined) this.versions.set(table, (version = ++this.lastVersion));
+    let version = table === 'shipped' ? 0 : this.versions.get(table);
+    if (version === undefined) this.versions.set(table as object, (version = ++this.lastVersion));
     return this.call('codify', { input: { ...input, text: capLineLengths(input.text) } }, options, {
       key: version,
-      load: () => toPayload(table),
+      load: () => payloadOf(table),
     });
   }
 
@@ -85,8 +89,9 @@ export class IsolatedEngine implements ClinicalEngine {
 
   private async call<T>(op: string, args: unknown, options?: EngineCallOptions, setup?: { key: unknown; load: () => unknown }): Promise<T> {
     try {
-      return await this.pool.run<T>(op, args, { timeoutMs: this.budgetMs, signal: options?.signal, setup });
+      return await this.pool.run<T>(op, args, { timeoutMs: this.budgetMs, signal: options?.signal, setup, group: options?.group });
     } catch (err) {
+      if (err instanceof WorkerBusyError) throw new EngineUnavailableError(`The clinical engine is busy: ${err.message}`);
       if (err instanceof WorkerTimeoutError || err instanceof WorkerCrashError) {
         // Operation and reason only: never the input.
         this.options.logger?.warn('engine worker replaced', { operation: op, reason: err.message, budget_ms: this.budgetMs });

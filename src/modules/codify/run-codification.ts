@@ -57,7 +57,7 @@ export async function runCodification(deps: AppDeps, id: string): Promise<void> 
   try {
     const out = await deps.engine.codify(
       { text: run.input_text, model: run.model, noteLength },
-      { signal: AbortSignal.timeout(deps.config.CODIFY_TIMEOUT_MS) },
+      { signal: AbortSignal.timeout(deps.config.CODIFY_TIMEOUT_MS), group: run.group_id },
     );
     raw = { final_code_assessments: out.final_code_assessments ?? [], discarded_code_assessments: out.discarded_code_assessments ?? [] };
   } catch (err) {

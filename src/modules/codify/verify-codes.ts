@@ -1,29 +1,10 @@
 import type { Queryable } from '../../db/pool.js';
 import type { CodeAssessment, CodeEvidence } from '../../engine/engine.js';
 import { PDF_SEPARATOR } from '../../engine/local/coder/evidence.js';
-import { CodeTable, type CodeRow } from '../../terminology/code-table.js';
-import { findCodes } from '../../terminology/icd10-codes.repo.js';
+import type { CodeRow } from '../../terminology/code-table.js';
 import { isValidCodeFormat, toDotted, toUndotted } from '../../terminology/icd10-file.js';
-import { starterRows } from '../../terminology/starter-catalog.js';
+import { officialRows } from '../../terminology/official-codes.js';
 import type { CodifyOutcome } from './codify.repo.js';
-
-let starter: CodeTable | undefined;
-
-/**
- * The rows of the table in force for these codes: the imported table when there is one (the
- * source of every process's in-memory table), else the starter catalog.
- */
-async function officialRows(db: Queryable, codes: string[]): Promise<Map<string, CodeRow>> {
-  const { imported, rows } = await findCodes(db, codes);
-  if (imported) return new Map(rows.map((r) => [r.code, r]));
-  starter ??= new CodeTable(starterRows());
-  const out = new Map<string, CodeRow>();
-  for (const code of codes) {
-    const row = starter.get(code);
-    if (row) out.set(code, row);
-  }
-  return out;
-}
 
 const confidence = (n: unknown) => (typeof n === 'number' && Number.isFinite(n) ? Math.round(Math.min(100, Math.max(0, n))) : 0);
 

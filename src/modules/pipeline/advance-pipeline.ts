@@ -10,7 +10,7 @@ import { findCodifyRun, insertCodifyRun } from '../codify/codify.repo.js';
 import { renderNoteText } from '../fhir/note-text.js';
 import { endInboundEvent } from '../inbound-events/end-event.js';
 import { findInboundEvent, type StoredInboundEvent } from '../inbound-events/inbound-events.repo.js';
-import { findNote } from '../notes/notes.repo.js';
+import { findNote, setNoteVisit } from '../notes/notes.repo.js';
 import { recordEvent } from '../outbound-webhooks/outbox/outbox.repo.js';
 import { enqueueRun } from '../runs/enqueue-run.js';
 import { isEnded, loadRun } from '../runs/runs.repo.js';
@@ -103,7 +103,7 @@ const startCoding: Transition = async (ctx) => {
     correlationId: event.correlation_id,
     continuation: advanceContinuation(event),
   });
-  await codifyJob.send(ctx.deps.boss, tx, { codify_run_id: id });
+  await codifyJob.send(ctx.deps.boss, tx, { codify_run_id: id, group_id: data.group_id });
   return { step: 'coding', note_id: noteId, codify_run_id: id };
 };
 
@@ -118,6 +118,7 @@ const recordNoteReady: Transition = async (ctx) => {
   }
   const note = await findNote(tx, data.group_id, pipeline.note_id!);
   if (!note) throw new PermanentJobFailure(`Note ${pipeline.note_id} is gone`);
+  if (data.visit_id) await setNoteVisit(tx, note.id, data.visit_id);
   await recordEvent(tx, {
     type: 'note.ready',
     groupId: data.group_id,

@@ -27,7 +27,7 @@ export async function enqueueRun(
   await runExecuteJob.send(
     boss,
     tx,
-    { run_id: created.run_id, request_id: requestId, correlation_id: run.correlationId },
+    { run_id: created.run_id, group_id: run.groupId, request_id: requestId, correlation_id: run.correlationId },
     { singletonKey: run.threadId },
   );
   return created;

@@ -271,6 +271,7 @@ export function rewrite(text: string, speaker: Speaker, p: Pronouns, verbs?: Set
   let t = ` ${text} `;
   if (speaker === 'patient' || speaker === 'other') {
     t = t
+      .replace(/\b(?:like|as) you (?:asked|said|told me|suggested|recommended)\b/gi, 'as instructed')
       .replace(/\bmy\s?self\b/gi, p.refl)
       .replace(/\bmy\b/gi, p.poss)
       .replace(/\bmine\b/gi, p.poss)
@@ -343,17 +344,26 @@ const NUMBERS: Record<string, string> = {
 
 /** Clinical notation: numerals for counts before units, "mg" for milligrams. */
 export function notation(text: string): string {
-  return text
-    .replace(
-      /\b(twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)[- ](one|two|three|four|five|six|seven|eight|nine)\b/gi,
-      (_m, t: string, u: string) => String(TENS[t.toLowerCase()] + UNITS[u.toLowerCase()]),
-    )
-    .replace(
-      /\b(two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty|sixty)\b(?=\s+(?:days?|weeks?|months?|years?|hours?|minutes?|times?|mg|milligrams?|pounds?|lbs|out of|centimeters?|percent))/gi,
-      (w) => NUMBERS[w.toLowerCase()] ?? w,
-    )
-    .replace(/\b(out of) (ten|five|four|six)\b/gi, (_m, a: string, n: string) => `${a} ${NUMBERS[n.toLowerCase()]}`)
-    .replace(/\b(\d+(?:\.\d+)?)\s*milligrams?\b/gi, '$1 mg')
-    .replace(/\b(\d+)\s*percent\b/gi, '$1%')
-    .replace(/\b(\d+) %/g, '$1%');
+  return (
+    text
+      .replace(
+        /\b(twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)[- ](one|two|three|four|five|six|seven|eight|nine)\b/gi,
+        (_m, t: string, u: string) => String(TENS[t.toLowerCase()] + UNITS[u.toLowerCase()]),
+      )
+      .replace(
+        /\b(two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty|sixty)\b(?=\s+(?:days?|weeks?|months?|years?|hours?|minutes?|times?|mg|milligrams?|pounds?|lbs|out of|centimeters?|percent))/gi,
+        (w) => NUMBERS[w.toLowerCase()] ?? w,
+      )
+      .replace(/\b(out of) (ten|five|four|six)\b/gi, (_m, a: string, n: string) => `${a} ${NUMBERS[n.toLowerCase()]}`)
+      .replace(/\b(\d+(?:\.\d+)?)\s*milligrams?\b/gi, '$1 mg')
+      .replace(/\b(\d+)\s*percent\b/gi, '$1%')
+      // Units as notes write them: weight in lb, a body temperature in °F (a US clinic's units, said or implied).
+      .replace(/\b(\d+(?:\.\d+)?) (?:pounds?|lbs)\b/gi, '$1 lb')
+      .replace(/\b(weight(?: today| here)? (?:is|was|of|at)) (\d{2,3}(?:\.\d)?)\b(?! ?(?:lb|kg|kilo|%|\/))/gi, '$1 $2 lb')
+      .replace(
+        /\b((?:temperature|temp)(?: today| here| in the office)? (?:is|was|of|at)) (9[4-9]|10[0-8])(\.\d)?\b(?! ?(?:°|degrees|%))/gi,
+        '$1 $2$3 °F',
+      )
+      .replace(/\b(\d+) %/g, '$1%')
+  );
 }

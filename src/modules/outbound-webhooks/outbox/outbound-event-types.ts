@@ -9,6 +9,8 @@ export const OUTBOUND_EVENT_TYPES = [
   'codify.completed',
   'call.updated',
   'call.completed',
+  'note.signed',
+  'note.amended',
 ] as const;
 
 export type OutboundEventType = (typeof OUTBOUND_EVENT_TYPES)[number];

@@ -1,0 +1,169 @@
+// Compiles the official ICD-10-CM Alphabetic Index and Tabular List XML (FY2023, the newest
+// obtainable; ../shared/data/icd10cm/README.md) into the compact data file the product ships,
+// data/icd10cm/icd10cm-index-tabular-2023.tsv.gz, and copies the FY2026 code table beside it,
+// gzipped. Deterministic: the same inputs give the same bytes (no timestamps, sorted nothing that
+// the XML orders). `npm run icd10:compile`.
+//
+// Format (UTF-8, tab-separated, one record a line; fields never hold a tab or a line break):
+//   #  provenance lines
+//   I  level  title  nonessential-modifiers  code  see  see-also  manifestation-codes
+//        one Index term in document order; level 0 is a main term, its subterms follow it
+//   N  code  kind  text  referenced-codes
+//        one Tabular note of a code or header; kind: inc (inclusion term), includes, x1 (Excludes1),
+//        x2 (Excludes2), cf (code first), ua (use additional code), ca (code also);
+//        referenced codes: the codes and ranges the note names, space-separated ("E10.- R90-R93")
+//   7  code  A=initial encounter|D=subsequent encounter|S=sequela
+//        the 7th characters of a category or subcategory (they apply to every code below it)
+import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { gunzipSync, gzipSync } from 'node:zlib';
+import { SaxesParser } from 'saxes';
+
+const SOURCE = resolve(process.env.ICD10_DIR ?? '../shared/data/icd10cm');
+const OUT = resolve('data/icd10cm');
+const INDEX_XML = 'icd10cm_index_2023.xml.gz';
+const TABULAR_XML = 'icd10cm_tabular_2023.xml.gz';
+const CODES = 'icd10cm-codes-2026.txt';
+
+const clean = (s: string) => s.replace(/\s+/g, ' ').trim();
+const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
+
+interface IndexTerm {
+  level: number;
+  title: string;
+  nemod: string;
+  code: string;
+  see: string;
+  seeAlso: string;
+  manif: string[];
+}
+
+/** Every Index term, main terms (level 0) followed by their subterms, in document order. */
+function readIndex(xml: string): IndexTerm[] {
+  const out: IndexTerm[] = [];
+  const stack: IndexTerm[] = [];
+  const path: string[] = [];
+  let text = '';
+  const parser = new SaxesParser();
+  parser.on('opentag', (tag) => {
+    path.push(tag.name);
+    if (tag.name === 'mainTerm' || tag.name === 'term') {
+      const level = tag.name === 'mainTerm' ? 0 : Number(tag.attributes.level);
+      const term: IndexTerm = { level, title: '', nemod: '', code: '', see: '', seeAlso: '', manif: [] };
+      out.push(term);
+      stack.push(term);
+    }
+    text = '';
+  });
+  parser.on('text', (t) => {
+    const top = stack[stack.length - 1];
+    const inside = path[path.length - 1];
+    if (!top) return;
+    if (inside === 'title') top.title += t;
+    else if (inside === 'nemod') top.nemod += t;
+    else text += t;
+  });
+  parser.on('closetag', (tag) => {
+    path.pop();
+    const top = stack[stack.length - 1];
+    if (tag.name === 'mainTerm' || tag.name === 'term') stack.pop();
+    else if (top) {
+      const value = clean(text);
+      if (tag.name === 'code' && !top.code) top.code = value;
+      else if (tag.name === 'see') top.see = value;
+      else if (tag.name === 'seeAlso') top.seeAlso = value;
+      else if (tag.name === 'manif') top.manif.push(value);
+      // <subcat>: the code is a subcategory to complete; <seecat>: see that category.
+      else if (tag.name === 'subcat' && !top.code) top.code = `${value}-`;
+      else if (tag.name === 'seecat') top.see ||= `category ${value}`;
+    }
+    text = '';
+  });
+  parser.write(xml).close();
+  for (const t of out) {
+    t.title = clean(t.title);
+    t.nemod = clean(t.nemod);
+  }
+  return out;
+}
+
+const CODE = String.raw`[A-TV-Z][0-9][0-9A-Z](?:\.[0-9A-Z]{0,4})?(?:-(?![A-TV-Z][0-9]))?`;
+const REFS = new RegExp(String.raw`(${CODE})(?:\s*-\s*(${CODE}))?`, 'g');
+
+/** The codes and ranges a Tabular note names in its parentheses: "(E10.-)", "(R90-R93)". */
+function referencedCodes(note: string): string {
+  const refs: string[] = [];
+  for (const group of note.match(/\(([^()]*)\)/g) ?? []) {
+    for (const m of group.matchAll(REFS)) refs.push(m[2] ? `${m[1]}-${m[2]}` : m[1]);
+  }
+  return refs.join(' ');
+}
+
+const NOTE_KINDS: Record<string, string> = {
+  inclusionTerm: 'inc',
+  includes: 'includes',
+  excludes1: 'x1',
+  excludes2: 'x2',
+  codeFirst: 'cf',
+  useAdditionalCode: 'ua',
+  codeAlso: 'ca',
+};
+
+/** Notes and 7th-character definitions of every Tabular code and header, in document order. */
+function readTabular(xml: string): string[] {
+  const lines: string[] = [];
+  const codes: string[] = [];
+  const path: string[] = [];
+  let text = '';
+  let kind = '';
+  let sevenths: string[] = [];
+  let extChar = '';
+  const parser = new SaxesParser();
+  parser.on('opentag', (tag) => {
+    path.push(tag.name);
+    if (tag.name in NOTE_KINDS && path.includes('diag')) kind = NOTE_KINDS[tag.name];
+    if (tag.name === 'sevenChrDef') sevenths = [];
+    if (tag.name === 'extension') extChar = String(tag.attributes.char);
+    text = '';
+  });
+  parser.on('text', (t) => (text += t));
+  parser.on('closetag', (tag) => {
+    path.pop();
+    const value = clean(text);
+    text = '';
+    if (tag.name === 'name' && path[path.length - 1] === 'diag') codes.push(value);
+    else if (tag.name === 'diag') codes.pop();
+    else if (tag.name === 'note' && kind && codes.length)
+      lines.push(['N', codes[codes.length - 1], kind, value, referencedCodes(value)].join('\t'));
+    else if (tag.name in NOTE_KINDS) kind = '';
+    else if (tag.name === 'extension') sevenths.push(`${extChar}=${value}`);
+    else if (tag.name === 'sevenChrDef' && codes.length) lines.push(['7', codes[codes.length - 1], sevenths.join('|')].join('\t'));
+  });
+  parser.write(xml).close();
+  return lines;
+}
+
+const indexGz = readFileSync(join(SOURCE, INDEX_XML));
+const tabularGz = readFileSync(join(SOURCE, TABULAR_XML));
+const codes = readFileSync(join(SOURCE, CODES));
+const indexXml = gunzipSync(indexGz);
+const tabularXml = gunzipSync(tabularGz);
+
+const terms = readIndex(indexXml.toString('utf8'));
+const notes = readTabular(tabularXml.toString('utf8'));
+const lines = [
+  '# ICD-10-CM Alphabetic Index and Tabular List, FY2023 (CDC/NCHS, public domain), compiled by scripts/compile-icd10cm.ts',
+  `# ${INDEX_XML} unpacked sha256 ${sha256(indexXml)}`,
+  `# ${TABULAR_XML} unpacked sha256 ${sha256(tabularXml)}`,
+  ...terms.map((t) => ['I', t.level, t.title, t.nemod, t.code, t.see, t.seeAlso, t.manif.join(' ')].join('\t')),
+  ...notes,
+];
+mkdirSync(OUT, { recursive: true });
+const compiled = gzipSync(Buffer.from(lines.join('\n') + '\n', 'utf8'), { level: 9 });
+writeFileSync(join(OUT, 'icd10cm-index-tabular-2023.tsv.gz'), compiled);
+writeFileSync(join(OUT, `${CODES}.gz`), gzipSync(codes, { level: 9 }));
+console.log(
+  `${terms.length} index terms, ${notes.length} tabular notes -> icd10cm-index-tabular-2023.tsv.gz (${Math.round(compiled.length / 1024)} KB); ` +
+    `${CODES}.gz (sha256 of the table ${sha256(codes)})`,
+);

@@ -1,0 +1,44 @@
+// Scores the guideline cases written from the Official Guidelines (test/engine/fixtures/
+// official-guideline-cases.ts) at each level with the full FY2026 table: passes per failure class,
+// must-have recall, and forbidden codes emitted. `npm run eval:guidelines`.
+import type { CodifyModel } from '../src/engine/engine.js';
+import { codifyText } from '../src/engine/local/coder/index.js';
+import { OFFICIAL_CASES, type OfficialCase } from '../test/engine/fixtures/official-guideline-cases.js';
+import { loadFullTable } from './lib/full-table.js';
+
+const MODELS: CodifyModel[] = ['fast', 'balanced', 'high-quality'];
+const VERBOSE = process.argv.includes('--verbose');
+
+/** A forbidden entry ending in "-" forbids every code under its prefix. */
+const forbidden = (code: string, rule: string) => (rule.endsWith('-') ? code.startsWith(rule.slice(0, -1)) : code === rule);
+
+export function judge(c: OfficialCase, finals: string[]): { pass: boolean; found: number; bad: string[] } {
+  const found = c.must.filter((m) => finals.includes(m)).length;
+  const bad = finals.filter((f) => c.mustNot.some((r) => forbidden(f, r)));
+  return { pass: found === c.must.length && bad.length === 0, found, bad };
+}
+
+const { table } = await loadFullTable();
+for (const model of MODELS) {
+  const byClass = new Map<string, [number, number]>();
+  let pass = 0;
+  let must = 0;
+  let found = 0;
+  let bad = 0;
+  for (const c of OFFICIAL_CASES) {
+    const finals = codifyText(table, c.note, model).final_code_assessments.map((a) => a.code);
+    const j = judge(c, finals);
+    const k = byClass.get(c.cls) ?? [0, 0];
+    byClass.set(c.cls, [k[0] + (j.pass ? 1 : 0), k[1] + 1]);
+    pass += j.pass ? 1 : 0;
+    must += c.must.length;
+    found += j.found;
+    bad += j.bad.length;
+    if (VERBOSE && !j.pass)
+      console.log(`  FAIL ${c.rule}: got [${finals.join(', ')}] must [${c.must.join(', ')}] not [${c.mustNot.join(', ')}]`);
+  }
+  console.log(
+    `${model}: ${pass} of ${OFFICIAL_CASES.length} pass; must-have recall ${((100 * found) / Math.max(1, must)).toFixed(0)}%; forbidden codes emitted ${bad}`,
+  );
+  for (const [cls, [p, n]] of byClass) console.log(`  ${cls.padEnd(30)} ${p}/${n}`);
+}

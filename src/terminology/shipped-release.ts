@@ -1,0 +1,79 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { gunzipSync } from 'node:zlib';
+import { CodeTable, type CodeRow } from './code-table.js';
+import { parseCodeLine } from './icd10-file.js';
+
+/**
+ * The ICD-10-CM release the product ships (data/icd10cm/, public domain, see its README): the
+ * FY2026 code table, in force whenever no release was imported, and the FY2023 Index and Tabular
+ * the encoder reads. Paths resolve from this file, so src/ (tsx) and dist/ (compiled) both find them.
+ */
+const DATA = new URL('../../data/icd10cm/', import.meta.url);
+export const SHIPPED_CODES_FILE = fileURLToPath(new URL('icd10cm-codes-2026.txt.gz', DATA));
+export const SHIPPED_INDEX_TABULAR_FILE = fileURLToPath(new URL('icd10cm-index-tabular-2023.tsv.gz', DATA));
+export const SHIPPED_RELEASE = 'FY2026';
+
+let table: CodeTable | undefined;
+
+/** The shipped FY2026 table (74,719 billable codes), read once per thread on first use. */
+export function shippedCodeTable(): CodeTable {
+  if (table) return table;
+  const text = gunzipSync(readFileSync(SHIPPED_CODES_FILE)).toString('latin1');
+  const rows = [];
+  let n = 0;
+  for (const line of text.split('\n')) {
+    const row = parseCodeLine(line, ++n);
+    if (row) rows.push({ code: row.code, description: row.description, billable: true });
+  }
+  table = new CodeTable(rows);
+  return table;
+}
+
+/** The shipped table held in this thread, if it was loaded (a test or bench can check). */
+export const shippedTableLoaded = () => table !== undefined;
+
+/** The table in force as a thread passes it on: an imported table, or the shipped one by name (each thread reads its own copy). */
+export type TableInForce = CodeTable | 'shipped';
+
+export const resolveTable = (t: TableInForce): CodeTable => (t === 'shipped' ? shippedCodeTable() : t);
+
+let lookup: { text: string; starts: Int32Array } | undefined;
+
+/**
+ * One code's row of the shipped table, without building the table: the file's text and its line
+ * starts sorted by code (a thread that only verifies codes holds ~7 MB, not the table and its index).
+ */
+export function shippedRow(code: string): CodeRow | undefined {
+  lookup ??= shippedLookup();
+  const { text, starts } = lookup;
+  const key = code.padEnd(7, ' ');
+  let lo = 0;
+  let hi = starts.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const at = text.slice(starts[mid], starts[mid] + 7);
+    if (at === key) {
+      const end = text.indexOf('\n', starts[mid]);
+      return { code, description: text.slice(starts[mid] + 8, end < 0 ? undefined : end).trimEnd(), billable: true };
+    }
+    if (at < key) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return undefined;
+}
+
+function shippedLookup(): { text: string; starts: Int32Array } {
+  const text = gunzipSync(readFileSync(SHIPPED_CODES_FILE)).toString('latin1');
+  const list: number[] = [];
+  for (let i = 0; i < text.length;) {
+    const end = text.indexOf('\n', i);
+    if (text.charCodeAt(i) > 32) list.push(i);
+    if (end < 0) break;
+    i = end + 1;
+  }
+  const starts = Int32Array.from(list);
+  const codeAt = (s: number) => text.slice(s, s + 7);
+  starts.sort((a, b) => (codeAt(a) < codeAt(b) ? -1 : codeAt(a) > codeAt(b) ? 1 : 0));
+  return { text, starts };
+}
