@@ -127,6 +127,8 @@ const recordNoteReady: Transition = async (ctx) => {
       correlation_id: event.correlation_id,
       group_id: data.group_id,
       patient_id: data.patient_id ?? null,
+      patient_authority: data.patient_authority ?? null,
+      patient_system: data.patient_system ?? null,
       doctor_id: data.doctor_id,
       visit_id: data.visit_id ?? null,
       note_id: note.id,
