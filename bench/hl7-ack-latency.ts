@@ -8,9 +8,13 @@
  *   tsx bench/hl7-ack-latency.ts [--senders 20] [--messages 50] [--e2e 10]
  */
 import { randomUUID } from 'node:crypto';
+import net, { type AddressInfo } from 'node:net';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { Hl7Message } from '@medplum/core';
 import { Hl7Client, Hl7Server } from '@medplum/hl7';
+import type { AppDeps } from '../src/app-deps.js';
+import { createApp } from '../src/app.js';
 import { startWorkers } from '../src/workers.js';
 import { freePort } from '../src/lib/free-port.js';
 import { startMllpListener } from '../src/modules/hl7/mllp-listener.js';
@@ -64,8 +68,9 @@ async function openHl7(adminUrl: string, prefix: string) {
     secret: deps.secrets.seal('unused', { table: 'integrations', column: 'secret', id }),
     sendingApplication: 'BENCH',
     sendingFacility: 'BENCHFAC',
+    allowedIps: ['127.0.0.1'],
   });
-  const listener = await startMllpListener(deps, 0, '127.0.0.1');
+  const listener = await startMllpListener(deps, { port: 0, host: '127.0.0.1' });
   return { db, runtime, deps, listener };
 }
 
@@ -99,7 +104,9 @@ async function ackLatency(options: Hl7BenchOptions, senders: number, messages: n
     const seconds = (performance.now() - started) / 1000;
     await Promise.all(clients.map((c) => c.close()));
     const note = `${latencies.length} MDM^T02 from ${senders} concurrent senders, ${(latencies.length / seconds).toFixed(0)} messages/s`;
+    const flood = await healthDuringFloods(runtime.deps, listener.port, options);
     return [
+      ...flood,
       { name: 'hl7 MDM^T02 in -> AA p50', value: pct(latencies, 50), unit: 'ms', target: { op: '<=', value: 50 }, digits: 1, note },
       { name: 'hl7 MDM^T02 in -> AA p99', value: pct(latencies, 99), unit: 'ms', target: { op: '<=', value: 250 }, digits: 1 },
       { name: 'hl7 messages acknowledged per second', value: latencies.length / seconds, unit: 'messages/s' },
@@ -109,6 +116,63 @@ async function ackLatency(options: Hl7BenchOptions, senders: number, messages: n
     await runtime.stop({ graceful: false });
     await db.drop();
   }
+}
+
+/**
+ * DESIGN 2026-11-26: reading a message never holds the HTTP loop 50 ms. A crafted frame (MSH, then
+ * a run of CRs: the quadratic trim of issue 31 froze /api/v1/health 2.3 s on 80 KB) of 1 MB (read
+ * in the worker) and of 60 KB (read on the loop), five each, while /api/v1/health is asked every
+ * 20 ms on one keep-alive connection: the slowest health answer and the loop's longest stall.
+ */
+async function healthDuringFloods(deps: AppDeps, mllpPort: number, options: Hl7BenchOptions): Promise<BenchResult[]> {
+  const server = createApp(deps).listen(0, '127.0.0.1');
+  await new Promise((r) => server.once('listening', r));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1/health`;
+  const socket = net.connect(mllpPort, '127.0.0.1');
+  await new Promise((r) => socket.once('connect', r));
+  const header = 'MSH|^~\\&|BENCH|BENCHFAC|CG|CG|20261124093000||ADT^A04^ADT_A01|FLOOD|P|2.5';
+  const health: number[] = [];
+  const loop = monitorEventLoopDelay({ resolution: 5 });
+  try {
+    await (await fetch(url)).arrayBuffer();
+    for (const size of [1024 * 1024 - 200, 60 * 1024]) {
+      const frame = Buffer.concat([Buffer.from([0x0b]), Buffer.from(header), Buffer.alloc(size, 0x0d), Buffer.from([0x1c, 0x0d])]);
+      for (let round = 0; round < 5; round++) {
+        let done = false;
+        const acked = new Promise<void>((resolve) => socket.once('data', () => resolve()));
+        loop.enable();
+        const asking = (async () => {
+          while (!done) {
+            const started = performance.now();
+            await (await fetch(url)).arrayBuffer();
+            health.push(performance.now() - started);
+            await new Promise((r) => setTimeout(r, 20));
+          }
+        })();
+        socket.write(frame);
+        await acked;
+        done = true;
+        await asking;
+        loop.disable();
+      }
+    }
+  } finally {
+    socket.destroy();
+    server.closeAllConnections();
+    await new Promise((r) => server.close(r));
+  }
+  options.log(`hl7: /api/v1/health during ten CR flood frames: ${health.length} answers`);
+  return [
+    {
+      name: 'hl7 CR flood: slowest /api/v1/health',
+      value: Math.max(...health),
+      unit: 'ms',
+      target: { op: '<=', value: 100 },
+      digits: 1,
+      note: 'five 1 MB and five 60 KB frames of CRs after an MSH, health asked every 20 ms',
+    },
+    { name: 'hl7 CR flood: longest event-loop stall', value: loop.max / 1e6, unit: 'ms', target: { op: '<=', value: 50 }, digits: 1 },
+  ];
 }
 
 async function endToEnd(options: Hl7BenchOptions, count: number): Promise<BenchResult[]> {

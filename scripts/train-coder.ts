@@ -14,7 +14,7 @@ import { FEATURES, isFirm, probability } from '../src/engine/local/coder/accepta
 import { codifyCandidates } from '../src/engine/local/coder/index.js';
 import type { AcceptanceModel, CoderArtifacts } from '../src/engine/local/coder/learned/types.js';
 import { readCodiEspSplit, type CodiEspDoc } from './lib/codiesp.js';
-import { readFeedback } from './lib/feedback.js';
+import { feedbackDocs } from './lib/coder-feedback.js';
 import { CODIESP_DIR, idHash, isHeldApart, loadFullTable } from './lib/full-table.js';
 import { docPhrases, LEXICON_OPTIONS, learnLexicon } from './lib/learn-lexicon.js';
 import { fitIsotonic } from './lib/isotonic.js';
@@ -38,7 +38,7 @@ interface Row {
 
 const { table } = await loadFullTable();
 const { values: args } = parseArgs({ options: { feedback: { type: 'string' } } });
-const feedback = args.feedback ? readFeedback(args.feedback) : [];
+const feedback = args.feedback ? feedbackDocs(args.feedback) : [];
 const codiesp = await readCodiEspSplit(CODIESP_DIR, 'train');
 const all = [...codiesp, ...feedback];
 const train = [...codiesp.filter((d) => !isHeldApart(d.id)), ...feedback];

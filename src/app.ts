@@ -16,6 +16,7 @@ import { requireDoctor } from './http/require-doctor.js';
 import { securityHeaders } from './http/security-headers.js';
 import './http/request-types.js';
 import { auditRoutes } from './modules/audit/routes.js';
+import { feedbackRoutes } from './modules/feedback/routes.js';
 import { callsRoutes } from './modules/calls/routes.js';
 import { centersRoutes } from './modules/centers/routes.js';
 import { codifyRoutes } from './modules/codify/routes.js';
@@ -42,6 +43,7 @@ const AUDITED_PREFIXES = [
   '/api/v1/webhook-deliveries',
   '/api/v1/integrations',
   '/api/v1/audit-events',
+  '/api/v1/feedback',
   '/api/v1/console',
 ];
 
@@ -80,9 +82,11 @@ export function createApp(deps: AppDeps): Express {
   // Each module registers its routes on the app itself, in this order: one routing table, rather
   // than a router per module to pass through before the one that answers (issue 20: a nested
   // router cost ingest ~6% of its main-thread CPU). Signed inbound webhooks first: the busiest
-  // path (EHR ingest) is matched before any other route; no other module serves a path under
-  // /api/v1/webhooks/, and no module registers middleware for paths beyond its own.
+  // path (EHR ingest) is matched before any other route, then an integration's own webhooks; no
+  // other module serves a path under /api/v1/webhooks/, and no module registers middleware for
+  // paths beyond its own.
   inboundEventsRoutes(app, routeDeps);
+  integrationsRoutes(app, routeDeps);
   healthRoutes(app, routeDeps);
   metricsRoutes(app, routeDeps);
   docsRoutes(app, routeDeps);
@@ -98,7 +102,7 @@ export function createApp(deps: AppDeps): Express {
   webhookDeliveriesRoutes(app, routeDeps);
   consoleRoutes(app, routeDeps);
   auditRoutes(app, routeDeps);
-  integrationsRoutes(app, routeDeps);
+  feedbackRoutes(app, routeDeps);
 
   const onError = answerError(deps.logger);
   app.use(notFoundHandler);

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { isNetwork } from './lib/network.js';
 import { z } from 'zod';
 
 /**
@@ -38,7 +39,8 @@ const envSchema = z.object({
   PORT: port(3000),
   DATABASE_URL: optionalString,
   DATA_DIR: z.string().default('.data'),
-  EMBEDDED_PG_PORT: port(54329),
+  // Unset: chosen free at first start and remembered in DATA_DIR (src/db/embedded-port.ts).
+  EMBEDDED_PG_PORT: z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number().int().min(1).max(65535).optional()),
   ROLE: z.enum(['api', 'worker', 'all']).default('all'),
   JWT_SECRET: optionalString,
   JWT_JWKS_URL: optionalUrl,
@@ -59,6 +61,17 @@ const envSchema = z.object({
   // Empty (as docker-compose passes an unset variable) is off, not port 0.
   HL7_MLLP_PORT: z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number().int().min(0).max(65535).optional()),
   HL7_MLLP_HOST: z.string().default('127.0.0.1'),
+  // MLLP over TLS (DESIGN 2026-11-26): the port, and PEM files of the server's certificate and key and
+  // of the CAs client certificates must chain to (optional: senders may pin theirs by fingerprint).
+  HL7_MLLPS_PORT: z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number().int().min(0).max(65535).optional()),
+  HL7_TLS_CERT: optionalString,
+  HL7_TLS_KEY: optionalString,
+  HL7_TLS_CA: optionalString,
+  HL7_MAX_FRAME_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .default(1024 * 1024),
   EHR_WEBHOOK_SECRET: list,
   VOICE_WEBHOOK_SECRET: list,
   VOICE_PROVIDER_URL: optionalUrl,
@@ -93,6 +106,14 @@ const envSchema = z.object({
     .transform((v) => v.split(',').map((s) => Number(s.trim())))
     .refine((a) => a.every((n) => Number.isFinite(n) && n >= 0), 'must be comma-separated seconds'),
   WEBHOOK_ALLOW_PRIVATE: bool,
+  // Private ranges outbound endpoints may reach, the only ones `http://` and `mllp://` may go to
+  // (DESIGN 2026-11-26): a hospital network or VPN, e.g. `10.20.0.0/16,192.168.5.7`.
+  OUTBOUND_ALLOW_CIDRS: list.refine((a) => a.every(isNetwork), 'must be comma-separated IP addresses or CIDRs'),
+  // DESIGN "Fair share between groups" and "Delivery operations" (2026-11-26).
+  WEBHOOK_ENDPOINT_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(4),
+  WEBHOOK_ENDPOINTS_PER_GROUP: z.coerce.number().int().min(1).default(25),
+  WEBHOOK_FAILING_AFTER: z.coerce.number().int().min(1).default(5),
+  CALL_TIMEOUT_MINUTES: z.coerce.number().positive().default(30),
   LOG_LEVEL: z.enum(['error', 'warn', 'info', 'http', 'verbose', 'debug', 'silly']).default('info'),
 });
 
@@ -160,6 +181,9 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   if (cfg.NODE_ENV === 'production' && cfg.VOICE_PROVIDER_URL && !cfg.VOICE_PROVIDER_SECRET) {
     throw new ConfigError('Invalid configuration: VOICE_PROVIDER_SECRET is required in production when VOICE_PROVIDER_URL is set');
+  }
+  if (cfg.HL7_MLLPS_PORT !== undefined && (!cfg.HL7_TLS_CERT || !cfg.HL7_TLS_KEY)) {
+    throw new ConfigError('Invalid configuration: HL7_MLLPS_PORT needs HL7_TLS_CERT and HL7_TLS_KEY (PEM files)');
   }
   if (cfg.ENGINE === 'openai' && !cfg.OPENAI_BASE_URL) {
     throw new ConfigError('Invalid configuration: OPENAI_BASE_URL is required when ENGINE=openai');

@@ -12,6 +12,7 @@ import { startWorkersThread, type WorkersThread } from './workers-thread.js';
 import { createLogger, type Logger } from './lib/logger.js';
 import { seedCatalog } from './modules/centers/seed-catalog.js';
 import { StartupError } from './lib/startup-error.js';
+import { mllpOptions } from './modules/hl7/mllp-options.js';
 import { startMllpListener, type MllpListener } from './modules/hl7/mllp-listener.js';
 import { openRuntime, type Runtime } from './runtime.js';
 
@@ -83,7 +84,7 @@ async function boot(
     running.embedded = await startEmbeddedPostgres(config.DATA_DIR, config.EMBEDDED_PG_PORT);
     databaseUrl = running.embedded.connectionString;
     logger.info('embedded PostgreSQL started', {
-      port: config.EMBEDDED_PG_PORT,
+      port: running.embedded.port,
       data_dir: config.DATA_DIR,
       cluster: running.embedded.clusterDir,
     });
@@ -103,7 +104,7 @@ async function boot(
   if (config.ROLE === 'worker') {
     running.workers = await startWorkers(deps);
     logger.info('workers started', { role: config.ROLE, pid: process.pid });
-    if (config.NODE_ENV !== 'production' && !stopping()) process.stdout.write(workerBanner());
+    if (config.NODE_ENV !== 'production' && !stopping()) process.stdout.write(workerBanner(config, running.embedded));
     return;
   }
   if (stopping()) return;
@@ -111,8 +112,9 @@ async function boot(
   // Only now: a copy whose port was taken must never claim it listens.
   logger.info('listening', { port: config.PORT, role: config.ROLE, pid: process.pid });
   if (stopping()) return;
-  if (config.HL7_MLLP_PORT !== undefined) running.mllp = await startMllpListener(deps, config.HL7_MLLP_PORT, config.HL7_MLLP_HOST);
-  if (config.NODE_ENV !== 'production') process.stdout.write(await devBanner(config, secrets));
+  if (config.HL7_MLLP_PORT !== undefined || config.HL7_MLLPS_PORT !== undefined)
+    running.mllp = await startMllpListener(deps, mllpOptions(config));
+  if (config.NODE_ENV !== 'production') process.stdout.write(await devBanner(config, secrets, running.embedded));
 }
 
 /**

@@ -1,54 +1,119 @@
-import { readFileSync } from 'node:fs';
-import type { CodiEspDoc } from './codiesp.js';
-
-/** One item of `GET /api/v1/feedback`: what the clinician signed, and the codes signed with it. */
-interface FeedbackItem {
-  note_id?: unknown;
-  signed?: unknown;
-  signed_codes?: unknown;
-}
-
-const CODE = /^[A-Z][0-9][0-9A-Z](\.[0-9A-Z]{1,4})?$/;
-
-/** A signed code as an item carries it: a dotted string, or an object with `code`. */
-function codeOf(c: unknown): string | undefined {
-  const raw = typeof c === 'string' ? c : c && typeof c === 'object' ? (c as { code?: unknown }).code : undefined;
-  if (typeof raw !== 'string') return undefined;
-  const u = raw.trim().toUpperCase().replace('.', '');
-  const dotted = u.length > 3 ? `${u.slice(0, 3)}.${u.slice(3)}` : u;
-  return CODE.test(dotted) ? dotted : undefined;
-}
+import { z } from 'zod';
+import { classify, parseTranscript, toUnits } from '../../src/engine/local/extraction/index.js';
+import { visitFeatures } from '../../src/engine/local/extraction/learned.js';
+import { SOAP_SECTIONS } from './note-sections.js';
+import type { Sample } from './sentence-training.js';
 
 /**
- * The signed notes of a feedback export (`{items: [...]}`, a JSON array, or JSON lines) as
- * training documents: the signed sections' text, with the signed codes as gold. Items without
- * signed text or codes teach nothing and are skipped.
+ * Clinician edits as training data for the sentence model: an export of `GET /api/v1/feedback`
+ * (`{items: [...]}`, a JSON array of items, or JSON lines). Each signed SOAP section's sentences
+ * are examples of that section; a draft sentence the clinician moved is an example of the section
+ * it ended in (weighted, so it outweighs where it was: in the softmax a positive for the new
+ * section is a negative for the old one); a draft sentence the clinician deleted is an example of
+ * a sentence no note uses.
  */
-export function readFeedback(path: string): CodiEspDoc[] {
-  const text = readFileSync(path, 'utf8').trim();
-  let items: FeedbackItem[];
-  let whole: unknown;
+const SectionTexts = z.record(z.string(), z.string().nullable().optional()).nullable().optional();
+export const FeedbackItem = z.object({
+  note_id: z.string().optional(),
+  group_id: z.string().nullable().optional(),
+  template: z.string().optional(),
+  signed_at: z.string().nullable().optional(),
+  draft: SectionTexts,
+  signed: SectionTexts,
+  suggested_codes: z.unknown().optional(),
+  signed_codes: z.unknown().optional(),
+});
+export type FeedbackItem = z.infer<typeof FeedbackItem>;
+
+/** How many times a moved sentence counts: the clinician's correction outweighs the draft's many look-alikes. */
+export const MOVED_WEIGHT = 3;
+
+/** Reads an export in any of its three shapes; a line or item that is not an item is an error naming it. */
+export function readFeedback(text: string): FeedbackItem[] {
+  const trimmed = text.trim();
+  if (!trimmed) return [];
+  let raw: unknown[];
   try {
-    whole = JSON.parse(text);
+    const parsed: unknown = JSON.parse(trimmed);
+    raw = Array.isArray(parsed)
+      ? parsed
+      : Array.isArray((parsed as { items?: unknown })?.items)
+        ? (parsed as { items: unknown[] }).items
+        : [parsed];
   } catch {
-    whole = undefined; // JSON lines
-  }
-  if (Array.isArray(whole)) items = whole as FeedbackItem[];
-  else if (whole && typeof whole === 'object' && Array.isArray((whole as { items?: unknown }).items))
-    items = (whole as { items: FeedbackItem[] }).items;
-  else if (whole && typeof whole === 'object') items = [whole as FeedbackItem];
-  else
-    items = text
+    raw = trimmed
       .split(/\r?\n/)
-      .filter((l) => l.trim())
-      .map((l) => JSON.parse(l) as FeedbackItem);
-  const out: CodiEspDoc[] = [];
-  items.forEach((item, i) => {
-    const sections = item.signed && typeof item.signed === 'object' ? Object.values(item.signed as Record<string, unknown>) : [];
-    const body = sections.filter((s): s is string => typeof s === 'string' && s.trim() !== '').join('\n');
-    const gold = new Set((Array.isArray(item.signed_codes) ? item.signed_codes : []).map(codeOf).filter((c): c is string => !!c));
-    if (!body || gold.size === 0) return;
-    out.push({ id: `feedback-${typeof item.note_id === 'string' ? item.note_id : i}`, text: body, gold });
+      .map((l) => l.trim())
+      .filter(Boolean)
+      .map((l, i) => {
+        try {
+          return JSON.parse(l) as unknown;
+        } catch {
+          throw new Error(`feedback line ${i + 1} is not JSON`);
+        }
+      });
+  }
+  return raw.map((r, i) => {
+    const ok = FeedbackItem.safeParse(r);
+    if (!ok.success) throw new Error(`feedback item ${i + 1} is not a feedback item: ${ok.error.issues[0]?.message ?? 'invalid'}`);
+    return ok.data;
   });
+}
+
+const norm = (s: string) =>
+  s
+    .toLowerCase()
+    .replace(/[^a-z0-9%/.]+/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+
+/** A note section's sentences, headings dropped ("CURRENT MEDICATIONS: ..."). */
+export function sectionSentences(text: string | null | undefined): string[] {
+  return (text ?? '')
+    .split(/\n+/)
+    .map((p) => p.replace(/^[A-Z][A-Z /-]+:\s*/, ''))
+    .flatMap((p) => p.split(/(?<=[.!?])\s+(?=[A-Z0-9])/))
+    .map((s) => s.trim())
+    .filter((s) => /[a-z0-9]/i.test(s));
+}
+
+// Features of where a sentence sat in a transcript mean nothing for a note's sentence.
+const PLACE_FEATURE = /^(?:pos|spk|spk-phase|phase|answer):/;
+
+/** The model's features for a written sentence, read as the clinician's own prose. */
+function featuresOf(sentence: string): string[] | undefined {
+  const units = toUnits(parseTranscript(sentence));
+  if (!units.length) return undefined;
+  const feats = visitFeatures(units, classify(units));
+  // A sentence the splitter cuts in two counts once, with the words of both halves.
+  return [...new Set(feats.flat())].filter((f) => !PLACE_FEATURE.test(f));
+}
+
+/** Training samples from the clinicians' edits (SOAP sections; other templates' sections are skipped). */
+export function feedbackSamples(items: FeedbackItem[]): Sample[] {
+  const out: Sample[] = [];
+  for (const item of items) {
+    const signedAt = new Map<string, number>();
+    SOAP_SECTIONS.forEach((s, i) => sectionSentences(item.signed?.[s]).forEach((x) => signedAt.set(norm(x), i + 1)));
+    const draftAt = new Map<string, number>();
+    SOAP_SECTIONS.forEach((s, i) => sectionSentences(item.draft?.[s]).forEach((x) => draftAt.set(norm(x), i + 1)));
+    SOAP_SECTIONS.forEach((s, i) => {
+      const label = i + 1;
+      for (const sentence of sectionSentences(item.signed?.[s])) {
+        const features = featuresOf(sentence);
+        if (!features) continue;
+        const was = draftAt.get(norm(sentence));
+        const times = was !== undefined && was !== label ? MOVED_WEIGHT : 1;
+        for (let t = 0; t < times; t++) out.push({ features, label });
+      }
+    });
+    // Deleted by the clinician: a sentence no note should use.
+    for (const [key] of draftAt) {
+      if (signedAt.has(key)) continue;
+      const sentence = SOAP_SECTIONS.flatMap((s) => sectionSentences(item.draft?.[s])).find((x) => norm(x) === key);
+      const features = sentence ? featuresOf(sentence) : undefined;
+      if (features) out.push({ features, label: 0 });
+    }
+  }
   return out;
 }

@@ -18,11 +18,15 @@ export function createEngine(config: Config, deps: EngineDeps): ClinicalEngine {
   switch (config.ENGINE) {
     case 'local':
       // In worker threads: no input can block the HTTP event loop (isolated-engine.ts).
-      return new IsolatedEngine({ codeTable: deps.codeTable, logger: deps.logger });
+      return new IsolatedEngine({ codeTable: deps.codeTable, logger: deps.logger, maxQueuePerGroup: config.ENGINE_QUEUE_PER_GROUP });
     case 'openai': {
       const engine = new OpenAIEngine(config, { codeTable: () => resolveTable(deps.codeTable()), logger: deps.logger });
       return config.ENGINE_FALLBACK === 'local'
-        ? new FallbackEngine(engine, new IsolatedEngine({ codeTable: deps.codeTable, logger: deps.logger }), deps.logger)
+        ? new FallbackEngine(
+            engine,
+            new IsolatedEngine({ codeTable: deps.codeTable, logger: deps.logger, maxQueuePerGroup: config.ENGINE_QUEUE_PER_GROUP }),
+            deps.logger,
+          )
         : engine;
     }
   }

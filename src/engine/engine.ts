@@ -9,6 +9,8 @@ export interface ChatMessage {
 export interface EngineCallOptions {
   /** Aborted when the run is cancelled or times out. */
   signal?: AbortSignal;
+  /** The group whose work this is: the local engine serves waiting groups in turn (DESIGN "Fair share between groups"). */
+  group?: string;
 }
 
 /** The visit a chat is about: the transcript of the thread's extraction or of its `transcription_id`. */

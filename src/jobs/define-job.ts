@@ -4,7 +4,7 @@ import type { Queryable } from '../db/pool.js';
 import type { Logger } from '../lib/logger.js';
 import { runWithContext, type RequestContext } from '../lib/request-context.js';
 import { isPermanent, jobError, retryableJobError } from './job-failure.js';
-import { bossDb } from './pgboss.repo.js';
+import { bossDb, groupBacklog } from './pgboss.repo.js';
 import { paced } from './worker-pace.js';
 
 /** A queue and its policy: retries, backoff, expiry, heartbeat. */
@@ -46,6 +46,8 @@ export interface FetchOptions {
   selfWakingLoops?: number;
   /** A batch loop fetches at most this often unless its batch came back full (worker-pace.ts). */
   paceMs?: number;
+  /** At most this many active jobs of one group (`groupOf`) in the queue, counted in the database across processes. */
+  groupConcurrency?: number;
 }
 
 interface JobBase<D, Deps extends JobDeps> {
@@ -55,6 +57,14 @@ interface JobBase<D, Deps extends JobDeps> {
   fetch?: FetchOptions;
   /** Cron (pg-boss schedule): the job is sent on it by one process of the deployment. */
   schedule?: string;
+  /**
+   * Fair share between groups (DESIGN.md): the group whose work the job is. Such a job is sent as
+   * pg-boss's `group` at priority -(the group's jobs already outstanding in this queue), so every
+   * fetch, in any process, takes groups in turn (a group's first job before another's second);
+   * with `fetch.groupConcurrency` no group holds more than that many of the queue's jobs at once,
+   * across every process, so a flood never takes all the workers.
+   */
+  groupOf?(data: D): string | undefined;
   /** Ids for every log line of the job (correlation id, group, doctor): never PHI. */
   context?(data: D): Omit<RequestContext, 'requestId'>;
   /**
@@ -96,7 +106,9 @@ export function defineJob<D, Deps extends JobDeps>(definition: SingleJob<D, Deps
   return {
     ...definition,
     async send(boss, tx, data, options = {}) {
-      await boss.send(definition.queue.name, data as object, { ...options, db: bossDb(tx) });
+      const group = definition.groupOf?.(data);
+      const fair = group ? { group: { id: group }, priority: -(await groupBacklog(tx, [definition.queue.name], group)).outstanding } : {};
+      await boss.send(definition.queue.name, data as object, { ...fair, ...options, db: bossDb(tx) });
     },
   };
 }

@@ -115,3 +115,17 @@ export async function queueStats(db: Queryable): Promise<QueueStat[]> {
   );
   return rows;
 }
+
+/** A group's jobs in the given queues: `waiting` (created or retry) and `outstanding` (those and the active ones). */
+export async function groupBacklog(
+  db: Queryable,
+  queues: readonly string[],
+  groupId: string,
+): Promise<{ waiting: number; outstanding: number }> {
+  const { rows } = await db.query<{ waiting: number; outstanding: number }>(
+    `SELECT count(*) FILTER (WHERE state IN ('created', 'retry'))::int AS waiting, count(*)::int AS outstanding
+       FROM ${SCHEMA}.job WHERE name = ANY ($1::text[]) AND group_id = $2 AND state IN ('created', 'retry', 'active')`,
+    [queues, groupId],
+  );
+  return rows[0];
+}

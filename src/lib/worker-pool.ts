@@ -7,6 +7,10 @@ import { Worker, type ResourceLimits, type WorkerOptions } from 'node:worker_thr
  * then replaced, and the call fails with WorkerTimeoutError. A worker that dies (out of memory,
  * crash) fails its call with WorkerCrashError and is replaced too.
  *
+ * Calls wait per group (RunOptions.group): a free worker takes the next call of the waiting group
+ * served longest ago, so one group's burst never holds another group's call behind it: that
+ * call waits only for the calls already running (DESIGN "Fair share between groups").
+ *
  * Protocol (see worker-tasks.ts): the pool posts `{id, op, args, setup?}`; the worker answers
  * `{id, started: true}` when its setup is done and the budgeted work begins, then
  * `{id, ok: true, value}` or `{id, ok: false, error: {name, message}}`.
@@ -63,6 +67,8 @@ export interface WorkerPoolOptions {
   setupTimeoutMs?: number;
   /** Calls that may wait for a worker; one more is refused with WorkerBusyError. Unset: no bound. */
   maxQueue?: number;
+  /** Calls of one group that may wait for a worker; one more of that group is refused with WorkerBusyError. Unset: no bound. */
+  maxQueuePerGroup?: number;
 }
 
 export interface RunOptions {
@@ -74,10 +80,13 @@ export interface RunOptions {
    * to a worker that does not hold `key` yet.
    */
   setup?: { key: unknown; load: () => unknown };
+  /** Whose call this is; calls of no group wait together as one group. */
+  group?: string;
 }
 
 interface Task {
   id: number;
+  group: string;
   op: string;
   args: unknown;
   options: RunOptions;
@@ -106,9 +115,69 @@ export function spawnWorker(entry: URL, options: Omit<WorkerOptions, 'eval'> = {
   return new Worker(boot, { ...options, eval: true });
 }
 
+/** Waiting calls by group; the next call is the oldest of the group served longest ago. */
+class FairQueue {
+  private readonly byGroup = new Map<string, Task[]>();
+  /** When each group was last served (a serial number; absent: not yet, or forgotten). */
+  private readonly lastServed = new Map<string, number>();
+  private serial = 0;
+  private size = 0;
+
+  get length(): number {
+    return this.size;
+  }
+
+  waiting(group: string): number {
+    return this.byGroup.get(group)?.length ?? 0;
+  }
+
+  push(task: Task): void {
+    const tasks = this.byGroup.get(task.group);
+    if (tasks) tasks.push(task);
+    else this.byGroup.set(task.group, [task]);
+    this.size++;
+  }
+
+  shift(): Task | undefined {
+    let next: string | undefined;
+    // Map order breaks ties: the group that began waiting first.
+    const served = (group: string) => this.lastServed.get(group) ?? 0;
+    for (const group of this.byGroup.keys()) if (next === undefined || served(group) < served(next)) next = group;
+    if (next === undefined) return undefined;
+    this.lastServed.set(next, ++this.serial);
+    // Bounded memory: groups with nothing waiting are forgotten now and then (then served as new).
+    if (this.lastServed.size > 10_000)
+      for (const group of this.lastServed.keys()) if (!this.byGroup.has(group)) this.lastServed.delete(group);
+    return this.take(next, 0);
+  }
+
+  remove(task: Task): boolean {
+    const index = this.byGroup.get(task.group)?.indexOf(task) ?? -1;
+    if (index < 0) return false;
+    this.take(task.group, index);
+    return true;
+  }
+
+  drain(): Task[] {
+    const all = [...this.byGroup.values()].flat();
+    this.byGroup.clear();
+    this.lastServed.clear();
+    this.size = 0;
+    return all;
+  }
+
+  private take(group: string, index: number): Task {
+    const tasks = this.byGroup.get(group)!;
+    const [task] = tasks.splice(index, 1);
+    this.size--;
+    if (tasks.length === 0) this.byGroup.delete(group);
+    return task;
+  }
+}
+
 export class WorkerPool {
   private readonly slots: Slot[];
-  private readonly queue: Task[] = [];
+  private readonly queue = new FairQueue();
   private nextId = 1;
   private closed = false;
 
@@ -120,11 +189,16 @@ export class WorkerPool {
     if (this.closed) return Promise.reject(new WorkerCrashError('The worker pool is closed', false));
     if (options.signal?.aborted) return Promise.reject(options.signal.reason);
     const busy = this.slots.every((s) => s.task);
+    const group = options.group ?? '';
     if (busy && this.options.maxQueue !== undefined && this.queue.length >= this.options.maxQueue) {
       return Promise.reject(new WorkerBusyError(`All workers are busy and ${this.queue.length} calls are waiting`));
     }
+    const perGroup = this.options.maxQueuePerGroup;
+    if (busy && perGroup !== undefined && this.queue.waiting(group) >= perGroup) {
+      return Promise.reject(new WorkerBusyError(`All workers are busy and ${perGroup} calls of this group are waiting`));
+    }
     return new Promise<T>((resolve, reject) => {
-      const task: Task = { id: this.nextId++, op, args, options, resolve: resolve as (v: unknown) => void, reject };
+      const task: Task = { id: this.nextId++, group, op, args, options, resolve: resolve as (v: unknown) => void, reject };
       if (options.signal) {
         const onAbort = () => this.abort(task);
         options.signal.addEventListener('abort', onAbort, { once: true });
@@ -137,7 +211,7 @@ export class WorkerPool {
 
   async close(): Promise<void> {
     this.closed = true;
-    for (const task of this.queue.splice(0)) this.settle(task, new WorkerCrashError('The worker pool is closed', false));
+    for (const task of this.queue.drain()) this.settle(task, new WorkerCrashError('The worker pool is closed', false));
     await Promise.all(
       this.slots.map(async (slot) => {
         if (slot.task) this.settle(slot.task, new WorkerCrashError('The worker pool is closed', false));
@@ -221,9 +295,7 @@ export class WorkerPool {
   }
 
   private abort(task: Task): void {
-    const queued = this.queue.indexOf(task);
-    if (queued >= 0) {
-      this.queue.splice(queued, 1);
+    if (this.queue.remove(task)) {
       this.settle(task, task.options.signal?.reason);
       return;
     }

@@ -91,8 +91,19 @@ export const webhookEndpointDto = z
       .object({ token_url: z.string(), client_id: z.string(), scope: z.string().optional() })
       .nullable()
       .openapi({ description: "A fhir endpoint's SMART Backend Services client; the private key is never shown" }),
+    receiving_application: z.string().nullable().openapi({ description: 'hl7-mllp: MSH-5 of the messages it is sent' }),
+    receiving_facility: z.string().nullable().openapi({ description: 'hl7-mllp: MSH-6 of the messages it is sent' }),
     status: z.enum(['active', 'disabled']),
     disabled_reason: z.string().nullable(),
+    ordering: z.enum(['none', 'patient']).openapi({
+      description: '`patient`: deliveries with one patient_id go one at a time in record order; a failing one holds only that patient',
+    }),
+    max_per_second: z.number().int().min(1).nullable().openapi({ description: 'Pacing: at most this many attempts start per second' }),
+    health: z.enum(['ok', 'failing', 'disabled']).openapi({
+      description:
+        '`failing` after WEBHOOK_FAILING_AFTER attempts in a row failed; each change is one endpoint.failing or endpoint.recovered',
+    }),
+    health_since: timestamp(),
     created_at: timestamp(),
     updated_at: timestamp(),
   })
@@ -144,6 +155,33 @@ export const replayAcceptedDto = z
 const ids = {
   group_id: z.string().nullable().openapi({ example: IDS.group }),
 };
+
+const endpointHealthData = z.object({
+  endpoint_id: uuid(ENDPOINT_ID),
+  ...ids,
+  health: z.enum(['ok', 'failing', 'disabled']),
+  since: timestamp(),
+  last_status: z.number().int().nullable().openapi({ description: "The last attempt's HTTP status (null: no answer)" }),
+});
+
+const signedCodeDto = z.object({ code: z.string().openapi({ example: 'J18.9' }), description: z.string() });
+const noteSignoffDto = z.object({
+  note_id: uuid(IDS.note),
+  ...ids,
+  version: z.number().int(),
+  status: z.enum(['signed', 'amended']),
+  patient_id: z.string().nullable().openapi({ description: 'Absent on thin endpoints' }),
+  visit_id: z.string().nullable().openapi({ description: 'Absent on thin endpoints' }),
+  doctor_id: z.string().nullable().openapi({ description: 'Absent on thin endpoints' }),
+  signed_by: z.string().openapi({ description: "The signer (the token's `sub`)", example: IDS.user }),
+  signed_at: timestamp(),
+  signed_codes: z.array(signedCodeDto).openapi({ description: "The clinician's final ICD-10-CM codes" }),
+  dropped_codes: z.array(signedCodeDto).openapi({ description: 'Codes of the last codification the clinician did not keep' }),
+  amendment_reason: z.string().nullable(),
+  changed_at: timestamp().openapi({ description: 'When this version was written (the signature or the amendment)' }),
+  template: templateSchema.optional().openapi({ description: 'Absent on thin endpoints' }),
+  ai_generated_content: noteContentDto.optional().openapi({ description: 'Absent on thin endpoints' }),
+});
 
 export const OUTBOUND_EVENT_DATA: Record<(typeof OUTBOUND_EVENT_TYPES)[number], { summary: string; data: z.ZodType }> = {
   'transcription.created': {
@@ -214,6 +252,14 @@ export const OUTBOUND_EVENT_DATA: Record<(typeof OUTBOUND_EVENT_TYPES)[number], 
       final_code_assessments: z.array(codeAssessmentDto).optional().openapi({ description: 'Absent on thin endpoints' }),
     }),
   },
+  'note.signed': {
+    summary: 'A clinician signed a note (status `signed`): the signature, the signed codes and the content',
+    data: noteSignoffDto,
+  },
+  'note.amended': {
+    summary: 'A signed note was changed (status `amended`, a new version): the reason, the kept signature and the content',
+    data: noteSignoffDto,
+  },
   'codify.completed': {
     summary: 'A codification ended',
     data: z.looseObject({
@@ -249,7 +295,9 @@ export const OUTBOUND_EVENT_DATA: Record<(typeof OUTBOUND_EVENT_TYPES)[number], 
     data: z.looseObject({
       callId: uuid(CALL_ID),
       ...ids,
-      status: z.literal('completed'),
+      status: z
+        .enum(['completed', 'timed_out'])
+        .openapi({ description: '`timed_out`: no terminal status CALL_TIMEOUT_MINUTES after dispatch' }),
       statusReason: z.string().nullable(),
       questionnaireId: z.string(),
       providerCallId: z.string().nullable(),
@@ -259,6 +307,15 @@ export const OUTBOUND_EVENT_DATA: Record<(typeof OUTBOUND_EVENT_TYPES)[number], 
       updatedAt: timestamp(),
       completedAt: timestamp().nullable(),
     }),
+  },
+  'endpoint.failing': {
+    summary:
+      'An endpoint became failing (its last WEBHOOK_FAILING_AFTER attempts failed) or disabled (410): once per change, to operator-wide endpoints',
+    data: endpointHealthData,
+  },
+  'endpoint.recovered': {
+    summary: 'A failing or disabled endpoint is ok again (a delivered attempt, or enabled by an operator): once per change',
+    data: endpointHealthData,
   },
 };
 

@@ -144,6 +144,23 @@ export const clinicalNoteDto = z
     version: z.number().int().min(1).openapi({ description: 'Current version; the ETag is `"<version>"`', example: 3 }),
     created_at: timestamp(),
     updated_at: timestamp(),
+    status: z.enum(['draft', 'signed', 'amended']).openapi({
+      description:
+        '`draft` as the engine or a client wrote it (and after PATCHes before signing); `signed` after POST .../sign; `amended` after a change of a signed note',
+      example: 'signed',
+    }),
+    signed_by: z.string().nullable().openapi({ description: "The signer (the token's `sub`); kept by amendments", example: IDS.user }),
+    signed_at: timestamp().nullable(),
+    signed_codes: z
+      .array(
+        z.object({
+          code: z.string().openapi({ example: 'J18.9' }),
+          description: z.string().openapi({ example: 'Pneumonia, unspecified organism' }),
+        }),
+      )
+      .nullable()
+      .openapi({ description: "The clinician's final ICD-10-CM codes at signature (null while a draft)" }),
+    amendment_reason: z.string().nullable().openapi({ description: 'Why the current version changed a signed note (null unless amended)' }),
     evidence: noteEvidenceDto.optional(),
   })
   .openapi('ClinicalNoteDto');

@@ -37,7 +37,14 @@ describe('fault: the service killed with SIGKILL mid-HL7, both directions', () =
     const integration = await request(t.app)
       .post('/api/v1/integrations')
       .set(OPERATOR)
-      .send({ name: 'chaos feed', source: 'hl7', group_ids: [group], sending_application: sender.app, sending_facility: sender.facility });
+      .send({
+        name: 'chaos feed',
+        source: 'hl7',
+        group_ids: [group],
+        sending_application: sender.app,
+        sending_facility: sender.facility,
+        allowed_ips: ['127.0.0.1'],
+      });
     expect(integration.status).toBe(201);
     const endpoint = await request(t.app)
       .post('/api/v1/webhook-endpoints')

@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readFeedback } from '../../scripts/lib/feedback.js';
+import { feedbackDocs as readFeedback } from '../../scripts/lib/coder-feedback.js';
 import { docPhrases, LEXICON_OPTIONS, learnLexicon } from '../../scripts/lib/learn-lexicon.js';
 import type { CodiEspDoc } from '../../scripts/lib/codiesp.js';
 import { shippedCodeTable } from '../../src/terminology/shipped-release.js';

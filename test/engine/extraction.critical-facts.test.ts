@@ -136,13 +136,14 @@ describe('written as a note', () => {
     },
   );
 
-  it('keeps the hedge of a clinician opinion given mid-plan, in the third person', () => {
+  it('keeps the hedge of a clinician opinion given mid-plan, in the third person, in the assessment; its order in the plan', () => {
     const note = extractNote(
       "[doctor] on exam there is pitting edema .\n[doctor] for your heart failure , i think you are retaining fluid , so i'd like to increase your lasix to 80 mg a day .",
       'SOAP',
     );
-    expect(note.plan).toMatch(/the clinician thinks the patient is retaining fluid/i);
+    expect(note.assessment).toMatch(/heart failure, the clinician thinks the patient is retaining fluid/i);
     expect(note.plan).toMatch(/lasix to 80 mg a day/i);
+    expect(note.plan).not.toMatch(/retaining fluid/i);
   });
 
   it('never turns a doubt into advice: "I don\'t think you need to" stays a doubt', () => {

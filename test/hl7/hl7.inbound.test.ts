@@ -26,15 +26,19 @@ describe('HL7 v2 over MLLP, inbound', () => {
   beforeAll(async () => {
     db = await isolatedDatabase();
     t = await startTestApp({ env: { DATABASE_URL: db.url, LOG_LEVEL: 'debug' }, logger, workers: true });
-    const created = await request(t.app).post('/api/v1/integrations').set(OPERATOR).send({
-      name: 'St. Mary interface engine',
-      source: 'hl7',
-      group_ids: groups,
-      sending_application: sender.app,
-      sending_facility: sender.facility,
-    });
+    const created = await request(t.app)
+      .post('/api/v1/integrations')
+      .set(OPERATOR)
+      .send({
+        name: 'St. Mary interface engine',
+        source: 'hl7',
+        group_ids: groups,
+        sending_application: sender.app,
+        sending_facility: sender.facility,
+        allowed_ips: ['127.0.0.1'],
+      });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
-    mllp = await startMllpListener(t.deps, 0, '127.0.0.1');
+    mllp = await startMllpListener(t.deps, { port: 0, host: '127.0.0.1' });
     peer = await MllpPeer.connect(mllp.port);
   });
   afterAll(async () => {
@@ -45,8 +49,13 @@ describe('HL7 v2 over MLLP, inbound', () => {
   });
 
   const eventRow = async (controlId: string) =>
-    (await t.deps.pool.query(`SELECT source, type, group_id, data, status, pipeline FROM inbound_events WHERE event_id = $1`, [controlId]))
-      .rows;
+    (await t.deps.pool.query(`SELECT source, type, group_id, data, status FROM inbound_events WHERE event_id = $1`, [controlId])).rows;
+  /** What the API shows of the event: its status and the pipeline's step ids. */
+  const eventState = async (controlId: string) =>
+    (await request(t.app).get(`/api/v1/webhooks/events/${controlId}?source=hl7`).set(OPERATOR)).body as {
+      status: string;
+      pipeline: Record<string, string>;
+    };
 
   it('takes an MDM^T02 with a 40-line transcript: AA after commit, MSA-2 = MSH-10, then the documentation pipeline makes the note', async () => {
     const lines = transcriptLines(40);
@@ -70,8 +79,8 @@ describe('HL7 v2 over MLLP, inbound', () => {
     });
     expect(row.data.transcript.split('\n')).toEqual(lines);
 
-    await expect.poll(async () => (await eventRow(msg.controlId))[0].status, { timeout: 45_000, interval: 250 }).toBe('completed');
-    const [done] = await eventRow(msg.controlId);
+    await expect.poll(async () => (await eventState(msg.controlId)).status, { timeout: 45_000, interval: 250 }).toBe('completed');
+    const done = await eventState(msg.controlId);
     const note = await t.deps.pool.query(`SELECT group_id, patient_id, doctor_id, template FROM clinical_notes WHERE id = $1`, [
       done.pipeline.note_id,
     ]);
@@ -197,7 +206,7 @@ describe('HL7 v2 over MLLP, inbound', () => {
     await expect.poll(() => out() !== undefined, { timeout: 45_000, interval: 50 }).toBe(true);
     const endToEndMs = out()!.at - started;
     console.log(`[figure] MDM^T02 in -> AA ${ackedMs} ms; MDM^T02 in -> MDM^T02 out ${endToEndMs} ms`);
-    const [done] = await eventRow(msg.controlId);
+    const done = await eventState(msg.controlId);
     expect(out()!.message.getSegment('TXA')!.getComponent(12, 1)).toBe(done.pipeline.note_id);
     expect(out()!.message.getSegment('PV1')!.getComponent(19, 1)).toBe('V-E2E');
     await expect
@@ -285,14 +294,16 @@ describe('HL7 v2 over MLLP, inbound', () => {
         return (t.deps.pool.query as (...a: unknown[]) => Promise<unknown>)(...args);
       },
     } as unknown as typeof t.deps.pool;
-    const own = await startMllpListener({ ...t.deps, pool: slowPool }, 0, '127.0.0.1');
+    const own = await startMllpListener({ ...t.deps, pool: slowPool }, { port: 0, host: '127.0.0.1' });
     const client = await MllpPeer.connect(own.port);
+    // A first message admits the connection (the peer check reads the slow database too).
+    expect(ackCode(await client.send(adtA04(sender).text))).toBe('AA');
     const msg = adtA04(sender);
     client.write(mllpFrame(Buffer.from(msg.text)));
     await new Promise((r) => setTimeout(r, 50));
     const stopped = own.stop(5_000);
     await expect(MllpPeer.connect(own.port)).rejects.toThrow(); // no new connections meanwhile
-    const [ack] = await client.acks(1, 5_000);
+    const [, ack] = await client.acks(2, 5_000);
     await stopped;
     expect(ack.toString()).toContain(`MSA|AA|${msg.controlId}`);
     expect(await eventRow(msg.controlId)).toHaveLength(1);
@@ -301,7 +312,7 @@ describe('HL7 v2 over MLLP, inbound', () => {
 
   it('refuses a taken MLLP port with a one-line start-up reason naming HL7_MLLP_PORT', async () => {
     const taken = mllp.port; // the suite's own listener holds it
-    await expect(startMllpListener(t.deps, taken, '127.0.0.1')).rejects.toThrow(
+    await expect(startMllpListener(t.deps, { port: taken, host: '127.0.0.1' })).rejects.toThrow(
       `MLLP port ${taken} is in use by another process: stop it, or set HL7_MLLP_PORT to a free port`,
     );
   });

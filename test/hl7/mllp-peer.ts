@@ -1,4 +1,5 @@
 import net from 'node:net';
+import tls from 'node:tls';
 import { Hl7Message } from '@medplum/core';
 import { MllpDeframer, mllpFrame } from '../../src/modules/hl7/mllp-frames.js';
 
@@ -21,9 +22,18 @@ export class MllpPeer {
     socket.on('error', () => {});
   }
 
-  static connect(port: number): Promise<MllpPeer> {
+  /**
+   * Connects to 127.0.0.1 from `localAddress` (any 127.x address is this machine: a peer of another
+   * address), over TLS with `tls` (a client certificate, or none).
+   */
+  static connect(port: number, options: { localAddress?: string; tls?: tls.ConnectionOptions } = {}): Promise<MllpPeer> {
     return new Promise((resolve, reject) => {
-      const socket = net.connect(port, '127.0.0.1', () => resolve(new MllpPeer(socket)));
+      const socket = options.tls
+        ? tls.connect(
+            { port, host: '127.0.0.1', ...(options.localAddress ? { localAddress: options.localAddress } : {}), ...options.tls },
+            () => resolve(new MllpPeer(socket)),
+          )
+        : net.connect({ port, host: '127.0.0.1', localAddress: options.localAddress }, () => resolve(new MllpPeer(socket)));
       socket.once('error', reject);
     });
   }

@@ -22,6 +22,23 @@ describe('worker pool', () => {
     }
   }, 60_000);
 
+  it("serves waiting groups in turn: another group's call runs next after the running one, and a group's queue has its own cap", async () => {
+    const pool = new WorkerPool({ entry: BACKTRACKING, size: 1, maxQueuePerGroup: 3 });
+    const order: string[] = [];
+    const call = (group: string, label: string) =>
+      pool.run('chat', chat('plain'), { timeoutMs: 10_000, group }).then(() => void order.push(label));
+    try {
+      const flood = [call('a', 'a1'), call('a', 'a2'), call('a', 'a3'), call('a', 'a4')];
+      // a1 runs, a2..a4 wait: a fifth call of group a is refused, group b's is not.
+      await expect(pool.run('chat', chat('plain'), { timeoutMs: 1_000, group: 'a' })).rejects.toBeInstanceOf(WorkerBusyError);
+      const b = call('b', 'b1');
+      await Promise.all([...flood, b]);
+      expect(order).toEqual(['a1', 'b1', 'a2', 'a3', 'a4']);
+    } finally {
+      await pool.close();
+    }
+  }, 60_000);
+
   it('the PDF reader answers 503 with Retry-After when PDFs pile up', async () => {
     const reader = new PdfReader({ maxQueue: 1 });
     try {

@@ -29,6 +29,11 @@ describe('POST and GET /v1/clinical-notes', () => {
       version: 1,
       created_at: expect.stringMatching(ISO),
       updated_at: expect.stringMatching(ISO),
+      status: 'draft',
+      signed_by: null,
+      signed_at: null,
+      signed_codes: null,
+      amendment_reason: null,
     });
     expect(res.headers.etag).toBe('"1"');
     expect(res.headers.location).toBe(`/v1/clinical-notes/${res.body.id}`);

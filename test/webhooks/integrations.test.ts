@@ -40,6 +40,10 @@ describe('inbound integrations: own secrets, bound to groups', () => {
       group_ids: groups,
       sending_application: null,
       sending_facility: null,
+      allowed_ips: null,
+      tls_client_fingerprint: null,
+      facility_groups: null,
+      identifier_systems: null,
       created_at: expect.any(String),
       secret: expect.stringMatching(/^whsec_[A-Za-z0-9+/]{43}=$/),
     });
@@ -125,6 +129,8 @@ describe('inbound integrations: own secrets, bound to groups', () => {
       { name: 'x', source: 'ehr', group_ids: [] },
       { name: 'x', source: 'ehr', group_ids: ['g'], extra: 1 },
       { name: 'x', source: 'hl7', group_ids: ['g'] },
+      { name: 'x', source: 'hl7', group_ids: ['g'], sending_application: 'A', sending_facility: 'B' },
+      { name: 'x', source: 'ehr', group_ids: ['g'], allowed_ips: ['10.0.0.1'] },
     ]) {
       const res = await request(t.app).post('/api/v1/integrations').set(OPERATOR).send(body);
       expect(res.status, JSON.stringify(body)).toBe(400);
@@ -145,7 +151,8 @@ describe('inbound integrations: own secrets, bound to groups', () => {
       group_ids: ['g'],
       sending_application: 'LABSYS',
       sending_facility: 'STMARY',
+      allowed_ips: ['10.20.0.0/16'],
     });
-    expect(hl7).toMatchObject({ source: 'hl7', sending_application: 'LABSYS', sending_facility: 'STMARY' });
+    expect(hl7).toMatchObject({ source: 'hl7', sending_application: 'LABSYS', sending_facility: 'STMARY', allowed_ips: ['10.20.0.0/16'] });
   });
 });

@@ -1,5 +1,5 @@
 import { availableParallelism } from 'node:os';
-import { WorkerCrashError, WorkerPool, WorkerTimeoutError } from '../../lib/worker-pool.js';
+import { WorkerBusyError, WorkerCrashError, WorkerPool, WorkerTimeoutError } from '../../lib/worker-pool.js';
 import type { Logger } from '../../lib/logger.js';
 import type { TableInForce } from '../../terminology/shipped-release.js';
 import type {
@@ -32,13 +32,16 @@ export interface IsolatedEngineOptions {
   maxHeapMb?: number;
   /** For PHI-free notices when a call is stopped. */
   logger?: Logger;
+  /** ENGINE_QUEUE_PER_GROUP: calls of one group that may wait; one more is refused (EngineUnavailableError). */
+  maxQueuePerGroup?: number;
 }
 
 /**
  * The local engine, run in worker threads so that no input can block the HTTP event loop: each
  * call gets `budgetMs` of work; a call over it (or one that exhausts its worker's heap) stops its
  * worker, which is replaced, and fails with EngineLimitError (a run ends `failed`, codify answers
- * 422). Lines reach the engine at most MAX_LINE_CHARS long.
+ * 422). Lines reach the engine at most MAX_LINE_CHARS long. Waiting calls are served by group in
+ * turn (lib/worker-pool.ts), so another group's burst delays a call by the running calls only.
  */
 export class IsolatedEngine implements ClinicalEngine {
   readonly name = 'local';
@@ -55,6 +58,7 @@ export class IsolatedEngine implements ClinicalEngine {
       // A small young generation: building the table's index in a worker peaked 25 MB higher with
       // V8's default (48 MB), at no measurable cost in speed.
       resourceLimits: { maxOldGenerationSizeMb: options.maxHeapMb ?? 512, maxYoungGenerationSizeMb: 8 },
+      maxQueuePerGroup: options.maxQueuePerGroup,
     });
   }
 
@@ -85,8 +89,9 @@ export class IsolatedEngine implements ClinicalEngine {
 
   private async call<T>(op: string, args: unknown, options?: EngineCallOptions, setup?: { key: unknown; load: () => unknown }): Promise<T> {
     try {
-      return await this.pool.run<T>(op, args, { timeoutMs: this.budgetMs, signal: options?.signal, setup });
+      return await this.pool.run<T>(op, args, { timeoutMs: this.budgetMs, signal: options?.signal, setup, group: options?.group });
     } catch (err) {
+      if (err instanceof WorkerBusyError) throw new EngineUnavailableError(`The clinical engine is busy: ${err.message}`);
       if (err instanceof WorkerTimeoutError || err instanceof WorkerCrashError) {
         // Operation and reason only: never the input.
         this.options.logger?.warn('engine worker replaced', { operation: op, reason: err.message, budget_ms: this.budgetMs });

@@ -7,6 +7,7 @@ import { AppError } from '../../lib/errors.js';
 import { awaitCodification } from './await-codification.js';
 import { endCodifyRun, findCodifyRun, insertCodifyRun, type CodifyRun } from './codify.repo.js';
 import { codifyJob } from './codify.job.js';
+import { checkEngineQueue } from './engine-queue-cap.js';
 import { readCodifyRequest } from './codify-request.js';
 import { PdfReader } from './pdf-reader.js';
 
@@ -39,6 +40,7 @@ export function createCodification(deps: AppDeps, pdfReader = new PdfReader()) {
     );
     try {
       await withTransaction(deps.pool, async (tx) => {
+        await checkEngineQueue(tx, groupId, deps.config.ENGINE_QUEUE_PER_GROUP);
         await insertCodifyRun(tx, {
           id,
           groupId,
@@ -51,7 +53,7 @@ export function createCodification(deps: AppDeps, pdfReader = new PdfReader()) {
           pdfBytes: input.pdfBytes,
           pdfPages: input.pdfPages,
         });
-        await codifyJob.send(deps.boss, tx, { codify_run_id: id, request_id: req.requestId });
+        await codifyJob.send(deps.boss, tx, { codify_run_id: id, group_id: groupId, request_id: req.requestId });
       });
     } catch (err) {
       waiter.cancel();

@@ -43,18 +43,9 @@ export function encodingForCharset(msh18: string): string {
   return encoding;
 }
 
-/**
- * Reads MSH-18 from the raw bytes (the header is ASCII in every supported charset, so it is read
- * as latin1 first), then decodes the whole message in the charset it names.
- */
-export function decodeHl7(bytes: Buffer): { text: string; charset: string } {
-  const head = bytes.subarray(0, 2048).toString('latin1');
-  const firstSegment = head.split(/\r|\n/)[0] ?? '';
-  // MSH-1 is the separator itself, so MSH-n is element n of the split. No MSH: UTF-8 (the parser refuses it).
-  const fieldSeparator = firstSegment.startsWith('MSH') ? firstSegment[3] : undefined;
-  const msh18 = fieldSeparator ? (firstSegment.split(fieldSeparator)[17] ?? '') : '';
-  const encoding = encodingForCharset(msh18);
-  return { text: iconv.decode(bytes, encoding), charset: encoding };
+/** The message's text in the encoding its MSH-18 names (hl7-header.ts reads it). */
+export function decodeHl7(bytes: Buffer, encoding: string): string {
+  return iconv.decode(bytes, encoding);
 }
 
 export function encodeHl7(text: string, encoding = 'utf8'): Buffer {

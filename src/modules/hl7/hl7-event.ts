@@ -3,6 +3,7 @@ import { TEMPLATES, type Template } from '../../engine/templates.js';
 import { describeZodError } from '../../http/validate.js';
 import { encounterTranscriptData } from '../pipeline/encounter-transcript-data.js';
 import { unescapeHl7 } from './hl7-escape.js';
+import { authorityUrn } from '../fhir/note-bundle.js';
 import type { Integration } from '../integrations/integrations.repo.js';
 import { cannotProcess, HL7_ERROR, reject } from './hl7-ack.js';
 import { transcriptOf } from './hl7-transcript.js';
@@ -11,6 +12,12 @@ import { transcriptOf } from './hl7-transcript.js';
 export const TRANSCRIPT_TYPES = ['MDM^T02', 'ORU^R01'] as const;
 export const ADT_TYPES = ['ADT^A01', 'ADT^A04', 'ADT^A08'] as const;
 export const HL7_TYPES: readonly string[] = [...TRANSCRIPT_TYPES, ...ADT_TYPES];
+
+/** What reading a message needs of its sender (plain data: it is posted to the reader's worker too). */
+export type Hl7SenderProfile = Pick<
+  Integration,
+  'id' | 'sending_application' | 'sending_facility' | 'group_ids' | 'facility_groups' | 'identifier_systems'
+>;
 
 export interface Hl7Event {
   /** MSH-9.1^MSH-9.2, the inbound event's type. */
@@ -31,26 +38,40 @@ export function messageTypeOf(message: Hl7Message): string {
   return type;
 }
 
-/** PID-3: the first identifier of the first repetition that has one (typically the MRN). */
-function patientId(message: Hl7Message): string {
+/** The identifier system of an assigning authority: the sender's map, else a URN of Clinigate's. */
+export const authoritySystem = (authority: string, sender: Pick<Hl7SenderProfile, 'identifier_systems'>) =>
+  sender.identifier_systems?.[authority] ?? authorityUrn(authority);
+
+/**
+ * PID-3: the first identifier of the first repetition that has one (typically the MRN), with its
+ * assigning authority (CX.4's namespace id) when it names one: a patient id is only unique within
+ * its authority, so the two travel together.
+ */
+function patientOf(message: Hl7Message): { id: string; authority?: string } {
   const pid = message.getSegment('PID');
   const reps = pid?.getField(3).components ?? [];
   for (const rep of reps) {
     const id = pid ? unescapeHl7(rep[0] ?? '', pid.context).trim() : '';
-    if (id) return id.slice(0, 256);
+    if (!id) continue;
+    const authority = pid ? unescapeHl7((rep[3] ?? '').split(pid.context.subcomponentSeparator)[0], pid.context).trim() : '';
+    return { id: id.slice(0, 256), ...(authority ? { authority: authority.slice(0, 227) } : {}) };
   }
   throw cannotProcess(HL7_ERROR.requiredFieldMissing, 'PID-3 (patient identifier) is missing', 'PID^1^3');
 }
 
 /**
- * The group: the sender's first bound group, unless PV1-3's facility (PV1-3.4) names one; a
- * facility the sender is not bound to is refused (AR), so a feed never writes another group.
+ * The group (DESIGN 2026-11-26): a sender bound to one group writes to it whatever PV1-3.4 says
+ * (hospitals fill it with their own facility codes); one bound to several maps PV1-3.4 through
+ * its `facility_groups` (a facility equal to one of its group ids is that group; empty: its first
+ * group). A facility that maps to none of its groups is AR 103, so a feed never writes another group.
  */
-function groupOf(message: Hl7Message, sender: Integration): string {
+function groupOf(message: Hl7Message, sender: Hl7SenderProfile): string {
+  if (sender.group_ids.length === 1) return sender.group_ids[0];
   const facility = value(message.getSegment('PV1'), 3, 4);
   if (!facility) return sender.group_ids[0];
-  if (sender.group_ids.includes(facility)) return facility;
-  throw reject(HL7_ERROR.tableValueNotFound, `PV1-3 facility ${facility.slice(0, 40)} is not a group this sender is bound to`, 'PV1^1^3');
+  const mapped = sender.facility_groups?.[facility] ?? facility;
+  if (sender.group_ids.includes(mapped)) return mapped;
+  throw reject(HL7_ERROR.tableValueNotFound, `PV1-3 facility ${facility.slice(0, 40)} maps to no group of this sender`, 'PV1^1^3');
 }
 
 /** The author: TXA-9 originator, TXA-5 provider, OBR-32 interpreter, OBR-16 orderer, PV1-7 attending. */
@@ -74,10 +95,15 @@ function templateOf(message: Hl7Message): Template | undefined {
  * of an EHR `encounter.transcript` (so the same pipeline runs) plus the visit (PV1-19); ADT
  * events keep the identifiers only (patient, visit, class, facility), not the demographics.
  */
-export function toHl7Event(message: Hl7Message, type: string, sender: Integration, charset: string): Hl7Event {
+export function toHl7Event(message: Hl7Message, type: string, sender: Hl7SenderProfile, charset: string): Hl7Event {
   const groupId = groupOf(message, sender);
   const pv1 = message.getSegment('PV1');
   const visitId = value(pv1, 19) || undefined;
+  const patient = patientOf(message);
+  const patientIds = {
+    patient_id: patient.id,
+    ...(patient.authority ? { patient_authority: patient.authority, patient_system: authoritySystem(patient.authority, sender) } : {}),
+  };
   const hl7 = {
     message_type: type,
     control_id: value(message.header, 10),
@@ -90,14 +116,14 @@ export function toHl7Event(message: Hl7Message, type: string, sender: Integratio
     return {
       type,
       groupId,
-      data: { group_id: groupId, patient_id: patientId(message), visit_id: visitId, patient_class: value(pv1, 2) || undefined, hl7 },
+      data: { group_id: groupId, ...patientIds, visit_id: visitId, patient_class: value(pv1, 2) || undefined, hl7 },
     };
   }
   const template = templateOf(message);
   const data = {
     group_id: groupId,
     doctor_id: doctorId(message),
-    patient_id: patientId(message),
+    ...patientIds,
     visit_id: visitId,
     transcript: transcriptOf(message),
     duration_seconds: 0,

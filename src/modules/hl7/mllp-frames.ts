@@ -19,6 +19,11 @@ export class MllpDeframer {
   private size = 0;
   private inFrame = false;
 
+  /** True while a frame has begun (its start byte read) and not yet ended. */
+  get open(): boolean {
+    return this.inFrame;
+  }
+
   constructor(private readonly maxFrameBytes: number) {}
 
   /** Feeds received bytes; returns the whole frames they complete (contents without the framing). */

@@ -3,8 +3,8 @@ import { TEMPLATE_FIELDS, type Template } from '../../engine/templates.js';
 import { escapeHl7 } from './hl7-escape.js';
 import type { NoteReady } from '../../outbound-events/note-ready.js';
 
-const ctx = new Hl7Context();
-const esc = (value: string | null | undefined, max = 250) => escapeHl7((value ?? '').slice(0, max), ctx);
+export const ctx = new Hl7Context();
+export const esc = (value: string | null | undefined, max = 250) => escapeHl7((value ?? '').slice(0, max), ctx);
 
 /** HL7 DTM to the second, UTC (the `+0000` makes the zone explicit). */
 export function hl7Time(at: Date): string {
@@ -12,17 +12,25 @@ export function hl7Time(at: Date): string {
 }
 
 /** A segment from its numbered fields (values already escaped where they carry text). */
-function segment(name: string, fields: Record<number, string>): Hl7Segment {
+export function segment(name: string, fields: Record<number, string>): Hl7Segment {
   const last = Math.max(...Object.keys(fields).map(Number));
   return new Hl7Segment([name, ...Array.from({ length: last }, (_, i) => fields[i + 1] ?? '')], ctx);
 }
 
-function header(type: string, controlId: string, note: NoteReady, at: Date): Hl7Segment {
+/** MSH-5 / MSH-6 of what Clinigate sends: the endpoint's receiving application and facility. */
+export interface Receiver {
+  application?: string | null;
+  facility?: string | null;
+}
+
+export function header(type: string, controlId: string, note: Pick<NoteReady, 'group_id'>, at: Date, receiver: Receiver = {}): Hl7Segment {
   // new Hl7Segment counts MSH-1 (the separator) as a field of its own: key n is MSH-(n+1).
   return segment('MSH', {
     1: '^~\\&',
     2: 'CLINIGATE',
     3: esc(note.group_id, 180),
+    4: esc(receiver.application, 227),
+    5: esc(receiver.facility, 227),
     6: hl7Time(at),
     8: type,
     9: controlId,
@@ -34,16 +42,20 @@ function header(type: string, controlId: string, note: NoteReady, at: Date): Hl7
   });
 }
 
-const pid = (note: NoteReady) => segment('PID', { 1: '1', 3: note.patient_id ? `${esc(note.patient_id)}^^^^MR` : '' });
-const pv1 = (note: NoteReady) =>
+/** PID-3 as CX: the id, its assigning authority (CX.4) when the note has one, identifier type MR. */
+export const patientCx = (note: Pick<NoteReady, 'patient_id'> & { patient_authority?: string | null }) =>
+  note.patient_id ? `${esc(note.patient_id)}^^^${esc(note.patient_authority, 227)}^MR` : '';
+
+export const pid = (note: Pick<NoteReady, 'patient_id'> & { patient_authority?: string | null }) =>
+  segment('PID', { 1: '1', 3: patientCx(note) });
+export const pv1 = (note: Pick<NoteReady, 'doctor_id' | 'visit_id'>) =>
   segment('PV1', { 1: '1', 2: 'U', 7: note.doctor_id ? esc(note.doctor_id) : '', 19: note.visit_id ? esc(note.visit_id) : '' });
 
 /**
- * `note.ready` as an MDM^T02 (original document notification and content): TXA-12 is the note id,
- * TXA-17 DO (documented, not yet authenticated: the note is an AI draft awaiting the doctor), and
- * one OBX per line of each section, OBX-3 naming the section and OBX-4 its position.
+ * One OBX per line of each section, template order: OBX-2 TX, OBX-3 the section, OBX-4 its
+ * position, OBX-5 the line (escaped), OBX-11 the result status (P preliminary, F final, C corrected).
  */
-export function noteMdmT02(note: NoteReady, controlId: string, at: Date): Hl7Message {
+export function contentObx(note: Pick<NoteReady, 'template' | 'ai_generated_content'>, status: 'P' | 'F' | 'C'): Hl7Segment[] {
   const fields = TEMPLATE_FIELDS[note.template as Template] ?? Object.keys(note.ai_generated_content);
   const obx: Hl7Segment[] = [];
   fields.forEach((field, sectionIndex) => {
@@ -56,15 +68,25 @@ export function noteMdmT02(note: NoteReady, controlId: string, at: Date): Hl7Mes
           3: `${field.toUpperCase()}^${field[0].toUpperCase()}${field.slice(1)}^CLINIGATE`,
           4: String(sectionIndex + 1),
           5: esc(line, 65_536),
-          11: 'P',
+          11: status,
         }),
       );
     }
   });
+  return obx;
+}
+
+/**
+ * `note.ready` as an MDM^T02 (original document notification and content): TXA-12 is the note id,
+ * TXA-17 DO (documented, not yet authenticated: the note is an AI draft awaiting the doctor), and
+ * one OBX per line of each section, OBX-3 naming the section and OBX-4 its position.
+ */
+export function noteMdmT02(note: NoteReady, controlId: string, at: Date, receiver: Receiver = {}): Hl7Message {
+  const obx = contentObx(note, 'P');
   const doctor = note.doctor_id ? esc(note.doctor_id) : '';
   return new Hl7Message(
     [
-      header('MDM^T02^MDM_T02', controlId, note, at),
+      header('MDM^T02^MDM_T02', controlId, note, at, receiver),
       segment('EVN', { 1: 'T02', 2: hl7Time(at) }),
       pid(note),
       pv1(note),
@@ -92,11 +114,11 @@ export function noteMdmT02(note: NoteReady, controlId: string, at: Date): Hl7Mes
  * PID/PV1 fields mean "no change" in HL7, so the update touches nothing else. Undefined
  * when there are no codes.
  */
-export function noteDiagnosesA08(note: NoteReady, controlId: string, at: Date): Hl7Message | undefined {
+export function noteDiagnosesA08(note: NoteReady, controlId: string, at: Date, receiver: Receiver = {}): Hl7Message | undefined {
   if (note.final_code_assessments.length === 0) return undefined;
   return new Hl7Message(
     [
-      header('ADT^A08^ADT_A01', controlId, note, at),
+      header('ADT^A08^ADT_A01', controlId, note, at, receiver),
       segment('EVN', { 1: 'A08', 2: hl7Time(at) }),
       pid(note),
       pv1(note),

@@ -22,6 +22,10 @@ export const readOnlyShape = {
   version: z.unknown().optional(),
   created_at: z.unknown().optional(),
   updated_at: z.unknown().optional(),
+  status: z.unknown().optional(),
+  signed_by: z.unknown().optional(),
+  signed_at: z.unknown().optional(),
+  signed_codes: z.unknown().optional(),
 };
 
 export const READ_ONLY_FIELDS = Object.keys(readOnlyShape);

@@ -14,8 +14,9 @@ function related(kind: string, id: string): Reference {
 }
 
 /**
- * FHIR R4 DocumentReference of a note: a preliminary progress note (LOINC 11506-3), subject and
- * author referenced by the x-patient and x-doctor identifiers, the text as a base64 attachment.
+ * FHIR R4 DocumentReference of a note: a progress note (LOINC 11506-3), `preliminary` while a
+ * draft, `final` once signed (the signer its authenticator), `amended` after an amendment; subject
+ * and author referenced by the x-patient and x-doctor identifiers, the text as a base64 attachment.
  */
 export function toDocumentReference(row: NoteRow): DocumentReference {
   const relatedRefs: Reference[] = [];
@@ -29,7 +30,7 @@ export function toDocumentReference(row: NoteRow): DocumentReference {
     meta: { versionId: String(row.version), lastUpdated: row.updated_at },
     identifier: [{ system: 'urn:ietf:rfc:3986', value: `urn:uuid:${row.id}` }],
     status: 'current',
-    docStatus: 'preliminary',
+    docStatus: row.status === 'draft' ? 'preliminary' : row.status === 'signed' ? 'final' : 'amended',
     type: { coding: [LOINC_PROGRESS_NOTE], text: `${row.template} progress note` },
     date: row.updated_at,
     description: `${row.template} clinical note`,
@@ -46,6 +47,7 @@ export function toDocumentReference(row: NoteRow): DocumentReference {
   };
   if (row.patient_id) doc.subject = { type: 'Patient', identifier: { value: row.patient_id } };
   if (row.doctor_id) doc.author = [{ type: 'Practitioner', identifier: { value: row.doctor_id } }];
+  if (row.signed_by) doc.authenticator = { type: 'Practitioner', identifier: { value: row.signed_by } };
   if (relatedRefs.length > 0) doc.context = { related: relatedRefs };
   return doc;
 }

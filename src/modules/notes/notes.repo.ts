@@ -3,7 +3,15 @@ import { isoTime } from '../../db/sql.js';
 import type { NoteEvidence } from '../../engine/engine.js';
 import type { NoteContent, Template } from '../../engine/templates.js';
 
-/** A clinical note as the API answers it (spec fields plus `version`). */
+export type NoteStatus = 'draft' | 'signed' | 'amended';
+
+/** A code the clinician confirmed at signature, with its title in the code table. */
+export interface SignedCode {
+  code: string;
+  description: string;
+}
+
+/** A clinical note as the API answers it (spec fields plus `version` and the sign-off fields). */
 export interface ClinicalNote {
   id: string;
   user_id: string;
@@ -17,14 +25,27 @@ export interface ClinicalNote {
   version: number;
   created_at: string;
   updated_at: string;
+  /** `draft` until signed; `signed`; `amended` after a change to a signed note. */
+  status: NoteStatus;
+  signed_by: string | null;
+  signed_at: string | null;
+  signed_codes: SignedCode[] | null;
+  /** Why the current version changed a signed note (null until amended). */
+  amendment_reason: string | null;
   /** Present on extracted notes: per section, each sentence with its transcript lines. */
   evidence?: NoteEvidence;
 }
 
-/** The stored row: the API note plus the doctor and patient identifiers (FHIR author and subject). */
+/**
+ * The stored row: the API note plus the doctor and patient identifiers (FHIR author and
+ * subject), the visit, the version the signature made and the last version the engine wrote.
+ */
 export interface NoteRow extends Omit<ClinicalNote, 'evidence'> {
   doctor_id: string | null;
   patient_id: string | null;
+  visit_id: string | null;
+  signed_version: number | null;
+  engine_version: number | null;
   evidence: NoteEvidence | null;
 }
 
@@ -51,6 +72,8 @@ export interface NewNoteRow {
   reportRunIds: string[];
   correlationId: string | null;
   evidence?: NoteEvidence | null;
+  /** Written by the engine (an extraction): version 1 is its draft. */
+  byEngine?: boolean;
 }
 
 /** The fields a change may set; absent keys keep their values. */
@@ -63,10 +86,14 @@ export interface NoteFields {
   report_run_id?: string[];
   /** Not a changeable field of the API: the extraction sets it, a content change prunes it. */
   evidence?: NoteEvidence | null;
+  /** An amendment sets these two; signing has its own statement (signNoteRow). */
+  status?: NoteStatus;
+  amendment_reason?: string | null;
 }
 
 const COLUMNS = `id, user_id, group_id, doctor_id, patient_id, transcription_id, template, ai_generated_content,
-  feedback, report_thread_id, report_run_id, version, ${isoTime('created_at')}, ${isoTime('updated_at')}, evidence`;
+  feedback, report_thread_id, report_run_id, version, ${isoTime('created_at')}, ${isoTime('updated_at')},
+  status, signed_by, ${isoTime('signed_at')}, signed_codes, amendment_reason, evidence, visit_id, signed_version, engine_version`;
 
 /**
  * Inserts a note at version 1; an id that exists already (a retried pipeline step) inserts nothing
@@ -78,8 +105,8 @@ export async function insertNote(db: Queryable, n: NewNoteRow): Promise<{ row: N
     `WITH ins AS (
        INSERT INTO clinical_notes (id, group_id, user_id, doctor_id, patient_id, transcription_id, template,
                                    ai_generated_content, feedback, report_thread_id, report_run_id, version,
-                                   correlation_id, evidence, created_at, updated_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, 1, $12, $13, clock_timestamp(), clock_timestamp())
+                                   correlation_id, evidence, engine_version, created_at, updated_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, 1, $12, $13, $14, clock_timestamp(), clock_timestamp())
        ON CONFLICT (id) DO NOTHING
        RETURNING *)
      SELECT ${COLUMNS}, true AS inserted FROM ins
@@ -99,6 +126,7 @@ export async function insertNote(db: Queryable, n: NewNoteRow): Promise<{ row: N
       n.reportRunIds,
       n.correlationId,
       n.evidence ? JSON.stringify(n.evidence) : null,
+      n.byEngine ? 1 : null,
     ],
   );
   const { inserted, ...row } = rows[0];
@@ -114,12 +142,22 @@ export async function findNote(db: Queryable, groupId: string, id: string, lock 
   return rows[0];
 }
 
-/** Writes the new state of a locked note and bumps its version; returns the new row. */
-export async function updateNoteRow(db: Queryable, id: string, version: number, f: Required<NoteFields>): Promise<NoteRow> {
+/**
+ * Writes the new state of a locked note and bumps its version; `byEngine` records the version
+ * as the engine's draft. Returns the new row.
+ */
+export async function updateNoteRow(
+  db: Queryable,
+  id: string,
+  version: number,
+  f: Required<NoteFields>,
+  byEngine = false,
+): Promise<NoteRow> {
   const { rows } = await db.query<NoteRow>(
     `UPDATE clinical_notes
         SET transcription_id = $3, template = $4, ai_generated_content = $5, feedback = $6,
-            report_thread_id = $7, report_run_id = $8, evidence = $9, version = $2, updated_at = clock_timestamp()
+            report_thread_id = $7, report_run_id = $8, evidence = $9, version = $2, updated_at = clock_timestamp(),
+            status = $10, amendment_reason = $11, engine_version = CASE WHEN $12 THEN $2 ELSE engine_version END
       WHERE id = $1
       RETURNING ${COLUMNS}`,
     [
@@ -132,9 +170,53 @@ export async function updateNoteRow(db: Queryable, id: string, version: number, 
       f.report_thread_id,
       f.report_run_id,
       f.evidence ? JSON.stringify(f.evidence) : null,
+      f.status,
+      f.amendment_reason,
+      byEngine,
     ],
   );
   return rows[0];
+}
+
+/** Signs a locked draft: the signature fields, a new version (the signed one). Returns the new row. */
+export async function signNoteRow(
+  db: Queryable,
+  id: string,
+  version: number,
+  s: { signedBy: string; codes: SignedCode[] },
+): Promise<NoteRow> {
+  const { rows } = await db.query<NoteRow>(
+    `UPDATE clinical_notes
+        SET status = 'signed', signed_by = $3, signed_at = clock_timestamp(), signed_codes = $4,
+            signed_version = $2, version = $2, updated_at = clock_timestamp()
+      WHERE id = $1
+      RETURNING ${COLUMNS}`,
+    [id, version, s.signedBy, JSON.stringify(s.codes)],
+  );
+  return rows[0];
+}
+
+/**
+ * The final codes of the note's last completed codification: the one its pipeline ran (same
+ * correlation id, same group). Undefined when the note has none.
+ */
+export async function lastCodificationCodes(db: Queryable, noteId: string): Promise<SignedCode[] | undefined> {
+  const { rows } = await db.query<{ codes: SignedCode[] | null }>(
+    `SELECT (SELECT jsonb_agg(jsonb_build_object('code', a->>'code', 'description', coalesce(a->>'description', '')))
+               FROM jsonb_array_elements(c.result->'final_code_assessments') a) AS codes
+       FROM clinical_notes n
+       JOIN codify_runs c ON c.correlation_id = n.correlation_id AND c.group_id = n.group_id
+      WHERE n.id = $1 AND c.status = 'completed' AND c.result IS NOT NULL
+      ORDER BY c.created_at DESC
+      LIMIT 1`,
+    [noteId],
+  );
+  return rows[0] ? (rows[0].codes ?? []) : undefined;
+}
+
+/** The visit (EHR encounter) a pipeline's note documents. */
+export async function setNoteVisit(db: Queryable, id: string, visitId: string): Promise<void> {
+  await db.query(`UPDATE clinical_notes SET visit_id = $2 WHERE id = $1 AND visit_id IS DISTINCT FROM $2`, [id, visitId]);
 }
 
 /** Appends an immutable version row; its time is the note's updated_at of that version. */

@@ -20,12 +20,22 @@ export const patchNoteBody = z.strictObject({
   transcription_id: noteFieldsShape.transcription_id.optional(),
   report_thread_id: noteFieldsShape.report_thread_id.optional(),
   report_run_id: noteFieldsShape.report_run_id.optional(),
+  amendment_reason: z
+    .string()
+    .trim()
+    .min(1)
+    .max(2_000)
+    .nullable()
+    .optional()
+    .meta({ description: 'Required when the note is signed or amended: why the signed text changes (an amendment)' }),
   ...readOnlyShape,
 });
 
 /**
  * PATCH /v1/clinical-notes/{id}: 200 with the note and its new ETag. If-Match is checked under the
  * row lock (412 on mismatch); without it concurrent PATCHes queue on the lock and each one is kept.
+ * A change of a signed or amended note is an amendment: `amendment_reason` required (400), status
+ * `amended`, the signature kept, `note.amended` recorded.
  */
 export function patchNote(pool: Pool) {
   return async (req: Request<{ id: string }>, res: Response) => {
@@ -46,6 +56,7 @@ export function patchNote(pool: Pool) {
         userId,
         doctorId: req.doctor,
         ifMatch: req.get('if-match'),
+        amendmentReason: body.amendment_reason ?? undefined, // null: a note read and sent back
         change: async (current) => {
           assertOwnership(raw, current);
           const links = await checkNoteLinks(tx, groupId, body, current);

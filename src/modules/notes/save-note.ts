@@ -8,16 +8,26 @@ import { recordEvent } from '../outbound-webhooks/outbox/outbox.repo.js';
 import type { NoteEvidence } from '../../engine/engine.js';
 import { ifMatchSatisfied, noteEtag } from './note-etag.js';
 import { keptEvidence } from './note-evidence.js';
-import { findNote, insertNote, insertNoteVersion, updateNoteRow, type ClinicalNote, type NoteFields, type NoteRow } from './notes.repo.js';
+import { signoffEvent } from './signoff-event.js';
+import {
+  findNote,
+  insertNote,
+  lastCodificationCodes,
+  insertNoteVersion,
+  updateNoteRow,
+  type ClinicalNote,
+  type NoteFields,
+  type NoteRow,
+} from './notes.repo.js';
 
 export type { ClinicalNote } from './notes.repo.js';
 
 /** The fields a change may touch, in the order changed_fields lists them. */
 const CHANGEABLE = ['transcription_id', 'template', 'ai_generated_content', 'feedback', 'report_thread_id', 'report_run_id'] as const;
 
-/** The API shape of a stored row (drops the doctor and patient identifiers). */
+/** The API shape of a stored row (drops the doctor, patient and visit identifiers and the bookkeeping of versions). */
 export function toClinicalNote(row: NoteRow): ClinicalNote {
-  const { doctor_id: _d, patient_id: _p, evidence, ...note } = row;
+  const { doctor_id: _d, patient_id: _p, visit_id: _v, signed_version: _s, engine_version: _e, evidence, ...note } = row;
   return evidence ? { ...note, evidence } : note; // additive: only extracted notes carry evidence
 }
 
@@ -45,6 +55,8 @@ export interface NewNoteInput {
   reportRunIds?: string[];
   correlationId?: string;
   evidence?: NoteEvidence;
+  /** Written by the engine (an extraction): the draft the feedback export compares with the signed text. */
+  byEngine?: boolean;
 }
 
 /**
@@ -69,6 +81,7 @@ export async function saveNewNote(tx: Queryable, input: NewNoteInput): Promise<C
     reportRunIds: input.reportRunIds ?? [],
     correlationId: input.correlationId ?? null,
     evidence: input.evidence ?? null,
+    byEngine: input.byEngine,
   });
   if (!inserted) {
     if (row.group_id !== input.groupId) throw conflict(`Clinical note id ${row.id} is already in use`);
@@ -104,6 +117,10 @@ export interface ApplyChangeInput {
   ifMatch?: string;
   /** Computes the change from the locked current row; it may throw a 4xx (links, shapes). */
   change: (current: NoteRow) => NoteFields | Promise<NoteFields>;
+  /** The engine's write (an extraction): refused on a signed note, recorded as the draft. */
+  byEngine?: boolean;
+  /** A person's change of a signed or amended note must say why (DESIGN: amendments). */
+  amendmentReason?: string;
 }
 
 export interface ApplyChangeResult {
@@ -128,10 +145,20 @@ function stableJson(value: unknown): string {
 export async function applyNoteChange(tx: Queryable, input: ApplyChangeInput): Promise<ApplyChangeResult | undefined> {
   const current = await findNote(tx, input.groupId, input.noteId, true);
   if (!current) return undefined;
+  if (input.byEngine && current.status !== 'draft') {
+    throw conflict(`Clinical note ${current.id} is ${current.status}: the engine never rewrites a signed note`);
+  }
   if (input.ifMatch !== undefined && !ifMatchSatisfied(input.ifMatch, current.version)) {
     throw preconditionFailed(
       `If-Match ${input.ifMatch.slice(0, 100)} does not match the current version of clinical note ${current.id} (ETag ${noteEtag(current.version)})`,
     );
+  }
+  const signed = current.status !== 'draft';
+  if (signed && !input.amendmentReason) {
+    throw badRequest(`amendment_reason: required to change clinical note ${current.id}, which is ${current.status} (an amendment)`);
+  }
+  if (!signed && input.amendmentReason !== undefined) {
+    throw badRequest(`amendment_reason: clinical note ${current.id} is a draft; only a signed note is amended`);
   }
   const fields = await input.change(current);
   const next: Required<NoteFields> = {
@@ -142,6 +169,8 @@ export async function applyNoteChange(tx: Queryable, input: ApplyChangeInput): P
     feedback: current.feedback,
     report_thread_id: current.report_thread_id,
     report_run_id: current.report_run_id,
+    status: current.status,
+    amendment_reason: current.amendment_reason,
   };
   for (const f of CHANGEABLE) if (fields[f] !== undefined) (next as Record<string, unknown>)[f] = fields[f];
   if (next.template !== current.template && fields.ai_generated_content === undefined) {
@@ -160,10 +189,17 @@ export async function applyNoteChange(tx: Queryable, input: ApplyChangeInput): P
           { template: next.template, content: next.ai_generated_content },
         );
 
-  const changedFields = CHANGEABLE.filter((f) => stableJson(next[f]) !== stableJson(current[f]));
+  const changedFields: string[] = CHANGEABLE.filter((f) => stableJson(next[f]) !== stableJson(current[f]));
   if (changedFields.length === 0 && stableJson(next.evidence) === stableJson(current.evidence)) return { row: current, changedFields };
+  if (signed) {
+    // An amendment: the signature fields stay, the status says the signed text has changed.
+    next.status = 'amended';
+    next.amendment_reason = input.amendmentReason!;
+    if (current.status !== 'amended') changedFields.push('status');
+    changedFields.push('amendment_reason');
+  }
 
-  const row = await updateNoteRow(tx, current.id, current.version + 1, next);
+  const row = await updateNoteRow(tx, current.id, current.version + 1, next, input.byEngine);
   const note = toClinicalNote(row);
   await insertNoteVersion(tx, {
     noteId: note.id,
@@ -178,6 +214,7 @@ export async function applyNoteChange(tx: Queryable, input: ApplyChangeInput): P
     groupId: note.group_id,
     data: { note_id: note.id, template: note.template, version: note.version, group_id: note.group_id, changed_fields: changedFields },
   });
+  if (signed) await recordEvent(tx, signoffEvent('note.amended', row, (await lastCodificationCodes(tx, row.id)) ?? []));
   return { row, changedFields };
 }
 
@@ -203,6 +240,7 @@ export async function updateNoteContent(tx: Queryable, input: UpdateNoteContentI
     groupId: input.groupId,
     userId: input.userId,
     doctorId: input.doctorId,
+    byEngine: true,
     change: (current) => ({
       template: input.template,
       ai_generated_content: input.content,

@@ -20,8 +20,9 @@ async function checkExtractionLinks(tx: Queryable, groupId: string, body: RunReq
     throw badRequest('input.messages: an extraction run needs transcript text (or config.configurable.transcription_id)');
   }
   if (noteId !== undefined) {
-    const found = isUuid(noteId) && (await findNote(tx, groupId, noteId));
+    const found = isUuid(noteId) ? await findNote(tx, groupId, noteId) : undefined;
     if (!found) throw notFound('Clinical note', noteId);
+    if (found.status !== 'draft') throw conflict(`Clinical note ${noteId} is ${found.status}: the engine never rewrites a signed note`);
   }
 }
 

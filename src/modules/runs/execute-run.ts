@@ -39,7 +39,7 @@ async function produceChat(deps: RunExecutionDeps, run: StoredRun, signal: Abort
   const history = await listThreadMessages(deps.pool, run.thread_id);
   const context: ChatMessage[] = [...history.map(({ role, content }) => ({ role, content })), ...run.input.messages];
   const visit = await chatVisit(deps.pool, run);
-  const { message, usage } = await deps.engine.chat(context, { signal, visit });
+  const { message, usage } = await deps.engine.chat(context, { signal, visit, group: run.group_id });
   const reply = { role: 'assistant' as const, content: message.content };
   return {
     output: { messages: [reply] },
@@ -58,7 +58,7 @@ async function produceExtraction(deps: RunExecutionDeps, run: StoredRun, signal:
     if (!found) throw new RunFailure({ error: 'Not Found', details: `Transcription ${transcriptionId} not found` });
     transcript = found.original_transcript;
   }
-  const result = await deps.engine.extractNote(transcript, template, { signal });
+  const result = await deps.engine.extractNote(transcript, template, { signal, group: run.group_id });
   const noteId = typeof configurable.note_id === 'string' ? configurable.note_id : undefined;
   const note = writeExtractionNote(run, {
     noteId,

@@ -50,6 +50,7 @@ export function writeExtractionNote(run: StoredRun, input: ExtractionNoteInput):
         reportThreadId: run.thread_id,
         reportRunIds: [run.run_id],
         correlationId: run.correlation_id ?? undefined,
+        byEngine: true,
       });
     },
   };

@@ -8,6 +8,8 @@ type RunWorkerDeps = Pick<AppDeps, 'boss' | 'pool' | 'engine' | 'notifications' 
 /** Data of a run job: ids only. */
 export const runJobSchema = z.object({
   run_id: z.uuid(),
+  /** Fair share (define-job.ts groupOf); absent from jobs sent before it. */
+  group_id: z.string().optional(),
   request_id: z.string().optional(),
   correlation_id: z.string().optional(),
 });
@@ -44,7 +46,10 @@ export const runExecuteJob = defineJob<RunJob, RunWorkerDeps>({
     },
   },
   schema: runJobSchema,
-  fetch: { pollingIntervalSeconds: 0.5, notifyPollingIntervalSeconds: 2, selfWakingLoops: 4 },
+  // A group holds at most 3 of the 4 loops of a process (and 3 runs at once in the deployment):
+  // another group's run is always taken at once, and its engine call waits only for the running one.
+  fetch: { pollingIntervalSeconds: 0.5, notifyPollingIntervalSeconds: 2, selfWakingLoops: 4, groupConcurrency: 3 },
+  groupOf: (data) => data.group_id,
   context: (data) => ({ correlationId: data.correlation_id }),
   async handle(deps, data, attempt) {
     const started = Date.now();

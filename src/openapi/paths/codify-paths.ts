@@ -37,7 +37,7 @@ export function registerCodifyPaths(registry: OpenAPIRegistry): void {
         413: '`medical_note` over 50 KB, PDF over 5 MB decoded, PDF of more than 500 pages or with more than 1 MB of text, or body over 8 MB',
         422: "`pdf_file.data` is not base64 or not a PDF, the PDF could not be read within 10 s, or the note needs more than the engine's time budget",
         500: 'Unexpected failure during codification',
-        503: 'The coding engine is unavailable',
+        503: 'The coding engine is unavailable, or `ENGINE_QUEUE_PER_GROUP` engine calls of this group already wait (see `Retry-After`)',
         504: 'The codification did not finish within 10 minutes',
       }),
     },

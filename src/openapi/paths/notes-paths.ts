@@ -1,6 +1,7 @@
 import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 import { createNoteBody } from '../../modules/notes/create-note.js';
 import { patchNoteBody } from '../../modules/notes/patch-note.js';
+import { signNoteBody } from '../../modules/notes/sign-note.js';
 import {
   BODY_ERRORS,
   CLINICAL_ERRORS,
@@ -80,7 +81,7 @@ export function registerNotePaths(registry: OpenAPIRegistry): void {
     tags: ['Clinical notes'],
     summary: 'Update clinical note',
     description:
-      'Fields not sent keep their values, and so do the sections of `ai_generated_content` not sent while the template stays (send only `plan` to change the plan); every change is kept as a version. A change of `template` must bring the whole content of the new shape. With `If-Match`, a stale version is refused (412).',
+      'Fields not sent keep their values, and so do the sections of `ai_generated_content` not sent while the template stays (send only `plan` to change the plan); every change is kept as a version. A change of `template` must bring the whole content of the new shape. With `If-Match`, a stale version is refused (412). A change of a `signed` or `amended` note is an **amendment**: it needs `amendment_reason` (400 without), makes a new version with `status: "amended"`, keeps `signed_by`, `signed_at` and `signed_codes`, and sends `note.amended` (HL7 MDM^T08, FHIR DocumentReference `docStatus: amended`). `amendment_reason` on a draft is 400.',
     security: clinicalSecurity,
     request: {
       headers: clinicalHeaders.extend({
@@ -98,8 +99,41 @@ export function registerNotePaths(registry: OpenAPIRegistry): void {
     responses: {
       200: { description: 'The note, with its new version', headers: etag, content: json(clinicalNoteDto) },
       ...errorResponses(statuses(CLINICAL_ERRORS, BODY_ERRORS, [404, 412]), {
-        400: "No field to change, unknown template or fields, content not of the template's shape, a changed id/user_id/group_id, a link that does not exist, missing x-doctor, malformed JSON",
+        400: "No field to change, unknown template or fields, content not of the template's shape, a changed id/user_id/group_id, a link that does not exist, a signed note changed without amendment_reason, amendment_reason on a draft, missing x-doctor, malformed JSON",
         404: 'Clinical note not found',
+      }),
+    },
+  });
+
+  registry.registerPath({
+    method: 'post',
+    path: '/v1/clinical-notes/{id}/sign',
+    operationId: 'signClinicalNote',
+    tags: ['Clinical notes'],
+    summary: 'Sign a clinical note',
+    description:
+      "The clinician signs the draft: a new version with `status: \"signed\"`, `signed_by` the token's `sub`, `signed_at`, and `signed_codes`: the `codes` sent (each must be in the ICD-10-CM code table; dotted or not), else the final codes of the note's last codification (the one its EHR pipeline ran; none: an empty list). `If-Match` is required (428 without it) and checked with the status under the note's lock, so of a sign and a PATCH sent with the same ETag exactly one wins (the other answers 412). A signed or amended note answers 409. Sends `note.signed` (HL7 MDM^T04 with TXA-17 `AU`, then ADT^A08 with DG1-6 `F`; FHIR DocumentReference `docStatus: final`, Conditions confirmed or refuted). Afterwards the engine never changes the note: an extraction run with its `note_id` is refused (409), or fails with `Conflict` when the note was signed while it ran.",
+    security: clinicalSecurity,
+    request: {
+      headers: clinicalHeaders.extend({
+        'If-Match': z
+          .string()
+          .openapi({ description: 'ETag of the version being signed (`"3"`, `W/"3"` or `*`); required', example: '"3"' }),
+      }),
+      params: noteParams,
+      body: {
+        required: false,
+        content: json(signNoteBody.meta({ id: 'SignClinicalNoteDto', example: { codes: ['J18.9'] } })),
+      },
+    },
+    responses: {
+      200: { description: 'The signed note, with its new version', headers: etag, content: json(clinicalNoteDto) },
+      ...errorResponses(statuses(CLINICAL_ERRORS, BODY_ERRORS, [404, 409, 412, 428]), {
+        400: 'A code not in the code table, unknown fields, missing x-doctor, malformed JSON',
+        404: 'Clinical note not found',
+        409: 'The note is already signed (or amended)',
+        412: 'If-Match does not match the current version',
+        428: 'No If-Match header',
       }),
     },
   });

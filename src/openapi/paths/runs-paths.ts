@@ -53,10 +53,11 @@ const eventStream = {
 /** 429 of the long-held answers (http/open-wait-cap.ts). */
 const OPEN_CAP = `${MAX_OPEN_WAITS_PER_USER} joins and streams of this user are already open in this process; one must end first`;
 
-const createErrors = errorResponses(statuses(CLINICAL_ERRORS, BODY_ERRORS, [404, 409]), {
+const createErrors = errorResponses(statuses(CLINICAL_ERRORS, BODY_ERRORS, [404, 409, 429]), {
   400: "Invalid input: missing or wrong fields (`thread_id` missing or not the path's thread), bad `x-is-chat`, missing x-doctor, malformed JSON",
   404: 'Thread not found (or, for extraction, the transcription or note named in `config.configurable`)',
   409: 'The thread has a pending or running run and `multitask_strategy` is `reject`',
+  429: 'More than `RUN_RATE_LIMIT` run creations in 60 s by this user of the group (see `Retry-After`)',
 });
 
 const runIdsErrors = (extra: number[] = [], cases: Record<number, string> = {}) =>
@@ -109,8 +110,11 @@ export function registerRunPaths(registry: OpenAPIRegistry): void {
     request: { headers: runHeaders, params: pathParams.threadId, body: { required: true, content: json(runRequestDto) } },
     responses: {
       200: { description: 'The event stream of the new run', headers: contentLocation, content: eventStream },
-      ...createErrors,
-      ...errorResponses([429], { 429: OPEN_CAP }),
+      ...errorResponses(statuses(CLINICAL_ERRORS, BODY_ERRORS, [404, 409, 429]), {
+        404: 'Thread not found (or, for extraction, the transcription or note named in `config.configurable`)',
+        409: 'The thread has a pending or running run and `multitask_strategy` is `reject`',
+        429: `More than \`RUN_RATE_LIMIT\` run creations in 60 s by this user of the group, or: ${OPEN_CAP}`,
+      }),
     },
   });
 

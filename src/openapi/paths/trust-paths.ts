@@ -29,6 +29,19 @@ const integrationDto = z
     group_ids: z.array(z.string()).openapi({ example: ['clinic-madrid-01'] }),
     sending_application: z.string().nullable().openapi({ description: 'MSH-3 of an hl7 sender' }),
     sending_facility: z.string().nullable().openapi({ description: 'MSH-4 of an hl7 sender' }),
+    allowed_ips: z
+      .array(z.string())
+      .nullable()
+      .openapi({ description: 'hl7: the IPs and CIDRs its MLLP connections may come from', example: ['10.20.0.0/16'] }),
+    tls_client_fingerprint: z.string().nullable().openapi({ description: 'hl7: SHA-256 of the TLS client certificate it must send with' }),
+    facility_groups: z
+      .record(z.string(), z.string())
+      .nullable()
+      .openapi({ description: 'hl7 with several groups: PV1-3.4 facility -> group id', example: { GENHOSP: 'clinic-madrid-01' } }),
+    identifier_systems: z
+      .record(z.string(), z.string())
+      .nullable()
+      .openapi({ description: 'hl7: PID-3 assigning authority -> FHIR identifier system', example: { GENHOSP: 'urn:oid:1.2.3.4' } }),
     created_at: timestamp(),
   })
   .openapi('IntegrationDto');

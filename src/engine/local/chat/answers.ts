@@ -1,4 +1,4 @@
-import { ALLERGY } from '../extraction/cues.js';
+import { ALLERGY } from '../extraction/cues/index.js';
 import { DOSE, drugNames } from '../extraction/lexicon.js';
 import {
   finish,
@@ -22,6 +22,8 @@ import { searchTopic } from './search.js';
 export interface AnswerSources {
   soap: () => { note: SoapNote; evidence: SoapEvidence };
   units: Unit[];
+  /** Transcript lines that answer the allergy question. */
+  allergyLines?: Set<number>;
   pronouns: Pronouns;
   lines: LineIndex;
 }
@@ -29,8 +31,14 @@ export interface AnswerSources {
 const NOT_SAID = (what: string) => `The visit does not say ${what}, so I can't answer that from the transcript.`;
 const EMPTY = /^No (history|examination|assessment|plan) /;
 
-function namesDrug(u: Unit): boolean {
+// "penicillin gives me hives": a drug named with the reaction it causes is an allergy.
+const REACTION =
+  /\b(?:gives?|gave|makes?|made|caused?|causes) (?:me|him|her|them|the patient) (?:a |an )?(?:\w+ )?(?:hives|rash|swelling|itch\w*|anaphylaxis|reaction|sick|throw up)\b|\b(?:reaction|break out|broke out)\b/i;
+
+function namesDrug(u: Unit, allergyLines?: Set<number>): boolean {
   if (ALLERGY.test(u.text)) return false; // an allergen is not a medication the patient takes
+  if (u.lines.some((l) => allergyLines?.has(l)) && !DOSE.test(u.text)) return false;
+  if (REACTION.test(u.text)) return false;
   return DOSE.test(u.text) || drugNames(u.words).length > 0;
 }
 
@@ -53,7 +61,7 @@ function cited(title: string, items: Evidenced[]): string {
 }
 
 function medications(src: AnswerSources): string {
-  const meds = src.units.filter((u) => !u.question && u.words.length >= 2 && namesDrug(u));
+  const meds = src.units.filter((u) => !u.question && u.words.length >= 2 && namesDrug(u, src.allergyLines));
   if (meds.length === 0) return NOT_SAID('which medications the patient takes or was prescribed');
   return list(
     'Medications in the visit (with doses where stated):',
@@ -107,8 +115,13 @@ export function answerFor(intent: Intent, question: string, src: AnswerSources):
       return fromSection('Plan:', 'plan', 'a plan (no order, prescription, referral or follow-up was given)', src);
     case 'assessment':
       return fromSection('Assessment:', 'assessment', 'an assessment or diagnosis', src);
-    case 'objective':
-      return fromSection('Findings:', 'objective', 'any examination findings, vital signs or results', src);
+    case 'objective': {
+      // Findings are what was found: a denial is a negative of the history, never a finding.
+      const { note, evidence } = src.soap();
+      const found = evidence.objective.filter((e) => !/\b(?:denies|denied)\b/i.test(e.text));
+      if (EMPTY.test(note.objective) || !found.length) return NOT_SAID('any examination findings, vital signs or results');
+      return list('Findings:', found, src);
+    }
     case 'history':
       return fromSection('History:', 'subjective', 'a history', src);
     case 'symptoms-negative': {

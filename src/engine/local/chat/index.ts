@@ -1,5 +1,5 @@
 import type { ChatMessage, VisitContext } from '../../engine.js';
-import { detectGender, extractSoapWithEvidence, parseTranscript, pronouns, toUnits } from '../extraction/index.js';
+import { allergyAnswers, detectGender, extractSoapWithEvidence, parseTranscript, pronouns, toUnits } from '../extraction/index.js';
 import { answerFor } from './answers.js';
 import { chatContext } from './context.js';
 import { intentOf } from './intents.js';
@@ -33,6 +33,8 @@ export function answerChat(messages: ChatMessage[], visit?: VisitContext): strin
   return answerFor(intent, question, {
     soap: () => (soap ??= extractSoapWithEvidence(transcript)),
     units,
+    // The answers to "any allergies?" name allergens, never medications the patient takes.
+    allergyLines: new Set(allergyAnswers(turns).flatMap((a) => (a.none ? [] : a.lines.slice(-1)))),
     pronouns: p,
     lines: lineIndex(turns),
   });

@@ -1,5 +1,6 @@
 import { normalizeAsr, stripLeading } from './clean.js';
-import { ALLERGY } from './cues.js';
+import { ALLERGY } from './cues/index.js';
+import { interrogative } from './speech.js';
 import type { Turn } from './transcript.js';
 
 /**
@@ -16,12 +17,18 @@ export interface AllergyAnswer {
 const NONE =
   /^(?:no|nope|none|nah|not that i know|not that i'm aware|no known|i don't have any|i don't think so|nothing)\b|\bno (?:known |drug |medication )?allergies\b|\bnot allergic\b/i;
 
+const lastSentence = (text: string) =>
+  normalizeAsr(text)
+    .split(/(?<=[.!?])\s+/)
+    .filter((x) => x.trim())
+    .pop() ?? '';
+
 export function allergyAnswers(turns: Turn[]): AllergyAnswer[] {
   const out: AllergyAnswer[] = [];
   for (let i = 0; i + 1 < turns.length; i++) {
     const q = turns[i];
     const a = turns[i + 1];
-    if (q.speaker !== 'doctor' || !ALLERGY.test(q.text) || !/\?\s*$/.test(q.text.trim())) continue;
+    if (q.speaker !== 'doctor' || !ALLERGY.test(q.text) || !interrogative(lastSentence(q.text))) continue;
     if (a.speaker !== 'patient' && a.speaker !== 'other') continue;
     const answer = stripLeading(normalizeAsr(a.text));
     const lines = [...q.lines.map((l) => l.line), ...a.lines.map((l) => l.line)];

@@ -6,7 +6,7 @@ import type { Unit } from './units.js';
 import type { Candidate, Section } from './classify.js';
 import { finish } from './clean.js';
 import { chiefComplaint } from './complaint.js';
-import { NAMED_TEST } from './cues.js';
+import { NAMED_TEST } from './cues/index.js';
 import type { Evidenced } from './evidenced.js';
 import { stem } from './nlp.js';
 import { acronyms, clinicianVoice, fillPlaceholders, scribeWording } from './note-style.js';
@@ -92,12 +92,21 @@ function select(cands: Candidate[], budget: number): Candidate[] {
  */
 function namedDrug(c: Candidate, units: Unit[]): { name: string; lines: number[] } | undefined {
   if (c.section !== 'meds' || !DOSE.test(c.unit.text) || drugNames(c.unit.words).length) return undefined;
+  // The clinician's question names it: "are you still taking your prenatal vitamin?" / "yes, one every day".
+  const q = units[c.unit.index - 1];
+  const asked = q && q.question && q.speaker !== c.unit.speaker ? ASKED_MED.exec(q.text.replace(/[?.]+$/, '')) : null;
+  if (asked && !GENERIC.test(asked[1]) && !c.unit.text.toLowerCase().includes(asked[1].toLowerCase()))
+    return { name: asked[1], lines: q.lines };
   for (let i = c.unit.index - 1; i >= Math.max(0, c.unit.index - 6); i--) {
     const name = drugNames(units[i].words).pop();
     if (name) return { name, lines: units[i].lines };
   }
   return undefined;
 }
+
+const ASKED_MED =
+  /\b(?:taking|on|using) (?:the |your |his |her |their )?((?:[a-z-]+ ){0,2}?[a-z-]{3,})(?: (?:every day|daily|still|now|right now|at the moment|currently|anymore|regularly|for (?:it|that|the \w+)))?$/i;
+const GENERIC = /^(?:anything|something|it|that|this|them|right|now|medications?|medicines?|meds|any \w+|a lot)$/i;
 
 function write(c: Candidate, p: Pronouns, drug?: string): string {
   const verbs = new Set(c.unit.words.filter((_, i) => c.unit.pos[i] === 'VERB'));
@@ -112,7 +121,9 @@ function write(c: Candidate, p: Pronouns, drug?: string): string {
   if ((c.speaker === 'patient' || c.speaker === 'other') && !t.toLowerCase().startsWith(subj)) {
     if (c.section === 'meds' && !/^(?:i|my|she|he|the|it|they|we)\b/i.test(c.unit.text))
       t = `${p.subj} takes ${drug ? `${drug} ` : ''}${t.replace(/^(?:just|only|i take|i'm taking)\s+/i, '')}`;
-    else t = `${p.subj} ${c.unit.question ? 'asks' : 'reports'} ${t.charAt(0).toLowerCase()}${t.slice(1)}`;
+    else if (c.speaker === 'other' && !/^the caregiver\b/i.test(t))
+      t = `The caregiver ${c.unit.question ? 'asks' : 'reports'} ${t.charAt(0).toLowerCase()}${t.slice(1)}`;
+    else if (c.speaker === 'patient') t = `${p.subj} ${c.unit.question ? 'asks' : 'reports'} ${t.charAt(0).toLowerCase()}${t.slice(1)}`;
   }
   return finish(t);
 }

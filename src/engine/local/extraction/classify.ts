@@ -1,4 +1,4 @@
-import { ALLERGY, assessCue, examCue, NAMED_TEST, planCue, resultCue } from './cues.js';
+import { ALLERGY, assessCue, diagnosisCue, examCue, NAMED_TEST, PLAN_ACTION, planCue, resultCue } from './cues/index.js';
 import { clinicalWeight } from './features.js';
 import { ACKNOWLEDGEMENT } from './lexicon.js';
 import type { Speaker } from './transcript.js';
@@ -20,7 +20,7 @@ export interface Candidate {
 const COMMAND =
   /^(?:show me|open|pull up|go to(?! the (?:er|emergency|hospital|urgent care))|bring up|let's pull up|finali[sz]e (?:the|this) (?:note|recording)|end (?:the )?recording)\b/i; // voice-assistant commands
 const GREETING =
-  /^(?:hi|hello|hey|good (?:morning|afternoon|evening)|nice to meet you|tell me (?:about|more)|walk me through|describe (?:the|your|it)|(?:so )?(?:here's|here is|this is) (?:the|my|our) plan\.?$)(?![a-z'])/i; // also prompts and headings said aloud; whole words only ("his", "hip", "hives" are no greeting)
+  /^(?:hi|hello|hey|(?:good )?(?:morning|afternoon|evening)(?=[,.!]|$| [a-z]+\.?$| (?:mr|mrs|ms|dr)\b)|nice to meet you|tell me (?:about|more)|walk me through|describe (?:the|your|it)|(?:so )?(?:here's|here is|this is) (?:the|my|our) plan\.?$)(?![a-z'])/i; // also prompts and headings said aloud; whole words only ("his", "hip", "hives" are no greeting)
 // Announcements of what comes next ("let's do a quick physical exam") carry no finding.
 const ANNOUNCE =
   /^(?:let's|we will|we'll|i will|i'll|i'm going to|i want to|i just want to|i'd like to|let me)\s+(?:just\s+|also\s+)?(?:go ahead and\s+)?(?:do|perform|start|take|have)\s+(?:a |an |your )?(?:quick |brief )?(?:physical )?(?:exam(?:ination)?|look)\b[^,]*$|^(?:let me|let's|i'm going to|i want to|i'd like to|now i'm going to)\s+(?:just\s+)?(?:go over|talk about|discuss|review)\b[^.]{0,60}\b(?:assessment|plan|results|findings)\b[^,]*$/i;
@@ -69,15 +69,15 @@ const LABEL_SECTION: Record<string, Section> = {
   followup: 'plan',
 };
 
+const CURRENT_USE =
+  /\b(?:you're|you are|he's|she's|he is|she is|the patient is|they're) (?:still |currently |already )?(?:taking|on)\b|\b(?:you|he|she) (?:currently |already )?(?:takes?|uses?)\b|\bcurrently (?:taking|on)\b/i;
+
 /** Who an untagged sentence speaks as: first person about symptoms reads as the patient. */
 function voiceOf(u: Unit): Speaker {
   if (u.speaker !== 'unknown') return u.speaker;
   const firstPerson = /\b(i|my|me|i'm|i've)\b/i.test(u.text);
   return firstPerson && !CLINICIAN_FIRST_PERSON.test(u.text) && !/\byou\b/i.test(u.text) ? 'patient' : 'unknown';
 }
-
-const PLAN_ACTION =
-  /\b(prescrib\w*|order\w*|refer\w*|schedul\w*|start\w*|increas\w*|decreas\w*|continu\w*|stop\w*|discontinu\w*|follow[- ]?up|come back|see (?:you|her|him) back|recommend\w*|physical therapy|surgery|injection|advised)\b/i;
 
 function isVitals(u: Unit): boolean {
   const f = u.features;
@@ -101,10 +101,14 @@ function sectionOf(u: Unit, voice: Speaker, weight: number, intro: boolean): Sec
   if (clinician) {
     const strong = strongSection(u);
     if (strong) return strong;
+    // "you're on lisinopril 20 mg daily": what the patient already takes, not an order.
+    if (CURRENT_USE.test(u.text) && (f.med > 0 || f.dose)) return 'meds';
   }
   if (clinician && isVitals(u)) return 'vitals';
   if (!clinician) {
-    if (u.phase === 'history' || u.speaker === 'unknown') return f.dose ? 'meds' : 'hpi';
+    // What the patient says they take, with its dose, is a current medication whenever it is said.
+    if (f.dose && !/\b(?:will|going to|should|could|can i|do i)\b/i.test(u.text)) return 'meds';
+    if (u.phase === 'history' || u.speaker === 'unknown') return 'hpi';
     return weight >= 3 && f.content >= 5 ? 'hpi' : undefined;
   }
   if (intro && u.phase === 'history') return 'hpi';
@@ -134,13 +138,16 @@ function sectionOf(u: Unit, voice: Speaker, weight: number, intro: boolean): Sec
 function strongSection(u: Unit): Section | undefined {
   const t = u.text;
   if (planCue(t)) return 'plan';
+  // A diagnosis the clinician names goes to the assessment wherever it is said (during the exam too).
+  if (diagnosisCue(t)) return 'assessment';
   if (assessCue(t) && (u.phase !== 'history' || /^(?:so )?i think (?:this|it|that|you)/i.test(t))) return 'assessment';
   // After the exam, "so you have strep throat" is the diagnosis, said to the patient.
   if (u.phase !== 'history' && /^(?:so |and |well )?(?:you have|you've got|you do have|(?:it )?looks like you have) /i.test(t))
     return 'assessment';
   if (isVitals(u)) return 'vitals';
   if (NAMED_TEST.test(t)) return 'exam';
-  if (resultCue(t) && u.phase !== 'history') return 'results';
+  // A result the clinician reads out with its figure is a result even before the exam ("your a1c came back at 8.6").
+  if (resultCue(t) && (u.phase !== 'history' || (u.features.numbers > 0 && !u.question))) return 'results';
   if (examCue(t) && u.phase !== 'history') return 'exam';
   return undefined;
 }

@@ -1,4 +1,5 @@
-/** Normalises ASR text: rejoins split contractions, drops fillers, stutters and cut-off words. */
+/** Normalises ASR text: rejoins split contractions, drops fillers, stutters and cut-off words, writes spoken numbers as numbers. */
+import { spokenNumbers } from './spoken-numbers.js';
 
 const CONTRACTIONS: [RegExp, string][] = [
   [/\b(do|does|did|is|are|was|were|has|have|had|would|should|could|ca|wo|ai|need|must) n't\b/gi, "$1n't"],
@@ -13,8 +14,8 @@ const CONTRACTIONS: [RegExp, string][] = [
 ];
 
 const FILLERS = [
+  /\b(mm-hmm|mm-mm|uh-huh|uh-uh|um-hum|mhm|hmm-mm)\b[,.]?/gi, // before "mm" alone, which would leave "-hmm"
   /\b(u+m+|u+h+m*|h+m+|m+m+|erm+|err+|a+h+|o+h+)\b[,.]?/gi, // not "er": the ER
-  /\b(mm-hmm|mm-mm|uh-huh|uh-uh|um-hum|mhm|hmm-mm)\b[,.]?/gi,
   /\b(you know|i mean|you see)\b,?/gi,
   /,\s*like\s*,/gi,
 ];
@@ -29,7 +30,9 @@ export function normalizeAsr(text: string): string {
   t = t.replace(/\b[a-z]+-(?=\s|$)/gi, ' '); // cut-off words: "ex- exerting"
   t = t.replace(/\b(?:i|we|you)-(?=[a-z])/gi, ''); // "i-there is a murmur"
   t = t.replace(/\s+([,.?!;:%])/g, '$1'); // "pain ." -> "pain."
+  t = spokenNumbers(t.replace(/\s+/g, ' ').trim()); // before the stutters: "nine one one" is 911
   t = t.replace(/\b(\w+(?:'\w+)?)(?:,?\s+\1(?![\w']))+/gi, '$1'); // stutters: "i, i, i" -> "i" (not across a full stop, not "you. you're")
+  t = t.replace(/\b(\w+(?:'\w+)? \w+(?:'\w+)?) \1\b/gi, '$1'); // two-word stutters: "which is which is good"
   t = t.replace(/([,;])(\s*[,;.?!])+/g, '$2'); // punctuation left by removals
   t = t.replace(/([.?!])(\s*[,;])+/g, '$1');
   t = t.replace(/^[\s,.;]+/, '');

@@ -9,7 +9,7 @@ const COMPLAINT =
   /\b(?:complain(?:s|ing)? of|c\/o|reports?|having|dealing with)\s+(?:some\s+|an?\s+)?(.+?)(?=[.,;!?]|\s+(?:and|that|since|for)\s|$)/i;
 
 const OWN_WORDS =
-  /^(?:(?:yes|yeah|well|so|um|uh|oh)\b,? )*(?:(?:i've|i have|i|we've|we)\b ?)?(?:been )?(?:(?:having|had|have|got|gotten|getting|noticed|noticing|started having)\b ?)?(?:(?:this|these|some|a|an)\b ?)?/i;
+  /^(?:(?:yes|yeah|well|so|um|uh|oh)\b,? )*(?:(?:i've|i have|i'm|i am|i|we've|we)\b ?)?(?:been )?(?:(?:having|had|have|got|gotten|getting|noticed|noticing|started having)\b ?)?(?:(?:this|these|some|a|an)\b ?)?/i;
 
 function tidy(s: string): string {
   const t = s

@@ -1,4 +1,5 @@
-import { ASSESS_CUE, DOSE, DRUG_SUFFIX, lexicon, PLAN_CUE, SMALL_TALK, VITALS } from './lexicon.js';
+import { CUES } from './cues/index.js';
+import { DOSE, DRUG_SUFFIX, lexicon, SMALL_TALK, VITALS } from './lexicon.js';
 import { stem } from './nlp.js';
 
 /** Lexical features of one sentence, the evidence behind its section and score. */
@@ -73,8 +74,8 @@ export function featuresOf(text: string, words: string[], pos: string[]): Featur
     numbers: 0,
     vitals: VITALS.test(text),
     dose: DOSE.test(text),
-    assessCue: ASSESS_CUE.test(text),
-    planCue: PLAN_CUE.test(text),
+    assessCue: CUES.assessment.weak.test(text),
+    planCue: CUES.plan.weak.test(text),
     smallTalk: SMALL_TALK.test(text),
   };
   words.forEach((w, i) => {

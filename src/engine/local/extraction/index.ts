@@ -59,6 +59,7 @@ export function extractNote(transcript: string, template: Template, opts: Extrac
 }
 
 export { parseTranscript } from './transcript.js';
+export { allergyAnswers } from './allergies.js';
 export type { SoapNote, SoapEvidence } from './assemble.js';
 export type { Evidenced } from './evidenced.js';
 export type { TemplateEvidence } from './template-map.js';

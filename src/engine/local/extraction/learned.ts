@@ -1,6 +1,6 @@
 import weightsFile from './weights.json' with { type: 'json' };
 import { conversational, type Candidate, type Section } from './classify.js';
-import { ALLERGY, assessCue, examCue, NAMED_TEST, planCue, resultCue } from './cues.js';
+import { ALLERGY, assessCue, examCue, NAMED_TEST, planCue, resultCue } from './cues/index.js';
 import { stem } from './nlp.js';
 import type { Unit } from './units.js';
 

@@ -61,13 +61,8 @@ export const VITALS =
 export const RESULTS = words(`x-ray x-rays xray xrays mri ct scan scans ultrasound echocardiogram echo ekg ecg
   lab labs bloodwork results result a1c hemoglobin biopsy culture cultures panel level levels cbc cmp
   lipid urinalysis mammogram colonoscopy radiograph radiographs imaging test tests showed shows revealed
-  reveals demonstrates demonstrated ejection fraction creatinine potassium sodium glucose tsh pathology`);
-
-export const ASSESS_CUE =
-  /\b(diagnos[ie]s|diagnosed|impression|assessment|consistent with|likely|i think (?:you|she|he|that|it|this)|i believe|suspect|it (?:sounds|looks|seems) like|probably|concern(?:ed|ing) (?:about|for)|most likely|rule out|differential|problem|condition)\b/i;
-
-export const PLAN_CUE =
-  /\b(prescrib\w*|prescription|order\w*|refer\w*|start\w*|continu\w*|increas\w*|decreas\w*|stop\w*|discontinu\w*|schedul\w*|follow[- ]?up|follow up|come back|return|physical therapy|therapy|surgery|injection|recommend\w*|want you to|like you to|need you to|we will|we'll|i will|i'll|going to|plan|monitor\w*|check|send|call|repeat|refill|advise\w*|avoid|make sure|let me know|weeks|months)\b/i;
+  reveals demonstrates demonstrated ejection fraction creatinine potassium sodium glucose tsh pathology phq phq-9
+  gad gad-7 score`);
 
 export const SMALL_TALK =
   /\b(weather|halloween|thanksgiving|christmas|holidays?|vacation|weekend|football|baseball|basketball game|team|movie|nice to (?:meet|see)|good to see|how are you|how's it going|how are things|thank you|thanks|bye|excuse me|sorry|take care|have a (?:good|great|nice)|nice day|pleasure|dax|dragon)\b/i;

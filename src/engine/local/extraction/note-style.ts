@@ -1,4 +1,5 @@
 import type { Section } from './classify.js';
+import { diagnosisCue } from './cues/index.js';
 import type { Speaker } from './transcript.js';
 import { thirdPerson, type Pronouns } from './third-person.js';
 
@@ -19,7 +20,9 @@ const ASSESS_PREFIX = new RegExp(
 // treat: the note writes "X". "Sounds like" and "seems like" stay hedged ("likely X").
 const LOOKS_LIKE = new RegExp(`${LEAD}(?:(?:this|it|that|everything) )?looks like `, 'i');
 const SOUNDS_LIKE = new RegExp(`${LEAD}(?:(?:this|it|that|everything) )?(?:sounds|seems|looks) (?:like|consistent with) `, 'i');
-const IS_A = new RegExp(`${LEAD}(?:this|it|that) (?:is|'s) (?=(?:a|an|most likely|likely|probably|consistent with) )`, 'i');
+const IS_A = new RegExp(`${LEAD}(?:this|it|that)(?: is|'s) (?=(?:a|an|most likely|likely|probably|consistent with) )`, 'i');
+// "this is major depressive disorder": the diagnosis itself, without "this is".
+const THIS_IS = new RegExp(`${LEAD}(?:this|it|that)(?: is|'s) `, 'i');
 
 const PLAN_PREFIXES: [RegExp, string][] = [
   [
@@ -90,12 +93,9 @@ export function scribeWording(text: string, section: Section, speaker: Speaker):
   if (speaker === 'patient' || speaker === 'other') return text;
   let t = text;
   if (section === 'assessment') {
-    t = t
-      .replace(ASSESS_PREFIX, '')
-      .replace(LOOKS_LIKE, '')
-      .replace(SOUNDS_LIKE, 'likely ')
-      .replace(IS_A, '')
-      .replace(/^(?:a|an) /i, '');
+    t = t.replace(ASSESS_PREFIX, '').replace(LOOKS_LIKE, '').replace(SOUNDS_LIKE, 'likely ').replace(IS_A, '');
+    if (diagnosisCue(t)) t = t.replace(THIS_IS, '');
+    t = t.replace(/^(?:a|an) /i, '');
   } else if (section === 'plan') {
     for (const [re, to] of PLAN_PREFIXES) {
       const before = t;

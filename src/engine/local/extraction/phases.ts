@@ -1,4 +1,4 @@
-import { examCue, resultCue } from './cues.js';
+import { examCue, resultCue } from './cues/index.js';
 
 /**
  * Visit phases. A visit moves from history to examination, results and assessment/plan;
@@ -9,7 +9,7 @@ export type Phase = 'history' | 'exam' | 'results' | 'plan';
 export const PHASE_ORDER: Record<Phase, number> = { history: 0, exam: 1, results: 2, plan: 3 };
 
 const EXAM =
-  /\b(physical exam(?:ination)?|(?:do|perform|start) (?:a |an |your )?(?:quick )?exam|examine you|take a (?:quick )?look|listen to your (?:heart|lungs|chest)|let me (?:check|examine|feel|look)|on (?:your |my )?exam(?:ination)?|(?:my|the|your|an?) exam\b|vital signs|your vitals)\b/i;
+  /\b(physical exam(?:ination)?|(?:do|perform|start) (?:a |an |your )?(?:quick )?exam|examine you|take a (?:quick )?look|listen to (?:you|him|her|your (?:heart|lungs|chest))|let me (?:check|examine|feel|look)|on (?:your |my )?exam(?:ination)?|(?:my|the|your|an?) exam\b|vital signs|your vitals)\b/i;
 const RESULTS =
   /\b(x-?rays?|results?|mri|ct scan|labs?|lab work|blood ?work|echocardiogram|ekg|ecg|ultrasound|a1c|imaging|biopsy|mammogram)\b.*\b(show|shows|showed|reveal|revealed|reveals|demonstrat\w*|came back|look(?:s|ed)?|see|normal|reviewed?)\b|\b(?:look(?:ing)? at|review(?:ed|ing)?) (?:your|the) (?:results|x-?ray|labs|mri|imaging|echo\w*|blood ?work)/i;
 const PLAN =

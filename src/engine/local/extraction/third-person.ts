@@ -266,11 +266,16 @@ function rewriteSubject(text: string, subj: string, who: 'i' | 'you', obj: strin
   return t;
 }
 
+export const CAREGIVER: Pronouns = { subj: 'the caregiver', obj: 'the caregiver', poss: "the caregiver's", refl: 'themselves' };
+
 /** Rewrites one sentence said by `speaker` about the patient into third person. */
 export function rewrite(text: string, speaker: Speaker, p: Pronouns, verbs?: Set<string>): string {
   let t = ` ${text} `;
   if (speaker === 'patient' || speaker === 'other') {
+    // A companion's "I" is the companion ("i've been giving her tylenol"), never the patient.
+    if (speaker === 'other') p = CAREGIVER;
     t = t
+      .replace(/\b(?:like|as) you (?:asked|said|told me|suggested|recommended)\b/gi, 'as instructed')
       .replace(/\bmy\s?self\b/gi, p.refl)
       .replace(/\bmy\b/gi, p.poss)
       .replace(/\bmine\b/gi, p.poss)
@@ -343,17 +348,26 @@ const NUMBERS: Record<string, string> = {
 
 /** Clinical notation: numerals for counts before units, "mg" for milligrams. */
 export function notation(text: string): string {
-  return text
-    .replace(
-      /\b(twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)[- ](one|two|three|four|five|six|seven|eight|nine)\b/gi,
-      (_m, t: string, u: string) => String(TENS[t.toLowerCase()] + UNITS[u.toLowerCase()]),
-    )
-    .replace(
-      /\b(two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty|sixty)\b(?=\s+(?:days?|weeks?|months?|years?|hours?|minutes?|times?|mg|milligrams?|pounds?|lbs|out of|centimeters?|percent))/gi,
-      (w) => NUMBERS[w.toLowerCase()] ?? w,
-    )
-    .replace(/\b(out of) (ten|five|four|six)\b/gi, (_m, a: string, n: string) => `${a} ${NUMBERS[n.toLowerCase()]}`)
-    .replace(/\b(\d+(?:\.\d+)?)\s*milligrams?\b/gi, '$1 mg')
-    .replace(/\b(\d+)\s*percent\b/gi, '$1%')
-    .replace(/\b(\d+) %/g, '$1%');
+  return (
+    text
+      .replace(
+        /\b(twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)[- ](one|two|three|four|five|six|seven|eight|nine)\b/gi,
+        (_m, t: string, u: string) => String(TENS[t.toLowerCase()] + UNITS[u.toLowerCase()]),
+      )
+      .replace(
+        /\b(two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty|sixty)\b(?=\s+(?:days?|weeks?|months?|years?|hours?|minutes?|times?|mg|milligrams?|pounds?|lbs|out of|centimeters?|percent))/gi,
+        (w) => NUMBERS[w.toLowerCase()] ?? w,
+      )
+      .replace(/\b(out of) (ten|five|four|six)\b/gi, (_m, a: string, n: string) => `${a} ${NUMBERS[n.toLowerCase()]}`)
+      .replace(/\b(\d+(?:\.\d+)?)\s*milligrams?\b/gi, '$1 mg')
+      .replace(/\b(\d+)\s*percent\b/gi, '$1%')
+      // Units as notes write them: weight in lb, a body temperature in °F (a US clinic's units, said or implied).
+      .replace(/\b(\d+(?:\.\d+)?) (?:pounds?|lbs)\b/gi, '$1 lb')
+      .replace(/\b(weight(?: today| here)? (?:is|was|of|at)) (\d{2,3}(?:\.\d)?)\b(?! ?(?:lb|kg|kilo|%|\/))/gi, '$1 $2 lb')
+      .replace(
+        /\b((?:temperature|temp)(?: today| here| in the office)? (?:is|was|of|at)) (9[4-9]|10[0-8])(\.\d)?\b(?! ?(?:°|degrees|%))/gi,
+        '$1 $2$3 °F',
+      )
+      .replace(/\b(\d+) %/g, '$1%')
+  );
 }

@@ -1,8 +1,9 @@
 import { normalizeAsr, stripLeading } from './clean.js';
 import { featuresOf, type Features } from './features.js';
 import { splitSentences } from './nlp.js';
-import { assessCue, planCue } from './cues.js';
+import { assessCue, diagnosisCue, findingCue, planCue } from './cues/index.js';
 import { PHASE_ORDER, phaseCue, type Phase } from './phases.js';
+import { clinicalStatement, cutUtterance, interrogative, splitClauses } from './speech.js';
 import type { Speaker, Turn } from './transcript.js';
 
 /** One cleaned sentence of the visit with who said it, when, and its features. */
@@ -64,10 +65,23 @@ export function toUnits(turns: Turn[]): Unit[] {
   const units: Unit[] = [];
   let phase: Phase = 'history';
   turns.forEach((turn, t) => {
-    const cleaned = normalizeAsr(turn.text);
+    // Each sentence is cut where a second utterance begins before the NLP reads the turn once.
+    const cleaned = normalizeAsr(turn.text)
+      .split(/(?<=[.?!])\s+/)
+      .map(cutUtterance)
+      .join(' ');
     if (!cleaned) return;
-    const sentences = splitSentences(cleaned).flatMap((s) => (s.words.length > 35 ? splitSentences(segment(s.text)) : [s]));
-    for (const s of sentences) {
+    const clinician = turn.speaker === 'doctor' || turn.speaker === 'unknown';
+    const isDx = (t: string) => diagnosisCue(t) || assessCue(t);
+    const sentences = splitSentences(cleaned)
+      .flatMap((s) => (s.words.length > 35 ? splitSentences(segment(s.text)) : [s]))
+      .flatMap((s) => {
+        if (!clinician) return [s];
+        const parts = splitClauses(s.text, isDx, findingCue, planCue);
+        return parts.length > 1 ? parts.flatMap((p) => splitSentences(p)) : [s];
+      });
+    for (const said of sentences) {
+      let s = said;
       let text = stripLeading(s.text);
       let label: string | undefined;
       const m = LABEL.exec(text);
@@ -76,13 +90,23 @@ export function toUnits(turns: Turn[]): Unit[] {
         text = text.slice(m[0].length).trim();
       }
       if (!text || !/[a-z0-9]/i.test(text)) continue;
-      const question = /\?\s*$/.test(text);
+      const question = interrogative(text);
       if (turn.speaker === 'doctor' || turn.speaker === 'unknown') {
         const cue = phaseCue(text, question);
         if (cue && PHASE_ORDER[cue] >= PHASE_ORDER[phase]) phase = cue;
         else if (cue === 'exam' && phase === 'results') phase = cue;
         // Once the examination has begun, an impression or an order means the plan has started.
         else if (!question && phase !== 'history' && (planCue(text) || assessCue(text))) phase = 'plan';
+      }
+      // The phase has read the whole sentence; the note keeps only the clinical statement it carries.
+      if (!question) {
+        const kept = clinicalStatement(text);
+        // What is left once the greeting goes may be a question ("hi there so who do we have here").
+        if (!kept || interrogative(kept)) continue;
+        if (kept !== text) {
+          text = kept;
+          s = splitSentences(kept)[0] ?? s;
+        }
       }
       units.push({
         index: units.length,

@@ -9,6 +9,10 @@ export const OUTBOUND_EVENT_TYPES = [
   'codify.completed',
   'call.updated',
   'call.completed',
+  'note.signed',
+  'note.amended',
+  'endpoint.failing',
+  'endpoint.recovered',
 ] as const;
 
 export type OutboundEventType = (typeof OUTBOUND_EVENT_TYPES)[number];

@@ -1,0 +1,27 @@
+import { noteSignoffSchema, type NoteSignoff, type NoteSignoffEvent } from '../../outbound-events/note-signoff.js';
+import type { OutboundEvent } from '../outbound-webhooks/outbox/outbox.repo.js';
+import type { NoteRow } from './notes.repo.js';
+
+/** The event of a signature or an amendment of `row` (its current version). */
+export function signoffEvent(type: NoteSignoffEvent, row: NoteRow, suggested: { code: string }[] = []): OutboundEvent {
+  const signedCodes = row.signed_codes ?? [];
+  const kept = new Set(signedCodes.map((c) => c.code));
+  const data: NoteSignoff = noteSignoffSchema.parse({
+    note_id: row.id,
+    group_id: row.group_id,
+    version: row.version,
+    status: row.status,
+    patient_id: row.patient_id,
+    visit_id: row.visit_id,
+    doctor_id: row.doctor_id,
+    signed_by: row.signed_by,
+    signed_at: row.signed_at,
+    signed_codes: signedCodes,
+    dropped_codes: suggested.filter((c) => !kept.has(c.code)),
+    amendment_reason: row.amendment_reason,
+    changed_at: row.updated_at,
+    template: row.template,
+    ai_generated_content: row.ai_generated_content,
+  });
+  return { type, groupId: row.group_id, data };
+}
