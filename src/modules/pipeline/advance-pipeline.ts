@@ -57,6 +57,8 @@ export async function advanceDocumentationPipeline(
   const data = encounterTranscriptData.parse(event.data);
   const template: Template = data.template ?? 'SOAP';
   const owner = { groupId: data.group_id, userId: data.doctor_id, doctorId: data.doctor_id, patientId: data.patient_id };
+  // The transcription and the run show the visit too (DESIGN "Fair share between groups", audit).
+  const visit = { visitId: data.visit_id };
   const correlationId = event.correlation_id;
   const idOf = (step: string) => derivedUuid('pipeline', event.id, step);
   const continuation = advanceContinuation(event);
@@ -73,6 +75,7 @@ export async function advanceDocumentationPipeline(
     const transcription = await insertTranscription(tx, {
       id: idOf('transcription'),
       ...owner,
+      ...visit,
       durationSeconds: data.duration_seconds,
       language: data.language ?? 'en',
       transcript: data.transcript,
@@ -92,6 +95,7 @@ export async function advanceDocumentationPipeline(
       id: idOf(generation ? `run:${generation}` : 'run'),
       threadId: thread.thread_id,
       ...owner,
+      ...visit,
       kind: 'extraction',
       input: { messages: [{ role: 'user', content: 'Extract the clinical note from the encounter transcript.' }] },
       config: { configurable: { thread_id: thread.thread_id, transcription_id: state.transcription_id, template } },
