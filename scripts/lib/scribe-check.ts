@@ -32,7 +32,7 @@ const CHECKS: [Kind, RegExp][] = [
   ],
   [
     'filler',
-    /^(?:ha|haha|okay|ok|so|well|alright|all right|um|uh|yeah|right|fair enough|you know|i mean|oh|hey)\b|\b(?:fair enough|you know|i mean|kind of like|okay so|alright so)\b/i,
+    /^(?:ha|haha|okay|ok|so|well|alright|all right|um|uh|yeah|fair enough|you know|i mean|oh|hey)\b|^right(?:,| so\b)|\b(?:fair enough|you know|i mean|kind of like|okay so|alright so)\b/i,
   ],
   ['doubled words', /\b(\w+(?:'\w+)?(?: \w+)?) \1\b/i],
 ];

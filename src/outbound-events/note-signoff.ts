@@ -34,3 +34,6 @@ export type NoteSignoff = z.infer<typeof noteSignoffSchema>;
 
 export const NOTE_SIGNOFF_EVENTS = ['note.signed', 'note.amended'] as const;
 export type NoteSignoffEvent = (typeof NOTE_SIGNOFF_EVENTS)[number];
+
+/** The note events HL7 and FHIR destinations take (a document, its signature, its amendment). */
+export const NOTE_EVENTS = ['note.ready', ...NOTE_SIGNOFF_EVENTS] as const;

@@ -20,11 +20,18 @@ function loadR4(): void {
  * A FHIR R4 server stand-in with a SMART Backend Services token endpoint. Tokens are issued only
  * for a client assertion signed by the registered client's key (RS384/ES384, iss = sub = client
  * id, aud = the token URL, unexpired, jti never seen before). Every transaction is validated
- * against R4 (400 with an OperationOutcome otherwise) and applied with conditional creates: an
- * `ifNoneExist` identifier already stored is answered 200 and not created again.
+ * against R4 (400 with an OperationOutcome otherwise) and applied all or nothing, by identifier
+ * as a FHIR server does: a conditional create (`POST` with `ifNoneExist: identifier=sys|value`)
+ * whose identifier is stored is answered 200 and not created again; a conditional update
+ * (`PUT Type?identifier=sys|value`) replaces the one match in place (same id, `updates` counts
+ * it), creates when there is none, and is 412 when there are several; its resource must carry
+ * the identifier searched on.
  */
 export class FhirStandIn {
+  /** Stored resources by id. */
   readonly stored = new Map<string, Resource>();
+  /** Conditional updates that replaced a stored resource. */
+  updates = 0;
   readonly transactions: Bundle[] = [];
   readonly refusedTokens: string[] = [];
   tokensIssued = 0;
@@ -97,13 +104,18 @@ export class FhirStandIn {
         res.status(400).json(outcome);
         return;
       }
+      let response: BundleEntry[];
+      try {
+        response = this.apply(bundle);
+      } catch (err) {
+        const status = (err as { status?: number }).status ?? 400;
+        res.status(status).json({
+          resourceType: 'OperationOutcome',
+          issue: [{ severity: 'error', code: 'processing', diagnostics: (err as Error).message }],
+        });
+        return;
+      }
       this.transactions.push(bundle);
-      const response: BundleEntry[] = (bundle.entry ?? []).map((entry) => {
-        const key = `${entry.request?.url}?${entry.request?.ifNoneExist}`;
-        if (this.stored.has(key)) return { response: { status: '200 OK' } };
-        this.stored.set(key, { ...entry.resource!, id: randomUUID() });
-        return { response: { status: '201 Created' } };
-      });
       res.status(200).type('application/fhir+json').json({ resourceType: 'Bundle', type: 'transaction-response', entry: response });
     });
     await new Promise<void>((resolve) => {
@@ -111,6 +123,59 @@ export class FhirStandIn {
     });
     this.port = (this.server.address() as { port: number }).port;
     return this;
+  }
+
+  /** Stored resources of the type whose identifier matches `identifier=system|value`. */
+  private search(type: string, query: string): Resource[] {
+    const m = /^identifier=([^|]*)\|(.+)$/.exec(query);
+    if (!m) throw Object.assign(new Error(`unsupported search ${query}`), { status: 400 });
+    const [, system, value] = m;
+    return [...this.stored.values()].filter(
+      (r) =>
+        r.resourceType === type &&
+        ((r as { identifier?: Array<{ system?: string; value?: string }> }).identifier ?? []).some(
+          (i) => (i.system ?? '') === system && i.value === value,
+        ),
+    );
+  }
+
+  /** Applies a transaction all or nothing: the changes are computed first, then stored. */
+  private apply(bundle: Bundle): BundleEntry[] {
+    const writes: Array<{ id: string; resource: Resource; update: boolean }> = [];
+    const response: BundleEntry[] = (bundle.entry ?? []).map((entry) => {
+      const resource = entry.resource!;
+      const request = entry.request!;
+      if (request.method === 'POST') {
+        const found = request.ifNoneExist ? this.search(resource.resourceType, request.ifNoneExist) : [];
+        if (found.length > 1) throw Object.assign(new Error('several matches'), { status: 412 });
+        if (found.length === 1) return { response: { status: '200 OK' } };
+        writes.push({ id: randomUUID(), resource, update: false });
+        return { response: { status: '201 Created' } };
+      }
+      if (request.method === 'PUT') {
+        const [type, query] = request.url.split('?');
+        if (type !== resource.resourceType || !query)
+          throw new Error(`PUT ${request.url} is not a conditional update of a ${resource.resourceType}`);
+        const carries = ((resource as { identifier?: Array<{ system?: string; value?: string }> }).identifier ?? []).some(
+          (i) => `identifier=${i.system ?? ''}|${i.value}` === query,
+        );
+        if (!carries) throw new Error(`the resource of PUT ${request.url} does not carry that identifier`);
+        const found = this.search(type, query);
+        if (found.length > 1) throw Object.assign(new Error('several matches'), { status: 412 });
+        if (found.length === 1) {
+          writes.push({ id: found[0].id!, resource, update: true });
+          return { response: { status: '200 OK' } };
+        }
+        writes.push({ id: randomUUID(), resource, update: false });
+        return { response: { status: '201 Created' } };
+      }
+      throw new Error(`unsupported method ${request.method}`);
+    });
+    for (const w of writes) {
+      this.stored.set(w.id, { ...w.resource, id: w.id });
+      if (w.update) this.updates++;
+    }
+    return response;
   }
 
   /** Stored resources of one type. */

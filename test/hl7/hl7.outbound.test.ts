@@ -84,7 +84,7 @@ describe('outbound note.ready to HL7 v2 (MLLP) and FHIR R4 destinations', () => 
     };
     await bad({ kind: 'hl7-mllp', url: 'http://127.0.0.1:2575' }, /mllp:\/\/host:port/);
     await bad({ kind: 'hl7-mllp', url: 'mllp://127.0.0.1' }, /mllp:\/\/host:port/);
-    await bad({ kind: 'hl7-mllp', url: 'mllp://127.0.0.1:2575', events: ['run.failed'] }, /note.ready only/);
+    await bad({ kind: 'hl7-mllp', url: 'mllp://127.0.0.1:2575', events: ['run.failed'] }, /note.ready, note.signed, note.amended only/);
     await bad({ kind: 'hl7-mllp', url: 'mllp://127.0.0.1:2575', thin: true }, /whole note/);
     await bad({ kind: 'fhir', url: 'http://127.0.0.1:9/fhir' }, /auth/);
     await bad(
@@ -111,7 +111,7 @@ describe('outbound note.ready to HL7 v2 (MLLP) and FHIR R4 destinations', () => 
     const dest = await MllpDestination.start();
     const group = `group-${randomUUID()}`;
     const endpoint = await createEndpoint({ kind: 'hl7-mllp', url: dest.url, group_id: group });
-    expect(endpoint).toMatchObject({ kind: 'hl7-mllp', auth: null, events: ['note.ready'] });
+    expect(endpoint).toMatchObject({ kind: 'hl7-mllp', auth: null, events: ['note.ready', 'note.signed', 'note.amended'] });
     const data = noteReady(group);
     await publish(data);
     await expect.poll(async () => (await deliveries(endpoint.id))[0]?.status, POLL).toBe('delivered');

@@ -3,8 +3,8 @@ import { TEMPLATE_FIELDS, type Template } from '../../engine/templates.js';
 import { escapeHl7 } from './hl7-escape.js';
 import type { NoteReady } from '../../outbound-events/note-ready.js';
 
-const ctx = new Hl7Context();
-const esc = (value: string | null | undefined, max = 250) => escapeHl7((value ?? '').slice(0, max), ctx);
+export const ctx = new Hl7Context();
+export const esc = (value: string | null | undefined, max = 250) => escapeHl7((value ?? '').slice(0, max), ctx);
 
 /** HL7 DTM to the second, UTC (the `+0000` makes the zone explicit). */
 export function hl7Time(at: Date): string {
@@ -12,12 +12,12 @@ export function hl7Time(at: Date): string {
 }
 
 /** A segment from its numbered fields (values already escaped where they carry text). */
-function segment(name: string, fields: Record<number, string>): Hl7Segment {
+export function segment(name: string, fields: Record<number, string>): Hl7Segment {
   const last = Math.max(...Object.keys(fields).map(Number));
   return new Hl7Segment([name, ...Array.from({ length: last }, (_, i) => fields[i + 1] ?? '')], ctx);
 }
 
-function header(type: string, controlId: string, note: NoteReady, at: Date): Hl7Segment {
+export function header(type: string, controlId: string, note: Pick<NoteReady, 'group_id'>, at: Date): Hl7Segment {
   // new Hl7Segment counts MSH-1 (the separator) as a field of its own: key n is MSH-(n+1).
   return segment('MSH', {
     1: '^~\\&',
@@ -34,16 +34,16 @@ function header(type: string, controlId: string, note: NoteReady, at: Date): Hl7
   });
 }
 
-const pid = (note: NoteReady) => segment('PID', { 1: '1', 3: note.patient_id ? `${esc(note.patient_id)}^^^^MR` : '' });
-const pv1 = (note: NoteReady) =>
+export const pid = (note: Pick<NoteReady, 'patient_id'>) =>
+  segment('PID', { 1: '1', 3: note.patient_id ? `${esc(note.patient_id)}^^^^MR` : '' });
+export const pv1 = (note: Pick<NoteReady, 'doctor_id' | 'visit_id'>) =>
   segment('PV1', { 1: '1', 2: 'U', 7: note.doctor_id ? esc(note.doctor_id) : '', 19: note.visit_id ? esc(note.visit_id) : '' });
 
 /**
- * `note.ready` as an MDM^T02 (original document notification and content): TXA-12 is the note id,
- * TXA-17 DO (documented, not yet authenticated: the note is an AI draft awaiting the doctor), and
- * one OBX per line of each section, OBX-3 naming the section and OBX-4 its position.
+ * One OBX per line of each section, template order: OBX-2 TX, OBX-3 the section, OBX-4 its
+ * position, OBX-5 the line (escaped), OBX-11 the result status (P preliminary, F final, C corrected).
  */
-export function noteMdmT02(note: NoteReady, controlId: string, at: Date): Hl7Message {
+export function contentObx(note: Pick<NoteReady, 'template' | 'ai_generated_content'>, status: 'P' | 'F' | 'C'): Hl7Segment[] {
   const fields = TEMPLATE_FIELDS[note.template as Template] ?? Object.keys(note.ai_generated_content);
   const obx: Hl7Segment[] = [];
   fields.forEach((field, sectionIndex) => {
@@ -56,11 +56,21 @@ export function noteMdmT02(note: NoteReady, controlId: string, at: Date): Hl7Mes
           3: `${field.toUpperCase()}^${field[0].toUpperCase()}${field.slice(1)}^CLINIGATE`,
           4: String(sectionIndex + 1),
           5: esc(line, 65_536),
-          11: 'P',
+          11: status,
         }),
       );
     }
   });
+  return obx;
+}
+
+/**
+ * `note.ready` as an MDM^T02 (original document notification and content): TXA-12 is the note id,
+ * TXA-17 DO (documented, not yet authenticated: the note is an AI draft awaiting the doctor), and
+ * one OBX per line of each section, OBX-3 naming the section and OBX-4 its position.
+ */
+export function noteMdmT02(note: NoteReady, controlId: string, at: Date): Hl7Message {
+  const obx = contentObx(note, 'P');
   const doctor = note.doctor_id ? esc(note.doctor_id) : '';
   return new Hl7Message(
     [

@@ -32,6 +32,7 @@ export function normalizeAsr(text: string): string {
   t = t.replace(/\s+([,.?!;:%])/g, '$1'); // "pain ." -> "pain."
   t = spokenNumbers(t.replace(/\s+/g, ' ').trim()); // before the stutters: "nine one one" is 911
   t = t.replace(/\b(\w+(?:'\w+)?)(?:,?\s+\1(?![\w']))+/gi, '$1'); // stutters: "i, i, i" -> "i" (not across a full stop, not "you. you're")
+  t = t.replace(/\b(\w+(?:'\w+)? \w+(?:'\w+)?) \1\b/gi, '$1'); // two-word stutters: "which is which is good"
   t = t.replace(/([,;])(\s*[,;.?!])+/g, '$2'); // punctuation left by removals
   t = t.replace(/([.?!])(\s*[,;])+/g, '$1');
   t = t.replace(/^[\s,.;]+/, '');

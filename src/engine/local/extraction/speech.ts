@@ -12,7 +12,7 @@ const ASK_WH =
   /^(?:(?:and|so|now|also|then|but|okay|ok|alright|well)\s+)*(?:how(?:'s| is| are| was| were| have| has| long| often| much| many| old| about| did| do| does)?|what(?:'s| is| are| was| were| about| brings| kind| did| do| does| have| medications?| dose| happened)|when did|when was|where (?:is|does|did)|which|who)\b/i;
 // "what we're going to do is", "how we'll handle it": statements that open like a question.
 const WH_STATEMENT = /^(?:(?:and|so|now|okay|alright|well)\s+)*(?:what|how) (?:we|i)(?:'re|'m|'ll|'d| are| am| will| would| can)?\b/i;
-const ANY_TOPIC = /^(?:(?:and|so|now|also|then|but|okay|ok|alright|well)\s+)*any\s+(?!of\b|time\b|more\b|other\b|further\b)[a-z]/i;
+const ANY_TOPIC = /^(?:(?:and|so|now|also|then|but|okay|ok|alright|well)\s+)*any\s+(?!of\b|time\b|more\b|further\b)[a-z]/i;
 
 /** A question by its words: a question mark, or the form of one ("has she had any fever"). */
 export function interrogative(text: string): boolean {
@@ -26,11 +26,11 @@ export function interrogative(text: string): boolean {
 // Points inside an unpunctuated utterance where a new one begins: a question after a statement,
 // a diagnosis after a finding, a reading after an announcement.
 const CUT_BEFORE =
-  /\s+(?=(?:how's (?:that|it|everything|the)|how (?:is|are|has|have) (?:that|it|things|you|your)|do you|does (?:he|she|it)|did you|are you (?:still |taking)|is (?:he|she) (?:still |taking|eating)|have you (?:had|been|noticed)|has (?:he|she) (?:had|been)|any (?:fever|pain|vomiting|nausea|changes|numbness|chest|shortness|allergies|side effects|swelling|bleeding|problems|trouble|thoughts)|(?:so )?(?:that's|this is|that is) (?:an?|most likely|likely|probably|consistent) |(?:his|her|your) (?:blood pressure|temperature|oxygen|heart rate|weight|pulse) (?:today |here )?(?:is|was) |the (?:right|left) \w+ (?:is|looks) )\b)/gi;
+  /\s+(?=(?:how's (?:that|it|everything|the)|how (?:is|are|has|have) (?:that|it|things|you|your)|do you|does (?:he|she|it)|did you|are you (?:still |taking)|is (?:he|she) (?:still |taking|eating)|have you (?:had|been|noticed)|has (?:he|she) (?:had|been)|any (?:fever|pain|vomiting|nausea|changes|numbness|chest|shortness|allergies|side effects|swelling|bleeding|problems|trouble|thoughts|other questions|questions)|is there any|is that (?:painful|tender|sore|your understanding|okay|right)|does (?:that|this) hurt|(?:so )?(?:that's|this is|that is) (?:an?|most likely|likely|probably|consistent) |(?:his|her|your) (?:blood pressure|temperature|oxygen|heart rate|weight|pulse) (?:today |here )?(?:is|was) |the (?:right|left) \w+ (?:is|looks) )\b)/gi;
 
 /** Cuts a long unpunctuated utterance where a second one begins (no run-on gluing of two). */
 export function cutUtterance(text: string): string {
-  if (/[.?!]/.test(text.slice(0, -1)) || text.split(' ').length < 8) return text;
+  if (/[.?!]\s/.test(text) || text.split(' ').length < 8) return text;
   const parts = text.split(CUT_BEFORE).filter((p) => p.trim());
   const out: string[] = [];
   for (const p of parts) {
@@ -43,7 +43,7 @@ export function cutUtterance(text: string): string {
 
 // Narration of the visit and words said to the patient or a child: no clinical statement.
 const NARRATION =
-  /\b(?:(?:okay|alright|so|now) )?(?:let me|let's|i'm (?:just )?going to|i am going to|i'll|i want to|i'd like to)(?: just| go ahead and| quickly)? (?:take a (?:quick )?look(?: at (?:you|it|that|him|her|your \w+))?|have a look|examine (?:you|him|her)|listen to (?:you|him|her|your (?:heart|lungs|chest))|look in (?:your|his|her) (?:ears?|throat|mouth|eyes?)|feel (?:your|his|her) (?:belly|tummy|neck)|get (?:your|his|her) shoes and socks off|check you out)(?: real quick| quickly| here| now| for a (?:second|minute))?\b/gi;
+  /\b(?:(?:okay|alright|so|now) )?(?:let me|lem(?:me)?|let's|i'm (?:just )?going to|i am going to|i'll|i want to|i'd like to)(?: just| go ahead and| quickly)? (?:take a (?:quick )?listen(?: to (?:you|him|her|your (?:heart and lungs|heart|lungs|chest)))?|tell you (?:about|what)|explain (?:to you )?(?:what|how)|take a (?:quick )?look(?: at (?:you|it|that|him|her|your \w+))?|have a look|examine (?:you|him|her)|listen to (?:you|him|her|your (?:heart|lungs|chest))|look in (?:your|his|her) (?:ears?|throat|mouth|eyes?)|feel (?:your|his|her) (?:belly|tummy|neck)|get (?:your|his|her) shoes and socks off|check you out)(?: real quick| quickly| here| now| for a (?:second|minute))?\b/gi;
 const ADDRESSED =
   /\b(?:(?:okay|alright|hi|hey|oh) )?(?:buddy|sweetie|sweetheart|honey|kiddo|little guy|little one)\b,?|\b(?:good job|great job|nice job|you're doing great|you did great|big breaths?(?: for me)?|deep breaths?(?: for me)?|one more time|open wide|say ah|i know(?:,? i know)?(?= (?:sweetie|buddy|honey|it's okay|it hurts))|it's okay(?: baby| buddy| sweetie)?(?=[ ,.]|$)|don't worry|thank you for (?:telling|sharing with) me|you're okay)\b,?/gi;
 // "hi linda it's been six weeks since...": the greeting and the name go, the statement stays.

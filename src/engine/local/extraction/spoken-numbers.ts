@@ -79,13 +79,20 @@ function readRun(ws: string[]): string | undefined {
 }
 
 /** Rewrites spoken numbers in a sentence (case kept elsewhere; punctuation around words kept). */
+const ANY_NUMBER_WORD =
+  /\b(?:zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|thousand|phq|gad)\b/i;
+const TRAILING = /[.,;:!?]+$/;
+
 export function spokenNumbers(text: string): string {
+  if (!ANY_NUMBER_WORD.test(text)) return ratios(text);
   const tokens = text.split(' ');
+  const bares = tokens.map((t) => t.toLowerCase().replace(TRAILING, ''));
+  const trails = tokens.map((t) => TRAILING.exec(t)?.[0] ?? '');
+  const bare = (k: number) => bares[k] ?? '';
+  const trailing = (k: number) => trails[k] ?? '';
   const out: string[] = [];
   let i = 0;
   while (i < tokens.length) {
-    const bare = (k: number) => (tokens[k] ?? '').toLowerCase().replace(/[.,;:!?]+$/, '');
-    const trailing = (k: number) => /[.,;:!?]+$/.exec(tokens[k] ?? '')?.[0] ?? '';
     const w = bare(i);
     // "phq nine" / "gad seven": the questionnaire's name with its number.
     if (SCORES[w] && (bare(i + 1) in SMALL || /^\d+$/.test(bare(i + 1))) && !trailing(i)) {
@@ -147,6 +154,15 @@ export function spokenNumbers(text: string): string {
     out.push(value + trailing(end - 1));
     i = end;
   }
-  // Blood pressure and ratios: "138 over 84" -> "138/84".
-  return out.join(' ').replace(/\b(\d{2,3}) over (\d{2,3})\b/gi, '$1/$2');
+  return ratios(out.join(' '));
+}
+
+/** Blood pressure and murmur grades: "138 over 84" -> "138/84", "two over six systolic murmur" -> "2/6". */
+function ratios(text: string): string {
+  return text
+    .replace(/\b(\d{2,3}) over (\d{2,3})\b/gi, '$1/$2')
+    .replace(
+      /\b(one|two|three|four|five|six|[1-6]) (?:over|out of) six\b(?= (?:\w+ )?(?:systolic|diastolic|holosystolic|murmur))/gi,
+      (_m, g: string) => `${SMALL[g.toLowerCase()] ?? g}/6`,
+    );
 }

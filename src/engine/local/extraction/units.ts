@@ -65,7 +65,11 @@ export function toUnits(turns: Turn[]): Unit[] {
   const units: Unit[] = [];
   let phase: Phase = 'history';
   turns.forEach((turn, t) => {
-    const cleaned = cutUtterance(normalizeAsr(turn.text));
+    // Each sentence is cut where a second utterance begins before the NLP reads the turn once.
+    const cleaned = normalizeAsr(turn.text)
+      .split(/(?<=[.?!])\s+/)
+      .map(cutUtterance)
+      .join(' ');
     if (!cleaned) return;
     const clinician = turn.speaker === 'doctor' || turn.speaker === 'unknown';
     const isDx = (t: string) => diagnosisCue(t) || assessCue(t);

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Request, Response } from 'express';
 import { z } from 'zod';
 import type { Config } from '../../../config.js';
+import { NOTE_EVENTS } from '../../../outbound-events/note-signoff.js';
 import type { Queryable } from '../../../db/pool.js';
 import { bodyObject, parseWith } from '../../../http/validate.js';
 import { badRequest, forbidden } from '../../../lib/errors.js';
@@ -34,17 +35,20 @@ export const createEndpointBody = z.strictObject({
 
 type EndpointBody = z.infer<typeof createEndpointBody>;
 
-/** Refuses what a kind cannot take; returns the events to store (HL7 and FHIR destinations carry note.ready only). */
+/** Refuses what a kind cannot take; returns the events to store (HL7 and FHIR destinations carry the note events only; empty: all three). */
 function checkKind(body: EndpointBody): string[] {
   if (body.kind === 'webhook') {
     if (body.auth) throw badRequest('auth is only for a fhir endpoint');
     return body.events;
   }
-  if (body.events.some((e) => e !== 'note.ready')) throw badRequest(`events: a ${body.kind} endpoint receives note.ready only`);
+  const noteEvents: readonly string[] = NOTE_EVENTS;
+  if (body.events.some((e) => !noteEvents.includes(e))) {
+    throw badRequest(`events: a ${body.kind} endpoint receives ${NOTE_EVENTS.join(', ')} only`);
+  }
   if (body.thin) throw badRequest(`thin: a ${body.kind} endpoint needs the whole note`);
   if (body.kind === 'fhir' && !body.auth) throw badRequest('auth {token_url, client_id, private_key} is required for a fhir endpoint');
   if (body.kind === 'hl7-mllp' && body.auth) throw badRequest('auth is only for a fhir endpoint');
-  return ['note.ready'];
+  return body.events.length ? body.events : [...NOTE_EVENTS];
 }
 
 /** The destination (and a FHIR token URL) must be reachable under the SSRF rules; a FHIR key must sign RS384 or ES384. */

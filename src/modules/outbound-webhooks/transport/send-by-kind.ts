@@ -1,7 +1,7 @@
 import type { AppDeps } from '../../../app-deps.js';
 import { SmartTokenCache, type SmartClient } from '../../fhir/smart-token.js';
-import { noteReadySchema } from '../../../outbound-events/note-ready.js';
 import type { ClaimedDelivery } from '../deliveries/webhook-deliveries.repo.js';
+import { fhirBundleOf, hl7MessagesOf } from './note-by-kind.js';
 import { messageBody } from './payload.js';
 import type { SendResult } from './send-result.js';
 import { sendFhirNote } from './send-fhir.js';
@@ -20,9 +20,9 @@ export const newTransportState = (): TransportState => ({ tokens: new SmartToken
 
 /**
  * One attempt of a claimed delivery by its endpoint's kind: a signed JSON POST (webhook), an
- * MDM^T02 (+ ADT^A08 with the codes) over MLLP (hl7-mllp), or a transaction Bundle under SMART
- * Backend Services (fhir). The last two carry `note.ready` only; anything else is not theirs to
- * send (a string: the reason the delivery is cancelled).
+ * note's HL7 messages over MLLP (hl7-mllp), or its transaction Bundle under SMART Backend Services
+ * (fhir). The last two carry the note events only (note-by-kind.ts); anything else is not theirs
+ * to send (a string: the reason the delivery is cancelled).
  */
 export async function sendByKind(
   deps: TransportDeps,
@@ -42,13 +42,21 @@ export async function sendByKind(
       timeoutMs,
     });
   }
-  if (d.event_type !== 'note.ready') return `${d.event_type} is not sent to ${d.kind} endpoints`;
-  const parsed = noteReadySchema.safeParse(d.event_data);
-  if (!parsed.success) return 'note.ready payload lacks what an HL7 or FHIR message needs';
-  if (d.kind === 'hl7-mllp') return sendHl7Note({ url: d.url, note: parsed.data, deliveryId: d.id, allowPrivate, timeoutMs });
+  if (d.kind === 'hl7-mllp') {
+    const messages = hl7MessagesOf(d.event_type, d.event_data, d.id);
+    if (typeof messages === 'string') return messages;
+    return sendHl7Note({ url: d.url, messages, allowPrivate, timeoutMs });
+  }
+  let bundle;
+  try {
+    bundle = fhirBundleOf(d.event_type, d.event_data);
+  } catch (err) {
+    return { statusCode: null, durationMs: 0, error: (err as Error).message, permanent: true }; // no patient: dead
+  }
+  if (typeof bundle === 'string') return bundle;
   return sendFhirNote({
     url: d.url,
-    note: parsed.data,
+    bundle,
     client: d.auth as unknown as SmartClient,
     privateKey: deps.secrets.open(d.auth_private_key ?? '', { table: 'webhook_endpoints', column: 'auth_private_key', id: d.endpoint_id }),
     cacheKey: d.endpoint_id,

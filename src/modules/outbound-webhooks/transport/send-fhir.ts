@@ -1,7 +1,6 @@
 import axios, { AxiosError } from 'axios';
-import { noteBundle } from '../../fhir/note-bundle.js';
 import { SmartTokenCache, TokenError, type SmartClient } from '../../fhir/smart-token.js';
-import type { NoteReady } from '../../../outbound-events/note-ready.js';
+import type { Bundle } from '@medplum/fhirtypes';
 import { VERSION } from '../../../lib/version.js';
 import { parseRetryAfter } from './retry-after.js';
 import type { SendResult } from './send-result.js';
@@ -10,7 +9,8 @@ import { pinnedLookup, resolveTarget, SsrfError } from './ssrf-guard.js';
 export interface FhirSendRequest {
   /** The FHIR R4 base; the transaction is POSTed to it. */
   url: string;
-  note: NoteReady;
+  /** The transaction to POST (built from the event by send-by-kind). */
+  bundle: Bundle;
   client: SmartClient;
   privateKey: string;
   /** The endpoint id: whose cached token to use. */
@@ -24,19 +24,14 @@ export interface FhirSendRequest {
 const REFUSED = new Set([400, 403, 404, 405, 422]);
 
 /**
- * `note.ready` to a FHIR server: a SMART Backend Services token (cached), then the transaction
+ * A note's transaction to a FHIR server: a SMART Backend Services token (cached), then the transaction
  * Bundle POSTed to the base. 2xx is delivered; 401 drops the cached token and retries; a refusal
  * of the content (400, 403, 404, 405, 422) is dead; anything else (429, 5xx, no answer) retries.
  */
 export async function sendFhirNote(req: FhirSendRequest): Promise<SendResult> {
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
-  let body: string;
-  try {
-    body = JSON.stringify(noteBundle(req.note, new Date()));
-  } catch (err) {
-    return { statusCode: null, durationMs: elapsed(), error: (err as Error).message, permanent: true };
-  }
+  const body = JSON.stringify(req.bundle);
   let base;
   let tokenTarget;
   try {

@@ -1,7 +1,5 @@
 import type { Hl7Message } from '@medplum/core';
 import { Hl7Client } from '@medplum/hl7';
-import { noteDiagnosesA08, noteMdmT02 } from '../../hl7/note-messages.js';
-import type { NoteReady } from '../../../outbound-events/note-ready.js';
 import type { SendResult } from './send-result.js';
 import { resolveHost, SsrfError } from './ssrf-guard.js';
 
@@ -23,9 +21,8 @@ export function parseMllpUrl(raw: string): { host: string; port: number } {
 
 export interface Hl7SendRequest {
   url: string;
-  note: NoteReady;
-  /** The delivery id: the messages' control ids derive from it, so a retry or replay repeats them. */
-  deliveryId: string;
+  /** The messages, in order, built from the event with control ids derived from the delivery id (controlIdOf), so a retry or replay repeats them. */
+  messages: Hl7Message[];
   allowPrivate: boolean;
   timeoutMs: number;
 }
@@ -34,10 +31,11 @@ export interface Hl7SendRequest {
 export const controlIdOf = (deliveryId: string, kind: 'M' | 'D') => `${kind}${deliveryId.replace(/-/g, '').slice(0, 19).toUpperCase()}`;
 
 /**
- * `note.ready` to an HL7 destination: the MDM^T02, then (when there are codes) the ADT^A08 with
- * the DG1 segments, each over MLLP on one connection, each waiting for its ACK. AA or CA goes
- * on; AE or no answer within the timeout is a retry of the delivery (both messages again, with
- * the same control ids, so a receiver that keeps MSH-10 drops the repeat); AR is dead.
+ * A note's messages to an HL7 destination (note.ready: MDM^T02 then ADT^A08; note.signed: MDM^T04
+ * then ADT^A08; note.amended: MDM^T08), in order over MLLP on one connection, each waiting for
+ * its ACK. AA or CA goes on; AE or no answer within the timeout is a retry of the delivery (all
+ * messages again, with the same control ids, so a receiver that keeps MSH-10 drops the repeat);
+ * AR is dead.
  */
 export async function sendHl7Note(req: Hl7SendRequest): Promise<SendResult> {
   const started = performance.now();
@@ -52,14 +50,9 @@ export async function sendHl7Note(req: Hl7SendRequest): Promise<SendResult> {
     if (err instanceof SsrfError) return { statusCode: null, durationMs: elapsed(), error: `refused: ${err.message}`, permanent: true };
     throw err;
   }
-  const now = new Date();
-  const messages = [
-    noteMdmT02(req.note, controlIdOf(req.deliveryId, 'M'), now),
-    noteDiagnosesA08(req.note, controlIdOf(req.deliveryId, 'D'), now),
-  ].filter((m): m is Hl7Message => m !== undefined);
   const client = new Hl7Client({ host: address, port, connectTimeout: req.timeoutMs });
   try {
-    for (const message of messages) {
+    for (const message of req.messages) {
       const type = message.header.getComponent(9, 1) + '^' + message.header.getComponent(9, 2);
       const ack = await client.sendAndWait(message, { timeoutMs: req.timeoutMs });
       const code = ack.getSegment('MSA')?.getComponent(1, 1).toUpperCase() ?? '';
