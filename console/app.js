@@ -211,6 +211,15 @@ function renderDead(rows) {
   );
 }
 
+/** ok, failing (N attempts in a row failed) or disabled, and since when (DESIGN "Delivery operations"). */
+function healthCell(e) {
+  const cell = document.createElement('span');
+  cell.append(badge(e.health));
+  if (e.health !== 'ok') cell.append(` since ${time(e.health_since)}`);
+  if (e.health === 'failing') cell.append(`, ${e.consecutive_failures} failed in a row`);
+  return cell;
+}
+
 function renderEndpoints(rows) {
   fill(
     'endpoints',
@@ -257,6 +266,7 @@ function renderEndpoints(rows) {
         cells: [
           td(e.url),
           td(state),
+          td(healthCell(e)),
           td(e.success_rate === null ? '—' : `${e.success_rate}%`, 'num'),
           td(String(e.delivered), 'num'),
           td(String(e.dead), 'num'),

@@ -104,6 +104,11 @@ const envSchema = z.object({
     .transform((v) => v.split(',').map((s) => Number(s.trim())))
     .refine((a) => a.every((n) => Number.isFinite(n) && n >= 0), 'must be comma-separated seconds'),
   WEBHOOK_ALLOW_PRIVATE: bool,
+  // DESIGN "Fair share between groups" and "Delivery operations" (2026-11-26).
+  WEBHOOK_ENDPOINT_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(4),
+  WEBHOOK_ENDPOINTS_PER_GROUP: z.coerce.number().int().min(1).default(25),
+  WEBHOOK_FAILING_AFTER: z.coerce.number().int().min(1).default(5),
+  CALL_TIMEOUT_MINUTES: z.coerce.number().positive().default(30),
   LOG_LEVEL: z.enum(['error', 'warn', 'info', 'http', 'verbose', 'debug', 'silly']).default('info'),
 });
 

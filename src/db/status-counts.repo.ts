@@ -17,3 +17,12 @@ export async function statusCounts(db: Queryable): Promise<StatusCount[]> {
   );
   return rows;
 }
+
+/** Every outbound endpoint that is not deleted, with its health (DESIGN "Delivery operations"), for /metrics. */
+export async function endpointHealthValues(db: Queryable): Promise<Array<{ endpoint_id: string; health: 'ok' | 'failing' | 'disabled' }>> {
+  const { rows } = await db.query<{ endpoint_id: string; health: 'ok' | 'failing' | 'disabled' }>(
+    `SELECT id AS endpoint_id, CASE WHEN status = 'disabled' THEN 'disabled' WHEN failing THEN 'failing' ELSE 'ok' END AS health
+     FROM webhook_endpoints WHERE status <> 'deleted'`,
+  );
+  return rows;
+}

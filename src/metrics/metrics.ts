@@ -42,6 +42,7 @@ export class Metrics {
   readonly state: Gauge<'table' | 'state'>;
   readonly queueDepth: Gauge<'queue'>;
   readonly oldestWaiting: Gauge<'queue'>;
+  readonly endpointHealth: Gauge<'endpoint_id'>;
 
   constructor(db: Queryable) {
     collectDefaultMetrics({ register: this.registry, prefix: 'clinigate_' });
@@ -64,10 +65,17 @@ export class Metrics {
         labelNames: ['queue'] as const,
         registers: [this.registry],
       }),
+      endpointHealth: new Gauge({
+        name: 'clinigate_endpoint_health',
+        help: 'Health of each outbound endpoint: 1 ok, 0 failing (its last WEBHOOK_FAILING_AFTER attempts failed), -1 disabled',
+        labelNames: ['endpoint_id'] as const,
+        registers: [this.registry],
+      }),
     };
     this.state = gauges.state;
     this.queueDepth = gauges.queueDepth;
     this.oldestWaiting = gauges.oldestWaiting;
+    this.endpointHealth = gauges.endpointHealth;
     this.refresh = () => collectStateGauges(db, gauges);
   }
 

@@ -93,6 +93,15 @@ export const webhookEndpointDto = z
       .openapi({ description: "A fhir endpoint's SMART Backend Services client; the private key is never shown" }),
     status: z.enum(['active', 'disabled']),
     disabled_reason: z.string().nullable(),
+    ordering: z.enum(['none', 'patient']).openapi({
+      description: '`patient`: deliveries with one patient_id go one at a time in record order; a failing one holds only that patient',
+    }),
+    max_per_second: z.number().int().min(1).nullable().openapi({ description: 'Pacing: at most this many attempts start per second' }),
+    health: z.enum(['ok', 'failing', 'disabled']).openapi({
+      description:
+        '`failing` after WEBHOOK_FAILING_AFTER attempts in a row failed; each change is one endpoint.failing or endpoint.recovered',
+    }),
+    health_since: timestamp(),
     created_at: timestamp(),
     updated_at: timestamp(),
   })
@@ -144,6 +153,14 @@ export const replayAcceptedDto = z
 const ids = {
   group_id: z.string().nullable().openapi({ example: IDS.group }),
 };
+
+const endpointHealthData = z.object({
+  endpoint_id: uuid(ENDPOINT_ID),
+  ...ids,
+  health: z.enum(['ok', 'failing', 'disabled']),
+  since: timestamp(),
+  last_status: z.number().int().nullable().openapi({ description: "The last attempt's HTTP status (null: no answer)" }),
+});
 
 const signedCodeDto = z.object({ code: z.string().openapi({ example: 'J18.9' }), description: z.string() });
 const noteSignoffDto = z.object({
@@ -286,6 +303,15 @@ export const OUTBOUND_EVENT_DATA: Record<(typeof OUTBOUND_EVENT_TYPES)[number], 
       updatedAt: timestamp(),
       completedAt: timestamp().nullable(),
     }),
+  },
+  'endpoint.failing': {
+    summary:
+      'An endpoint became failing (its last WEBHOOK_FAILING_AFTER attempts failed) or disabled (410): once per change, to operator-wide endpoints',
+    data: endpointHealthData,
+  },
+  'endpoint.recovered': {
+    summary: 'A failing or disabled endpoint is ok again (a delivered attempt, or enabled by an operator): once per change',
+    data: endpointHealthData,
   },
 };
 

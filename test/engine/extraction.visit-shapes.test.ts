@@ -24,6 +24,9 @@ describe('visit shapes (issue 29): facts in their sections', () => {
     expect(note.objective).toMatch(/eardrum is red and bulging/i); // the finding that led to it stays
     expect(note.objective).toMatch(/100\.4 °F/);
     expect(note.subjective).toMatch(/101\.6/);
+    // The parent's "I" is the parent: the child is not the one giving the Tylenol.
+    expect(note.subjective).toMatch(/The caregiver has been giving her children's tylenol 5 milliliters every 6 hours/i);
+    expect(note.subjective).not.toMatch(/\bshe has been giving her\b/i);
   });
 
   it('what the patient already takes is in SUBJECTIVE with its dose; the change is in PLAN', () => {

@@ -135,6 +135,8 @@ describe('OpenAPI document', () => {
       'call.completed',
       'call.updated',
       'codify.completed',
+      'endpoint.failing',
+      'endpoint.recovered',
       'note.amended',
       'note.created',
       'note.ready',

@@ -68,6 +68,8 @@ export async function inboundCounts(db: Queryable): Promise<InboundCount[]> {
 export async function endpointHealth(db: Queryable) {
   const { rows } = await db.query(
     `SELECT e.id, regexp_replace(e.url, '[?#].*$', '') AS url, e.group_id, e.description, e.status, e.disabled_reason,
+            CASE WHEN e.status = 'disabled' THEN 'disabled' WHEN e.failing THEN 'failing' ELSE 'ok' END AS health,
+            ${isoTime('e.health_since', 'health_since')}, e.consecutive_failures,
             ${isoTime('e.created_at', 'created_at')}, ${isoTime('e.updated_at', 'updated_at')},
             COALESCE(d.delivered, 0) AS delivered, COALESCE(d.dead, 0) AS dead, COALESCE(d.pending, 0) AS pending,
             COALESCE(a.attempts, 0) AS attempts, COALESCE(a.succeeded, 0) AS succeeded,
@@ -88,7 +90,7 @@ export async function endpointHealth(db: Queryable) {
           WHERE wd.endpoint_id = e.id AND (x.status_code IS NULL OR x.status_code NOT BETWEEN 200 AND 299)
           ORDER BY x.created_at DESC LIMIT 1) f ON true
       WHERE e.status <> 'deleted'
-      ORDER BY (e.status = 'disabled') DESC, COALESCE(d.dead, 0) DESC, e.created_at DESC
+      ORDER BY (e.status = 'disabled') DESC, e.failing DESC, COALESCE(d.dead, 0) DESC, e.created_at DESC
       LIMIT 200`,
   );
   return rows;

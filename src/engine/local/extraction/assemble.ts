@@ -121,7 +121,9 @@ function write(c: Candidate, p: Pronouns, drug?: string): string {
   if ((c.speaker === 'patient' || c.speaker === 'other') && !t.toLowerCase().startsWith(subj)) {
     if (c.section === 'meds' && !/^(?:i|my|she|he|the|it|they|we)\b/i.test(c.unit.text))
       t = `${p.subj} takes ${drug ? `${drug} ` : ''}${t.replace(/^(?:just|only|i take|i'm taking)\s+/i, '')}`;
-    else t = `${p.subj} ${c.unit.question ? 'asks' : 'reports'} ${t.charAt(0).toLowerCase()}${t.slice(1)}`;
+    else if (c.speaker === 'other' && !/^the caregiver\b/i.test(t))
+      t = `The caregiver ${c.unit.question ? 'asks' : 'reports'} ${t.charAt(0).toLowerCase()}${t.slice(1)}`;
+    else if (c.speaker === 'patient') t = `${p.subj} ${c.unit.question ? 'asks' : 'reports'} ${t.charAt(0).toLowerCase()}${t.slice(1)}`;
   }
   return finish(t);
 }

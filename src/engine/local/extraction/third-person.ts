@@ -266,10 +266,14 @@ function rewriteSubject(text: string, subj: string, who: 'i' | 'you', obj: strin
   return t;
 }
 
+export const CAREGIVER: Pronouns = { subj: 'the caregiver', obj: 'the caregiver', poss: "the caregiver's", refl: 'themselves' };
+
 /** Rewrites one sentence said by `speaker` about the patient into third person. */
 export function rewrite(text: string, speaker: Speaker, p: Pronouns, verbs?: Set<string>): string {
   let t = ` ${text} `;
   if (speaker === 'patient' || speaker === 'other') {
+    // A companion's "I" is the companion ("i've been giving her tylenol"), never the patient.
+    if (speaker === 'other') p = CAREGIVER;
     t = t
       .replace(/\b(?:like|as) you (?:asked|said|told me|suggested|recommended)\b/gi, 'as instructed')
       .replace(/\bmy\s?self\b/gi, p.refl)

@@ -101,7 +101,8 @@ export function toUnits(turns: Turn[]): Unit[] {
       // The phase has read the whole sentence; the note keeps only the clinical statement it carries.
       if (!question) {
         const kept = clinicalStatement(text);
-        if (!kept) continue;
+        // What is left once the greeting goes may be a question ("hi there so who do we have here").
+        if (!kept || interrogative(kept)) continue;
         if (kept !== text) {
           text = kept;
           s = splitSentences(kept)[0] ?? s;

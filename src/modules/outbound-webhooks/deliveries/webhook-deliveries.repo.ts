@@ -23,7 +23,15 @@ export interface ClaimedDelivery {
   event_created_at: string;
   /** The event's payload was redacted after RETENTION_DAYS: there is nothing left to send. */
   event_redacted: boolean;
+  /** the endpoint's delivery rules (DESIGN "Delivery operations") */
+  ordering: 'none' | 'patient';
+  max_per_second: number | null;
 }
+
+/** What a claim returns, from a delivery `d` joined with its endpoint `e` and its event `o`. */
+export const CLAIMED = `d.id, d.attempt_count, d.retry_index, e.id AS endpoint_id, e.status AS endpoint_status, e.url, e.secret,
+  e.thin, e.allow_private, e.kind, e.auth, e.auth_private_key, o.id AS event_id, o.type AS event_type, o.data AS event_data,
+  o.redacted_at IS NOT NULL AS event_redacted, ${isoTime('o.created_at', 'event_created_at')}, e.ordering, e.max_per_second`;
 
 /**
  * Takes attempt number `attempt` of a pending delivery for `leaseSeconds`. Undefined when the
@@ -36,14 +44,14 @@ export async function claimDelivery(
   leaseSeconds: number,
 ): Promise<ClaimedDelivery | undefined> {
   const { rows } = await db.query<ClaimedDelivery>(
-    `UPDATE webhook_deliveries d SET lease_until = now() + make_interval(secs => $3), updated_at = now()
+    `UPDATE webhook_deliveries d SET lease_until = now() + make_interval(secs => $3), updated_at = now(),
+       -- the attempt holds its endpoint's slot as long as its lease (delivery-slots.repo.ts)
+       slot_until = now() + make_interval(secs => $3), waiting = false
      FROM webhook_endpoints e, outbox o
      WHERE d.id = $1 AND d.attempt_count = $2 - 1 AND d.status = 'pending'
        AND (d.lease_until IS NULL OR d.lease_until < now())
        AND e.id = d.endpoint_id AND o.id = d.event_id
-     RETURNING d.id, d.attempt_count, d.retry_index, e.id AS endpoint_id, e.status AS endpoint_status, e.url, e.secret,
-       e.thin, e.allow_private, e.kind, e.auth, e.auth_private_key, o.id AS event_id, o.type AS event_type, o.data AS event_data, o.redacted_at IS NOT NULL AS event_redacted,
-       ${isoTime('o.created_at', 'event_created_at')}`,
+     RETURNING ${CLAIMED}`,
     [id, attempt, leaseSeconds],
   );
   return rows[0];
@@ -62,33 +70,36 @@ export interface AttemptOutcome {
 }
 
 /**
- * Records one attempt and the delivery's new state. False when the attempt had already been
- * recorded (a duplicate worker): the caller then must not schedule anything.
+ * Records one attempt and the delivery's new state, and releases its endpoint slot. Undefined
+ * when the attempt had already been recorded (a duplicate worker): the caller then must not
+ * schedule anything. `hadSlot`: the slot was still its own (its lease had not run out), so the
+ * caller may hand it on.
  */
-export async function recordAttempt(db: Queryable, o: AttemptOutcome): Promise<boolean> {
-  const { rowCount } = await db.query(
-    `UPDATE webhook_deliveries SET
-       attempt_count = $2, status = $3, lease_until = NULL, last_status_code = $4, last_error = $5,
-       retry_index = COALESCE($6, retry_index),
-       next_attempt_at = CASE WHEN $3 = 'pending' THEN now() + make_interval(secs => $7) ELSE next_attempt_at END,
-       delivered_at = CASE WHEN $3 = 'delivered' THEN now() ELSE delivered_at END,
-       updated_at = now()
-     WHERE id = $1 AND attempt_count = $2 - 1`,
-    [o.deliveryId, o.attempt, o.status, o.statusCode, o.error, o.retryIndex ?? null, o.retryInSeconds ?? 0],
+export async function recordAttempt(db: Queryable, o: AttemptOutcome): Promise<{ hadSlot: boolean } | undefined> {
+  const { rows } = await db.query<{ had_slot: boolean }>(
+    `WITH old AS (SELECT id, COALESCE(slot_until > now(), false) AS had_slot FROM webhook_deliveries WHERE id = $1),
+     updated AS (
+       UPDATE webhook_deliveries d SET
+         attempt_count = $2, status = $3, lease_until = NULL, slot_until = NULL, last_status_code = $4, last_error = $5,
+         retry_index = COALESCE($6, retry_index),
+         next_attempt_at = CASE WHEN $3 = 'pending' THEN now() + make_interval(secs => $7) ELSE next_attempt_at END,
+         delivered_at = CASE WHEN $3 = 'delivered' THEN now() ELSE delivered_at END,
+         updated_at = now()
+       FROM old WHERE d.id = old.id AND d.attempt_count = $2 - 1
+       RETURNING old.had_slot),
+     logged AS (
+       INSERT INTO webhook_delivery_attempts (delivery_id, attempt, status_code, duration_ms, error)
+       SELECT $1, $2, $4, $8, $5 FROM updated ON CONFLICT DO NOTHING)
+     SELECT had_slot FROM updated`,
+    [o.deliveryId, o.attempt, o.status, o.statusCode, o.error, o.retryIndex ?? null, o.retryInSeconds ?? 0, o.durationMs],
   );
-  if (!rowCount) return false;
-  await db.query(
-    `INSERT INTO webhook_delivery_attempts (delivery_id, attempt, status_code, duration_ms, error)
-     VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING`,
-    [o.deliveryId, o.attempt, o.statusCode, o.durationMs, o.error],
-  );
-  return true;
+  return rows[0] && { hadSlot: rows[0].had_slot };
 }
 
 /** Ends a claimed delivery whose endpoint was disabled or deleted meanwhile. */
 export async function cancelDelivery(db: Queryable, id: string, reason: string): Promise<void> {
   await db.query(
-    `UPDATE webhook_deliveries SET status = 'cancelled', lease_until = NULL, last_error = $2, updated_at = now()
+    `UPDATE webhook_deliveries SET status = 'cancelled', lease_until = NULL, slot_until = NULL, last_error = $2, updated_at = now()
      WHERE id = $1 AND status = 'pending'`,
     [id, reason],
   );
@@ -133,7 +144,8 @@ export async function lockDeadDeliveriesForReplay(db: Queryable, endpointId: str
 /** Makes deliveries pending again with a fresh retry schedule (replay); their ids, and so their `webhook-id`s, stay. */
 export async function reopenDeliveries(db: Queryable, ids: readonly string[]): Promise<void> {
   await db.query(
-    `UPDATE webhook_deliveries SET status = 'pending', retry_index = 0, next_attempt_at = now(), updated_at = now()
+    `UPDATE webhook_deliveries SET status = 'pending', retry_index = 0, next_attempt_at = now(), updated_at = now(),
+       waiting = false, slot_until = NULL
      WHERE id = ANY ($1::uuid[])`,
     [ids],
   );

@@ -2,9 +2,12 @@ import type { AppDeps } from '../../../app-deps.js';
 import type { Queryable } from '../../../db/pool.js';
 import { withTransaction } from '../../../db/transaction.js';
 import { cancelDelivery, recordAttempt, type AttemptOutcome, type ClaimedDelivery } from '../deliveries/webhook-deliveries.repo.js';
+import { announceHealth } from '../endpoints/endpoint-health.js';
+import { countAttempt, resetHealth } from '../endpoints/endpoint-health.repo.js';
 import { retireEndpoint } from '../endpoints/webhook-endpoints.repo.js';
 import { sendByKind, newTransportState, type TransportState } from '../transport/send-by-kind.js';
 import { DELIVERY_TIMEOUT_MS } from '../transport/send-webhook.js';
+import { claimNext, type NextAttempt } from './claim-attempt.js';
 import { cancelReason, deliveryOutcome } from './delivery-outcome.js';
 
 /** What a delivery attempt reads and writes: the database, the queue, the settings, the sealed secrets and the log. */
@@ -17,9 +20,26 @@ export type SendNextAttempt = (
   jobs: Array<{ delivery_id: string; attempt: number; startAfterSeconds?: number }>,
 ) => Promise<void>;
 
+/** What an attempt ended as, and the waiting deliveries of its endpoint it claimed in its place, for the caller to send. */
+export interface AttemptResult {
+  status: AttemptOutcome['status'];
+  next: NextAttempt[];
+}
+
+/** Cancels a claimed delivery that is not to be sent, and hands its slot on. */
+async function cancelAndAdmit(deps: DeliveryDeps, d: ClaimedDelivery, reason: string, leaseSeconds: number): Promise<AttemptResult> {
+  const next = await withTransaction(deps.pool, async (tx) => {
+    await cancelDelivery(tx, d.id, reason);
+    return claimNext(tx, d, leaseSeconds);
+  });
+  return { status: 'cancelled', next };
+}
+
 /**
  * Makes one attempt of a claimed delivery and records what happened: the outcome, the attempt
- * log, a retired endpoint and the next attempt's job commit in one transaction.
+ * log, the endpoint's health (one event when it changes), a retired endpoint, the next attempt's
+ * job and the slot handed to the endpoint's next waiting delivery (claimed for the caller to
+ * send) commit in one transaction.
  */
 export async function attemptDelivery(
   deps: DeliveryDeps,
@@ -28,17 +48,12 @@ export async function attemptDelivery(
   sendNextAttempt: SendNextAttempt,
   timeoutMs = DELIVERY_TIMEOUT_MS,
   transport: TransportState = newTransportState(),
-): Promise<AttemptOutcome['status']> {
+  leaseSeconds = Math.ceil(timeoutMs / 1000) + 5,
+): Promise<AttemptResult> {
   const notSent = cancelReason(d);
-  if (notSent) {
-    await cancelDelivery(deps.pool, d.id, notSent);
-    return 'cancelled';
-  }
+  if (notSent) return cancelAndAdmit(deps, d, notSent, leaseSeconds);
   const result = await sendByKind(deps, d, timeoutMs, transport);
-  if (typeof result === 'string') {
-    await cancelDelivery(deps.pool, d.id, result);
-    return 'cancelled';
-  }
+  if (typeof result === 'string') return cancelAndAdmit(deps, d, result, leaseSeconds);
   const decided = deliveryOutcome(result, { index: d.retry_index, schedule: deps.config.WEBHOOK_RETRY_SCHEDULE });
   const outcome: AttemptOutcome = {
     deliveryId: d.id,
@@ -49,12 +64,23 @@ export async function attemptDelivery(
     status: decided.status,
     ...(decided.status === 'pending' ? { retryInSeconds: decided.retryInSeconds, retryIndex: decided.retryIndex } : {}),
   };
-  await withTransaction(deps.pool, async (tx) => {
-    if (!(await recordAttempt(tx, outcome))) return;
-    if (decided.status === 'dead' && decided.retireEndpoint) await retireEndpoint(tx, d.endpoint_id, 'disabled', decided.retireEndpoint);
+  const next = await withTransaction(deps.pool, async (tx) => {
+    const recorded = await recordAttempt(tx, outcome);
+    if (!recorded) return [];
+    if (decided.status === 'dead' && decided.retireEndpoint) {
+      if (await retireEndpoint(tx, d.endpoint_id, 'disabled', decided.retireEndpoint)) {
+        const disabled = await resetHealth(tx, d.endpoint_id);
+        if (disabled) await announceHealth(tx, disabled);
+      }
+    } else {
+      const ok = decided.status === 'delivered';
+      const change = await countAttempt(tx, d.endpoint_id, ok, result.statusCode, deps.config.WEBHOOK_FAILING_AFTER);
+      if (change) await announceHealth(tx, change);
+    }
     if (decided.status === 'pending') {
       await sendNextAttempt(deps.boss, tx, [{ delivery_id: d.id, attempt: attempt + 1, startAfterSeconds: decided.retryInSeconds }]);
     }
+    return recorded.hadSlot ? claimNext(tx, d, leaseSeconds) : [];
   });
   const log = {
     delivery_id: d.id,
@@ -68,5 +94,5 @@ export async function attemptDelivery(
   if (decided.status === 'delivered') deps.logger.info('webhook delivered', log);
   else if (decided.status === 'dead') deps.logger.warn('webhook delivery dead', { ...log, error: decided.error });
   else deps.logger.info('webhook attempt failed; retry scheduled', { ...log, error: decided.error, retry_in_s: decided.retryInSeconds });
-  return decided.status;
+  return { status: decided.status, next };
 }

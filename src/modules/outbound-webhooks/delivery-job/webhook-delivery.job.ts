@@ -1,18 +1,21 @@
 import type { PgBoss } from 'pg-boss';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
 import type { Queryable } from '../../../db/pool.js';
 import { defineJob, startWorker, type BatchItem, type FetchOptions, type QueueDefinition } from '../../../jobs/define-job.js';
 import { bossDb } from '../../../jobs/pgboss.repo.js';
-import { claimDelivery, type ClaimedDelivery } from '../deliveries/webhook-deliveries.repo.js';
 import { newTransportState } from '../transport/send-by-kind.js';
 import { DELIVERY_TIMEOUT_MS } from '../transport/send-webhook.js';
 import { attemptDelivery, type DeliveryDeps } from './attempt-delivery.js';
+import { claimAttempt, claimForEndpoint, type ClaimResult, type NextAttempt } from './claim-attempt.js';
 import { Slots } from './slots.js';
 
 /**
- * One job per delivery attempt. The job only hands the attempt to a worker: the delivery row's
- * lease and attempt counter are the truth, so a duplicate or retried job is a no-op and a worker
- * that dies mid-attempt is recovered by the dispatcher's sweep (fan-out/outbox-dispatcher.ts).
+ * Jobs that hand attempts to a worker: one per endpoint that got new deliveries (it claims as
+ * many as the endpoint has free slots), and one per retry or replay of a delivery. The delivery
+ * rows' slots, leases and attempt counters are the truth, so a duplicate or retried job is a
+ * no-op and a worker that dies mid-attempt is recovered by the dispatcher's sweep
+ * (fan-out/outbox-dispatcher.ts).
  */
 export const WEBHOOK_DELIVERY_QUEUE = 'webhook-delivery';
 
@@ -34,19 +37,29 @@ export const deliveryWorkOptions: FetchOptions = {
   notifyPollingIntervalSeconds: 2,
 };
 
-export const deliveryJobSchema = z.object({ delivery_id: z.uuid(), attempt: z.number().int().min(1) });
+/** One attempt of one delivery: its retry (at its time) or its replay. */
+export const attemptJobSchema = z.object({ delivery_id: z.uuid(), attempt: z.number().int().min(1) });
+/** An endpoint's waiting deliveries, as many as it has free slots: after a fan-out, or from the sweep. */
+export const endpointJobSchema = z.object({ endpoint_id: z.uuid() });
+export const deliveryJobSchema = z.union([attemptJobSchema, endpointJobSchema]);
+export type AttemptJob = z.infer<typeof attemptJobSchema>;
+export type EndpointJob = z.infer<typeof endpointJobSchema>;
 export type DeliveryJob = z.infer<typeof deliveryJobSchema>;
 
-/** Queues attempts inside the caller's transaction, so they exist exactly when the rows do. */
+/** Queues jobs inside the caller's transaction, so they exist exactly when the rows do. */
 export async function sendDeliveryJobs(
   boss: PgBoss,
   tx: Queryable,
-  jobs: Array<DeliveryJob & { startAfterSeconds?: number }>,
+  jobs: Array<(AttemptJob & { startAfterSeconds?: number }) | EndpointJob>,
 ): Promise<void> {
   if (jobs.length === 0) return;
   await boss.insert(
     WEBHOOK_DELIVERY_QUEUE,
-    jobs.map(({ startAfterSeconds, ...data }) => ({ data, ...(startAfterSeconds ? { startAfter: startAfterSeconds } : {}) })),
+    jobs.map((job) => {
+      if (!('delivery_id' in job)) return { data: job };
+      const { startAfterSeconds, ...data } = job;
+      return { data, ...(startAfterSeconds ? { startAfter: startAfterSeconds } : {}) };
+    }),
     { db: bossDb(tx) },
   );
 }
@@ -56,18 +69,25 @@ export interface DeliveryWorkerOptions {
   timeoutMs?: number;
   /** how long a claimed attempt stays owned; past it the dispatcher's sweep queues it again */
   leaseSeconds?: number;
-  /** attempts in flight at once in this process */
+  /**
+   * Attempts in flight at once in this process, whatever their endpoints. The fair share is per
+   * endpoint (WEBHOOK_ENDPOINT_CONCURRENCY, in the database); this only bounds the sockets, so
+   * it stays well above what one group can hold (WEBHOOK_ENDPOINTS_PER_GROUP x the concurrency).
+   */
   maxInFlight?: number;
 }
 
-/** `claimed`: the attempt runs beside the job; `skipped`: already made, held by another worker, or no longer pending. */
-export type DeliveryJobResult = 'claimed' | 'skipped';
+/** `claimed`: the attempt runs beside the job; `waiting`: its endpoint will admit it later; `skipped`: already made, held, or no longer pending. */
+export type DeliveryJobResult = 'claimed' | 'waiting' | 'skipped';
 
 /**
  * The delivery job's handler, a function of the job's data. It only claims its attempt (a lease
- * on the delivery row) and returns; the request runs beside it, so one slow or dead endpoint
- * holds one slot for at most the timeout and never a batch of other deliveries. The slots and
- * FHIR tokens it keeps are this process's.
+ * on the delivery row, granted under its endpoint's slots: claim-attempt.ts) and returns; the
+ * request runs beside it, so one slow or dead endpoint holds its own slots for at most the
+ * timeout and never a batch of other deliveries. When an attempt ends, the transaction that
+ * records it also claims the endpoint's next waiting deliveries, and this process sends them at
+ * once: a busy endpoint's backlog never passes through the job queue, so it never queues ahead of
+ * another endpoint's job. The process slots and FHIR tokens it keeps are this process's.
  */
 export function createDeliveryHandler(
   deps: DeliveryDeps,
@@ -75,28 +95,53 @@ export function createDeliveryHandler(
 ): (data: DeliveryJob) => Promise<DeliveryJobResult> {
   const timeoutMs = options.timeoutMs ?? DELIVERY_TIMEOUT_MS;
   const leaseSeconds = options.leaseSeconds ?? Math.ceil(timeoutMs / 1000) + 5;
-  const slots = new Slots(options.maxInFlight ?? 200);
+  const slots = new Slots(options.maxInFlight ?? 1_000);
   const transport = newTransportState();
-  return async (data) => {
-    await slots.acquire();
-    let claimed: ClaimedDelivery | undefined;
+  const concurrency = deps.config.WEBHOOK_ENDPOINT_CONCURRENCY;
+
+  /** Sends a claimed attempt (after its pacing wait), then the deliveries its endpoint handed the freed slot to, in turn. */
+  const send = async (first: NextAttempt): Promise<void> => {
+    const claimed = first.claimed;
+    let next: NextAttempt[] = [];
     try {
-      claimed = await claimDelivery(deps.pool, data.delivery_id, data.attempt, leaseSeconds);
+      if (first.waitMs > 0) await sleep(first.waitMs);
+      next = (await attemptDelivery(deps, claimed, claimed.attempt_count + 1, sendDeliveryJobs, timeoutMs, transport, leaseSeconds)).next;
+    } catch (err) {
+      deps.logger.error('webhook attempt not recorded; its lease will expire and it will be retried', {
+        delivery_id: claimed.id,
+        error_name: (err as Error).name,
+      });
     } finally {
-      if (!claimed) slots.release();
+      slots.release();
     }
-    if (!claimed) return 'skipped';
-    const delivery = claimed;
-    void attemptDelivery(deps, delivery, data.attempt, sendDeliveryJobs, timeoutMs, transport)
-      .catch((err: Error) =>
-        deps.logger.error('webhook attempt not recorded; its lease will expire and it will be retried', {
-          delivery_id: delivery.id,
-          error_name: err.name,
-        }),
-      )
-      .finally(() => slots.release());
+    await start(next);
+  };
+
+  const start = async (claims: NextAttempt[]): Promise<void> => {
+    for (const c of claims) {
+      await slots.acquire();
+      void send(c);
+    }
+  };
+
+  const handle = async (data: DeliveryJob): Promise<DeliveryJobResult> => {
+    if ('endpoint_id' in data) {
+      const claims = await claimForEndpoint(deps.pool, data.endpoint_id, leaseSeconds, concurrency);
+      await start(claims);
+      return claims.length ? 'claimed' : 'skipped';
+    }
+    await slots.acquire();
+    let claim: ClaimResult = 'skipped';
+    try {
+      claim = await claimAttempt(deps.pool, data, leaseSeconds, concurrency);
+    } finally {
+      if (typeof claim === 'string') slots.release();
+    }
+    if (typeof claim === 'string') return claim;
+    void send(claim);
     return 'claimed';
   };
+  return handle;
 }
 
 /**
@@ -119,7 +164,7 @@ export function deliveryJob(options: DeliveryWorkerOptions = {}) {
             await handle!(item.data);
           } catch (err) {
             deps.logger.error('webhook delivery not claimed; the job is retried', {
-              delivery_id: item.data.delivery_id,
+              ...('delivery_id' in item.data ? { delivery_id: item.data.delivery_id } : { endpoint_id: item.data.endpoint_id }),
               error_name: (err as Error).name,
             });
             retry.add(item);

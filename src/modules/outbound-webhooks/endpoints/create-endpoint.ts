@@ -2,10 +2,11 @@ import { randomUUID } from 'node:crypto';
 import type { Request, Response } from 'express';
 import { z } from 'zod';
 import type { Config } from '../../../config.js';
+import type { Pool } from '../../../db/pool.js';
+import { withTransaction } from '../../../db/transaction.js';
 import { NOTE_EVENTS } from '../../../outbound-events/note-signoff.js';
-import type { Queryable } from '../../../db/pool.js';
 import { bodyObject, parseWith } from '../../../http/validate.js';
-import { badRequest, forbidden } from '../../../lib/errors.js';
+import { badRequest, forbidden, unprocessable } from '../../../lib/errors.js';
 import type { SecretBox } from '../../../lib/secret-box.js';
 import { PrivateKeyError, signingKey } from '../../fhir/smart-token.js';
 import { parseMllpUrl } from '../transport/send-hl7-mllp.js';
@@ -13,7 +14,7 @@ import { generateWebhookSecret } from '../transport/signing.js';
 import { resolveHost, resolveTarget, SsrfError } from '../transport/ssrf-guard.js';
 import { OUTBOUND_EVENT_TYPES } from '../outbox/outbound-event-types.js';
 import type { EndpointOwner } from './endpoint-owner.js';
-import { insertEndpoint } from './webhook-endpoints.repo.js';
+import { insertEndpoint, lockAndCountGroupEndpoints } from './webhook-endpoints.repo.js';
 
 export const createEndpointBody = z.strictObject({
   url: z.string().min(1).max(2048),
@@ -31,6 +32,9 @@ export const createEndpointBody = z.strictObject({
       scope: z.string().trim().min(1).max(1000).optional(),
     })
     .optional(),
+  // DESIGN "Delivery operations": order per patient, and pacing for receivers that cannot take bursts.
+  ordering: z.enum(['none', 'patient']).optional().default('none'),
+  max_per_second: z.number().int().min(1).max(10_000).nullable().optional(),
 });
 
 type EndpointBody = z.infer<typeof createEndpointBody>;
@@ -77,7 +81,7 @@ async function checkDestination(body: EndpointBody, allowPrivate: boolean): Prom
  * POST /v1/webhook-endpoints (a group's token: always that group's): 201 with the endpoint and
  * its secret, which is never shown again and is stored sealed.
  */
-export function createEndpoint(db: Queryable, config: Config, secrets: SecretBox, owner: EndpointOwner) {
+export function createEndpoint(pool: Pool, config: Config, secrets: SecretBox, owner: EndpointOwner) {
   return async (req: Request, res: Response) => {
     const body = parseWith(createEndpointBody, bodyObject(req.body));
     const ownGroup = owner(req);
@@ -88,20 +92,31 @@ export function createEndpoint(db: Queryable, config: Config, secrets: SecretBox
     await checkDestination(body, config.WEBHOOK_ALLOW_PRIVATE);
     const secret = generateWebhookSecret();
     const { private_key: privateKey, ...auth } = body.auth ?? { private_key: undefined };
+    const groupId = ownGroup ?? body.group_id ?? null;
     const id = randomUUID();
-    const endpoint = await insertEndpoint(db, {
-      id,
-      url: body.url,
-      events: [...new Set(events)],
-      kind: body.kind,
-      auth: body.auth ? auth : null,
-      // Sealed like the secret and never selected for display: shown to no one, not even now.
-      authPrivateKey: privateKey ? secrets.seal(privateKey, { table: 'webhook_endpoints', column: 'auth_private_key', id }) : null,
-      groupId: ownGroup ?? body.group_id ?? null,
-      description: body.description ?? null,
-      thin: body.thin,
-      secret: secrets.seal(secret, { table: 'webhook_endpoints', column: 'secret', id }),
-      allowPrivate: config.WEBHOOK_ALLOW_PRIVATE,
+    const endpoint = await withTransaction(pool, async (tx) => {
+      // DESIGN "Fair share between groups": at most WEBHOOK_ENDPOINTS_PER_GROUP endpoints per group.
+      if (groupId !== null && (await lockAndCountGroupEndpoints(tx, groupId)) >= config.WEBHOOK_ENDPOINTS_PER_GROUP) {
+        throw unprocessable(
+          `group ${groupId} already has ${config.WEBHOOK_ENDPOINTS_PER_GROUP} webhook endpoints (WEBHOOK_ENDPOINTS_PER_GROUP); delete one first`,
+        );
+      }
+      return insertEndpoint(tx, {
+        id,
+        url: body.url,
+        events: [...new Set(events)],
+        kind: body.kind,
+        auth: body.auth ? auth : null,
+        // Sealed like the secret and never selected for display: shown to no one, not even now.
+        authPrivateKey: privateKey ? secrets.seal(privateKey, { table: 'webhook_endpoints', column: 'auth_private_key', id }) : null,
+        groupId,
+        description: body.description ?? null,
+        thin: body.thin,
+        secret: secrets.seal(secret, { table: 'webhook_endpoints', column: 'secret', id }),
+        allowPrivate: config.WEBHOOK_ALLOW_PRIVATE,
+        ordering: body.ordering,
+        maxPerSecond: body.max_per_second ?? null,
+      });
     });
     res.status(201).json({ ...endpoint, secret });
   };

@@ -13,6 +13,12 @@ export interface WebhookEndpoint {
   auth: Record<string, unknown> | null;
   status: 'active' | 'disabled';
   disabled_reason: string | null;
+  /** DESIGN "Delivery operations": `none` (parallel) or `patient` (one at a time per patient, in record order). */
+  ordering: 'none' | 'patient';
+  max_per_second: number | null;
+  /** `failing` after WEBHOOK_FAILING_AFTER attempts in a row failed; `disabled` with the status. */
+  health: 'ok' | 'failing' | 'disabled';
+  health_since: string;
   created_at: string;
   updated_at: string;
 }
@@ -31,16 +37,20 @@ export interface NewWebhookEndpoint {
   auth?: Record<string, unknown> | null;
   /** Sealed. */
   authPrivateKey?: string | null;
+  ordering?: WebhookEndpoint['ordering'];
+  maxPerSecond?: number | null;
 }
 
 // The secret is never selected here: it is shown once, by the creation handler.
-const COLUMNS = `id, url, events, group_id, description, thin, kind, auth, status, disabled_reason,
+const COLUMNS = `id, url, events, group_id, description, thin, kind, auth, status, disabled_reason, ordering, max_per_second,
+  CASE WHEN status = 'disabled' THEN 'disabled' WHEN failing THEN 'failing' ELSE 'ok' END AS health, ${isoTime('health_since')},
   ${isoTime('created_at')}, ${isoTime('updated_at')}`;
 
 export async function insertEndpoint(db: Queryable, e: NewWebhookEndpoint): Promise<WebhookEndpoint> {
   const { rows } = await db.query<WebhookEndpoint>(
-    `INSERT INTO webhook_endpoints (id, url, events, group_id, description, thin, secret, allow_private, kind, auth, auth_private_key)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING ${COLUMNS}`,
+    `INSERT INTO webhook_endpoints (id, url, events, group_id, description, thin, secret, allow_private, kind, auth, auth_private_key,
+       ordering, max_per_second)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) RETURNING ${COLUMNS}`,
     [
       e.id,
       e.url,
@@ -53,6 +63,8 @@ export async function insertEndpoint(db: Queryable, e: NewWebhookEndpoint): Prom
       e.kind ?? 'webhook',
       e.auth ? JSON.stringify(e.auth) : null,
       e.authPrivateKey ?? null,
+      e.ordering ?? 'none',
+      e.maxPerSecond ?? null,
     ],
   );
   return rows[0];
@@ -101,17 +113,31 @@ export async function retireEndpoint(
   );
   if (!rowCount) return false;
   await db.query(
-    `UPDATE webhook_deliveries SET status = 'cancelled', last_error = $2, updated_at = now()
+    `UPDATE webhook_deliveries SET status = 'cancelled', last_error = $2, updated_at = now(), waiting = false, slot_until = NULL
      WHERE endpoint_id = $1 AND status = 'pending'`,
     [id, `endpoint ${status}: ${reason}`],
   );
   return true;
 }
 
-/** disabled -> active (an operator's decision after a 410 or an outage); undefined when it was not disabled. */
+/**
+ * Serialises endpoint creations of one group (to the end of the caller's transaction) and counts
+ * the group's endpoints that are not deleted, so that two creations at once cannot pass the cap.
+ */
+export async function lockAndCountGroupEndpoints(db: Queryable, groupId: string): Promise<number> {
+  await db.query(`SELECT pg_advisory_xact_lock(hashtext('webhook-endpoints-of-group'), hashtext($1))`, [groupId]);
+  const { rows } = await db.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM webhook_endpoints WHERE group_id = $1 AND status <> 'deleted'`,
+    [groupId],
+  );
+  return rows[0].n;
+}
+
+/** disabled -> active (an operator's decision after a 410 or an outage), healthy again; undefined when it was not disabled. */
 export async function enableEndpoint(db: Queryable, id: string): Promise<WebhookEndpoint | undefined> {
   const { rows } = await db.query<WebhookEndpoint>(
-    `UPDATE webhook_endpoints SET status = 'active', disabled_reason = NULL, updated_at = now()
+    `UPDATE webhook_endpoints SET status = 'active', disabled_reason = NULL, updated_at = now(),
+       consecutive_failures = 0, failing = false, health_since = now()
      WHERE id = $1 AND status = 'disabled' RETURNING ${COLUMNS}`,
     [id],
   );

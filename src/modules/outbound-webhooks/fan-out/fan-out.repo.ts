@@ -4,30 +4,35 @@ import type { Queryable } from '../../../db/pool.js';
  * Claims undispatched outbox events (SKIP LOCKED, so parallel dispatchers take disjoint rows),
  * creates one delivery per matching active endpoint and marks the events dispatched, all on the
  * caller's transaction. An endpoint receives events recorded after it subscribed, of its types
- * (none listed = all) and of its group (none = every group). Returns the deliveries created.
+ * (none listed = all) and of its group (none = every group). The deliveries start waiting (with
+ * the event's patient and record order), for their endpoints to admit them under their slots.
+ * Returns the endpoints that got deliveries.
  */
-export async function fanOutOutbox(db: Queryable, limit: number): Promise<{ events: number; deliveries: string[] }> {
+export async function fanOutOutbox(db: Queryable, limit: number): Promise<{ events: number; endpoints: string[] }> {
   const { rows: claimed } = await db.query<{ id: string }>(
-    `SELECT id FROM outbox WHERE dispatched_at IS NULL ORDER BY created_at LIMIT $1 FOR UPDATE SKIP LOCKED`,
+    `SELECT id FROM outbox WHERE dispatched_at IS NULL ORDER BY created_at, seq LIMIT $1 FOR UPDATE SKIP LOCKED`,
     [limit],
   );
-  if (claimed.length === 0) return { events: 0, deliveries: [] };
+  if (claimed.length === 0) return { events: 0, endpoints: [] };
   const ids = claimed.map((r) => r.id);
-  const { rows } = await db.query<{ id: string }>(
-    `INSERT INTO webhook_deliveries (id, endpoint_id, event_id)
-     SELECT gen_random_uuid(), e.id, o.id
-     FROM outbox o JOIN webhook_endpoints e
-       ON e.status = 'active'
-      AND e.created_at <= o.created_at
-      AND (e.group_id IS NULL OR e.group_id = o.group_id)
-      AND (cardinality(e.events) = 0 OR o.type = ANY (e.events))
-     WHERE o.id = ANY ($1::uuid[])
-     ON CONFLICT (endpoint_id, event_id) DO NOTHING
-     RETURNING id`,
+  const { rows } = await db.query<{ endpoint_id: string }>(
+    `WITH created AS (
+       INSERT INTO webhook_deliveries (id, endpoint_id, event_id, patient_id, event_seq, waiting)
+       SELECT gen_random_uuid(), e.id, o.id, o.data->>'patient_id', o.seq, true
+       FROM outbox o JOIN webhook_endpoints e
+         ON e.status = 'active'
+        AND e.created_at <= o.created_at
+        AND (e.group_id IS NULL OR e.group_id = o.group_id)
+        AND (cardinality(e.events) = 0 OR o.type = ANY (e.events))
+       WHERE o.id = ANY ($1::uuid[])
+       ON CONFLICT (endpoint_id, event_id) DO NOTHING
+       RETURNING endpoint_id)
+     -- in one order, so that dispatchers locking several endpoints never deadlock
+     SELECT DISTINCT endpoint_id FROM created ORDER BY endpoint_id`,
     [ids],
   );
   await db.query(`UPDATE outbox SET dispatched_at = now() WHERE id = ANY ($1::uuid[])`, [ids]);
-  return { events: ids.length, deliveries: rows.map((r) => r.id) };
+  return { events: ids.length, endpoints: rows.map((r) => r.endpoint_id) };
 }
 
 /**
@@ -36,10 +41,11 @@ export async function fanOutOutbox(db: Queryable, limit: number): Promise<{ even
  */
 export async function takeStalledDeliveries(db: Queryable, limit: number): Promise<Array<{ id: string; attempt_count: number }>> {
   const { rows } = await db.query<{ id: string; attempt_count: number }>(
-    `UPDATE webhook_deliveries d SET lease_until = NULL, next_attempt_at = now(), updated_at = now()
+    `UPDATE webhook_deliveries d SET lease_until = NULL, slot_until = NULL, next_attempt_at = now(), updated_at = now()
      FROM (SELECT id FROM webhook_deliveries
            WHERE status = 'pending'
-             AND (lease_until < now() OR (lease_until IS NULL AND next_attempt_at < now() - interval '10 minutes'))
+             -- a waiting delivery has no job on purpose: its endpoint admits it (outbox-dispatcher.ts)
+             AND (lease_until < now() OR (lease_until IS NULL AND NOT waiting AND next_attempt_at < now() - interval '10 minutes'))
            ORDER BY next_attempt_at LIMIT $1 FOR UPDATE SKIP LOCKED) s
      WHERE d.id = s.id
      RETURNING d.id, d.attempt_count`,

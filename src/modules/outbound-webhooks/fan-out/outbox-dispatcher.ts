@@ -1,6 +1,7 @@
 import type { AppDeps } from '../../../app-deps.js';
 import { CHANNELS } from '../../../db/notifications.js';
 import { withTransaction } from '../../../db/transaction.js';
+import { endpointsWithWaiting } from '../deliveries/delivery-slots.repo.js';
 import { sendDeliveryJobs } from '../delivery-job/webhook-delivery.job.js';
 import { fanOutOutbox, takeStalledDeliveries } from './fan-out.repo.js';
 
@@ -21,7 +22,12 @@ export interface OutboxDispatcher {
  * while no dispatcher listened are not left behind. Rows are claimed FOR UPDATE SKIP LOCKED and
  * the deliveries, their jobs and the dispatched mark commit together: parallel dispatchers
  * never fan out an event twice, and a crash before the commit leaves the event for the next one.
- * The sweep also requeues attempts whose worker died holding them (expired leases).
+ * Deliveries start waiting, and each endpoint that got some gets one job, which claims as many
+ * as the endpoint has free slots (WEBHOOK_ENDPOINT_CONCURRENCY); each finished attempt hands its
+ * slot to the next. So one endpoint's backlog stays in its table rows and never queues ahead of
+ * another endpoint's work. The sweep also requeues attempts whose worker died holding them
+ * (expired leases), and queues an endpoint job for endpoints whose waiting deliveries nobody
+ * handed a slot to.
  */
 export type DispatcherDeps = Pick<AppDeps, 'pool' | 'boss' | 'logger' | 'notifications'>;
 
@@ -38,7 +44,7 @@ export function startOutboxDispatcher(deps: DispatcherDeps, options: DispatcherO
         await sendDeliveryJobs(
           deps.boss,
           tx,
-          result.deliveries.map((id) => ({ delivery_id: id, attempt: 1 })),
+          result.endpoints.map((id) => ({ endpoint_id: id })),
         );
         return result;
       });
@@ -57,6 +63,13 @@ export function startOutboxDispatcher(deps: DispatcherDeps, options: DispatcherO
       return rows;
     });
     if (stalled.length) deps.logger.warn('stalled webhook deliveries requeued', { count: stalled.length });
+    // Waiting deliveries no finishing attempt handed a slot to (an admitted job that never ran, a lost worker).
+    const waiting = await endpointsWithWaiting(deps.pool, batchSize);
+    await sendDeliveryJobs(
+      deps.boss,
+      deps.pool,
+      waiting.map((id) => ({ endpoint_id: id })),
+    );
   };
 
   // One pass at a time; a wake-up during a pass asks for one more pass.

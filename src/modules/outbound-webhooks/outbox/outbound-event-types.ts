@@ -11,6 +11,8 @@ export const OUTBOUND_EVENT_TYPES = [
   'call.completed',
   'note.signed',
   'note.amended',
+  'endpoint.failing',
+  'endpoint.recovered',
 ] as const;
 
 export type OutboundEventType = (typeof OUTBOUND_EVENT_TYPES)[number];
