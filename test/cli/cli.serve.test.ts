@@ -4,13 +4,16 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { freePort } from '../../src/lib/free-port.js';
 import { cleanEnv, signalGroup, spawnProcess, waitForHttp } from '../helpers/process.js';
+import { isolatedDatabase } from '../helpers/isolated-database.js';
 import { testEnv } from '../helpers/test-app.js';
 
 describe('clinigate serve', () => {
   it('starts the service in the role --role names (over ROLE), logs like npm start and stops on SIGTERM', async () => {
     const port = await freePort();
     const dataDir = mkdtempSync(join(tmpdir(), 'clinigate-cli-serve-'));
-    const env = testEnv({ PORT: String(port), ROLE: 'worker', DATA_DIR: dataDir, LOG_LEVEL: 'info' });
+    // A database of its own: jobs other test files leave in the shared one would age its health into 'degraded'.
+    const db = await isolatedDatabase('serve');
+    const env = testEnv({ PORT: String(port), ROLE: 'worker', DATA_DIR: dataDir, LOG_LEVEL: 'info', DATABASE_URL: db.url });
     const proc = spawnProcess(
       'node',
       ['--import', 'tsx', 'src/cli/main.ts', 'serve', '--role', 'api'],
@@ -35,6 +38,7 @@ describe('clinigate serve', () => {
     } finally {
       signalGroup(proc.child, 'SIGKILL');
       rmSync(dataDir, { recursive: true, force: true });
+      await db.drop();
     }
   }, 90_000);
 });

@@ -3,11 +3,12 @@ import request from 'supertest';
 import { describe, expect, it } from 'vitest';
 import { createPool } from '../../src/db/pool.js';
 import { isolatedDatabase } from '../helpers/isolated-database.js';
-import { startTestApp } from '../helpers/test-app.js';
+import { startIsolatedTestApp, startTestApp } from '../helpers/test-app.js';
 
 describe('health', () => {
   it('answers 200 without authentication, with database, queue and engine checks', async () => {
-    const t = await startTestApp();
+    // A database of its own: jobs other test files leave in the shared one would age into 'degraded'.
+    const t = await startIsolatedTestApp();
     try {
       const res = await request(t.app).get('/api/v1/health');
       expect(res.status).toBe(200);
