@@ -17,6 +17,7 @@ WORKDIR /app
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
 COPY package.json ./
+COPY bin ./bin
 COPY migrations ./migrations
 COPY config ./config
 # The ICD-10-CM release the product ships: the FY2026 code table, the compiled Index and Tabular.

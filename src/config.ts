@@ -38,7 +38,8 @@ const envSchema = z.object({
   PORT: port(3000),
   DATABASE_URL: optionalString,
   DATA_DIR: z.string().default('.data'),
-  EMBEDDED_PG_PORT: port(54329),
+  // Unset: chosen free at first start and remembered in DATA_DIR (src/db/embedded-port.ts).
+  EMBEDDED_PG_PORT: z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number().int().min(1).max(65535).optional()),
   ROLE: z.enum(['api', 'worker', 'all']).default('all'),
   JWT_SECRET: optionalString,
   JWT_JWKS_URL: optionalUrl,

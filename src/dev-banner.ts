@@ -1,5 +1,6 @@
 import { SignJWT } from 'jose';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
+import { describeUrl } from './db/describe-url.js';
 import { namedKeys, type Config } from './config.js';
 
 /**
@@ -31,7 +32,18 @@ export const CLI = 'npx clinigate';
  * with, metrics), the secrets and whether they were made just now, a ready-to-use token with a
  * curl example, and how to read notes of an EHR event's group (they are not the token's group).
  */
-export async function devBanner(config: Config, secrets: { generated: string[]; created: string[] }): Promise<string> {
+/** Where the patient data is: the embedded cluster in DATA_DIR, or the DATABASE_URL server. */
+export function dataLine(config: Config, embedded?: { clusterDir: string; port: number }): string {
+  if (embedded)
+    return `  Data:       ${embedded.clusterDir}  (embedded PostgreSQL on 127.0.0.1:${embedded.port}; patient data lives only here: ${CLI} data list|purge)`;
+  return `  Data:       the database at ${describeUrl(config.DATABASE_URL ?? '')} (DATABASE_URL); development secrets in ${resolve(config.DATA_DIR)}`;
+}
+
+export async function devBanner(
+  config: Config,
+  secrets: { generated: string[]; created: string[] },
+  embedded?: { clusterDir: string; port: number },
+): Promise<string> {
   const base = `http://localhost:${config.PORT}`;
   const operator = namedKeys(config.OPERATOR_API_KEYS)[0];
   const lines = [
@@ -41,6 +53,7 @@ export async function devBanner(config: Config, secrets: { generated: string[]; 
     `  Docs:       ${base}/docs  (OpenAPI 3.1: ${base}/openapi.json)`,
     `  Console:    ${base}/console  (sign in with the operator key below)`,
     `  Metrics:    ${base}/metrics  (Prometheus)`,
+    dataLine(config, embedded),
   ];
   if (operator) lines.push(`  Operator key (X-Api-Key, name ${operator.name}): ${operator.key}`);
   if (secrets.generated.includes('VOICE_API_KEYS'))
@@ -69,6 +82,12 @@ export async function devBanner(config: Config, secrets: { generated: string[]; 
 }
 
 /** A worker process has no HTTP: its banner says only that its workers run (tests wait for it too). */
-export function workerBanner(): string {
-  return ['', 'Clinigate (development)', '  ROLE worker: the queue workers run; this process serves no HTTP', ''].join('\n');
+export function workerBanner(config: Config, embedded?: { clusterDir: string; port: number }): string {
+  return [
+    '',
+    'Clinigate (development)',
+    '  ROLE worker: the queue workers run; this process serves no HTTP',
+    dataLine(config, embedded),
+    '',
+  ].join('\n');
 }

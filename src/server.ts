@@ -84,7 +84,7 @@ async function boot(
     running.embedded = await startEmbeddedPostgres(config.DATA_DIR, config.EMBEDDED_PG_PORT);
     databaseUrl = running.embedded.connectionString;
     logger.info('embedded PostgreSQL started', {
-      port: config.EMBEDDED_PG_PORT,
+      port: running.embedded.port,
       data_dir: config.DATA_DIR,
       cluster: running.embedded.clusterDir,
     });
@@ -104,7 +104,7 @@ async function boot(
   if (config.ROLE === 'worker') {
     running.workers = await startWorkers(deps);
     logger.info('workers started', { role: config.ROLE, pid: process.pid });
-    if (config.NODE_ENV !== 'production' && !stopping()) process.stdout.write(workerBanner());
+    if (config.NODE_ENV !== 'production' && !stopping()) process.stdout.write(workerBanner(config, running.embedded));
     return;
   }
   if (stopping()) return;
@@ -114,7 +114,7 @@ async function boot(
   if (stopping()) return;
   if (config.HL7_MLLP_PORT !== undefined || config.HL7_MLLPS_PORT !== undefined)
     running.mllp = await startMllpListener(deps, mllpOptions(config));
-  if (config.NODE_ENV !== 'production') process.stdout.write(await devBanner(config, secrets));
+  if (config.NODE_ENV !== 'production') process.stdout.write(await devBanner(config, secrets, running.embedded));
 }
 
 /**

@@ -1,6 +1,9 @@
 import pg from 'pg';
 import type { Config } from '../config.js';
 import type { EmbeddedDatabase } from '../db/embedded.js';
+import { lockHolder } from '../db/data-dir-lock.js';
+import { describeUrl } from '../db/describe-url.js';
+import { rememberedPort } from '../db/embedded-port.js';
 import { createPool, type Pool } from '../db/pool.js';
 import { CliError } from './cli-errors.js';
 
@@ -11,15 +14,7 @@ export interface CliDatabase {
   close(): Promise<void>;
 }
 
-/** host:port/database, never the credentials. */
-export function describeUrl(url: string): string {
-  try {
-    const u = new URL(url);
-    return `${u.hostname}:${u.port || 5432}${u.pathname}`;
-  } catch {
-    return 'DATABASE_URL (unparsable)';
-  }
-}
+export { describeUrl };
 
 async function reachable(url: string): Promise<void> {
   const probe = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5_000 });
@@ -31,7 +26,7 @@ async function reachable(url: string): Promise<void> {
 }
 
 /**
- * The service's database: DATABASE_URL; else the embedded one under DATA_DIR, the running
+ * The service's database: DATABASE_URL; else the embedded one in DATA_DIR, the running
  * service's when it is up (two processes cannot share the data directory), or started here.
  */
 export async function resolveDatabase(config: Config): Promise<{ url: string; embedded?: EmbeddedDatabase }> {
@@ -45,18 +40,24 @@ export async function resolveDatabase(config: Config): Promise<{ url: string; em
     }
     return { url: config.DATABASE_URL };
   }
-  const url = `postgres://postgres:postgres@127.0.0.1:${config.EMBEDDED_PG_PORT}/clinigate`;
-  try {
-    await reachable(url);
-    return { url };
-  } catch {
+  // The running service's cluster, on the port it remembered; only when this DATA_DIR's service
+  // holds it (another clone's cluster may answer on a port this one used before).
+  const runningPort = lockHolder(config.DATA_DIR) ? (config.EMBEDDED_PG_PORT ?? rememberedPort(config.DATA_DIR)) : undefined;
+  if (runningPort !== undefined) {
+    const url = `postgres://postgres:postgres@127.0.0.1:${runningPort}/clinigate`;
     try {
-      const { startEmbeddedPostgres } = await import('../db/embedded.js');
-      const embedded = await startEmbeddedPostgres(config.DATA_DIR, config.EMBEDDED_PG_PORT);
-      return { url: embedded.connectionString, embedded };
+      await reachable(url);
+      return { url };
     } catch (err) {
-      throw new CliError(`cannot start the embedded database in ${config.DATA_DIR}: ${(err as Error).message}`);
+      throw new CliError(`the service running on ${config.DATA_DIR} holds its database, which does not answer: ${(err as Error).message}`);
     }
+  }
+  try {
+    const { startEmbeddedPostgres } = await import('../db/embedded.js');
+    const embedded = await startEmbeddedPostgres(config.DATA_DIR, config.EMBEDDED_PG_PORT);
+    return { url: embedded.connectionString, embedded };
+  } catch (err) {
+    throw new CliError(`cannot start the embedded database in ${config.DATA_DIR}: ${(err as Error).message}`);
   }
 }
 

@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import { Command, CommanderError } from 'commander';
+import { registerData } from './commands/data-command.js';
 import { registerIcd10 } from './commands/icd10-command.js';
 import { registerMigrate } from './commands/migrate-command.js';
 import { registerSecrets } from './commands/secrets-command.js';
@@ -10,7 +11,7 @@ import { CliError } from './cli-errors.js';
 
 /**
  * `clinigate`: the service and its chores (migrations, development tokens, the ICD-10-CM import,
- * dead webhook replays). Configuration comes from the same environment variables as the service.
+ * dead webhook replays, the data this checkout keeps). Configuration comes from the same environment variables as the service.
  */
 const program = new Command()
   .name('clinigate')
@@ -29,6 +30,7 @@ registerToken(program);
 registerIcd10(program);
 registerWebhooks(program);
 registerSecrets(program);
+registerData(program);
 
 program.parseAsync(process.argv).catch((err: unknown) => {
   // Commander has already printed its one-line message (or the help).

@@ -64,3 +64,13 @@ export function lockDataDir(dataDir: string): DataDirLock {
   }
   throw new StartupError(`data folder ${resolve(dataDir)} is locked (${file}) and the lock could not be taken over`);
 }
+
+/** The pid of the live process holding DATA_DIR (a running service), if any. */
+export function lockHolder(dataDir: string): number | undefined {
+  try {
+    const holder = Number(readFileSync(join(dataDir, 'clinigate.pid'), 'utf8').trim());
+    return holder > 0 && alive(holder) ? holder : undefined;
+  } catch {
+    return undefined;
+  }
+}

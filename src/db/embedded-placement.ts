@@ -1,22 +1,28 @@
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { chmodSync, chownSync, cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { arch, platform } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { StartupError } from '../lib/startup-error.js';
+import { moveEarlierClusterHome } from './earlier-cluster-homes.js';
 
 /** Where the embedded cluster lives, which binaries run it, and as whom. */
 export interface Placement {
+  /** Always DATA_DIR/pg: the data's one home, inside the project folder. */
   clusterDir: string;
+  /**
+   * The data directory as PostgreSQL's programs are told it: clusterDir, or, as root, `/proc/self/cwd`
+   * (see placeCluster).
+   */
+  pgData: string;
   /** The folder holding initdb, pg_ctl and postgres (with ../lib and ../share beside it). */
   binDir: string;
-  /** Set when running as root: PostgreSQL refuses root and runs as the OS user `postgres`. */
-  runAs?: { uid: number; gid: number };
+  /** Set when running as root: PostgreSQL refuses root and runs as the OS user `postgres`, from clusterDir. */
+  runAs?: { uid: number; gid: number; cwd: string };
 }
 
-/** Clusters and binaries that `postgres` could not reach where they were (root only). */
+/** Copies of the PostgreSQL binaries (never data) that `postgres` could not reach where they were (root only). */
 export const RELOCATION_BASE = '/var/lib/clinigate';
-const LOCATION_FILE = 'pg-location.json';
 
 interface Binaries {
   postgres: string;
@@ -50,16 +56,6 @@ function canEnter(dir: string, ids: { uid: number; gid: number }): boolean {
   return spawnSync('test', ['-x', resolve(dir)], ids).status === 0;
 }
 
-/** The first folder on the way to dir that `postgres` cannot enter, for the one-line reason. */
-function firstClosed(dir: string, ids: { uid: number; gid: number }): string {
-  const chain: string[] = [];
-  for (let d = resolve(dir); ; d = dirname(d)) {
-    chain.unshift(d);
-    if (d === dirname(d)) break;
-  }
-  return chain.find((d) => !canEnter(d, ids)) ?? dir;
-}
-
 function version(binDir: string): string {
   try {
     return (JSON.parse(readFileSync(join(binDir, '..', '..', 'package.json'), 'utf8')) as { version: string }).version;
@@ -68,17 +64,12 @@ function version(binDir: string): string {
   }
 }
 
-function cannotRelocate(closed: string, err: unknown): StartupError {
-  return new StartupError(
-    `embedded PostgreSQL runs as the OS user postgres, which cannot enter ${closed}, and ${RELOCATION_BASE} cannot be written (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}): ` +
-      'move the project under a folder others can enter (e.g. /srv or /opt), run as a non-root user, or set DATABASE_URL',
-  );
-}
-
 /** A copy of the binaries (bin, lib, share) under RELOCATION_BASE, made once per package version. */
 function relocatedBinaries(binDir: string): string {
   const target = join(RELOCATION_BASE, `postgres-${version(binDir)}`);
   if (!existsSync(join(target, 'bin', 'postgres'))) {
+    mkdirSync(RELOCATION_BASE, { recursive: true, mode: 0o755 });
+    chmodSync(RELOCATION_BASE, 0o755);
     const staging = `${target}.${process.pid}.tmp`;
     rmSync(staging, { recursive: true, force: true });
     cpSync(dirname(binDir), staging, { recursive: true, verbatimSymlinks: true });
@@ -94,56 +85,41 @@ function relocatedBinaries(binDir: string): string {
 }
 
 /**
- * A cluster under RELOCATION_BASE keyed by the absolute DATA_DIR and remembered in
- * DATA_DIR/pg-location.json, so restarts find the same data. A cluster left under that key by a
- * DATA_DIR that was deleted is moved aside, not reused: deleting DATA_DIR means starting afresh.
- */
-function relocatedCluster(dataDir: string): string {
-  const absolute = resolve(dataDir);
-  const key = createHash('sha256').update(absolute).digest('hex').slice(0, 16);
-  const clusterDir = join(RELOCATION_BASE, 'clusters', key);
-  mkdirSync(dirname(clusterDir), { recursive: true, mode: 0o755 });
-  chmodSync(RELOCATION_BASE, 0o755);
-  chmodSync(dirname(clusterDir), 0o755);
-  if (existsSync(clusterDir)) renameSync(clusterDir, `${clusterDir}.orphaned-${Date.now()}`);
-  writeFileSync(join(dataDir, LOCATION_FILE), JSON.stringify({ data_dir: absolute, cluster: clusterDir }, null, 2));
-  return clusterDir;
-}
-
-function rememberedCluster(dataDir: string): string | undefined {
-  try {
-    return (JSON.parse(readFileSync(join(dataDir, LOCATION_FILE), 'utf8')) as { cluster?: string }).cluster;
-  } catch {
-    return undefined;
-  }
-}
-
-/**
- * Not root: the cluster in DATA_DIR/pg, run by the packaged binaries. As root, initdb and postgres
- * run as `postgres`, which cannot pass a folder closed to others (/root is 0700, so is every
- * mktemp -d): whatever it cannot reach, the binaries or the cluster, is placed under
- * RELOCATION_BASE instead; when even that cannot be written, one line says why and what to do.
+ * The cluster is always DATA_DIR/pg, so deleting the project folder (or DATA_DIR) deletes the
+ * patient data with it, and nothing of it lives anywhere else.
+ *
+ * Not root: the packaged binaries run it as this user. As root, PostgreSQL refuses to run as root,
+ * so initdb, pg_ctl and postgres run as the OS user `postgres`, which cannot pass a folder closed to
+ * others (/root is 0700, so is every mktemp -d). They are started with their working folder already
+ * set to DATA_DIR/pg (the child changes folder while still root, then drops to `postgres`) and are
+ * told `-D /proc/self/cwd`: a process's own /proc/self/cwd leads straight to its working folder
+ * without walking the folders above it, and PostgreSQL works from relative paths inside its data
+ * directory once there (Linux; measured 2026-11-26). DATA_DIR itself stays closed (secrets.json
+ * 0600); DATA_DIR/pg is owned by `postgres`, mode 0700. Only the binaries, which hold no data, are
+ * copied under RELOCATION_BASE when `postgres` cannot reach them.
  */
 export async function placeCluster(dataDir: string): Promise<Placement> {
   const binDir = await packagedBinDir();
-  const inPlace = join(resolve(dataDir), 'pg');
-  if (process.getuid?.() !== 0) return { clusterDir: inPlace, binDir };
+  const clusterDir = join(resolve(dataDir), 'pg');
+  if (process.getuid?.() !== 0) return { clusterDir, pgData: clusterDir, binDir };
+  if (platform() !== 'linux')
+    throw new StartupError('embedded PostgreSQL cannot run as root on this system: run as a non-root user, or set DATABASE_URL');
 
-  const runAs = postgresUser();
-  const remembered = rememberedCluster(dataDir);
-  let clusterDir = remembered ?? inPlace;
+  const ids = postgresUser();
+  moveEarlierClusterHome(dataDir, clusterDir);
   let placedBin = binDir;
-  try {
-    if (!remembered) {
-      if (canEnter(dirname(resolve(dataDir)), runAs)) chmodSync(dataDir, 0o755); // DATA_DIR's secrets.json stays 0600
-      if (!canEnter(dataDir, runAs)) clusterDir = relocatedCluster(dataDir);
+  if (!canEnter(binDir, ids)) {
+    try {
+      placedBin = relocatedBinaries(binDir);
+    } catch (err) {
+      throw new StartupError(
+        `embedded PostgreSQL runs as the OS user postgres, which cannot reach its programs in ${binDir}, and ${RELOCATION_BASE} cannot be written (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}): ` +
+          'move the project under a folder others can enter (e.g. /srv or /opt), run as a non-root user, or set DATABASE_URL',
+      );
     }
-    if (!canEnter(binDir, runAs)) placedBin = relocatedBinaries(binDir);
-  } catch (err) {
-    if (err instanceof StartupError) throw err;
-    throw cannotRelocate(firstClosed(canEnter(binDir, runAs) ? dataDir : binDir, runAs), err);
   }
   mkdirSync(clusterDir, { recursive: true, mode: 0o700 });
-  chownSync(clusterDir, runAs.uid, runAs.gid);
-  return { clusterDir, binDir: placedBin, runAs };
+  chownSync(clusterDir, ids.uid, ids.gid);
+  chmodSync(clusterDir, 0o700);
+  return { clusterDir, pgData: '/proc/self/cwd', binDir: placedBin, runAs: { ...ids, cwd: clusterDir } };
 }

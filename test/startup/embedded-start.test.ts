@@ -23,7 +23,7 @@ describe('npm start with no DATABASE_URL', () => {
       await expect.poll(() => proc.output(), { timeout: 10_000 }).toMatch(/Bearer token/);
       expect(proc.output()).toMatch(/curl -s -X POST/);
 
-      // npm does not forward signals: SIGTERM goes to the service's own pid, as a supervisor would send it.
+      // SIGTERM to the service's own pid, as a supervisor would send it.
       const pid = Number(/"message":"listening"[^\n]*"pid":(\d+)/.exec(proc.output())?.[1]);
       expect(pid).toBeGreaterThan(0);
       process.kill(pid, 'SIGTERM');

@@ -1,8 +1,8 @@
 import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { RELOCATION_BASE } from '../../src/db/embedded-placement.js';
+import { earlierClusters } from '../../src/db/earlier-cluster-homes.js';
 import { freePort } from '../../src/lib/free-port.js';
 import { REPO_ROOT, signalGroup } from '../helpers/process.js';
 import { createTranscription, devHeaders, servicePid, spawnService, transcriptionStatus, troubleIn, waitHealthy } from './service.js';
@@ -13,11 +13,12 @@ if (!isRoot) console.info('[skip] start-up from a 0700 folder: only meaningful a
 /**
  * As root, initdb and postgres run as the OS user `postgres`, which cannot enter a folder closed
  * to others. A clone in such a folder (a mktemp -d, or /root) must still start with npm start and
- * keep its data across restarts. The clone here is the repository's files in a fresh 0700 folder,
+ * keep its data across restarts, in the clone's own DATA_DIR/pg and nowhere else (so deleting
+ * the clone deletes the patient data). The clone here is the repository's files in a fresh 0700 folder,
  * node_modules hard-linked (same files, no download) so the PostgreSQL binaries sit inside it too.
  */
 describe.skipIf(!isRoot)('npm start as root in a folder only root can enter', () => {
-  it('starts, keeps its data across a restart, and remembers where the cluster lives', async () => {
+  it('starts, keeps its data across a restart, in DATA_DIR/pg only', async () => {
     mkdirSync(join(REPO_ROOT, 'test-artifacts'), { recursive: true });
     const closed = mkdtempSync(join(REPO_ROOT, 'test-artifacts', 'root-only-'));
     expect(statSync(closed).mode & 0o777).toBe(0o700);
@@ -39,7 +40,7 @@ describe.skipIf(!isRoot)('npm start as root in a folder only root can enter', ()
     const dataDir = join(clone, '.data');
     const port = await freePort();
     const pgPort = await freePort();
-    let cluster: string | undefined;
+    const clustersBefore = earlierClusters();
     try {
       let written = '';
       for (const round of [1, 2]) {
@@ -58,17 +59,18 @@ describe.skipIf(!isRoot)('npm start as root in a folder only root can enter', ()
           signalGroup(proc.child, 'SIGKILL');
         }
       }
-      // The cluster lives where `postgres` can reach it, keyed by this DATA_DIR and remembered in it.
-      const location = JSON.parse(readFileSync(join(dataDir, 'pg-location.json'), 'utf8')) as { data_dir: string; cluster: string };
-      cluster = location.cluster;
-      expect(location.data_dir).toBe(dataDir);
-      expect(cluster.startsWith(`${RELOCATION_BASE}/clusters/`)).toBe(true);
+      // The cluster lives in the clone, owned by `postgres`, closed to others; nothing was placed outside.
+      const cluster = join(dataDir, 'pg');
       expect(existsSync(join(cluster, 'PG_VERSION'))).toBe(true);
       expect(existsSync(join(cluster, 'postmaster.pid'))).toBe(false);
+      expect(statSync(cluster).uid).toBe(Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' })));
+      expect(statSync(cluster).mode & 0o777).toBe(0o700);
+      expect(existsSync(join(dataDir, 'pg-location.json'))).toBe(false);
+      expect(earlierClusters()).toEqual(clustersBefore);
+      expect(statSync(closed).mode & 0o777).toBe(0o700);
       expect(statSync(join(dataDir, 'secrets.json')).mode & 0o777).toBe(0o600);
     } finally {
       rmSync(closed, { recursive: true, force: true });
-      if (cluster) rmSync(cluster, { recursive: true, force: true });
     }
   }, 240_000);
 });

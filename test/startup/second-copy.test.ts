@@ -88,15 +88,17 @@ describe('a second copy of the service', () => {
     }
   }, 90_000);
 
-  it('its own data folder but the first copy\'s database port: "embedded PostgreSQL port in use", exit 1', async () => {
+  it('its own data folder but EMBEDDED_PG_PORT set to the first copy\'s database port: "port in use", exit 1, no cluster made', async () => {
     const ownDir = mkdtempSync(join(tmpdir(), 'clinigate-second-'));
     const second = spawnService({ port: await freePort(), pgPort, dataDir: ownDir, via: 'tsx' });
     try {
       expect(await second.exited).toBe(1);
       expect(plainLines(second)).toEqual([
-        `Start-up failed: embedded PostgreSQL port ${pgPort} is in use by another process: stop it, or set EMBEDDED_PG_PORT to a free port`,
+        `Start-up failed: embedded PostgreSQL port ${pgPort} (EMBEDDED_PG_PORT) is in use by another process: stop it, or unset EMBEDDED_PG_PORT to let a free port be chosen`,
       ]);
       expect(existsSync(join(ownDir, 'clinigate.pid'))).toBe(false);
+      // The port is settled before initdb: a start that cannot run makes no cluster.
+      expect(existsSync(join(ownDir, 'pg', 'PG_VERSION'))).toBe(false);
       await firstStillServes();
     } finally {
       signalGroup(second.child, 'SIGKILL');
