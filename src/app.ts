@@ -16,6 +16,7 @@ import { requireDoctor } from './http/require-doctor.js';
 import { securityHeaders } from './http/security-headers.js';
 import './http/request-types.js';
 import { auditRoutes } from './modules/audit/routes.js';
+import { feedbackRoutes } from './modules/feedback/routes.js';
 import { callsRoutes } from './modules/calls/routes.js';
 import { centersRoutes } from './modules/centers/routes.js';
 import { codifyRoutes } from './modules/codify/routes.js';
@@ -42,6 +43,7 @@ const AUDITED_PREFIXES = [
   '/api/v1/webhook-deliveries',
   '/api/v1/integrations',
   '/api/v1/audit-events',
+  '/api/v1/feedback',
   '/api/v1/console',
 ];
 
@@ -98,6 +100,7 @@ export function createApp(deps: AppDeps): Express {
   webhookDeliveriesRoutes(app, routeDeps);
   consoleRoutes(app, routeDeps);
   auditRoutes(app, routeDeps);
+  feedbackRoutes(app, routeDeps);
   integrationsRoutes(app, routeDeps);
 
   const onError = answerError(deps.logger);

@@ -4,6 +4,7 @@ import { registerCallPaths } from './paths/calls-paths.js';
 import { registerCenterPaths } from './paths/centers-paths.js';
 import { registerCodifyPaths } from './paths/codify-paths.js';
 import { registerConsolePaths } from './paths/console-paths.js';
+import { registerFeedbackPaths } from './paths/feedback-paths.js';
 import { registerHealthPaths } from './paths/health-paths.js';
 import { registerMetricsPaths } from './paths/metrics-paths.js';
 import { registerNotePaths } from './paths/notes-paths.js';
@@ -50,6 +51,7 @@ export function buildOpenApiDocument(): OpenApiDocument {
     registerWebhookPaths,
     registerTrustPaths,
     registerConsolePaths,
+    registerFeedbackPaths,
     registerHealthPaths,
     registerMetricsPaths,
     registerReferencePaths,

@@ -2,6 +2,7 @@ import request from 'supertest';
 import { expect } from 'vitest';
 import { encounterData, envelope, postSigned } from '../helpers/inbound.js';
 import type { TestApp } from '../helpers/test-app.js';
+import { waitFor } from '../helpers/wait-for.js';
 import { newCaller, type Caller } from '../helpers/tokens.js';
 
 export function signNote(t: TestApp, caller: Caller, id: string, body?: unknown, headers: Record<string, string> = {}) {
@@ -26,22 +27,20 @@ export async function pipelineNote(t: TestApp, overrides: Record<string, unknown
   const data = encounterData({ visit_id: `v-${Date.now()}`, ...overrides });
   const body = envelope('encounter.transcript', data);
   expect((await postSigned(t.app, 'ehr', body)).status).toBe(202);
-  let ready: { note_id: string; final_code_assessments: { code: string; description: string }[] } | undefined;
-  await expect
-    .poll(
-      async () => {
-        const { rows } = await t.deps.pool.query(`SELECT data FROM outbox WHERE type = 'note.ready' AND data->>'event_id' = $1`, [body.id]);
-        ready = rows[0]?.data;
-        return ready !== undefined;
-      },
-      { timeout: 60_000, interval: 200 },
-    )
-    .toBe(true);
+  // Polled by hand rather than expect.poll: callers may run this in beforeAll.
+  const ready = await waitFor(
+    async () => {
+      const { rows } = await t.deps.pool.query(`SELECT data FROM outbox WHERE type = 'note.ready' AND data->>'event_id' = $1`, [body.id]);
+      return rows[0]?.data as { note_id: string; final_code_assessments: { code: string; description: string }[] } | undefined;
+    },
+    60_000,
+    200,
+  );
   const caller = await newCaller(data.group_id);
   return {
-    noteId: ready!.note_id,
+    noteId: ready.note_id,
     caller,
     data,
-    codes: ready!.final_code_assessments.map(({ code, description }) => ({ code, description })),
+    codes: ready.final_code_assessments.map(({ code, description }) => ({ code, description })),
   };
 }
