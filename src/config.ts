@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { isNetwork } from './lib/network.js';
 import { z } from 'zod';
 
 /**
@@ -105,6 +106,9 @@ const envSchema = z.object({
     .transform((v) => v.split(',').map((s) => Number(s.trim())))
     .refine((a) => a.every((n) => Number.isFinite(n) && n >= 0), 'must be comma-separated seconds'),
   WEBHOOK_ALLOW_PRIVATE: bool,
+  // Private ranges outbound endpoints may reach, the only ones `http://` and `mllp://` may go to
+  // (DESIGN 2026-11-26): a hospital network or VPN, e.g. `10.20.0.0/16,192.168.5.7`.
+  OUTBOUND_ALLOW_CIDRS: list.refine((a) => a.every(isNetwork), 'must be comma-separated IP addresses or CIDRs'),
   // DESIGN "Fair share between groups" and "Delivery operations" (2026-11-26).
   WEBHOOK_ENDPOINT_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(4),
   WEBHOOK_ENDPOINTS_PER_GROUP: z.coerce.number().int().min(1).default(25),

@@ -91,6 +91,8 @@ export const webhookEndpointDto = z
       .object({ token_url: z.string(), client_id: z.string(), scope: z.string().optional() })
       .nullable()
       .openapi({ description: "A fhir endpoint's SMART Backend Services client; the private key is never shown" }),
+    receiving_application: z.string().nullable().openapi({ description: 'hl7-mllp: MSH-5 of the messages it is sent' }),
+    receiving_facility: z.string().nullable().openapi({ description: 'hl7-mllp: MSH-6 of the messages it is sent' }),
     status: z.enum(['active', 'disabled']),
     disabled_reason: z.string().nullable(),
     ordering: z.enum(['none', 'patient']).openapi({

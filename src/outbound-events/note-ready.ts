@@ -16,6 +16,9 @@ export const noteReadySchema = z.object({
   group_id: z.string(),
   // Who and which visit the note is about: what HL7 and FHIR destinations address it by.
   patient_id: z.string().nullable().optional().default(null),
+  // The patient id's assigning authority (HL7 PID-3 CX.4) and its FHIR identifier system, when the sender named one.
+  patient_authority: z.string().nullable().optional().default(null),
+  patient_system: z.string().nullable().optional().default(null),
   doctor_id: z.string().nullable().optional().default(null),
   visit_id: z.string().nullable().optional().default(null),
   note_id: z.string(),

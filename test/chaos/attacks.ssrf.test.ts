@@ -117,7 +117,7 @@ describe('attacks: SSRF through webhook URLs (WEBHOOK_ALLOW_PRIVATE=false)', () 
 
   it('refuses a private address at delivery time too, and follows no redirect', async () => {
     // Delivery re-checks the address: private is refused for good, and nothing is sent.
-    const refused = await sendWebhook({ url: target.url, secret: 'whsec_dGVzdA==', messageId: 'msg_1', body: '{}', allowPrivate: false });
+    const refused = await sendWebhook({ url: target.url, secret: 'whsec_dGVzdA==', messageId: 'msg_1', body: '{}', rules: false });
     expect(refused).toMatchObject({ statusCode: null, permanent: true });
     expect(target.received).toHaveLength(0);
     // A receiver answering 302/307 towards an internal address: the redirect is not followed.
@@ -128,7 +128,7 @@ describe('attacks: SSRF through webhook URLs (WEBHOOK_ALLOW_PRIVATE=false)', () 
         secret: 'whsec_dGVzdA==',
         messageId: `msg_${status}`,
         body: '{}',
-        allowPrivate: true,
+        rules: true,
       });
       expect(result).toMatchObject({ statusCode: status, error: `HTTP ${status}` });
     }

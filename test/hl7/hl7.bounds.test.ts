@@ -87,7 +87,7 @@ describe('HL7 bounds: frames, connections, loop time, control characters', () =>
     const header = `MSH|^~\\&|${sender.app}|${sender.facility}|CG|CG|20261124093000||ADT^A04^ADT_A01|FLOOD-${randomUUID().slice(0, 8)}|P|2.5`;
     const peer = await MllpPeer.connect(mllp.port);
     await (await fetch(`${healthUrl}/api/v1/health`)).arrayBuffer(); // warm
-    for (const size of [1024 * 1024 - header.length - 16, 1024 * 1024 - header.length - 16, 60 * 1024]) {
+    for (const size of [1024 * 1024 - header.length - 16, 200 * 1024, 60 * 1024]) {
       const frame = mllpFrame(Buffer.concat([Buffer.from(header), Buffer.alloc(size, 0x0d)]));
       const seen = await healthDuring(async () => {
         const before = (await peer.acks(0)).length;
@@ -100,11 +100,12 @@ describe('HL7 bounds: frames, connections, loop time, control characters', () =>
       console.log(
         `[figure] CR flood ${Math.round(size / 1024)} KB: slowest health ${seen.slowestMs.toFixed(1)} ms of ${seen.asked}, loop stall max ${seen.loopMaxMs.toFixed(1)} ms`,
       );
-      // Before: an 80 KB flood froze the loop (and health) 2.3 s, 1 MB for minutes. The goal, 100 ms,
-      // is measured by `npm run bench` (hl7-ack-latency.ts); here, where other test files share
-      // the two cores and the database, the bound only separates a stall from scheduling noise.
-      expect(seen.loopMaxMs).toBeLessThan(500);
-      expect(seen.slowestMs).toBeLessThan(500);
+      // Before: the quadratic trim froze the loop (and health) 2.3 s on 80 KB, so about 1.3 s on 60 KB,
+      // 14 s on 200 KB, minutes on 1 MB. The goal, 100 ms, is measured by `npm run bench`
+      // (hl7-ack-latency.ts: 'hl7 CR flood'); here, where other test files share the two cores and
+      // the database, the bound separates such a stall from scheduling noise (seen up to ~600 ms).
+      expect(seen.loopMaxMs).toBeLessThan(1_000);
+      expect(seen.slowestMs).toBeLessThan(1_000);
     }
     peer.close();
   }, 60_000);

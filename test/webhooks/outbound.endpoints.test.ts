@@ -55,6 +55,8 @@ describe('outbound webhook subscriptions', () => {
       thin: true,
       kind: 'webhook',
       auth: null,
+      receiving_application: null,
+      receiving_facility: null,
       status: 'active',
       disabled_reason: null,
       ordering: 'none',

@@ -19,14 +19,24 @@ export interface NoteSubject {
   template: string;
   ai_generated_content: Record<string, string>;
   patient_id: string | null;
+  /** The patient id's assigning authority (PID-3 CX.4) and its identifier system, when known. */
+  patient_authority?: string | null;
+  patient_system?: string | null;
   doctor_id: string | null;
   visit_id: string | null;
 }
 
+/** The identifier system of an assigning authority no map names (PID-3 CX.4 `GENHOSP` -> `urn:clinigate:authority:GENHOSP`). */
+export const authorityUrn = (authority: string) => `urn:clinigate:authority:${encodeURIComponent(authority)}`;
+
+const patientSystem = (note: NoteSubject) =>
+  note.patient_system ?? (note.patient_authority ? authorityUrn(note.patient_authority) : undefined);
+
 export function subjectRefs(note: NoteSubject): { patient: Reference<Patient>; encounter?: Reference<Encounter> } {
   if (!note.patient_id) throw new Error('the note has no patient_id: a FHIR Condition needs its subject');
   return {
-    patient: { type: 'Patient', identifier: { value: note.patient_id } },
+    // By business identifier, in its namespace (DESIGN 2026-11-26): an MRN is only unique within its authority.
+    patient: { type: 'Patient', identifier: { ...(patientSystem(note) ? { system: patientSystem(note) } : {}), value: note.patient_id } },
     encounter: note.visit_id ? { type: 'Encounter', identifier: { value: note.visit_id } } : undefined,
   };
 }

@@ -1,5 +1,5 @@
 import { createPrivateKey, randomUUID, type KeyObject } from 'node:crypto';
-import axios from 'axios';
+import axios, { type AxiosError } from 'axios';
 import { SignJWT } from 'jose';
 
 /** The SMART Backend Services client of a FHIR destination (its private key kept apart, sealed). */
@@ -8,6 +8,9 @@ export interface SmartClient {
   client_id: string;
   scope?: string | null;
 }
+
+/** A token response past this is refused (an access token is a few KB). */
+export const MAX_TOKEN_RESPONSE_BYTES = 64 * 1024;
 
 export const DEFAULT_FHIR_SCOPE = 'system/DocumentReference.write system/Condition.write';
 
@@ -78,14 +81,23 @@ export class SmartTokenCache {
       client_assertion_type: 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer',
       client_assertion: assertion,
     });
-    const res = await axios.post(client.token_url, form.toString(), {
-      headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
-      timeout: timeoutMs,
-      maxRedirects: 0,
-      proxy: false,
-      ...(lookup ? { lookup: lookup as never } : {}),
-      validateStatus: () => true,
-    });
+    const res = await axios
+      .post(client.token_url, form.toString(), {
+        headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
+        timeout: timeoutMs,
+        maxRedirects: 0,
+        proxy: false,
+        // DESIGN 2026-11-26: a token response is read up to 64 KB; past that the stream is cut, never buffered.
+        maxContentLength: MAX_TOKEN_RESPONSE_BYTES,
+        ...(lookup ? { lookup: lookup as never } : {}),
+        validateStatus: () => true,
+      })
+      .catch((err: AxiosError) => {
+        if (err.code === 'ERR_BAD_RESPONSE' && /maxContentLength/.test(err.message)) {
+          throw new TokenError(`token response larger than ${MAX_TOKEN_RESPONSE_BYTES} bytes`);
+        }
+        throw err;
+      });
     const body = res.data as { access_token?: unknown; expires_in?: unknown; error?: unknown };
     if (res.status < 200 || res.status >= 300 || typeof body?.access_token !== 'string') {
       throw new TokenError(

@@ -3,6 +3,7 @@ import { TEMPLATES, type Template } from '../../engine/templates.js';
 import { describeZodError } from '../../http/validate.js';
 import { encounterTranscriptData } from '../pipeline/encounter-transcript-data.js';
 import { unescapeHl7 } from './hl7-escape.js';
+import { authorityUrn } from '../fhir/note-bundle.js';
 import type { Integration } from '../integrations/integrations.repo.js';
 import { cannotProcess, HL7_ERROR, reject } from './hl7-ack.js';
 import { transcriptOf } from './hl7-transcript.js';
@@ -39,7 +40,7 @@ export function messageTypeOf(message: Hl7Message): string {
 
 /** The identifier system of an assigning authority: the sender's map, else a URN of Clinigate's. */
 export const authoritySystem = (authority: string, sender: Pick<Hl7SenderProfile, 'identifier_systems'>) =>
-  sender.identifier_systems?.[authority] ?? `urn:clinigate:authority:${encodeURIComponent(authority)}`;
+  sender.identifier_systems?.[authority] ?? authorityUrn(authority);
 
 /**
  * PID-3: the first identifier of the first repetition that has one (typically the MRN), with its

@@ -17,12 +17,20 @@ export function segment(name: string, fields: Record<number, string>): Hl7Segmen
   return new Hl7Segment([name, ...Array.from({ length: last }, (_, i) => fields[i + 1] ?? '')], ctx);
 }
 
-export function header(type: string, controlId: string, note: Pick<NoteReady, 'group_id'>, at: Date): Hl7Segment {
+/** MSH-5 / MSH-6 of what Clinigate sends: the endpoint's receiving application and facility. */
+export interface Receiver {
+  application?: string | null;
+  facility?: string | null;
+}
+
+export function header(type: string, controlId: string, note: Pick<NoteReady, 'group_id'>, at: Date, receiver: Receiver = {}): Hl7Segment {
   // new Hl7Segment counts MSH-1 (the separator) as a field of its own: key n is MSH-(n+1).
   return segment('MSH', {
     1: '^~\\&',
     2: 'CLINIGATE',
     3: esc(note.group_id, 180),
+    4: esc(receiver.application, 227),
+    5: esc(receiver.facility, 227),
     6: hl7Time(at),
     8: type,
     9: controlId,
@@ -34,8 +42,12 @@ export function header(type: string, controlId: string, note: Pick<NoteReady, 'g
   });
 }
 
-export const pid = (note: Pick<NoteReady, 'patient_id'>) =>
-  segment('PID', { 1: '1', 3: note.patient_id ? `${esc(note.patient_id)}^^^^MR` : '' });
+/** PID-3 as CX: the id, its assigning authority (CX.4) when the note has one, identifier type MR. */
+export const patientCx = (note: Pick<NoteReady, 'patient_id'> & { patient_authority?: string | null }) =>
+  note.patient_id ? `${esc(note.patient_id)}^^^${esc(note.patient_authority, 227)}^MR` : '';
+
+export const pid = (note: Pick<NoteReady, 'patient_id'> & { patient_authority?: string | null }) =>
+  segment('PID', { 1: '1', 3: patientCx(note) });
 export const pv1 = (note: Pick<NoteReady, 'doctor_id' | 'visit_id'>) =>
   segment('PV1', { 1: '1', 2: 'U', 7: note.doctor_id ? esc(note.doctor_id) : '', 19: note.visit_id ? esc(note.visit_id) : '' });
 
@@ -69,12 +81,12 @@ export function contentObx(note: Pick<NoteReady, 'template' | 'ai_generated_cont
  * TXA-17 DO (documented, not yet authenticated: the note is an AI draft awaiting the doctor), and
  * one OBX per line of each section, OBX-3 naming the section and OBX-4 its position.
  */
-export function noteMdmT02(note: NoteReady, controlId: string, at: Date): Hl7Message {
+export function noteMdmT02(note: NoteReady, controlId: string, at: Date, receiver: Receiver = {}): Hl7Message {
   const obx = contentObx(note, 'P');
   const doctor = note.doctor_id ? esc(note.doctor_id) : '';
   return new Hl7Message(
     [
-      header('MDM^T02^MDM_T02', controlId, note, at),
+      header('MDM^T02^MDM_T02', controlId, note, at, receiver),
       segment('EVN', { 1: 'T02', 2: hl7Time(at) }),
       pid(note),
       pv1(note),
@@ -102,11 +114,11 @@ export function noteMdmT02(note: NoteReady, controlId: string, at: Date): Hl7Mes
  * PID/PV1 fields mean "no change" in HL7, so the update touches nothing else. Undefined
  * when there are no codes.
  */
-export function noteDiagnosesA08(note: NoteReady, controlId: string, at: Date): Hl7Message | undefined {
+export function noteDiagnosesA08(note: NoteReady, controlId: string, at: Date, receiver: Receiver = {}): Hl7Message | undefined {
   if (note.final_code_assessments.length === 0) return undefined;
   return new Hl7Message(
     [
-      header('ADT^A08^ADT_A01', controlId, note, at),
+      header('ADT^A08^ADT_A01', controlId, note, at, receiver),
       segment('EVN', { 1: 'A08', 2: hl7Time(at) }),
       pid(note),
       pv1(note),

@@ -1,6 +1,6 @@
 import { Hl7Message } from '@medplum/core';
 import type { NoteSignoff } from '../../outbound-events/note-signoff.js';
-import { contentObx, ctx, esc, header, hl7Time, pid, pv1, segment } from './note-messages.js';
+import { contentObx, ctx, esc, header, hl7Time, pid, pv1, segment, type Receiver } from './note-messages.js';
 
 /**
  * TXA of a signed or amended note: TXA-12 the note id (the unique document number, the same as
@@ -29,11 +29,11 @@ function signedTxa(note: NoteSignoff, at: Date) {
  * `note.amended` as an MDM^T08 (document edit notification and content): the signed TXA and the
  * current text as OBX (OBX-11 F final, C corrected).
  */
-export function noteSignoffMdm(note: NoteSignoff, controlId: string, at: Date): Hl7Message {
+export function noteSignoffMdm(note: NoteSignoff, controlId: string, at: Date, receiver: Receiver = {}): Hl7Message {
   const event = note.status === 'signed' ? 'T04' : 'T08';
   return new Hl7Message(
     [
-      header(`MDM^${event}^MDM_T02`, controlId, note, at),
+      header(`MDM^${event}^MDM_T02`, controlId, note, at, receiver),
       segment('EVN', { 1: event, 2: hl7Time(at) }),
       pid(note),
       pv1(note),
@@ -49,12 +49,12 @@ export function noteSignoffMdm(note: NoteSignoff, controlId: string, at: Date): 
  * DG1-6 F (final: the clinician's codes), DG1-15 the rank, DG1-16 the signer. Undefined when the
  * clinician signed no code.
  */
-export function signedDiagnosesA08(note: NoteSignoff, controlId: string, at: Date): Hl7Message | undefined {
+export function signedDiagnosesA08(note: NoteSignoff, controlId: string, at: Date, receiver: Receiver = {}): Hl7Message | undefined {
   if (note.signed_codes.length === 0) return undefined;
   const signedAt = hl7Time(new Date(note.signed_at));
   return new Hl7Message(
     [
-      header('ADT^A08^ADT_A01', controlId, note, at),
+      header('ADT^A08^ADT_A01', controlId, note, at, receiver),
       segment('EVN', { 1: 'A08', 2: hl7Time(at) }),
       pid(note),
       pv1(note),

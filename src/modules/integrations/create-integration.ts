@@ -1,23 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import { isIP } from 'node:net';
 import type { Request, Response } from 'express';
 import { z } from 'zod';
 import type { Queryable } from '../../db/pool.js';
 import { bodyObject, parseWith } from '../../http/validate.js';
+import { isNetwork } from '../../lib/network.js';
 import type { SecretBox } from '../../lib/secret-box.js';
 import { generateWebhookSecret } from '../outbound-webhooks/transport/signing.js';
 import { insertIntegration } from './integrations.repo.js';
 
 const text = (max: number) => z.string().trim().min(1).max(max);
-
-/** An IP address or a CIDR (`10.20.0.0/16`, `2001:db8::/32`). */
-function isNetwork(value: string): boolean {
-  const [address, prefix, ...rest] = value.split('/');
-  const family = isIP(address);
-  if (!family || rest.length) return false;
-  if (prefix === undefined) return true;
-  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128);
-}
 
 /** SHA-256 of a certificate as 64 hex digits, colons optional; stored as Node reports it (`AB:CD:...`). */
 const fingerprint = z

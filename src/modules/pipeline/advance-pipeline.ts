@@ -168,6 +168,8 @@ export async function advanceDocumentationPipeline(
         correlation_id: correlationId,
         group_id: owner.groupId,
         patient_id: data.patient_id ?? null,
+        patient_authority: data.patient_authority ?? null,
+        patient_system: data.patient_system ?? null,
         doctor_id: data.doctor_id,
         visit_id: data.visit_id ?? null,
         note_id: note.id,

@@ -17,6 +17,9 @@ export interface ClaimedDelivery {
   kind: 'webhook' | 'hl7-mllp' | 'fhir';
   auth: Record<string, unknown> | null;
   auth_private_key: string | null;
+  /** hl7-mllp: MSH-5 and MSH-6 of what it is sent. */
+  receiving_application: string | null;
+  receiving_facility: string | null;
   event_id: string;
   event_type: string;
   event_data: Record<string, unknown>;
@@ -30,7 +33,7 @@ export interface ClaimedDelivery {
 
 /** What a claim returns, from a delivery `d` joined with its endpoint `e` and its event `o`. */
 export const CLAIMED = `d.id, d.attempt_count, d.retry_index, e.id AS endpoint_id, e.status AS endpoint_status, e.url, e.secret,
-  e.thin, e.allow_private, e.kind, e.auth, e.auth_private_key, o.id AS event_id, o.type AS event_type, o.data AS event_data,
+  e.thin, e.allow_private, e.kind, e.auth, e.auth_private_key, e.receiving_application, e.receiving_facility, o.id AS event_id, o.type AS event_type, o.data AS event_data,
   o.redacted_at IS NOT NULL AS event_redacted, ${isoTime('o.created_at', 'event_created_at')}, e.ordering, e.max_per_second`;
 
 /**

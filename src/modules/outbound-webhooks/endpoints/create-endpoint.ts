@@ -7,11 +7,12 @@ import { withTransaction } from '../../../db/transaction.js';
 import { NOTE_EVENTS } from '../../../outbound-events/note-signoff.js';
 import { bodyObject, parseWith } from '../../../http/validate.js';
 import { badRequest, forbidden, unprocessable } from '../../../lib/errors.js';
+import { isPrintable } from '../../../lib/printable-id.js';
 import type { SecretBox } from '../../../lib/secret-box.js';
 import { PrivateKeyError, signingKey } from '../../fhir/smart-token.js';
-import { parseMllpUrl } from '../transport/send-hl7-mllp.js';
+import { resolveMllpUrl } from '../transport/send-hl7-mllp.js';
 import { generateWebhookSecret } from '../transport/signing.js';
-import { resolveHost, resolveTarget, SsrfError } from '../transport/ssrf-guard.js';
+import { outboundRules, resolveTarget, SsrfError, type OutboundRules } from '../transport/ssrf-guard.js';
 import { OUTBOUND_EVENT_TYPES } from '../outbox/outbound-event-types.js';
 import type { EndpointOwner } from './endpoint-owner.js';
 import { insertEndpoint, lockAndCountGroupEndpoints } from './webhook-endpoints.repo.js';
@@ -32,6 +33,9 @@ export const createEndpointBody = z.strictObject({
       scope: z.string().trim().min(1).max(1000).optional(),
     })
     .optional(),
+  // An hl7-mllp destination's MSH-5 and MSH-6 (DESIGN 2026-11-26).
+  receiving_application: z.string().trim().min(1).max(227).refine(isPrintable, 'must be printable').optional(),
+  receiving_facility: z.string().trim().min(1).max(227).refine(isPrintable, 'must be printable').optional(),
   // DESIGN "Delivery operations": order per patient, and pacing for receivers that cannot take bursts.
   ordering: z.enum(['none', 'patient']).optional().default('none'),
   max_per_second: z.number().int().min(1).max(10_000).nullable().optional(),
@@ -41,6 +45,9 @@ type EndpointBody = z.infer<typeof createEndpointBody>;
 
 /** Refuses what a kind cannot take; returns the events to store (HL7 and FHIR destinations carry the note events only; empty: all three). */
 function checkKind(body: EndpointBody): string[] {
+  if (body.kind !== 'hl7-mllp' && (body.receiving_application || body.receiving_facility)) {
+    throw badRequest('receiving_application and receiving_facility are for an hl7-mllp endpoint');
+  }
   if (body.kind === 'webhook') {
     if (body.auth) throw badRequest('auth is only for a fhir endpoint');
     return body.events;
@@ -56,13 +63,13 @@ function checkKind(body: EndpointBody): string[] {
 }
 
 /** The destination (and a FHIR token URL) must be reachable under the SSRF rules; a FHIR key must sign RS384 or ES384. */
-async function checkDestination(body: EndpointBody, allowPrivate: boolean): Promise<void> {
+async function checkDestination(body: EndpointBody, rules: OutboundRules): Promise<void> {
   try {
-    if (body.kind === 'hl7-mllp') await resolveHost(parseMllpUrl(body.url).host, allowPrivate);
-    else await resolveTarget(body.url, allowPrivate);
+    if (body.kind === 'hl7-mllp') await resolveMllpUrl(body.url, rules);
+    else await resolveTarget(body.url, rules);
     if (body.auth) {
       try {
-        await resolveTarget(body.auth.token_url, allowPrivate);
+        await resolveTarget(body.auth.token_url, rules);
       } catch (err) {
         if (err instanceof SsrfError) throw new SsrfError(`auth.token_url: ${err.message}`);
         throw err;
@@ -89,7 +96,7 @@ export function createEndpoint(pool: Pool, config: Config, secrets: SecretBox, o
       throw forbidden('group_id must be the group of the token; an endpoint for another group or for every group needs an operator key');
     }
     const events = checkKind(body);
-    await checkDestination(body, config.WEBHOOK_ALLOW_PRIVATE);
+    await checkDestination(body, outboundRules(config));
     const secret = generateWebhookSecret();
     const { private_key: privateKey, ...auth } = body.auth ?? { private_key: undefined };
     const groupId = ownGroup ?? body.group_id ?? null;
@@ -116,6 +123,8 @@ export function createEndpoint(pool: Pool, config: Config, secrets: SecretBox, o
         allowPrivate: config.WEBHOOK_ALLOW_PRIVATE,
         ordering: body.ordering,
         maxPerSecond: body.max_per_second ?? null,
+        receivingApplication: body.receiving_application ?? null,
+        receivingFacility: body.receiving_facility ?? null,
       });
     });
     res.status(201).json({ ...endpoint, secret });

@@ -11,6 +11,9 @@ export interface WebhookEndpoint {
   kind: 'webhook' | 'hl7-mllp' | 'fhir';
   /** A fhir endpoint's SMART client (token_url, client_id, scope), never its private key; null otherwise. */
   auth: Record<string, unknown> | null;
+  /** An hl7-mllp endpoint's MSH-5 and MSH-6: the application and facility it is. */
+  receiving_application: string | null;
+  receiving_facility: string | null;
   status: 'active' | 'disabled';
   disabled_reason: string | null;
   /** DESIGN "Delivery operations": `none` (parallel) or `patient` (one at a time per patient, in record order). */
@@ -39,18 +42,20 @@ export interface NewWebhookEndpoint {
   authPrivateKey?: string | null;
   ordering?: WebhookEndpoint['ordering'];
   maxPerSecond?: number | null;
+  receivingApplication?: string | null;
+  receivingFacility?: string | null;
 }
 
 // The secret is never selected here: it is shown once, by the creation handler.
-const COLUMNS = `id, url, events, group_id, description, thin, kind, auth, status, disabled_reason, ordering, max_per_second,
+const COLUMNS = `id, url, events, group_id, description, thin, kind, auth, receiving_application, receiving_facility, status, disabled_reason, ordering, max_per_second,
   CASE WHEN status = 'disabled' THEN 'disabled' WHEN failing THEN 'failing' ELSE 'ok' END AS health, ${isoTime('health_since')},
   ${isoTime('created_at')}, ${isoTime('updated_at')}`;
 
 export async function insertEndpoint(db: Queryable, e: NewWebhookEndpoint): Promise<WebhookEndpoint> {
   const { rows } = await db.query<WebhookEndpoint>(
     `INSERT INTO webhook_endpoints (id, url, events, group_id, description, thin, secret, allow_private, kind, auth, auth_private_key,
-       ordering, max_per_second)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) RETURNING ${COLUMNS}`,
+       ordering, max_per_second, receiving_application, receiving_facility)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15) RETURNING ${COLUMNS}`,
     [
       e.id,
       e.url,
@@ -65,6 +70,8 @@ export async function insertEndpoint(db: Queryable, e: NewWebhookEndpoint): Prom
       e.authPrivateKey ?? null,
       e.ordering ?? 'none',
       e.maxPerSecond ?? null,
+      e.receivingApplication ?? null,
+      e.receivingFacility ?? null,
     ],
   );
   return rows[0];

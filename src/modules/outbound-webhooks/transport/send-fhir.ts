@@ -4,7 +4,7 @@ import type { Bundle } from '@medplum/fhirtypes';
 import { VERSION } from '../../../lib/version.js';
 import { parseRetryAfter } from './retry-after.js';
 import type { SendResult } from './send-result.js';
-import { pinnedLookup, resolveTarget, SsrfError } from './ssrf-guard.js';
+import { pinnedLookup, resolveTarget, SsrfError, type OutboundRules } from './ssrf-guard.js';
 
 export interface FhirSendRequest {
   /** The FHIR R4 base; the transaction is POSTed to it. */
@@ -16,7 +16,7 @@ export interface FhirSendRequest {
   /** The endpoint id: whose cached token to use. */
   cacheKey: string;
   tokens: SmartTokenCache;
-  allowPrivate: boolean;
+  rules: OutboundRules;
   timeoutMs: number;
 }
 
@@ -35,8 +35,8 @@ export async function sendFhirNote(req: FhirSendRequest): Promise<SendResult> {
   let base;
   let tokenTarget;
   try {
-    base = await resolveTarget(req.url, req.allowPrivate);
-    tokenTarget = await resolveTarget(req.client.token_url, req.allowPrivate);
+    base = await resolveTarget(req.url, req.rules);
+    tokenTarget = await resolveTarget(req.client.token_url, req.rules);
   } catch (err) {
     if (err instanceof SsrfError) return { statusCode: null, durationMs: elapsed(), error: `refused: ${err.message}`, permanent: true };
     throw err;

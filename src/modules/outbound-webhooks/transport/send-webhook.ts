@@ -3,7 +3,7 @@ import { VERSION } from '../../../lib/version.js';
 import { parseRetryAfter } from './retry-after.js';
 import type { SendResult } from './send-result.js';
 import { signedPost } from './signed-post.js';
-import { resolveTarget, SsrfError } from './ssrf-guard.js';
+import { resolveTarget, SsrfError, type OutboundRules } from './ssrf-guard.js';
 
 export const DELIVERY_TIMEOUT_MS = 15_000;
 
@@ -13,7 +13,7 @@ export interface SendRequest {
   /** the Standard Webhooks message id: the same on every retry and replay */
   messageId: string;
   body: string;
-  allowPrivate: boolean;
+  rules: boolean | OutboundRules;
   timeoutMs?: number;
 }
 
@@ -27,7 +27,7 @@ export async function sendWebhook(req: SendRequest): Promise<SendResult> {
   const timeoutMs = req.timeoutMs ?? DELIVERY_TIMEOUT_MS;
   let target;
   try {
-    target = await resolveTarget(req.url, req.allowPrivate);
+    target = await resolveTarget(req.url, req.rules);
   } catch (err) {
     if (err instanceof SsrfError) return { statusCode: null, durationMs: elapsed(), error: `refused: ${err.message}`, permanent: true };
     throw err;

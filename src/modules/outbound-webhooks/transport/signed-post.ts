@@ -3,6 +3,9 @@ import type { Readable } from 'node:stream';
 import { signPayload } from './signing.js';
 import { pinnedLookup, type ResolvedTarget } from './ssrf-guard.js';
 
+/** The most of a receiver's answer that is ever read. */
+export const MAX_RESPONSE_BYTES = 64 * 1024;
+
 export interface SignedPostRequest {
   url: string;
   /** the exact bytes sent and signed */
@@ -36,7 +39,8 @@ export async function signedPost(req: SignedPostRequest): Promise<Pick<AxiosResp
     timeout: req.timeoutMs,
     maxRedirects: 0,
     ...(req.pinned ? { proxy: false as const, lookup: pinnedLookup(req.pinned) } : {}),
-    ...(req.readBody ? {} : { responseType: 'stream' as const }),
+    // A receiver's answer is read up to 64 KB at most (DESIGN 2026-11-26), or not at all.
+    ...(req.readBody ? { maxContentLength: MAX_RESPONSE_BYTES } : { responseType: 'stream' as const }),
     transformRequest: [(data: string) => data],
     validateStatus: () => true,
   });

@@ -75,6 +75,47 @@ export interface ResolvedTarget {
   family: 4 | 6;
 }
 
+/**
+ * Where outbound traffic may go (DESIGN 2026-11-26). To public addresses only over TLS (`https://`,
+ * `mllps://`); cleartext (`http://`, `mllp://`) and private addresses only inside the ranges an
+ * operator lists in OUTBOUND_ALLOW_CIDRS (a hospital's VPN); anything anywhere under
+ * WEBHOOK_ALLOW_PRIVATE (development). `true`/`false` is the private switch alone.
+ */
+export interface OutboundRules {
+  allowPrivate: boolean;
+  /** OUTBOUND_ALLOW_CIDRS */
+  allowCidrs?: readonly string[];
+}
+
+const rulesOf = (rules: boolean | OutboundRules): OutboundRules => (typeof rules === 'boolean' ? { allowPrivate: rules } : rules);
+
+/** The rules of this service: OUTBOUND_ALLOW_CIDRS, and WEBHOOK_ALLOW_PRIVATE when the endpoint was made under it too. */
+export const outboundRules = (
+  config: { WEBHOOK_ALLOW_PRIVATE: boolean; OUTBOUND_ALLOW_CIDRS: readonly string[] },
+  endpointAllowsPrivate = true,
+) => ({
+  allowPrivate: config.WEBHOOK_ALLOW_PRIVATE && endpointAllowsPrivate,
+  allowCidrs: config.OUTBOUND_ALLOW_CIDRS,
+});
+
+const listCache = new WeakMap<readonly string[], BlockList>();
+
+function inAllowedRange(address: string, cidrs: readonly string[] | undefined): boolean {
+  if (!cidrs || cidrs.length === 0) return false;
+  let list = listCache.get(cidrs);
+  if (!list) {
+    list = new BlockList();
+    for (const cidr of cidrs) {
+      const [net, prefix] = cidr.split('/');
+      const family = isIP(net) === 6 ? 'ipv6' : 'ipv4';
+      list.addSubnet(net, prefix === undefined ? (family === 'ipv6' ? 128 : 32) : Number(prefix), family);
+    }
+    listCache.set(cidrs, list);
+  }
+  const n = normalise(address.replace(/%.*$/, ''));
+  return list.check(n.address, n.family);
+}
+
 export type Resolver = (hostname: string) => Promise<Array<{ address: string; family: number }>>;
 
 const systemResolver: Resolver = (hostname) => dnsLookup(hostname, { all: true, verbatim: true });
@@ -93,20 +134,30 @@ export function parseEndpointUrl(raw: string): URL {
 }
 
 /**
- * Resolves the URL's host and refuses it when any of its addresses is not public (unless
- * `allowPrivate`). Returns the first address, to which the request must then be pinned.
+ * Resolves the URL's host and refuses it when any of its addresses may not be reached under the
+ * rules (a private address outside OUTBOUND_ALLOW_CIDRS; `http://` outside them). Returns the
+ * first address, to which the request must then be pinned.
  */
-export async function resolveTarget(raw: string, allowPrivate: boolean, resolve: Resolver = systemResolver): Promise<ResolvedTarget> {
+export async function resolveTarget(
+  raw: string,
+  rules: boolean | OutboundRules,
+  resolve: Resolver = systemResolver,
+): Promise<ResolvedTarget> {
   const url = parseEndpointUrl(raw);
-  return { url, ...(await resolveHost(url.hostname, allowPrivate, resolve)) };
+  return { url, ...(await resolveHost(url.hostname, rules, resolve, url.protocol === 'http:' ? 'http://' : undefined)) };
 }
 
-/** The same check for a bare host (an MLLP destination): its first address, refused when not public. */
+/**
+ * The same check for a bare host (an MLLP destination): its first address. `cleartext` names the
+ * scheme when the traffic would travel unencrypted (`mllp://`, `http://`).
+ */
 export async function resolveHost(
   hostname: string,
-  allowPrivate: boolean,
+  rules: boolean | OutboundRules,
   resolve: Resolver = systemResolver,
+  cleartext?: string,
 ): Promise<{ address: string; family: 4 | 6 }> {
+  const { allowPrivate, allowCidrs } = rulesOf(rules);
   const host = hostname.replace(/^\[|\]$/g, '');
   let addresses: Array<{ address: string; family: number }>;
   if (isIP(host)) {
@@ -120,11 +171,17 @@ export async function resolveHost(
     if (addresses.length === 0) throw new SsrfError(`url host ${host} cannot be resolved`);
   }
   if (!allowPrivate) {
-    const refused = addresses.find((a) => isPrivateAddress(a.address));
-    if (refused)
-      throw new SsrfError(
-        `url host ${host} resolves to a non-public address (${refused.address}); set WEBHOOK_ALLOW_PRIVATE=true to allow private and loopback receivers (development)`,
-      );
+    for (const a of addresses) {
+      if (inAllowedRange(a.address, allowCidrs)) continue;
+      if (isPrivateAddress(a.address))
+        throw new SsrfError(
+          `url host ${host} resolves to a non-public address (${a.address}); list its range in OUTBOUND_ALLOW_CIDRS (a hospital network), or set WEBHOOK_ALLOW_PRIVATE=true to allow private and loopback receivers (development)`,
+        );
+      if (cleartext)
+        throw new SsrfError(
+          `${cleartext} sends in clear text, which is allowed only to the ranges in OUTBOUND_ALLOW_CIDRS; use ${cleartext === 'http://' ? 'https://' : 'mllps://'} for ${host}`,
+        );
+    }
   }
   const first = addresses[0];
   return { address: first.address, family: first.family === 6 ? 6 : 4 };
