@@ -1,5 +1,6 @@
 import type { AnyJob, QueueDefinition } from './jobs/define-job.js';
 import { callDispatchJob } from './modules/calls/call-dispatch.job.js';
+import { callTimeoutJob } from './modules/calls/call-timeout.job.js';
 import { codifyJob } from './modules/codify/codify.job.js';
 import { housekeepingJob } from './modules/housekeeping/housekeeping.job.js';
 import { inboundEventJob } from './modules/inbound-events/inbound-event.job.js';
@@ -15,6 +16,7 @@ import { runExecuteJob } from './modules/runs/run-execute.job.js';
  */
 export const JOBS: AnyJob[] = [
   callDispatchJob,
+  callTimeoutJob,
   runExecuteDeadJob,
   runExecuteJob,
   inboundEventJob,

@@ -295,7 +295,9 @@ export const OUTBOUND_EVENT_DATA: Record<(typeof OUTBOUND_EVENT_TYPES)[number], 
     data: z.looseObject({
       callId: uuid(CALL_ID),
       ...ids,
-      status: z.literal('completed'),
+      status: z
+        .enum(['completed', 'timed_out'])
+        .openapi({ description: '`timed_out`: no terminal status CALL_TIMEOUT_MINUTES after dispatch' }),
       statusReason: z.string().nullable(),
       questionnaireId: z.string(),
       providerCallId: z.string().nullable(),

@@ -90,7 +90,7 @@ describe('operations console API', () => {
       event_id: seeded.failedSenderId,
       status: 'failed',
       error: 'Processing Failed',
-      pipeline: { transcription_id: 't-1' },
+      pipeline: { transcription_id: seeded.failedTranscription },
       attempts: 5,
     });
   });
@@ -260,7 +260,7 @@ describe('operations console API', () => {
       status: 'received',
       error: null,
       processed_at: null,
-      pipeline: { transcription_id: 't-1' },
+      pipeline: { transcription_id: seeded.failedTranscription },
     });
     expect(JSON.stringify(res.body)).not.toContain(PHI);
     const jobs = await t.deps.pool.query(`SELECT state FROM pgboss.job WHERE name = 'inbound-event' AND data->>'id' = $1`, [

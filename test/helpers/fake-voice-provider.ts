@@ -6,6 +6,8 @@ export const PROVIDER_SECRET = `whsec_${randomBytes(32).toString('base64')}`;
 
 export interface ProviderRequest {
   at: number;
+  method: string;
+  path: string;
   headers: IncomingHttpHeaders;
   raw: string;
   body: Record<string, unknown>;
@@ -14,8 +16,10 @@ export interface ProviderRequest {
 export interface FakeProvider {
   url: string;
   requests: ProviderRequest[];
-  /** Answers for the next requests, in order; when none is left: 200 {id: "prov-<n>"}. */
+  /** Answers for the next POSTs, in order; when none is left: 200 {id: "prov-<n>"}. */
   answers: Array<{ status: number; body?: unknown }>;
+  /** What `GET .../calls/{providerCallId}` answers, by provider call id (none: 404). */
+  callStatus: Map<string, { status: number; body?: unknown }>;
   close(): Promise<void>;
 }
 
@@ -23,13 +27,19 @@ export interface FakeProvider {
 export async function startFakeProvider(): Promise<FakeProvider> {
   const requests: ProviderRequest[] = [];
   const answers: FakeProvider['answers'] = [];
+  const callStatus: FakeProvider['callStatus'] = new Map();
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const raw = Buffer.concat(chunks).toString('utf8');
-      requests.push({ at: Date.now(), headers: req.headers, raw, body: JSON.parse(raw) });
-      const answer = answers.shift() ?? { status: 200, body: { id: `prov-${requests.length}` } };
+      const path = req.url ?? '';
+      requests.push({ at: Date.now(), method: req.method ?? '', path, headers: req.headers, raw, body: raw ? JSON.parse(raw) : {} });
+      const asked = req.method === 'GET' ? decodeURIComponent(path.split('/').pop() ?? '') : undefined;
+      const answer =
+        asked !== undefined
+          ? (callStatus.get(asked) ?? { status: 404, body: {} })
+          : (answers.shift() ?? { status: 200, body: { id: `prov-${requests.length}` } });
       res.writeHead(answer.status, { 'content-type': 'application/json' });
       res.end(JSON.stringify(answer.body ?? {}));
     });
@@ -40,6 +50,7 @@ export async function startFakeProvider(): Promise<FakeProvider> {
     url: `http://127.0.0.1:${port}/calls`,
     requests,
     answers,
+    callStatus,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }

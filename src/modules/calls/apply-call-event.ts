@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import { z } from 'zod';
 import type { Queryable } from '../../db/pool.js';
 import { parseWith } from '../../http/validate.js';
@@ -24,7 +25,8 @@ export type CallChangeKind = 'status' | 'answers' | 'transcript' | 'dispatch';
  * only: answers, transcript and phone number stay behind the API (GET /api/v1/calls/{callId}).
  */
 export async function recordCallChange(db: Queryable, call: StoredCall, changes: CallChangeKind[]): Promise<void> {
-  const completedNow = changes.includes('status') && call.status === 'completed';
+  // `timed_out` ends the call too (DESIGN "Delivery operations"): its subscribers hear it once, as call.completed.
+  const completedNow = changes.includes('status') && (call.status === 'completed' || call.status === 'timed_out');
   await recordEvent(db, {
     type: completedNow ? 'call.completed' : 'call.updated',
     groupId: call.groupId,
@@ -59,7 +61,9 @@ export interface AppliedCallEvent {
 
 /**
  * Applies a voice-service event to a call inside the caller's transaction: locks the row,
- * validates the transition (call-status.ts), updates, and records the outbound event.
+ * validates the transition (call-status.ts), updates, and records the outbound event. Answers and
+ * a transcript are applied whatever the status (a post-call report that arrives after the call
+ * ended, even after it timed out); an event that changes nothing is not recorded again.
  * Throws 404 for an unknown call, 409 (CallTransitionError) for a refused transition, and 422
  * for an event that does not fit its type.
  */
@@ -77,9 +81,13 @@ export async function applyCallEvent(tx: Queryable, callId: string, event: CallE
     change = { status: ev.status, statusReason: ev.reason ?? null, markCompleted: isTerminal(ev.status) };
   } else if (ev.type === 'call.answers') {
     kind = 'answers';
-    change = { answers: mergeAnswers(call.answers, ev.answers) };
+    const answers = mergeAnswers(call.answers, ev.answers);
+    // A replay (or a late copy) that adds nothing changes nothing and announces nothing.
+    if (isDeepStrictEqual(answers, call.answers)) return { call, changed: false };
+    change = { answers };
   } else {
     kind = 'transcript';
+    if (ev.transcript === call.transcript) return { call, changed: false };
     change = { transcript: ev.transcript };
   }
   const updated = await updateCall(tx, callId, change);

@@ -133,3 +133,16 @@ export async function setQueuedReason(db: Queryable, id: string, reason: string)
     [id, reason],
   );
 }
+
+/**
+ * The time-out asks the provider once: true for the first caller only (it stamps
+ * timeout_asked_at), false when it was asked before or the call has ended meanwhile.
+ */
+export async function markTimeoutAsked(db: Queryable, id: string): Promise<boolean> {
+  const { rowCount } = await db.query(
+    `UPDATE calls SET timeout_asked_at = now() WHERE id = $1 AND timeout_asked_at IS NULL
+       AND status NOT IN ('completed', 'failed', 'no_answer', 'cancelled', 'timed_out')`,
+    [id],
+  );
+  return rowCount === 1;
+}

@@ -1,7 +1,10 @@
 import type { AppDeps } from '../../app-deps.js';
+import type { Queryable } from '../../db/pool.js';
 import { withTransaction } from '../../db/transaction.js';
 import { signedPost } from '../outbound-webhooks/transport/signed-post.js';
 import { recordCallChange } from './apply-call-event.js';
+import { isTerminal } from './call-status.js';
+import { callTimeoutJob } from './call-timeout.job.js';
 import { findCall, publicCall, setQueuedReason, updateCall } from './calls.repo.js';
 
 export const PROVIDER_TIMEOUT_MS = 15_000;
@@ -23,6 +26,12 @@ function providerIdOf(data: unknown): string | null {
   return null;
 }
 
+/** The call's time-out job, due CALL_TIMEOUT_MINUTES from now (its dispatch), committed with it. */
+async function scheduleTimeout(deps: AppDeps, tx: Queryable, callId: string): Promise<void> {
+  const seconds = Math.max(1, Math.ceil(deps.config.CALL_TIMEOUT_MINUTES * 60));
+  await callTimeoutJob.send(deps.boss, tx, { callId }, { startAfter: seconds });
+}
+
 /** Moves a call out of queued (dispatched or failed) unless a voice event already moved it on. */
 async function settle(deps: AppDeps, callId: string, outcome: { ok: boolean; providerCallId?: string | null; reason?: string }) {
   await withTransaction(deps.pool, async (tx) => {
@@ -37,10 +46,12 @@ async function settle(deps: AppDeps, callId: string, outcome: { ok: boolean; pro
         markCompleted: !outcome.ok,
       });
       await recordCallChange(tx, updated, ['status']);
+      if (outcome.ok) await scheduleTimeout(deps, tx, callId);
     } else if (outcome.ok) {
       // The provider's status webhook came first: keep its status, add what the dispatch knows.
       const updated = await updateCall(tx, callId, { providerCallId: outcome.providerCallId, markDispatched: true });
       await recordCallChange(tx, updated, ['dispatch']);
+      if (!isTerminal(updated.status)) await scheduleTimeout(deps, tx, callId);
     }
   });
 }
