@@ -212,6 +212,17 @@ export const codeAssessmentDto = z
         }),
       )
       .optional(),
+    traits: z
+      .array(
+        z.object({
+          name: z.enum(['negated', 'uncertain', 'historical', 'family', 'hypothetical', 'resolved']),
+          text: z.string().openapi({ description: 'the words of the note that carry the trait', example: 'most likely' }),
+        }),
+      )
+      .openapi({
+        description:
+          'How the note asserts the condition (as Amazon Comprehend Medical names its traits); a discarded assessment names the trait that caused the discard',
+      }),
   })
   .openapi('CodeAssessmentDto');
 
