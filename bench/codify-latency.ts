@@ -177,6 +177,8 @@ async function serviceRss(databaseUrl: string, note: string, model: CodifyModel,
       EHR_WEBHOOK_SECRET: 'bench-ehr-webhook-secret',
       VOICE_WEBHOOK_SECRET: 'bench-voice-webhook-secret',
       CODIFY_RATE_LIMIT: '1000000',
+      // Production requires a key for stored secrets (issue 32); a fixed one for the bench's own database.
+      SECRETS_ENCRYPTION_KEY: 'b'.repeat(64),
     },
   });
   let stderr = '';
