@@ -18,7 +18,9 @@ export function inboundEventsRoutes(router: IRouter, { pool, boss, config, secre
     '/api/v1/webhooks/voice',
     receiveSignedEvent('voice', pool, () => config.VOICE_WEBHOOK_SECRET),
   );
-  const ownSecret = (req: { integration?: { secret: string } }) => [req.integration!.secret];
+  // After a rotation both the new and the previous secret verify, until the previous one expires.
+  const ownSecret = (req: { integration?: { secret: string; previousSecret?: string } }) =>
+    [req.integration!.secret, req.integration!.previousSecret].filter((s): s is string => Boolean(s));
   router.post('/api/v1/webhooks/ehr/:integrationId', integrationSender('ehr', pool, secrets), receiveSignedEvent('ehr', pool, ownSecret));
   router.post(
     '/api/v1/webhooks/voice/:integrationId',
