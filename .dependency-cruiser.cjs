@@ -14,6 +14,25 @@ module.exports = {
       to: { circular: true },
     },
     {
+      name: 'intake-not-to-features',
+      severity: 'error',
+      comment:
+        'The intake (inbound-events) stores, queues and processes events through the types it is given (event-registry.ts): features import it, never the reverse.',
+      from: { path: '^src/modules/inbound-events/' },
+      to: { path: '^src/modules/', pathNot: '^src/modules/inbound-events/' },
+    },
+    {
+      name: 'no-module-cycles',
+      severity: 'error',
+      comment:
+        'Two feature modules (folders) that depend on each other, directly or through others: one of them should not know the other.',
+      scope: 'folder',
+      // Seen from every other module in the cycle: a cycle among one module's own folders
+      // (outbound-webhooks/*) is that module's business.
+      from: { path: '^src/modules/', pathNot: '^src/modules/outbound-webhooks(/|$)' },
+      to: { path: '^src/modules/', circular: true },
+    },
+    {
       name: 'infrastructure-not-to-modules',
       severity: 'error',
       comment: 'Infrastructure serves the feature modules and never reaches into one: pass what it needs in.',
@@ -31,9 +50,11 @@ module.exports = {
       name: 'nothing-to-composition-root',
       severity: 'error',
       comment:
-        'Only the composition root (main, server, runtime, app, the job registry, the workers and their thread, the CLI) assembles the modules.',
+        'Only the composition root (main, server, runtime, app, the job and event registries, the workers and their thread, the CLI) assembles the modules.',
       from: { path: '^src/(modules|jobs|db|lib|http|engine|terminology|metrics|outbound-events)/' },
-      to: { path: '^src/(main|server|runtime|app|job-registry|workers|workers-thread|workers-thread-entry)\\.ts$|^src/cli/' },
+      to: {
+        path: '^src/(main|server|runtime|app|job-registry|event-registry|workers|workers-thread|workers-thread-entry)\\.ts$|^src/cli/',
+      },
     },
   ],
   options: {

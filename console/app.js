@@ -345,6 +345,30 @@ function renderPipelines(rows) {
   );
 }
 
+function renderNotes(n) {
+  fill(
+    'drafts-waiting',
+    n.drafts_waiting,
+    (g) => ({ id: g.group_id, cells: [td(g.group_id, 'id'), td(String(g.drafts), 'num'), td(time(g.oldest_draft_at))] }),
+    'No draft waiting for signature',
+  );
+  fill(
+    'notes',
+    n.recent,
+    (r) => ({
+      id: r.id,
+      cells: [
+        td(r.id, 'id'),
+        td(badge(r.status)),
+        td(String(r.version), 'num'),
+        td(r.signed_by ?? '—'),
+        td(r.signed_at ? time(r.signed_at) : '—'),
+      ],
+    }),
+    'No notes',
+  );
+}
+
 function renderRuns(rows) {
   fill(
     'runs',
@@ -413,7 +437,7 @@ async function refresh() {
   loading = true;
   try {
     const base = '/api/v1/console';
-    const [overview, series, dead, endpoints, inbound, calls, pipelines, runs, codifications] = await Promise.all([
+    const [overview, series, dead, endpoints, inbound, calls, pipelines, runs, codifications, notes] = await Promise.all([
       api(`${base}/overview`),
       api(`${base}/timeseries`),
       api(`${base}/deliveries/dead`),
@@ -423,6 +447,7 @@ async function refresh() {
       api(`${base}/pipelines?limit=25`),
       api(`${base}/runs?limit=25`),
       api(`${base}/codifications?limit=25`),
+      api(`${base}/notes?limit=25`),
     ]);
     renderOverview(overview);
     renderSeries(series);
@@ -433,6 +458,7 @@ async function refresh() {
     renderPipelines(pipelines);
     renderRuns(runs);
     renderCodifications(codifications);
+    renderNotes(notes);
     $('updated').textContent = `Updated ${new Date().toLocaleTimeString()}`;
     document.body.dataset.loaded = String(Date.now());
   } catch (err) {

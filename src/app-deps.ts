@@ -8,6 +8,7 @@ import type { ClinicalEngine } from './engine/engine.js';
 import type { Logger } from './lib/logger.js';
 import type { SecretBox } from './lib/secret-box.js';
 import type { AuditWriter } from './modules/audit/audit-writer.js';
+import type { InboundEventTypes } from './modules/inbound-events/inbound-event-type.js';
 import type { Metrics } from './metrics/metrics.js';
 
 /** What the app and its workers are built from; passed in, never module-level singletons. */
@@ -24,6 +25,8 @@ export interface AppDeps {
   audit: AuditWriter;
   /** Seals and opens stored credentials with SECRETS_ENCRYPTION_KEY (lib/secret-box.ts). */
   secrets: SecretBox;
+  /** The inbound event types every feature declares (event-registry.ts), found by source and type. */
+  eventTypes: InboundEventTypes;
 }
 
 export interface Guards {

@@ -82,9 +82,11 @@ export function createApp(deps: AppDeps): Express {
   // Each module registers its routes on the app itself, in this order: one routing table, rather
   // than a router per module to pass through before the one that answers (issue 20: a nested
   // router cost ingest ~6% of its main-thread CPU). Signed inbound webhooks first: the busiest
-  // path (EHR ingest) is matched before any other route; no other module serves a path under
-  // /api/v1/webhooks/, and no module registers middleware for paths beyond its own.
+  // path (EHR ingest) is matched before any other route, then an integration's own webhooks; no
+  // other module serves a path under /api/v1/webhooks/, and no module registers middleware for
+  // paths beyond its own.
   inboundEventsRoutes(app, routeDeps);
+  integrationsRoutes(app, routeDeps);
   healthRoutes(app, routeDeps);
   metricsRoutes(app, routeDeps);
   docsRoutes(app, routeDeps);
@@ -101,7 +103,6 @@ export function createApp(deps: AppDeps): Express {
   consoleRoutes(app, routeDeps);
   auditRoutes(app, routeDeps);
   feedbackRoutes(app, routeDeps);
-  integrationsRoutes(app, routeDeps);
 
   const onError = answerError(deps.logger);
   app.use(notFoundHandler);

@@ -12,6 +12,7 @@ import { SecretBox } from './lib/secret-box.js';
 import { AuditWriter } from './modules/audit/audit-writer.js';
 import { sealStoredSecrets } from './modules/secrets/seal-stored-secrets.js';
 import { openCodeTableStore, type CodeTableStore } from './terminology/code-table-store.js';
+import { eventTypes } from './event-registry.js';
 
 export interface RuntimeOptions {
   /** pg-boss maintenance and schedules in this process (off in tests that start many). */
@@ -56,7 +57,7 @@ export async function openRuntime(config: Config, databaseUrl: string, logger: L
   const audit = new AuditWriter(pool, logger);
   const secrets = new SecretBox(encryptionKeys(config));
   await sealStoredSecrets(pool, secrets, logger);
-  const deps: AppDeps = { config, pool, boss, logger, engine, notifications, metrics: new Metrics(pool), audit, secrets };
+  const deps: AppDeps = { config, pool, boss, logger, engine, notifications, metrics: new Metrics(pool), audit, secrets, eventTypes };
   return {
     deps,
     codeTables,

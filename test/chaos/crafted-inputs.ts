@@ -28,6 +28,13 @@ export const CRAFTED: Array<{ name: string; text: string }> = [
   { name: 'capitalised sentence starts', text: 'A. B. C. D. '.repeat(4_000) },
   { name: '"patient said " x 3,900 (intent patterns)', text: 'patient said '.repeat(3_900) },
   { name: '"write a note " x 3,900', text: 'write a note '.repeat(3_900) },
+  // Issue 29's patterns: spoken numbers, diagnosis frames, utterance cuts, two-word stutters.
+  { name: '"one hundred and " x 3,000 (spoken numbers)', text: 'one hundred and '.repeat(3_000) },
+  { name: '"point one " x 4,000', text: 'point one '.repeat(4_000) },
+  { name: '"that is " x 5,000 then a word (diagnosis frame)', text: 'that is '.repeat(5_000) + 'x' },
+  { name: '"your a " x 5,000 (diagnosis frame)', text: 'your a '.repeat(5_000) },
+  { name: '59-letter word pairs x 400 (two-word stutters)', text: ('a'.repeat(59) + ' ' + 'a'.repeat(59) + 'b ').repeat(400) },
+  { name: '"do you any is there " x 2,000 (question cuts)', text: 'do you any is there '.repeat(2_000) },
 ];
 
 export interface CraftedPdf {

@@ -3,10 +3,11 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isolatedDatabase } from '../helpers/receiver.js';
 import { startTestApp, TEST_OPERATOR_KEY, type TestApp } from '../helpers/test-app.js';
+import { newCaller } from '../helpers/tokens.js';
 import { auditRows, PHI, seedActivity, seedDeadDelivery } from './console.builders.js';
 
 const KEY = { 'x-api-key': TEST_OPERATOR_KEY };
-const LISTS = ['overview', 'runs', 'codifications', 'pipelines', 'inbound', 'endpoints', 'deliveries/dead', 'calls', 'timeseries'];
+const LISTS = ['overview', 'runs', 'codifications', 'pipelines', 'inbound', 'endpoints', 'deliveries/dead', 'calls', 'timeseries', 'notes'];
 
 describe('operations console API', () => {
   let db: Awaited<ReturnType<typeof isolatedDatabase>>;
@@ -90,9 +91,38 @@ describe('operations console API', () => {
       event_id: seeded.failedSenderId,
       status: 'failed',
       error: 'Processing Failed',
-      pipeline: { transcription_id: 't-1' },
+      pipeline: { transcription_id: seeded.failedTranscription },
       attempts: 5,
     });
+  });
+
+  it('counts drafts waiting for signature per group and lists notes with their status and signer', async () => {
+    const clinician = await newCaller();
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const res = await request(t.app)
+        .post('/v1/clinical-notes')
+        .set(clinician.headers)
+        .send({ template: 'DAP', ai_generated_content: { data: PHI, assessment: 'a', plan: 'p' } });
+      ids.push(res.body.id);
+    }
+    expect(
+      (await request(t.app).post(`/v1/clinical-notes/${ids[0]}/sign`).set(clinician.headers).set('if-match', '"1"').send({})).status,
+    ).toBe(200);
+    const res = await get('notes?limit=200');
+    expect(res.status).toBe(200);
+    expect(res.body.drafts_waiting).toContainEqual({ group_id: clinician.groupId, drafts: 2, oldest_draft_at: expect.any(String) });
+    expect(res.body.recent.find((n: { id: string }) => n.id === ids[0])).toMatchObject({
+      group_id: clinician.groupId,
+      status: 'signed',
+      version: 2,
+      signed_by: clinician.userId,
+      signed_at: expect.any(String),
+    });
+    const signedOnly = await get('notes?status=signed&limit=200');
+    expect(signedOnly.body.recent.every((n: { status: string }) => n.status === 'signed')).toBe(true);
+    expect(JSON.stringify(res.body)).not.toContain(PHI);
+    expect((await get('notes?status=bogus')).status).toBe(400);
   });
 
   it('counts inbound events by source and outcome, and calls by status', async () => {
@@ -260,7 +290,7 @@ describe('operations console API', () => {
       status: 'received',
       error: null,
       processed_at: null,
-      pipeline: { transcription_id: 't-1' },
+      pipeline: { transcription_id: seeded.failedTranscription },
     });
     expect(JSON.stringify(res.body)).not.toContain(PHI);
     const jobs = await t.deps.pool.query(`SELECT state FROM pgboss.job WHERE name = 'inbound-event' AND data->>'id' = $1`, [

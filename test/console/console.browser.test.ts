@@ -9,6 +9,7 @@ import { withTransaction } from '../../src/db/transaction.js';
 import { recordEvent } from '../../src/modules/outbound-webhooks/outbox/outbox.repo.js';
 import { isolatedDatabase, startReceiver, type Receiver } from '../helpers/receiver.js';
 import { startTestApp, TEST_OPERATOR_KEY, type TestApp } from '../helpers/test-app.js';
+import { newCaller } from '../helpers/tokens.js';
 import { auditRows, PHI, seedActivity } from './console.builders.js';
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -84,6 +85,20 @@ describe.skipIf(!hasChromium)('operations console in a real browser (/usr/bin/ch
       }),
     );
 
+    // Sign-off: a group with one draft waiting and one signed note.
+    const clinician = await newCaller(`g-signoff-${randomUUID().slice(0, 8)}`);
+    const newNote = async () =>
+      (
+        await request(t.app)
+          .post('/v1/clinical-notes')
+          .set(clinician.headers)
+          .send({ template: 'DAP', ai_generated_content: { data: 'd', assessment: 'a', plan: 'p' } })
+      ).body.id as string;
+    await newNote();
+    const signedId = await newNote();
+    const signed = await request(t.app).post(`/v1/clinical-notes/${signedId}/sign`).set(clinician.headers).set('if-match', '"1"').send({});
+    expect(signed.status).toBe(200);
+
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     const { problems, urls } = watch(page);
     const response = await page.goto(`${origin}/console`);
@@ -104,6 +119,13 @@ describe.skipIf(!hasChromium)('operations console in a real browser (/usr/bin/ch
       .getByText(/Gateway ok/)
       .waitFor({ timeout: 10_000 });
     expect(await page.evaluate(() => sessionStorage.getItem('clinigate.console.apiKey'))).toBe(KEY);
+
+    // The note's status and who signed it; the drafts waiting per group.
+    const noteRow = page.locator('#notes tbody tr', { hasText: signedId });
+    await expect.poll(() => noteRow.innerText()).toContain('signed');
+    expect(await noteRow.innerText()).toContain(clinician.userId);
+    const groupRow = page.locator('#drafts-waiting tbody tr', { hasText: clinician.groupId });
+    expect((await groupRow.locator('td').nth(1).innerText()).trim()).toBe('1');
 
     // The receiver answered 500 twice (schedule '1': one retry): the delivery is dead.
     let deliveryId = '';
@@ -156,8 +178,8 @@ describe.skipIf(!hasChromium)('operations console in a real browser (/usr/bin/ch
     expect(new Set(receiver.forEvent(eventId).map((r) => r.webhookId))).toEqual(new Set([deliveryId]));
     await row.waitFor({ state: 'detached', timeout: 15_000 });
     const epRow = page.locator(`#endpoints tr[data-id="${ep.body.id}"]`);
-    await expect.poll(async () => (await epRow.locator('td').nth(3).innerText()).trim(), { timeout: 15_000 }).toBe('1'); // delivered
-    expect((await epRow.locator('td').nth(4).innerText()).trim()).toBe('0'); // dead
+    await expect.poll(async () => (await epRow.locator('td').nth(4).innerText()).trim(), { timeout: 15_000 }).toBe('1'); // delivered
+    expect((await epRow.locator('td').nth(5).innerText()).trim()).toBe('0'); // dead
     await expect
       .poll(() => auditRows(t.deps.pool, deliveryId))
       .toEqual([expect.objectContaining({ operation: 'POST /api/v1/webhook-deliveries/:id/replay', status: 202 })]);

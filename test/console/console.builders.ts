@@ -33,9 +33,9 @@ export async function seedActivity(db: Queryable) {
   const failedSenderId = `evt-${randomUUID()}`;
   const doneEvent = randomUUID();
   await db.query(
-    `INSERT INTO inbound_events (id, source, event_id, type, group_id, data, status, correlation_id, pipeline, error, attempts, processed_at)
-     VALUES ($1, 'ehr', $2, 'encounter.transcript', $3, $4, 'failed', 'corr-1', '{"transcription_id": "t-1"}', $5, 5, now()),
-            ($6, 'ehr', $7, 'encounter.transcript', $3, $4, 'completed', 'corr-2', '{}', NULL, 1, now())`,
+    `INSERT INTO inbound_events (id, source, event_id, type, group_id, data, status, correlation_id, error, attempts, processed_at)
+     VALUES ($1, 'ehr', $2, 'encounter.transcript', $3, $4, 'failed', 'corr-1', $5, 5, now()),
+            ($6, 'ehr', $7, 'encounter.transcript', $3, $4, 'completed', 'corr-2', NULL, 1, now())`,
     [
       failedEvent,
       failedSenderId,
@@ -46,12 +46,18 @@ export async function seedActivity(db: Queryable) {
       `evt-${randomUUID()}`,
     ],
   );
+  // The failed event's pipeline failed at its first step, having stored its transcription.
+  const failedTranscription = randomUUID();
+  await db.query(
+    `INSERT INTO documentation_pipelines (event_id, step, failed_step, transcription_id) VALUES ($1, 'failed', 'transcribed', $2)`,
+    [failedEvent, failedTranscription],
+  );
   const callId = randomUUID();
   await db.query(
     `INSERT INTO calls (id, questionnaire_id, phone_number, status, transcript, answers) VALUES ($1, 'q-1', '+15550100', 'completed', $2, $3)`,
     [callId, PHI, JSON.stringify([{ questionId: 'q', answer: PHI }])],
   );
-  return { group, threadId, pendingRun, doneRun, codifyRun, failedEvent, failedSenderId, doneEvent, callId };
+  return { group, threadId, pendingRun, doneRun, codifyRun, failedEvent, failedSenderId, failedTranscription, doneEvent, callId };
 }
 
 /** An endpoint with one dead delivery (two failed attempts), made without any worker. */

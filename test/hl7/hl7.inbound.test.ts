@@ -49,8 +49,13 @@ describe('HL7 v2 over MLLP, inbound', () => {
   });
 
   const eventRow = async (controlId: string) =>
-    (await t.deps.pool.query(`SELECT source, type, group_id, data, status, pipeline FROM inbound_events WHERE event_id = $1`, [controlId]))
-      .rows;
+    (await t.deps.pool.query(`SELECT source, type, group_id, data, status FROM inbound_events WHERE event_id = $1`, [controlId])).rows;
+  /** What the API shows of the event: its status and the pipeline's step ids. */
+  const eventState = async (controlId: string) =>
+    (await request(t.app).get(`/api/v1/webhooks/events/${controlId}?source=hl7`).set(OPERATOR)).body as {
+      status: string;
+      pipeline: Record<string, string>;
+    };
 
   it('takes an MDM^T02 with a 40-line transcript: AA after commit, MSA-2 = MSH-10, then the documentation pipeline makes the note', async () => {
     const lines = transcriptLines(40);
@@ -74,8 +79,8 @@ describe('HL7 v2 over MLLP, inbound', () => {
     });
     expect(row.data.transcript.split('\n')).toEqual(lines);
 
-    await expect.poll(async () => (await eventRow(msg.controlId))[0].status, { timeout: 45_000, interval: 250 }).toBe('completed');
-    const [done] = await eventRow(msg.controlId);
+    await expect.poll(async () => (await eventState(msg.controlId)).status, { timeout: 45_000, interval: 250 }).toBe('completed');
+    const done = await eventState(msg.controlId);
     const note = await t.deps.pool.query(`SELECT group_id, patient_id, doctor_id, template FROM clinical_notes WHERE id = $1`, [
       done.pipeline.note_id,
     ]);
@@ -201,7 +206,7 @@ describe('HL7 v2 over MLLP, inbound', () => {
     await expect.poll(() => out() !== undefined, { timeout: 45_000, interval: 50 }).toBe(true);
     const endToEndMs = out()!.at - started;
     console.log(`[figure] MDM^T02 in -> AA ${ackedMs} ms; MDM^T02 in -> MDM^T02 out ${endToEndMs} ms`);
-    const [done] = await eventRow(msg.controlId);
+    const done = await eventState(msg.controlId);
     expect(out()!.message.getSegment('TXA')!.getComponent(12, 1)).toBe(done.pipeline.note_id);
     expect(out()!.message.getSegment('PV1')!.getComponent(19, 1)).toBe('V-E2E');
     await expect

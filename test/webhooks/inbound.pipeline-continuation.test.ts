@@ -5,8 +5,7 @@ import type { ClinicalEngine } from '../../src/engine/engine.js';
 import { LocalEngine } from '../../src/engine/local/local-engine.js';
 import { CodeTable } from '../../src/terminology/code-table.js';
 import { starterRows } from '../../src/terminology/starter-catalog.js';
-import { withTransaction } from '../../src/db/transaction.js';
-import { inboundEventJob } from '../../src/modules/inbound-events/inbound-event.job.js';
+import { migrate } from '../../src/db/migrate.js';
 import { encounterData, envelope, postSigned } from '../helpers/inbound.js';
 import { isolatedDatabase, type IsolatedDatabase } from '../helpers/isolated-database.js';
 import { startTestApp, TEST_OPERATOR_KEY, type TestApp } from '../helpers/test-app.js';
@@ -133,13 +132,13 @@ describe('a pipeline whose extraction run is cancelled while it runs', () => {
   }, 60_000);
 });
 
-describe('a pipeline whose run was started by a release before continuations', () => {
+describe('a pipeline started by the previous release, its run in the engine at the upgrade', () => {
   let t: TestApp;
   let db: IsolatedDatabase;
   const gated = gatedEngine(new LocalEngine(() => new CodeTable(starterRows())));
 
   beforeAll(async () => {
-    db = await isolatedDatabase('continuation-legacy');
+    db = await isolatedDatabase('continuation-upgrade');
     t = await startTestApp({ workers: true, env: { DATABASE_URL: db.url }, deps: { engine: gated.engine } });
   });
   afterAll(async () => {
@@ -148,31 +147,42 @@ describe('a pipeline whose run was started by a release before continuations', (
     await db.drop();
   });
 
-  it('gives the run a continuation when the event’s job runs again, and completes', async () => {
+  it('moves its state into documentation_pipelines (migration 017) and finishes: one note.ready, the event completed', async () => {
     const body = envelope('encounter.transcript', encounterData());
     expect((await postSigned(t.app, 'ehr', body)).status).toBe(202);
     await expect.poll(() => gated.extracting(), { timeout: 15_000 }).toBe(1);
-    const event = (await request(t.app).get(`/api/v1/webhooks/events/${body.id}`).set(operator)).body;
-    // What an inbound job of the earlier release, retried by this one, finds: a run in the engine
-    // without a continuation, and the event not yet ended.
-    const { rows } = await t.deps.pool.query(`UPDATE runs SET config = config - 'continuation' WHERE id = $1 RETURNING config`, [
-      event.pipeline.run_id,
-    ]);
-    expect(rows[0].config).not.toHaveProperty('continuation');
-    const rowId = (await t.deps.pool.query(`SELECT id FROM inbound_events WHERE event_id = $1`, [body.id])).rows[0].id;
-    await withTransaction(t.deps.pool, (tx) => inboundEventJob.send(t.deps.boss, tx, { id: rowId }));
-    await expect
-      .poll(
-        async () =>
-          (await t.deps.pool.query(`SELECT config->'continuation' AS c FROM runs WHERE id = $1`, [event.pipeline.run_id])).rows[0].c,
-        { timeout: 15_000 },
-      )
-      .toMatchObject({ queue: 'pipeline-advance', data: { event_id: rowId } });
+    const before = (await request(t.app).get(`/api/v1/webhooks/events/${body.id}`).set(operator)).body;
+    expect(before).toMatchObject({ status: 'processing', pipeline: { transcription_id: expect.any(String), run_id: expect.any(String) } });
+
+    // The database as the previous release left it: the pipeline's steps in inbound_events.pipeline,
+    // the run's continuation inside its config, no pipeline table, migration 017 not applied.
+    await t.deps.pool.query(`
+      ALTER TABLE inbound_events ADD COLUMN pipeline jsonb NOT NULL DEFAULT '{}'::jsonb;
+      UPDATE inbound_events e
+         SET pipeline = jsonb_build_object('transcription_id', p.transcription_id, 'thread_id', p.thread_id, 'run_id', p.run_id)
+        FROM documentation_pipelines p WHERE p.event_id = e.id;
+      UPDATE runs SET config = config || jsonb_build_object('continuation', continuation) WHERE continuation IS NOT NULL;
+      ALTER TABLE runs DROP COLUMN continuation;
+      ALTER TABLE codify_runs DROP COLUMN continuation;
+      DROP TABLE documentation_pipelines;
+      DELETE FROM schema_migrations WHERE name = '017_documentation_pipelines.sql';`);
+    const old = await t.deps.pool.query(`SELECT pipeline FROM inbound_events WHERE event_id = $1`, [body.id]);
+    expect(old.rows[0].pipeline).toEqual({
+      transcription_id: before.pipeline.transcription_id,
+      thread_id: before.pipeline.thread_id,
+      run_id: before.pipeline.run_id,
+    });
+
+    expect(await migrate(t.deps.pool)).toEqual(['017_documentation_pipelines.sql']);
+    const after = (await request(t.app).get(`/api/v1/webhooks/events/${body.id}`).set(operator)).body;
+    expect(after).toEqual(before);
 
     gated.open();
     await expect
       .poll(async () => (await request(t.app).get(`/api/v1/webhooks/events/${body.id}`).set(operator)).body.status, { timeout: 30_000 })
       .toBe('completed');
+    const done = (await request(t.app).get(`/api/v1/webhooks/events/${body.id}`).set(operator)).body;
+    expect(done.pipeline).toMatchObject({ run_id: before.pipeline.run_id, note_id: expect.any(String), note_ready: expect.any(String) });
     const ready = await t.deps.pool.query(`SELECT count(*)::int AS n FROM outbox WHERE type = 'note.ready'`);
     expect(ready.rows[0].n).toBe(1);
   }, 60_000);

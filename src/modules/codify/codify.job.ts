@@ -1,19 +1,18 @@
 import { z } from 'zod';
 import type { AppDeps } from '../../app-deps.js';
-import { continuationSchema } from '../../jobs/continuation.js';
 import { defineJob } from '../../jobs/define-job.js';
+import { hasContinuation } from './codify.repo.js';
 import { abandonCodification, runCodification } from './run-codification.js';
 
 /**
- * Job data: ids only. The text stays in codify_runs.input_text until the run ends.
- * `continuation`: a job sent in the transaction that ends the codification (a pipeline's next step).
+ * Job data: ids only. The text stays in codify_runs.input_text until the run ends; what follows
+ * a pipeline's codification is on its row (`continuation`), sent with its end.
  */
 export const codifyJobSchema = z.object({
   codify_run_id: z.uuid(),
   /** Fair share (define-job.ts groupOf); absent from jobs sent before it. */
   group_id: z.string().optional(),
   request_id: z.string().optional(),
-  continuation: continuationSchema.optional(),
 });
 export type CodifyJobData = z.infer<typeof codifyJobSchema>;
 
@@ -41,11 +40,11 @@ export const codifyJob = defineJob<CodifyJobData, AppDeps>({
   // A group holds at most 3 of the 4 slots of a process (and 3 codifications at once in the deployment).
   fetch: { localConcurrency: 4, pollingIntervalSeconds: 0.5, notifyPollingIntervalSeconds: 1, groupConcurrency: 3 },
   groupOf: (data) => data.group_id,
-  handle: (deps, data) => runCodification(deps, data.codify_run_id, data.continuation),
+  handle: (deps, data) => runCodification(deps, data.codify_run_id),
   // A request's codification keeps its old course (its request answers 504 at its deadline); a
   // continued one ends failed, so what follows it is not left waiting.
   onFinalFailure: async (deps, data, err) => {
-    if (data.continuation) await abandonCodification(deps, data.codify_run_id, data.continuation);
+    if (await hasContinuation(deps.pool, data.codify_run_id)) await abandonCodification(deps, data.codify_run_id);
     else throw err;
   },
 });

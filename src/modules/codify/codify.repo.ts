@@ -1,6 +1,7 @@
 import type { Queryable } from '../../db/pool.js';
 import { isoTime } from '../../db/sql.js';
 import type { CodeAssessment, CodifyModel } from '../../engine/engine.js';
+import type { Continuation } from '../../jobs/continuation.js';
 
 export type CodifyStatus = 'pending' | 'running' | 'completed' | 'failed';
 
@@ -42,6 +43,8 @@ export interface NewCodifyRun {
   pdfBytes?: number;
   pdfPages?: number;
   correlationId?: string;
+  /** Sent in the transaction that ends the codification, however it ends (a pipeline's next step). */
+  continuation?: Continuation;
 }
 
 const COLUMNS = `id AS run_id, group_id, status, model, result, error, engine, engine_ms,
@@ -50,8 +53,8 @@ const COLUMNS = `id AS run_id, group_id, status, model, result, error, engine, e
 export async function insertCodifyRun(db: Queryable, r: NewCodifyRun): Promise<void> {
   await db.query(
     `INSERT INTO codify_runs (id, group_id, user_id, doctor_id, patient_id, model, input_text, note_bytes, pdf_bytes,
-                              pdf_pages, correlation_id)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+                              pdf_pages, correlation_id, continuation)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
     [
       r.id,
       r.groupId,
@@ -64,6 +67,7 @@ export async function insertCodifyRun(db: Queryable, r: NewCodifyRun): Promise<v
       r.pdfBytes ?? null,
       r.pdfPages ?? null,
       r.correlationId ?? null,
+      r.continuation === undefined ? null : JSON.stringify(r.continuation),
     ],
   );
 }
@@ -100,19 +104,21 @@ export async function claimCodifyRun(db: Queryable, id: string): Promise<Claimed
 }
 
 /**
- * Ends a codification that has not ended yet, dropping its input text; false when it had ended
- * already (a time-out and the worker racing).
+ * Ends a codification that has not ended yet, dropping its input text; undefined when it had ended
+ * already (a time-out and the worker racing), else its continuation (null: none), to send in the
+ * same transaction.
  */
 export async function endCodifyRun(
   db: Queryable,
   id: string,
   end: { result?: CodifyOutcome; error?: CodifyError; engine?: string; engineMs?: number },
-): Promise<boolean> {
-  const { rowCount } = await db.query(
+): Promise<{ continuation: Continuation | null } | undefined> {
+  const { rows } = await db.query<{ continuation: Continuation | null }>(
     `UPDATE codify_runs
      SET status = $2, result = $3, error = $4, engine = coalesce($5, engine), engine_ms = coalesce($6, engine_ms),
          input_text = NULL, ended_at = now()
-     WHERE id = $1 AND status IN ('pending', 'running')`,
+     WHERE id = $1 AND status IN ('pending', 'running')
+     RETURNING continuation`,
     [
       id,
       end.error ? 'failed' : 'completed',
@@ -122,7 +128,13 @@ export async function endCodifyRun(
       end.engineMs ?? null,
     ],
   );
-  return rowCount === 1;
+  return rows[0];
+}
+
+/** Whether a codification continues something when it ends (a pipeline's), rather than answering a request. */
+export async function hasContinuation(db: Queryable, id: string): Promise<boolean> {
+  const { rows } = await db.query(`SELECT 1 FROM codify_runs WHERE id = $1 AND continuation IS NOT NULL`, [id]);
+  return rows.length > 0;
 }
 
 /** Wakes the request awaiting this codification, in any process (sent when the transaction commits). */

@@ -2,7 +2,7 @@ import type { AppDeps } from '../../app-deps.js';
 import { CHANNELS } from '../../db/notifications.js';
 import { withTransaction } from '../../db/transaction.js';
 import { isEngineLimit, isEngineUnavailable } from '../../engine/engine-errors.js';
-import { sendContinuation, type Continuation } from '../../jobs/continuation.js';
+import { sendContinuation } from '../../jobs/continuation.js';
 import { recordEvent } from '../outbound-webhooks/outbox/outbox.repo.js';
 import { claimCodifyRun, endCodifyRun, notifyCodifyEnded, type ClaimedRun, type CodifyError, type CodifyOutcome } from './codify.repo.js';
 import { verifyAssessments } from './verify-codes.js';
@@ -13,13 +13,13 @@ interface Ending {
   engineMs?: number;
 }
 
-async function finish(deps: AppDeps, run: ClaimedRun, end: Ending, continuation: Continuation | undefined): Promise<void> {
+async function finish(deps: AppDeps, run: ClaimedRun, end: Ending): Promise<void> {
   await withTransaction(deps.pool, async (tx) => {
     const ended = await endCodifyRun(tx, run.id, { ...end, engine: deps.engine.name });
-    // Its continuation is sent however it ended: by this job, or meanwhile by a time-out (the
-    // caller has its 504 already) or another job of the same codification.
-    await sendContinuation(tx, continuation);
+    // Ended meanwhile (a request's time-out, another job of the same codification): that ending did the rest.
     if (!ended) return;
+    // Its continuation (a pipeline's next step), stored on its row, commits with its end.
+    await sendContinuation(tx, ended.continuation ?? undefined);
     if (end.result) {
       // Ids, counts and codes: never the note, nor the justifications that quote it.
       await recordEvent(tx, {
@@ -48,14 +48,9 @@ async function finish(deps: AppDeps, run: ClaimedRun, end: Ending, continuation:
  * continuation sent, all in the ending transaction. Engine failures end the run (503 when
  * unavailable, else 500); database failures throw so pg-boss retries the job.
  */
-export async function runCodification(deps: AppDeps, id: string, continuation?: Continuation): Promise<void> {
+export async function runCodification(deps: AppDeps, id: string): Promise<void> {
   const run = await claimCodifyRun(deps.pool, id);
-  if (!run) {
-    // Ended already. Its continuation is sent again (what it continues is idempotent): the job
-    // that ended it may have had none (a release before continuations).
-    if (continuation) await withTransaction(deps.pool, (tx) => sendContinuation(tx, continuation));
-    return;
-  }
+  if (!run) return; // ended already, with its continuation
   const started = performance.now();
   const noteLength = noteLengthOf(run.input_text, run.note_bytes);
   let raw: CodifyOutcome;
@@ -87,13 +82,13 @@ export async function runCodification(deps: AppDeps, id: string, continuation?: 
             details: `${err.message}: codification ${id} was not done (the note is too demanding to code)`,
           }
         : { status: 500, error: 'Internal Server Error', details: `An unexpected error occurred during codification ${id}` };
-    await finish(deps, run, { error, engineMs }, continuation);
+    await finish(deps, run, { error, engineMs });
     return;
   }
   const engineMs = performance.now() - started;
   const { outcome, dropped } = await verifyAssessments(deps.pool, raw, { text: run.input_text, noteLength });
   if (dropped) deps.logger.warn('codify dropped codes absent from the table', { codify_run_id: id, dropped });
-  await finish(deps, run, { result: outcome, engineMs }, continuation);
+  await finish(deps, run, { result: outcome, engineMs });
   deps.logger.info('codify completed', {
     codify_run_id: id,
     model: run.model,
@@ -104,15 +99,16 @@ export async function runCodification(deps: AppDeps, id: string, continuation?: 
 }
 
 /** After the job's last attempt failed on infrastructure: the codification ends failed, and what follows it is started. */
-export async function abandonCodification(deps: Pick<AppDeps, 'pool'>, id: string, continuation: Continuation | undefined): Promise<void> {
+export async function abandonCodification(deps: Pick<AppDeps, 'pool'>, id: string): Promise<void> {
   await withTransaction(deps.pool, async (tx) => {
     const error: CodifyError = {
       status: 500,
       error: 'Internal Server Error',
       details: `An unexpected error occurred during codification ${id}`,
     };
-    if (!(await endCodifyRun(tx, id, { error }))) return;
-    await sendContinuation(tx, continuation);
+    const ended = await endCodifyRun(tx, id, { error });
+    if (!ended) return;
+    await sendContinuation(tx, ended.continuation ?? undefined);
     await notifyCodifyEnded(tx, id, CHANNELS.codify);
   });
 }

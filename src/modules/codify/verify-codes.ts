@@ -2,25 +2,9 @@ import type { Queryable } from '../../db/pool.js';
 import type { CodeAssessment, CodeEvidence } from '../../engine/engine.js';
 import { PDF_SEPARATOR } from '../../engine/local/coder/evidence.js';
 import type { CodeRow } from '../../terminology/code-table.js';
-import { findCodes } from '../../terminology/icd10-codes.repo.js';
 import { isValidCodeFormat, toDotted, toUndotted } from '../../terminology/icd10-file.js';
-import { shippedRow } from '../../terminology/shipped-release.js';
+import { officialRows } from '../../terminology/official-codes.js';
 import type { CodifyOutcome } from './codify.repo.js';
-
-/**
- * The rows of the table in force for these codes: the imported table when there is one (the
- * source of every process's in-memory table), else the FY2026 release the product ships.
- */
-export async function officialRows(db: Queryable, codes: string[]): Promise<Map<string, CodeRow>> {
-  const { imported, rows } = await findCodes(db, codes);
-  if (imported) return new Map(rows.map((r) => [r.code, r]));
-  const out = new Map<string, CodeRow>();
-  for (const code of codes) {
-    const row = shippedRow(code);
-    if (row) out.set(code, row);
-  }
-  return out;
-}
 
 const confidence = (n: unknown) => (typeof n === 'number' && Number.isFinite(n) ? Math.round(Math.min(100, Math.max(0, n))) : 0);
 

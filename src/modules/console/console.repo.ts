@@ -1,6 +1,7 @@
 import type { Queryable } from '../../db/pool.js';
 import { isoTime } from '../../db/sql.js';
 import { JOB_TABLE } from '../../jobs/pgboss.repo.js';
+import { PIPELINE_PROGRESS_SQL } from '../pipeline/documentation-pipelines.repo.js';
 
 // What the operations console reads. Ids, states, counts and durations only: the columns that
 // hold PHI (run input/output, transcripts, note text, event data, call answers) are never
@@ -36,9 +37,11 @@ export async function recentCodifications(db: Queryable, limit: number, status?:
 /** Inbound events and the work they started: the pipeline state holds only step ids. */
 export async function recentPipelines(db: Queryable, limit: number, status?: string) {
   const { rows } = await db.query(
-    `SELECT id, event_id, source, type, status, group_id, correlation_id, attempts, pipeline, error->>'error' AS error,
+    `SELECT e.id, e.event_id, source, type, status, group_id, correlation_id, attempts,
+            COALESCE(${PIPELINE_PROGRESS_SQL}, '{}'::jsonb) AS pipeline, error->>'error' AS error,
             ${isoTime('received_at')}, ${isoTime('processed_at')}, ${ms('received_at', 'processed_at')} AS duration_ms
-       FROM inbound_events WHERE ($2::text IS NULL OR status = $2)
+       FROM inbound_events e LEFT JOIN documentation_pipelines p ON p.event_id = e.id
+      WHERE ($2::text IS NULL OR status = $2)
       ORDER BY received_at DESC LIMIT $1`,
     [limit, status ?? null],
   );

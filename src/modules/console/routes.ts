@@ -10,6 +10,7 @@ import { getTimeseries } from './get-timeseries.js';
 import { listRecentCodifications, listRecentPipelines, listRecentRuns } from './list-activity.js';
 import { listDeadDeliveries } from './list-dead-deliveries.js';
 import { listEndpointHealth } from './list-endpoint-health.js';
+import { listNotesSignoff } from './list-notes-signoff.js';
 import { replayEndpointDead } from './replay-endpoint-dead.js';
 import { consoleStatic } from './static-files.js';
 
@@ -30,6 +31,7 @@ export function consoleRoutes(router: IRouter, { pool, boss, engine, guards, aud
   router.post(`${base}/runs/:id/cancel`, ...op, recorded('cancel run'), cancelRunAsOperator(pool));
   router.get(`${base}/codifications`, ...op, listRecentCodifications(pool));
   router.get(`${base}/pipelines`, ...op, listRecentPipelines(pool));
+  router.get(`${base}/notes`, ...op, listNotesSignoff(pool));
   router.get(`${base}/pipelines/:id`, ...op, recorded('view pipeline'), getPipelineDetails(pool));
   router.get(`${base}/inbound`, ...op, getInboundSummary(pool));
   router.get(`${base}/endpoints`, ...op, listEndpointHealth(pool));

@@ -30,7 +30,6 @@ export interface StoredInboundEvent {
   data: Record<string, unknown>;
   status: 'received' | 'processing' | 'completed' | 'failed';
   correlation_id: string;
-  pipeline: Record<string, unknown>;
   error: { error: string; details: string } | null;
   attempts: number;
   occurred_at: string | null;
@@ -82,7 +81,7 @@ export async function insertInboundEventsWithJobs(db: Queryable, events: NewInbo
   return new Set(rows.map((r) => r.id));
 }
 
-const COLUMNS = `id, source, event_id, type, group_id, data, status, correlation_id, pipeline, error, attempts,
+const COLUMNS = `id, source, event_id, type, group_id, data, status, correlation_id, error, attempts,
   ${isoTime('occurred_at')}, ${isoTime('received_at')}, ${isoTime('processed_at')}`;
 
 export async function findInboundEvent(db: Queryable, id: string, forUpdate = false): Promise<StoredInboundEvent | undefined> {
@@ -107,7 +106,7 @@ export async function findInboundEventsBySenderId(db: Queryable, eventId: string
  */
 export async function claimInboundEvents(db: Queryable, ids: string[]): Promise<StoredInboundEvent[]> {
   const { rows } = await db.query<StoredInboundEvent>({
-    name: 'inbound-events-claim-v1',
+    name: 'inbound-events-claim-v2',
     text: `UPDATE inbound_events SET status = 'processing', attempts = attempts + 1
      WHERE id = ANY($1::uuid[]) AND status NOT IN ('completed', 'failed')
      RETURNING ${COLUMNS}`,
@@ -121,7 +120,7 @@ export type OpenInboundEvent = Pick<StoredInboundEvent, 'id' | 'source' | 'event
 
 /**
  * The events of `ids` not yet ended (completed or failed), read without claiming them, and only
- * the columns a batch's work needs (no status, pipeline or formatted times: the claim of those
+ * the columns a batch's work needs (no status or formatted times: the claim of those
  * processed one by one reads the whole row).
  */
 export async function findOpenInboundEvents(db: Queryable, ids: string[]): Promise<OpenInboundEvent[]> {
@@ -163,11 +162,6 @@ export async function markProcessing(db: Queryable, id: string): Promise<void> {
   await db.query(`UPDATE inbound_events SET status = 'processing', attempts = attempts + 1 WHERE id = $1 AND status <> 'completed'`, [id]);
 }
 
-/** Merges step results into the pipeline state (each step records its ids once done). */
-export async function recordPipelineStep(db: Queryable, id: string, step: Record<string, unknown>): Promise<void> {
-  await db.query(`UPDATE inbound_events SET pipeline = pipeline || $2::jsonb WHERE id = $1`, [id, JSON.stringify(step)]);
-}
-
 export async function markEnded(
   db: Queryable,
   id: string,
@@ -192,7 +186,7 @@ export async function reopenFailedEvent(db: Queryable, id: string): Promise<bool
 
 /**
  * Data retention: the bodies of events received more than `days` ago (transcripts, PHI) are
- * replaced by `{}`; the row, its ids, type, state, pipeline and times stay. In chunks, so one
+ * replaced by `{}`; the row, its ids, type, state and times stay (and its pipeline's). In chunks, so one
  * run never holds a long lock. Returns how many were redacted.
  */
 export async function redactInboundEventsOlderThan(db: Queryable, days: number, chunk = 5_000): Promise<number> {

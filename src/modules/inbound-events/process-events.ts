@@ -2,8 +2,7 @@ import { z } from 'zod';
 import type { AppDeps } from '../../app-deps.js';
 import { isPermanent } from '../../jobs/job-failure.js';
 import { runWithContext } from '../../lib/request-context.js';
-import { failInboundEvent } from './event-failure.js';
-import { eventTypeFor } from './event-types.js';
+import { endInboundEvent } from './end-event.js';
 import {
   claimInboundEvents,
   findOpenInboundEvents,
@@ -49,7 +48,7 @@ interface Outcome {
 
 /** One claimed event: its type's work, in the event's log context. Ended-as-failed rows are marked here. */
 async function processClaimed(deps: AppDeps, event: StoredInboundEvent, lastAttempt: boolean): Promise<Outcome> {
-  const eventType = eventTypeFor(event.source, event.type);
+  const eventType = deps.eventTypes.find(event.source, event.type);
   return runWithContext({ requestId: `event-${event.event_id}`, correlationId: event.correlation_id }, async () => {
     try {
       if (!eventType) throw new Error(`No handler for ${event.source} ${event.type}`);
@@ -65,7 +64,7 @@ async function processClaimed(deps: AppDeps, event: StoredInboundEvent, lastAtte
         permanent,
         last_attempt: lastAttempt,
       });
-      if (permanent || lastAttempt) await failInboundEvent(deps.pool, event.id, err);
+      if (permanent || lastAttempt) await endInboundEvent(deps.pool, event.id, { status: 'failed', reason: err });
       return { completed: false, retry: !permanent };
     }
   });
@@ -78,7 +77,7 @@ async function processClaimed(deps: AppDeps, event: StoredInboundEvent, lastAtte
  */
 async function processedTogether(deps: AppDeps, group: OpenInboundEvent[]): Promise<boolean> {
   try {
-    await eventTypeFor(group[0].source, group[0].type)!.processMany!(deps, group);
+    await deps.eventTypes.find(group[0].source, group[0].type)!.processMany!(deps, group);
   } catch {
     return false;
   }
@@ -104,7 +103,7 @@ export async function processInboundEvents(deps: AppDeps, work: EventWork[]): Pr
   const many = new Map<string, OpenInboundEvent[]>();
   for (const event of open) {
     const key = `${event.source} ${event.type}`;
-    if (!eventTypeFor(event.source, event.type)?.processMany) one.push(event.id);
+    if (!deps.eventTypes.find(event.source, event.type)?.processMany) one.push(event.id);
     else if (many.has(key)) many.get(key)!.push(event);
     else many.set(key, [event]);
   }

@@ -8,7 +8,7 @@ import { describeZodError, parseWith } from '../../http/validate.js';
 import { derivedUuid } from '../../lib/derived-id.js';
 import { unprocessable } from '../../lib/errors.js';
 import { envelopeSchema, type WebhookSource } from './envelope.js';
-import { eventTypeFor } from './event-types.js';
+import type { InboundEventTypes } from './inbound-event-type.js';
 import { IngestBatcher } from './ingest-batcher.js';
 import { requireBoundGroup } from './sender-binding.js';
 
@@ -28,12 +28,16 @@ export const inboundRowId = (source: WebhookSource, eventId: string, integration
  * Uses Node's request and response alone: the deployment-wide senders' routes are answered
  * without Express (direct-routes.ts).
  */
-export function receiveSignedEvent(source: WebhookSource, pool: Pool, secretsOf: (req: PlainRequest) => readonly string[]): PlainHandler {
+export function receiveSignedEvent(
+  source: WebhookSource,
+  { pool, eventTypes }: { pool: Pool; eventTypes: InboundEventTypes },
+  secretsOf: (req: PlainRequest) => readonly string[],
+): PlainHandler {
   const ingest = new IngestBatcher(pool);
   return async (req, res) => {
     const body = await readSignedJson(req, secretsOf(req));
     const envelope = parseWith(envelopeSchema, body);
-    const eventType = eventTypeFor(source, envelope.type);
+    const eventType = eventTypes.find(source, envelope.type);
     if (!eventType) throw unprocessable(`Unknown ${source} event type ${envelope.type}`);
     const parsed = eventType.data.safeParse(envelope.data);
     if (!parsed.success) throw unprocessable(`data does not fit ${envelope.type}: ${describeZodError(parsed.error)}`);

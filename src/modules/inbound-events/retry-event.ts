@@ -4,16 +4,17 @@ import type { Pool } from '../../db/pool.js';
 import { withTransaction } from '../../db/transaction.js';
 import { conflict, notFound } from '../../lib/errors.js';
 import { publicEvent } from './get-event.js';
+import type { InboundEventTypes } from './inbound-event-type.js';
 import { inboundEventJob } from './inbound-event.job.js';
 import { findInboundEvent, findInboundEventsBySenderId, isInboundEventRedacted, reopenFailedEvent } from './inbound-events.repo.js';
 
 /**
  * POST /api/v1/webhooks/events/{id}/retry (the sender's id, `?source=` when both sources used
  * it): a failed event goes back to `received` and its job is queued again, in one transaction.
- * Steps already recorded are skipped (pipelineStep), so the work resumes where it failed. 202
+ * The event's handler resumes its work where it failed (a pipeline restarts its failed step). 202
  * with the event; an event that has not failed, or whose body was redacted (RETENTION_DAYS), is a 409.
  */
-export function retryEvent(pool: Pool, boss: PgBoss) {
+export function retryEvent(pool: Pool, boss: PgBoss, eventTypes: InboundEventTypes) {
   return async (req: Request<{ id: string }>, res: Response) => {
     const { id } = req.params;
     const source = typeof req.query.source === 'string' ? req.query.source : undefined;
@@ -29,6 +30,6 @@ export function retryEvent(pool: Pool, boss: PgBoss) {
       return true;
     });
     if (!reopened) throw conflict(`Event ${id} is ${event.status}; only a failed event can be retried`);
-    res.status(202).json(publicEvent((await findInboundEvent(pool, event.id))!));
+    res.status(202).json(await publicEvent(pool, eventTypes, (await findInboundEvent(pool, event.id))!));
   };
 }

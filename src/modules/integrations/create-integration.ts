@@ -5,7 +5,7 @@ import type { Queryable } from '../../db/pool.js';
 import { bodyObject, parseWith } from '../../http/validate.js';
 import { isNetwork } from '../../lib/network.js';
 import type { SecretBox } from '../../lib/secret-box.js';
-import { generateWebhookSecret } from '../outbound-webhooks/transport/signing.js';
+import { generateWebhookSecret } from '../../lib/webhook-secret.js';
 import { insertIntegration } from './integrations.repo.js';
 
 const text = (max: number) => z.string().trim().min(1).max(max);

@@ -4,7 +4,7 @@ import type { Pool, Queryable } from '../../db/pool.js';
 import { withTransaction } from '../../db/transaction.js';
 import { bodyObject, isUuid, parseWith } from '../../http/validate.js';
 import { AppError, badRequest, conflict, notFound, preconditionFailed } from '../../lib/errors.js';
-import { officialRows } from '../codify/verify-codes.js';
+import { officialRows } from '../../terminology/official-codes.js';
 import { isValidCodeFormat, toDotted, toUndotted } from '../../terminology/icd10-file.js';
 import { recordEvent } from '../outbound-webhooks/outbox/outbox.repo.js';
 import { ifMatchSatisfied, noteEtag } from './note-etag.js';

@@ -1,11 +1,13 @@
 import { z } from 'zod';
 import type { AppDeps } from '../../app-deps.js';
 import { defineJob } from '../../jobs/define-job.js';
-import { failInboundEvent } from '../inbound-events/event-failure.js';
-import { findInboundEvent } from '../inbound-events/inbound-events.repo.js';
-import { advanceDocumentationPipeline, PIPELINE_ADVANCE_QUEUE } from './advance-pipeline.js';
+import { advancePipeline, failPipeline, PIPELINE_ADVANCE_QUEUE } from './advance-pipeline.js';
 
-/** Sent by the run or codification of a pipeline in the transaction that ends it (advance-pipeline.ts advanceContinuation). */
+/**
+ * The pipeline's next step, by its event's row id: sent with the pipeline's first step
+ * (start-pipeline.ts), and by its run or codification in the transaction that ends it
+ * (advanceContinuation, stored on that row).
+ */
 export const pipelineAdvanceSchema = z.object({
   event_id: z.uuid(),
   request_id: z.string().optional(),
@@ -14,10 +16,8 @@ export const pipelineAdvanceSchema = z.object({
 export type PipelineAdvance = z.infer<typeof pipelineAdvanceSchema>;
 
 /**
- * A pipeline step ended: do the next ones. Only an event still `processing` advances: an ended
- * one has nothing left, and a reopened one (`received`, an operator's retry) is started again by
- * its own inbound job. A failed step (PermanentJobFailure), or the last attempt's failure, fails
- * the event with the reason, as the inbound job does.
+ * One transition of a documentation pipeline per job (advance-pipeline.ts). A failed step
+ * (PermanentJobFailure), or the last attempt's failure, fails the pipeline and its event.
  */
 export const pipelineAdvanceJob = defineJob<PipelineAdvance, AppDeps>({
   // Its steps are short (rows and a job each): retry soon; a missed heartbeat (dead worker) retries in 30 s.
@@ -37,10 +37,8 @@ export const pipelineAdvanceJob = defineJob<PipelineAdvance, AppDeps>({
   fetch: { localConcurrency: 2, pollingIntervalSeconds: 0.5, notifyPollingIntervalSeconds: 1 },
   context: (data) => ({ correlationId: data.correlation_id }),
   async handle(deps, data) {
-    const event = await findInboundEvent(deps.pool, data.event_id);
-    if (event?.status !== 'processing') return;
-    const progress = await advanceDocumentationPipeline(deps, event, { start: false });
-    if (progress !== 'continues') deps.logger.info('inbound event processed', { event_id: event.event_id, type: event.type });
+    const step = await advancePipeline(deps, data.event_id);
+    if (step === 'ready') deps.logger.info('inbound event processed', { event_id: data.event_id });
   },
-  onFinalFailure: (deps, data, err) => failInboundEvent(deps.pool, data.event_id, err),
+  onFinalFailure: (deps, data, err) => failPipeline(deps, data.event_id, err),
 });

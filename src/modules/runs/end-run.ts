@@ -26,7 +26,7 @@ export async function endRunWithEvent(
     groupId: run.group_id,
     data: { run_id: run.run_id, thread_id: run.thread_id, kind: run.kind, status: run.status, group_id: run.group_id },
   });
-  await sendContinuation(tx, run.config.continuation);
+  await sendContinuation(tx, run.continuation ?? undefined);
   return run;
 }
 

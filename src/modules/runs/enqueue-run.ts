@@ -9,7 +9,8 @@ import { insertRun, type NewRun, type Run } from './runs.repo.js';
  * Stores a run `pending` and enqueues its job in the caller's transaction, so the two commit
  * together. The job's singletonKey is the thread: the key_strict_fifo queue runs one job per
  * thread at a time, in creation order. Callers lock the thread first (lockThread).
- * `continuation`: a job sent in the transaction that ends the run, however it ends (end-run.ts).
+ * `continuation`: a job sent in the transaction that ends the run, however it ends (end-run.ts),
+ * stored on the run's row.
  */
 export async function enqueueRun(
   tx: Queryable,
@@ -21,10 +22,8 @@ export async function enqueueRun(
     continuation?: Continuation;
   },
 ): Promise<Run> {
-  const { continuation, requestId, ...fields } = run;
-  // Stored beside `configurable`, which is the only part of the config a client can write.
-  const config = continuation ? { ...run.config, continuation } : run.config;
-  const created = await insertRun(tx, { ...fields, config, id: run.id ?? randomUUID() });
+  const { requestId, ...fields } = run;
+  const created = await insertRun(tx, { ...fields, id: run.id ?? randomUUID() });
   await runExecuteJob.send(
     boss,
     tx,

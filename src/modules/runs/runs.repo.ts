@@ -32,8 +32,9 @@ export interface StoredRun extends Run {
   doctor_id: string;
   patient_id: string | null;
   input: { messages: { role: 'user' | 'assistant' | 'system'; content: string }[] };
-  /** `continuation`: set by the server only (enqueue-run.ts); clients write `configurable`. */
-  config: { configurable: Record<string, unknown>; continuation?: Continuation };
+  config: { configurable: Record<string, unknown> };
+  /** What is sent in the transaction that ends the run (enqueue-run.ts, end-run.ts); set by the server only. */
+  continuation: Continuation | null;
   attempts: number;
   correlation_id: string | null;
 }
@@ -49,11 +50,12 @@ export interface NewRun {
   input: unknown;
   config: unknown;
   correlationId?: string;
+  continuation?: Continuation;
 }
 
 const VIEW = `id AS run_id, thread_id, status, ${isoTime('created_at')}, kind, ${isoTime('started_at')},
   ${isoTime('ended_at')}, output, error`;
-const STORED = `${VIEW}, group_id, user_id, doctor_id, patient_id, input, config, attempts, correlation_id`;
+const STORED = `${VIEW}, group_id, user_id, doctor_id, patient_id, input, config, continuation, attempts, correlation_id`;
 const ACTIVE = `status IN ('pending', 'running')`;
 
 export const isEnded = (status: RunStatus) => status === 'completed' || status === 'failed';
@@ -76,8 +78,8 @@ export async function threadHasActiveRun(db: Queryable, threadId: string): Promi
 export async function insertRun(db: Queryable, r: NewRun): Promise<Run> {
   const { rows } = await db.query<Run>(
     `WITH ins AS (
-       INSERT INTO runs (id, thread_id, group_id, user_id, doctor_id, patient_id, kind, input, config, correlation_id)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+       INSERT INTO runs (id, thread_id, group_id, user_id, doctor_id, patient_id, kind, input, config, correlation_id, continuation)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $12)
        RETURNING *)
      SELECT ${VIEW} FROM ins, LATERAL (SELECT pg_notify($11, $1::text)) AS n`,
     [
@@ -92,6 +94,7 @@ export async function insertRun(db: Queryable, r: NewRun): Promise<Run> {
       JSON.stringify(r.config),
       r.correlationId ?? null,
       CHANNELS.runs,
+      r.continuation === undefined ? null : JSON.stringify(r.continuation),
     ],
   );
   return rows[0];
@@ -124,19 +127,6 @@ export async function listRuns(
 export async function loadRun(db: Queryable, runId: string): Promise<StoredRun | undefined> {
   const { rows } = await db.query<StoredRun>(`SELECT ${STORED} FROM runs WHERE id = $1`, [runId]);
   return rows[0];
-}
-
-/**
- * Gives an active run a continuation (a run started before runs carried one, at a release's
- * switch); false when it has ended already. Its ending reads the row after this commits, so
- * either the ending sends it or this returns false.
- */
-export async function attachContinuation(db: Queryable, runId: string, continuation: Continuation): Promise<boolean> {
-  const { rowCount } = await db.query(
-    `UPDATE runs SET config = config || jsonb_build_object('continuation', $2::jsonb) WHERE id = $1 AND ${ACTIVE}`,
-    [runId, JSON.stringify(continuation)],
-  );
-  return rowCount === 1;
 }
 
 export async function runStatus(db: Queryable, runId: string): Promise<RunStatus | undefined> {

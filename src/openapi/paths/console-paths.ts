@@ -1,5 +1,6 @@
 import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 import { activityQuery } from '../../modules/console/list-activity.js';
+import { notesQuery } from '../../modules/console/list-notes-signoff.js';
 import { errorResponses, json, OPERATOR_ONLY_ERRORS, operatorSecurity, pathParams, statuses, z } from '../registry.js';
 import { runDto } from '../schemas.js';
 
@@ -49,6 +50,13 @@ const READS: ConsoleRead[] = [
     summary: 'Newest inbound events and their pipeline step ids (never event data)',
     schema: list,
     query: activityQuery,
+  },
+  {
+    path: '/notes',
+    operationId: 'consoleNotesSignoff',
+    summary: 'Drafts waiting for signature per group, and the newest notes with their status and signer (never note text)',
+    schema: view,
+    query: notesQuery,
   },
   {
     path: '/pipelines/{id}',

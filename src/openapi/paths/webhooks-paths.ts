@@ -1,9 +1,9 @@
 import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 import { envelopeSchema } from '../../modules/inbound-events/envelope.js';
-import { callEventTypes } from '../../modules/inbound-events/types/call-events.js';
-import { catalogEventTypes } from '../../modules/inbound-events/types/catalog.js';
-import { encounterTranscriptType } from '../../modules/inbound-events/types/encounter-transcript.js';
-import type { InboundEventType } from '../../modules/inbound-events/event-types.js';
+import { callEventTypes } from '../../modules/calls/call.event.js';
+import { catalogEventTypes } from '../../modules/centers/catalog.event.js';
+import { encounterTranscriptType } from '../../modules/pipeline/encounter-transcript.event.js';
+import type { InboundEventType } from '../../modules/inbound-events/inbound-event-type.js';
 import { createEndpointBody } from '../../modules/outbound-webhooks/endpoints/create-endpoint.js';
 import { OUTBOUND_EVENT_TYPES } from '../../modules/outbound-webhooks/outbox/outbound-event-types.js';
 import { BODY_ERRORS, errorResponses, json, OPERATOR_ONLY_ERRORS, operatorSecurity, pathParams, statuses, z } from '../registry.js';

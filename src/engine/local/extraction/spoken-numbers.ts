@@ -31,6 +31,7 @@ const UNIT_AFTER =
   /^(?:mg|milligrams?|mcg|micrograms?|milliliters?|ml|cc|grams?|units?|puffs?|tablets?|pills?|capsules?|percent|degrees?|pounds?|lbs?|kilograms?|kg|centimeters?|cm|inches|feet|hours?|days?|weeks?|months?|years?|minutes?|times|out|beats|bpm|liters?)$/i;
 const SCORES: Record<string, string> = { phq: 'PHQ', gad: 'GAD' };
 
+const MAX_RUN = 12;
 const isNumWord = (w: string) => w in SMALL || w in TENS || w === 'hundred' || w === 'thousand';
 
 /** The value of a run of number words read the standard way ("one hundred one" = 101), or undefined. */
@@ -114,7 +115,8 @@ export function spokenNumbers(text: string): string {
       run.push('one');
       j++;
     }
-    while (j < tokens.length) {
+    // A number is said in at most a dozen words; the cap keeps a failed run's retry linear.
+    while (j < tokens.length && run.length < MAX_RUN) {
       const b = bare(j);
       if (isNumWord(b)) run.push(b);
       else if (b === 'and' && run[run.length - 1] === 'hundred' && isNumWord(bare(j + 1))) {

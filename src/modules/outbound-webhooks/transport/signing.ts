@@ -1,4 +1,4 @@
-import { createHmac, randomBytes } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 
 /**
@@ -17,10 +17,7 @@ export interface SignedHeaders {
   'webhook-signature': string;
 }
 
-/** A new endpoint secret: `whsec_` + base64 of 32 random bytes. */
-export function generateWebhookSecret(): string {
-  return `whsec_${randomBytes(32).toString('base64')}`;
-}
+export { generateWebhookSecret } from '../../../lib/webhook-secret.js';
 
 export function integrationSignature(secret: string, body: string | Buffer): string {
   return `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;

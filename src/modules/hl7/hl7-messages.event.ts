@@ -1,6 +1,8 @@
 import { z } from 'zod';
-import { startDocumentationPipeline } from '../../pipeline/advance-pipeline.js';
-import type { InboundEventType } from '../inbound-event-type.js';
+import { ADT_TYPES, TRANSCRIPT_TYPES } from './hl7-event.js';
+import type { InboundEventType } from '../inbound-events/inbound-event-type.js';
+import { pipelineProgress } from '../pipeline/documentation-pipelines.repo.js';
+import { startPipeline } from '../pipeline/start-pipeline.js';
 
 /**
  * HL7 v2 messages received over MLLP (modules/hl7). They are validated and mapped when
@@ -14,7 +16,8 @@ const transcriptType = (type: string): InboundEventType => ({
   type,
   data: stored,
   groupId: (data: { group_id: string }) => data.group_id,
-  process: (deps, event) => startDocumentationPipeline(deps, event),
+  process: (deps, event) => startPipeline(deps, event),
+  progress: pipelineProgress,
 });
 
 const adtType = (type: string): InboundEventType => ({
@@ -25,10 +28,4 @@ const adtType = (type: string): InboundEventType => ({
   process: async () => {},
 });
 
-export const hl7EventTypes: InboundEventType[] = [
-  transcriptType('MDM^T02'),
-  transcriptType('ORU^R01'),
-  adtType('ADT^A01'),
-  adtType('ADT^A04'),
-  adtType('ADT^A08'),
-];
+export const hl7EventTypes: InboundEventType[] = [...TRANSCRIPT_TYPES.map(transcriptType), ...ADT_TYPES.map(adtType)];

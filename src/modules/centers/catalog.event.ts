@@ -1,15 +1,8 @@
 import { z } from 'zod';
-import { withTransaction } from '../../../db/transaction.js';
-import {
-  centerSchema,
-  deleteCenter,
-  deleteService,
-  serviceSchema,
-  upsertCenter,
-  upsertCenters,
-  upsertService,
-} from '../../centers/index.js';
-import type { InboundEventType } from '../inbound-event-type.js';
+import { withTransaction } from '../../db/transaction.js';
+import type { InboundEventType } from '../inbound-events/inbound-event-type.js';
+import { deleteCenter, deleteService, upsertCenter, upsertCenters, upsertService } from './catalog-events.js';
+import { centerSchema, serviceSchema } from './centers.schema.js';
 
 const byId = z.object({ id: z.string().trim().min(1).max(100) });
 

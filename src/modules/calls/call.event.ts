@@ -1,7 +1,9 @@
 import { z } from 'zod';
-import { withTransaction } from '../../../db/transaction.js';
-import { applyCallEvent, CALL_STATUSES } from '../../calls/index.js';
-import type { InboundEventType } from '../inbound-event-type.js';
+import { withTransaction } from '../../db/transaction.js';
+import type { InboundEventType } from '../inbound-events/inbound-event-type.js';
+import { applyCallEvent } from './apply-call-event.js';
+import { CALL_STATUSES } from './call-status.js';
+import { findCall } from './calls.repo.js';
 
 const callId = z.uuid();
 
@@ -13,12 +15,14 @@ const shapes = {
 
 /**
  * Voice-service events `{callId, ...}` update the call. An unknown call or a refused transition
- * (nothing leaves completed) fails the event without retries: retrying cannot make it apply.
+ * (nothing leaves completed) fails the event without retries: retrying cannot make it apply. An
+ * integration may send one for a call of a group it is bound to.
  */
 export const callEventTypes: InboundEventType[] = Object.entries(shapes).map(([type, data]) => ({
   source: 'voice' as const,
   type,
   data,
+  boundGroup: async (db, { callId: id }: { callId: string }) => (await findCall(db, id))?.groupId ?? null,
   async process(deps, event) {
     const { callId: id, ...rest } = event.data as { callId: string };
     // A client error (unknown call, refused transition) fails the event once: jobs/job-failure.ts isPermanent.
