@@ -5,7 +5,7 @@ import { withTransaction } from '../../db/transaction.js';
 import { bodyObject, isUuid, parseWith } from '../../http/validate.js';
 import { notFound } from '../../lib/errors.js';
 import type { SecretBox } from '../../lib/secret-box.js';
-import { generateWebhookSecret } from '../outbound-webhooks/transport/signing.js';
+import { generateWebhookSecret } from '../../lib/webhook-secret.js';
 import { lockSecret, storeRotation, type RotatingTable } from './rotate-secret.repo.js';
 
 export const rotateSecretBody = z.strictObject({
