@@ -70,7 +70,9 @@ async function openHl7(adminUrl: string, prefix: string) {
     sendingFacility: 'BENCHFAC',
     allowedIps: ['127.0.0.1'],
   });
-  const listener = await startMllpListener(deps, { port: 0, host: '127.0.0.1' });
+  // The bench's senders all connect from 127.0.0.1; the service allows 10 connections per address
+  // (hospital interface engines come from addresses of their own), so the bench allows its 20.
+  const listener = await startMllpListener(deps, { port: 0, host: '127.0.0.1', limits: { maxPerPeer: 50 } });
   return { db, runtime, deps, listener };
 }
 

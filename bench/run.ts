@@ -4,7 +4,7 @@
  * an embedded PostgreSQL in a temp dir on a free port; each benchmark works in a fresh database
  * that it drops. About 3-4 minutes on 2 cores with the defaults.
  *
- *   npm run bench -- [--only codify,runs,webhooks,ingest,hl7,pipeline] [--runs 50] [--extractions 20]
+ *   npm run bench -- [--only codify,runs,webhooks,ingest,hl7,pipeline,signoff] [--signs 20] [--runs 50] [--extractions 20]
  *     [--codify-runs 15] [--events 2000] [--ingest-seconds 10] [--ingest-rounds 5]
  *     [--ingest-warmup 10] [--connections 50] [--hl7-senders 20] [--hl7-messages 50]
  *     [--pipeline-visits 10] [--pipeline-burst 8] [--log-level info] [--json out.json]
@@ -21,11 +21,12 @@ import { logToStderr } from './lib/standalone.js';
 import { formatTable } from './lib/table.js';
 import { passes, type BenchContext, type BenchResult } from './lib/types.js';
 import * as runs from './run-latency.js';
+import * as signoff from './signoff-latency.js';
 import * as webhooks from './webhook-deliveries.js';
 
 const { values: a } = parseArgs({
   options: {
-    only: { type: 'string', default: 'codify,runs,webhooks,ingest,hl7,pipeline' },
+    only: { type: 'string', default: 'codify,runs,webhooks,ingest,hl7,pipeline,signoff' },
     runs: { type: 'string', default: '50' },
     extractions: { type: 'string', default: '20' },
     'codify-runs': { type: 'string', default: '15' },
@@ -38,6 +39,7 @@ const { values: a } = parseArgs({
     'hl7-messages': { type: 'string', default: '50' },
     'pipeline-visits': { type: 'string', default: '10' },
     'pipeline-burst': { type: 'string', default: '8' },
+    signs: { type: 'string', default: '20' },
     'log-level': { type: 'string', default: 'info' },
     json: { type: 'string' },
   },
@@ -48,6 +50,7 @@ const BENCHES: Record<string, (ctx: BenchContext) => Promise<BenchResult[]>> = {
   codify: (ctx) => codify.run({ ...ctx, runs: Number(a['codify-runs']) }),
   webhooks: (ctx) => webhooks.run({ ...ctx, events: Number(a.events) }),
   pipeline: (ctx) => pipeline.run({ ...ctx, visits: Number(a['pipeline-visits']), burst: Number(a['pipeline-burst']) }),
+  signoff: (ctx) => signoff.run({ ...ctx, signs: Number(a.signs) }),
   hl7: (ctx) => hl7.run({ ...ctx, senders: Number(a['hl7-senders']), messages: Number(a['hl7-messages']) }),
   ingest: (ctx) =>
     ingest.run({

@@ -14,6 +14,9 @@
 //        referenced codes: the codes and ranges the note names, space-separated ("E10.- R90-R93")
 //   7  code  A=initial encounter|D=subsequent encounter|S=sequela
 //        the 7th characters of a category or subcategory (they apply to every code below it)
+//   C  codes
+//        every code and header of the FY2023 Tabular, undotted, space-separated (one line): a code of
+//        the table in force that is not among them is newer than the Index
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -113,6 +116,7 @@ const NOTE_KINDS: Record<string, string> = {
 /** Notes and 7th-character definitions of every Tabular code and header, in document order. */
 function readTabular(xml: string): string[] {
   const lines: string[] = [];
+  const all: string[] = [];
   const codes: string[] = [];
   const path: string[] = [];
   let text = '';
@@ -132,8 +136,10 @@ function readTabular(xml: string): string[] {
     path.pop();
     const value = clean(text);
     text = '';
-    if (tag.name === 'name' && path[path.length - 1] === 'diag') codes.push(value);
-    else if (tag.name === 'diag') codes.pop();
+    if (tag.name === 'name' && path[path.length - 1] === 'diag') {
+      codes.push(value);
+      all.push(value.replace('.', ''));
+    } else if (tag.name === 'diag') codes.pop();
     else if (tag.name === 'note' && kind && codes.length)
       lines.push(['N', codes[codes.length - 1], kind, value, referencedCodes(value)].join('\t'));
     else if (tag.name in NOTE_KINDS) kind = '';
@@ -141,6 +147,7 @@ function readTabular(xml: string): string[] {
     else if (tag.name === 'sevenChrDef' && codes.length) lines.push(['7', codes[codes.length - 1], sevenths.join('|')].join('\t'));
   });
   parser.write(xml).close();
+  lines.push(['C', all.join(' ')].join('\t'));
   return lines;
 }
 

@@ -4,12 +4,17 @@
 // threshold that maximises micro-F1. Everything is fitted out of fold (4 inner folds), so the
 // model learns how far to trust a lexicon and priors that never saw the document they score.
 // Writes src/engine/local/coder/learned/artifacts.ts. Deterministic: `npm run train:coder`.
+// `--feedback FILE` adds the clinicians' signed notes (an export of GET /api/v1/feedback: JSON
+// `{items}`, a JSON array or JSON lines) to the training documents: their signed text with the
+// signed codes, in every inner fold like a CodiEsp document (never in the held-apart fifth).
+import { parseArgs } from 'node:util';
 import { writeFileSync } from 'node:fs';
 import type { CodifyModel } from '../src/engine/engine.js';
 import { FEATURES, isFirm, probability } from '../src/engine/local/coder/acceptance.js';
 import { codifyCandidates } from '../src/engine/local/coder/index.js';
 import type { AcceptanceModel, CoderArtifacts } from '../src/engine/local/coder/learned/types.js';
 import { readCodiEspSplit, type CodiEspDoc } from './lib/codiesp.js';
+import { feedbackDocs } from './lib/coder-feedback.js';
 import { CODIESP_DIR, idHash, isHeldApart, loadFullTable } from './lib/full-table.js';
 import { docPhrases, LEXICON_OPTIONS, learnLexicon } from './lib/learn-lexicon.js';
 import { fitIsotonic } from './lib/isotonic.js';
@@ -32,9 +37,15 @@ interface Row {
 }
 
 const { table } = await loadFullTable();
-const all = await readCodiEspSplit(CODIESP_DIR, 'train');
-const train = all.filter((d) => !isHeldApart(d.id));
-console.log(`training on ${train.length} of ${all.length} CodiEsp train documents (${all.length - train.length} held apart)`);
+const { values: args } = parseArgs({ options: { feedback: { type: 'string' } } });
+const feedback = args.feedback ? feedbackDocs(args.feedback) : [];
+const codiesp = await readCodiEspSplit(CODIESP_DIR, 'train');
+const all = [...codiesp, ...feedback];
+const train = [...codiesp.filter((d) => !isHeldApart(d.id)), ...feedback];
+console.log(
+  `training on ${train.length - feedback.length} of ${codiesp.length} CodiEsp train documents (${codiesp.length - (train.length - feedback.length)} held apart)` +
+    (args.feedback ? ` and ${feedback.length} signed notes from ${args.feedback}` : ''),
+);
 const phrases = new Map(all.map((d) => [d.id, docPhrases(d.text, LEXICON_OPTIONS.maxLen)]));
 const fold = (d: CodiEspDoc) => (idHash(d.id) >>> 4) % INNER;
 
@@ -103,7 +114,9 @@ for (const model of MODELS) {
 }
 
 const artifacts: CoderArtifacts = {
-  trainedOn: `CodiEsp train, ${train.length} of ${all.length} documents (one in five held apart by id hash); ${INNER} inner folds; scripts/train-coder.ts`,
+  trainedOn:
+    `CodiEsp train, ${train.length - feedback.length} of ${codiesp.length} documents (one in five held apart by id hash)` +
+    `${feedback.length ? `, ${feedback.length} signed notes (feedback)` : ''}; ${INNER} inner folds; scripts/train-coder.ts`,
   trainIds: train.map((d) => d.id).sort(),
   features: FEATURES,
   lexicon: learnLexicon(table, train, phrases),

@@ -66,6 +66,16 @@ export interface CodeAssessment {
   justification: string;
   confidence_percent: number; // 0-100
   evidence?: CodeEvidence[];
+  /** how the note asserts the condition (DESIGN.md, ICD-10-CM data): a discard names the trait that caused it */
+  traits?: CodeTrait[];
+}
+
+export const TRAIT_NAMES = ['negated', 'uncertain', 'historical', 'family', 'hypothetical', 'resolved'] as const;
+
+/** A trait of a code assessment, with the words of the note that carry it. */
+export interface CodeTrait {
+  name: (typeof TRAIT_NAMES)[number];
+  text: string;
 }
 
 export interface CodifyInput {

@@ -68,6 +68,15 @@ export function auditResource(res: PlainResponse, id: string): void {
 }
 
 /**
+ * For a read of the audit trail: the filters it searched with go on its row, and the patient it
+ * searched for is the row's patient (so a search for a patient is found by that patient).
+ */
+export function auditSearch(res: PlainResponse, filters: Record<string, unknown>, patient?: string): void {
+  res.locals.auditFilters = filters;
+  if (patient !== undefined) res.locals.auditPatient = patient;
+}
+
+/**
  * An operator's console view or action: its row (operation as declared, the operator key's name
  * or fingerprint, the path's id, the answer's status) is written before the answer is sent, so
  * the operator sees it recorded and a view is never shown unrecorded (a failed write answers
@@ -131,10 +140,12 @@ export function auditTrail(writer: Pick<AuditLog, 'add'>, prefixes: readonly str
       userId: req.principal?.userId ?? req.apiKey?.name ?? (req.integration ? `integration:${req.integration.id}` : undefined),
       groupId: req.principal?.groupId,
       doctor: req.doctor ?? header(req, 'x-doctor')?.slice(0, 256),
-      patient: req.patient,
+      // The resource's own patient, when it has one, is put in place of this when the row is stored.
+      patient: (res.locals.auditPatient as string | undefined) ?? req.patient,
       operation: `${req.method} ${route}`,
       resourceId: typeof resourceId === 'string' ? resourceId : undefined,
       status: res.statusCode,
+      filters: res.locals.auditFilters as Record<string, unknown> | undefined,
     });
   };
 }

@@ -1,5 +1,6 @@
 import express, { type RequestHandler } from 'express';
 import { AppError } from '../lib/errors.js';
+import { assertUtf8Body } from './body-charset.js';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from './json-depth.js';
 
 /** Body size limits: the codify route carries a base64 PDF of up to 5 MB decoded. */
@@ -28,6 +29,7 @@ export function jsonBody(limit: number): RequestHandler {
     if (hasBody && !req.is(['application/json', 'application/*+json'])) {
       throw new AppError(415, 'Content-Type must be application/json');
     }
+    if (hasBody) assertUtf8Body(req.get('content-type'));
     parse(req, res, (err?: unknown) => {
       if ((err as { type?: string } | undefined)?.type === 'entity.too.deep') {
         return next(new AppError(400, `JSON body is nested deeper than ${MAX_JSON_DEPTH} levels`));

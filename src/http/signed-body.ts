@@ -1,6 +1,7 @@
 import getRawBody from 'raw-body';
 import typeIs from 'type-is';
 import { AppError, unauthorized } from '../lib/errors.js';
+import { assertUtf8Body } from './body-charset.js';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from './json-depth.js';
 import { header, type PlainRequest } from './request-types.js';
 import { verifyIntegrationSignature } from './verify-signature.js';
@@ -27,6 +28,7 @@ export async function readSignedJson(req: PlainRequest, secrets: readonly string
   if (!signature) throw unauthorized('Missing X-Integration-Signature header');
   if (!verifyIntegrationSignature(raw, signature, secrets)) throw unauthorized('Invalid signature');
   if (!typeIs(req, ['application/json', 'application/*+json'])) throw new AppError(415, 'Content-Type must be application/json');
+  assertUtf8Body(header(req, 'content-type'));
   if (nestsDeeperThan(raw)) throw new AppError(400, `JSON body is nested deeper than ${MAX_JSON_DEPTH} levels`);
   try {
     return JSON.parse(raw.toString('utf8'));

@@ -10,6 +10,8 @@ export interface AuditEntry {
   operation: string;
   resourceId?: string;
   status: number;
+  /** What an audit-trail read searched for (its query's filters). */
+  filters?: Record<string, unknown>;
 }
 
 /** Where audit rows go: batched after the answer (add), or at once before it (writeNow). */

@@ -84,6 +84,16 @@ export const runErrorDto = z
   .object({ error: z.string().openapi({ example: 'Cancelled' }), details: z.string().openapi({ example: 'Run was cancelled by dr-0042' }) })
   .openapi('RunErrorDto');
 
+// Where the pipeline knows them: an EHR event's data.patient_id / visit_id, HL7 PID-3 / PV1-19; or the caller's x-patient.
+const patientIdDto = z
+  .string()
+  .nullable()
+  .openapi({ description: 'The patient, when known (x-patient, or the inbound event)', example: 'MRN-0042' });
+const visitIdDto = z
+  .string()
+  .nullable()
+  .openapi({ description: "The visit (encounter), when known (the inbound event's visit_id or PV1-19)", example: 'V-2207' });
+
 export const runDto = z
   .object({
     run_id: uuid(IDS.run),
@@ -98,6 +108,8 @@ export const runDto = z
         'Chat: `{messages: [...]}` (the assistant reply). Extraction: `{note_id, template, ai_generated_content}`. Null until completed.',
     }),
     error: runErrorDto.nullable(),
+    patient_id: patientIdDto,
+    visit_id: visitIdDto,
   })
   .openapi('RunDto', {
     example: {
@@ -110,6 +122,8 @@ export const runDto = z
       ended_at: null,
       output: null,
       error: null,
+      patient_id: null,
+      visit_id: null,
     },
   });
 
@@ -121,6 +135,8 @@ export const transcriptionDto = z
     duration_seconds: z.number().min(0).openapi({ example: 312.5 }),
     language_used: z.string().openapi({ example: 'en' }),
     original_transcript: z.string().openapi({ example: '[doctor] What brings you in today? [patient] A cough for five days.' }),
+    patient_id: patientIdDto,
+    visit_id: visitIdDto,
     created_at: timestamp(),
     updated_at: timestamp(),
   })
@@ -161,6 +177,8 @@ export const clinicalNoteDto = z
       .nullable()
       .openapi({ description: "The clinician's final ICD-10-CM codes at signature (null while a draft)" }),
     amendment_reason: z.string().nullable().openapi({ description: 'Why the current version changed a signed note (null unless amended)' }),
+    patient_id: patientIdDto,
+    visit_id: visitIdDto,
     evidence: noteEvidenceDto.optional(),
   })
   .openapi('ClinicalNoteDto');
@@ -212,6 +230,17 @@ export const codeAssessmentDto = z
         }),
       )
       .optional(),
+    traits: z
+      .array(
+        z.object({
+          name: z.enum(['negated', 'uncertain', 'historical', 'family', 'hypothetical', 'resolved']),
+          text: z.string().openapi({ description: 'the words of the note that carry the trait', example: 'most likely' }),
+        }),
+      )
+      .openapi({
+        description:
+          'How the note asserts the condition (as Amazon Comprehend Medical names its traits); a discarded assessment names the trait that caused the discard',
+      }),
   })
   .openapi('CodeAssessmentDto');
 

@@ -52,7 +52,7 @@ describe('codify engine failures and the final code check', () => {
     const res = await codify(t, await newCaller(), { medical_note: 'HTN' });
     expect(res.status).toBe(200);
     expect(res.body.final_code_assessments).toEqual([
-      { code: 'I10', description: 'Essential (primary) hypertension', justification: 'stated', confidence_percent: 100 },
+      { code: 'I10', description: 'Essential (primary) hypertension', justification: 'stated', confidence_percent: 100, traits: [] },
     ]);
     expect(res.body.discarded_code_assessments).toEqual([
       {
@@ -60,6 +60,7 @@ describe('codify engine failures and the final code check', () => {
         description: 'Type 2 diabetes mellitus without complications',
         justification: 'family history',
         confidence_percent: 0,
+        traits: [],
       },
     ]);
   });

@@ -55,7 +55,10 @@ describe('codify evidence offsets', () => {
   it('justifications name the rule and quote the sentence', async () => {
     const res = await codify(t, caller, { medical_note: 'Office visit. Cough and fever for three days. Most likely pneumonia.' });
     const j189 = res.body.discarded_code_assessments.find((a: CodeAssessment) => a.code === 'J18.9');
-    expect(j189.justification).toMatch(/^Discarded: uncertain diagnosis .* \(guideline IV\.H\)\. Evidence: "Most likely pneumonia\."$/);
+    expect(j189.justification).toMatch(
+      /^Discarded: uncertain diagnosis .* \(guideline IV\.H\)\. Trait: uncertain \("Most likely"\)\. Evidence: "Most likely pneumonia\."$/,
+    );
+    expect(j189.traits).toEqual([{ name: 'uncertain', text: 'Most likely' }]);
     for (const a of res.body.final_code_assessments) expect(a.justification).toMatch(/^Coded because .+\. Evidence: ".+"$/);
   });
 

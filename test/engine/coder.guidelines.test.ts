@@ -197,7 +197,13 @@ export const WORD_SENSE_CASES: Case[] = [
   { rule: 'allergy reaction', note: 'ALLERGIES: The patient reports sulfa drugs give the patient a rash.', must: [], mustNot: ['R21'] },
   { rule: 'allergic rhinitis', note: 'Allergic rhinitis, on loratadine; allergic to penicillin.', must: ['J30.9'], mustNot: [] },
   { rule: 'allergy history', note: 'Allergic to penicillin (hives as a child).', must: [], mustNot: ['L50.9'] },
-  { rule: 'allergic reaction now', note: 'Allergic reaction to peanuts an hour ago with hives on the arms.', must: ['L50.9'], mustNot: [] },
+  // Hives from an allergic reaction now (L50.0 by the Index at balanced, L50.9 at fast): never an allergy status while it happens.
+  {
+    rule: 'allergic reaction now',
+    note: 'Allergic reaction to peanuts an hour ago with hives on the arms.',
+    must: [],
+    mustNot: ['Z91.010'],
+  },
   {
     rule: 'bladder infection',
     note: 'ASSESSMENT: Uncomplicated bladder infection. Start nitrofurantoin.',

@@ -57,6 +57,7 @@ describe('POST /v1/codify with ENGINE=openai', () => {
             source: 'note',
           },
         ],
+        traits: [],
       },
     ]);
     expect(res.body.discarded_code_assessments.map((a: CodeAssessment) => a.code)).toEqual(['J45.909']);

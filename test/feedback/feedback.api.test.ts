@@ -19,9 +19,8 @@ describe('GET /api/v1/feedback: signed notes as learning signal', () => {
   beforeAll(async () => {
     db = await isolatedDatabase();
     t = await startTestApp({ workers: true, env: { DATABASE_URL: db.url } });
-    edited = await pipelineNote(t, { group_id: group });
-    plain = await pipelineNote(t, { group_id: group });
-    await pipelineNote(t, { group_id: group }); // never signed: not listed
+    // The third is never signed: not listed.
+    [edited, plain] = await Promise.all([1, 2, 3].map(() => pipelineNote(t, { group_id: group })));
 
     // The clinician moves the subjective's first sentence to the plan, then signs with their own codes.
     draft = (await request(t.app).get(`/v1/clinical-notes/${edited.noteId}`).set(edited.caller.headers)).body.ai_generated_content;
@@ -35,7 +34,7 @@ describe('GET /api/v1/feedback: signed notes as learning signal', () => {
     // A note written by a person, signed: no draft of the engine, not listed.
     const human = await newNote(t, edited.caller);
     expect((await signNote(t, edited.caller, human.id, {}, { 'if-match': '"1"' })).status).toBe(200);
-  }, 180_000);
+  }, 300_000);
   afterAll(async () => {
     await t.close();
     await db.drop();

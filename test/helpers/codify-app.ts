@@ -40,4 +40,5 @@ export const ASSESSMENT = {
   justification: expect.any(String),
   confidence_percent: expect.any(Number),
   evidence: expect.any(Array),
+  traits: expect.any(Array),
 };

@@ -39,6 +39,7 @@ describe('operator audit API: GET /api/v1/audit-events', () => {
       status: 200,
       request_id: expect.stringMatching(/^[0-9a-f-]{36}$/),
       client_request_id: 'client-read-2',
+      filters: null,
     });
     expect(items[1].client_request_id).toBe('client-read-1');
     expect(items[0].request_id).not.toBe(items[1].request_id);

@@ -34,6 +34,8 @@ describe('POST and GET /v1/clinical-notes', () => {
       signed_at: null,
       signed_codes: null,
       amendment_reason: null,
+      patient_id: null,
+      visit_id: null,
     });
     expect(res.headers.etag).toBe('"1"');
     expect(res.headers.location).toBe(`/v1/clinical-notes/${res.body.id}`);

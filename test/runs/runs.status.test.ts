@@ -27,6 +27,8 @@ describe('run status path', () => {
       ended_at: null,
       output: null,
       error: null,
+      patient_id: null,
+      visit_id: null,
     });
 
     const run = await joinRun(t.app, caller, threadId, created.body.run_id);

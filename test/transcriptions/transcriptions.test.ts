@@ -31,6 +31,8 @@ describe('transcriptions', () => {
       duration_seconds: 312.5,
       language_used: 'es',
       original_transcript: '[doctor] hello\n[patient] hi',
+      patient_id: null,
+      visit_id: null,
       created_at: expect.stringMatching(ISO_MS),
       updated_at: expect.stringMatching(ISO_MS),
     });

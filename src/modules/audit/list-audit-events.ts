@@ -1,6 +1,7 @@
 import type { Request, Response } from 'express';
 import { z } from 'zod';
 import type { Queryable } from '../../db/pool.js';
+import { auditSearch } from '../../http/audit.js';
 import { parseWith } from '../../http/validate.js';
 import { listAuditEvents } from './audit.repo.js';
 
@@ -25,6 +26,9 @@ export const auditEventsQuery = z.object({
 export function listAuditEventsHandler(db: Queryable) {
   return async (req: Request, res: Response) => {
     const q = parseWith(auditEventsQuery, req.query);
+    // Recorded whatever follows: who searched the trail for what (the limit is not a search).
+    const { limit: _limit, ...filters } = q;
+    auditSearch(res, filters, q.patient);
     const items = await listAuditEvents(db, {
       resourceId: q.resource_id,
       patient: q.patient,

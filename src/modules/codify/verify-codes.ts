@@ -1,5 +1,5 @@
 import type { Queryable } from '../../db/pool.js';
-import type { CodeAssessment, CodeEvidence } from '../../engine/engine.js';
+import { TRAIT_NAMES, type CodeAssessment, type CodeEvidence, type CodeTrait } from '../../engine/engine.js';
 import { PDF_SEPARATOR } from '../../engine/local/coder/evidence.js';
 import type { CodeRow } from '../../terminology/code-table.js';
 import { isValidCodeFormat, toDotted, toUndotted } from '../../terminology/icd10-file.js';
@@ -43,6 +43,7 @@ export async function verifyAssessments(
     };
     const evidence = coded ? exactEvidence(a.evidence, coded.text, coded.noteLength) : [];
     if (evidence.length) verified.evidence = evidence;
+    verified.traits = validTraits(a.traits);
     if (final && !row.billable) {
       discarded.push({ ...verified, justification: `Discarded: header (non-billable) code. ${justification}`.trim() });
     } else (final ? finals : discarded).push(verified);
@@ -50,6 +51,19 @@ export async function verifyAssessments(
   for (const a of outcome.final_code_assessments) take(a, true);
   for (const a of outcome.discarded_code_assessments) take(a, false);
   return { outcome: { final_code_assessments: finals, discarded_code_assessments: discarded }, dropped };
+}
+
+/** The engine's traits that name a known trait and carry words; every assessment answers a list. */
+function validTraits(list: unknown): CodeTrait[] {
+  if (!Array.isArray(list)) return [];
+  const out: CodeTrait[] = [];
+  for (const t of list.slice(0, 10)) {
+    if (!t || typeof t !== 'object') continue;
+    const { name, text } = t as Record<string, unknown>;
+    if (typeof text !== 'string' || !text || !(TRAIT_NAMES as readonly unknown[]).includes(name)) continue;
+    out.push({ name: name as CodeTrait['name'], text: text.slice(0, 200) });
+  }
+  return out;
 }
 
 /**

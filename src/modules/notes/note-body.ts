@@ -26,6 +26,8 @@ export const readOnlyShape = {
   signed_by: z.unknown().optional(),
   signed_at: z.unknown().optional(),
   signed_codes: z.unknown().optional(),
+  patient_id: z.unknown().optional(),
+  visit_id: z.unknown().optional(),
 };
 
 export const READ_ONLY_FIELDS = Object.keys(readOnlyShape);

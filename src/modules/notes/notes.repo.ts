@@ -32,6 +32,9 @@ export interface ClinicalNote {
   signed_codes: SignedCode[] | null;
   /** Why the current version changed a signed note (null until amended). */
   amendment_reason: string | null;
+  /** The patient and the visit (encounter) when known: from x-patient, or from the pipeline's inbound event. */
+  patient_id: string | null;
+  visit_id: string | null;
   /** Present on extracted notes: per section, each sentence with its transcript lines. */
   evidence?: NoteEvidence;
 }
@@ -42,8 +45,6 @@ export interface ClinicalNote {
  */
 export interface NoteRow extends Omit<ClinicalNote, 'evidence'> {
   doctor_id: string | null;
-  patient_id: string | null;
-  visit_id: string | null;
   signed_version: number | null;
   engine_version: number | null;
   evidence: NoteEvidence | null;

@@ -25,9 +25,9 @@ export type { ClinicalNote } from './notes.repo.js';
 /** The fields a change may touch, in the order changed_fields lists them. */
 const CHANGEABLE = ['transcription_id', 'template', 'ai_generated_content', 'feedback', 'report_thread_id', 'report_run_id'] as const;
 
-/** The API shape of a stored row (drops the doctor, patient and visit identifiers and the bookkeeping of versions). */
+/** The API shape of a stored row (shows its patient and visit; drops the doctor and the bookkeeping of versions). */
 export function toClinicalNote(row: NoteRow): ClinicalNote {
-  const { doctor_id: _d, patient_id: _p, visit_id: _v, signed_version: _s, engine_version: _e, evidence, ...note } = row;
+  const { doctor_id: _d, signed_version: _s, engine_version: _e, evidence, ...note } = row;
   return evidence ? { ...note, evidence } : note; // additive: only extracted notes carry evidence
 }
 

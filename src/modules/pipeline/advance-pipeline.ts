@@ -69,6 +69,8 @@ const startExtraction: Transition = async (ctx) => {
     id: idOf(ctx, 'run'),
     threadId: thread.thread_id,
     ...owner(data),
+    // The run shows the visit too (DESIGN "Fair share between groups", audit).
+    visitId: data.visit_id,
     kind: 'extraction',
     input: { messages: [{ role: 'user', content: 'Extract the clinical note from the encounter transcript.' }] },
     config: {

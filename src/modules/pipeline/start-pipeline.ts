@@ -35,6 +35,7 @@ export async function startPipeline(deps: Pick<AppDeps, 'pool' | 'boss'>, event:
         userId: data.doctor_id,
         doctorId: data.doctor_id,
         patientId: data.patient_id,
+        visitId: data.visit_id,
         durationSeconds: data.duration_seconds,
         language: data.language ?? 'en',
         transcript: data.transcript,

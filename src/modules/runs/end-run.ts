@@ -32,6 +32,6 @@ export async function endRunWithEvent(
 
 /** The API's view of a stored run. */
 export function runView(run: StoredRun | Run): Run {
-  const { run_id, thread_id, status, created_at, kind, started_at, ended_at, output, error } = run;
-  return { run_id, thread_id, status, created_at, kind, started_at, ended_at, output, error };
+  const { run_id, thread_id, status, created_at, kind, started_at, ended_at, output, error, patient_id, visit_id } = run;
+  return { run_id, thread_id, status, created_at, kind, started_at, ended_at, output, error, patient_id, visit_id };
 }

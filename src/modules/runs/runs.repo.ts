@@ -23,6 +23,9 @@ export interface Run {
   ended_at: string | null;
   output: Record<string, unknown> | null;
   error: RunError | null;
+  /** The patient and the visit (encounter) when known: from x-patient, or from the pipeline's inbound event. */
+  patient_id: string | null;
+  visit_id: string | null;
 }
 
 /** What the worker needs beyond the API view: who asked, and what. */
@@ -30,7 +33,6 @@ export interface StoredRun extends Run {
   group_id: string;
   user_id: string;
   doctor_id: string;
-  patient_id: string | null;
   input: { messages: { role: 'user' | 'assistant' | 'system'; content: string }[] };
   config: { configurable: Record<string, unknown> };
   /** What is sent in the transaction that ends the run (enqueue-run.ts, end-run.ts); set by the server only. */
@@ -46,6 +48,7 @@ export interface NewRun {
   userId: string;
   doctorId: string;
   patientId?: string;
+  visitId?: string;
   kind: RunKind;
   input: unknown;
   config: unknown;
@@ -54,8 +57,8 @@ export interface NewRun {
 }
 
 const VIEW = `id AS run_id, thread_id, status, ${isoTime('created_at')}, kind, ${isoTime('started_at')},
-  ${isoTime('ended_at')}, output, error`;
-const STORED = `${VIEW}, group_id, user_id, doctor_id, patient_id, input, config, continuation, attempts, correlation_id`;
+  ${isoTime('ended_at')}, output, error, patient_id, visit_id`;
+const STORED = `${VIEW}, group_id, user_id, doctor_id, input, config, continuation, attempts, correlation_id`;
 const ACTIVE = `status IN ('pending', 'running')`;
 
 export const isEnded = (status: RunStatus) => status === 'completed' || status === 'failed';
@@ -78,8 +81,8 @@ export async function threadHasActiveRun(db: Queryable, threadId: string): Promi
 export async function insertRun(db: Queryable, r: NewRun): Promise<Run> {
   const { rows } = await db.query<Run>(
     `WITH ins AS (
-       INSERT INTO runs (id, thread_id, group_id, user_id, doctor_id, patient_id, kind, input, config, correlation_id, continuation)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $12)
+       INSERT INTO runs (id, thread_id, group_id, user_id, doctor_id, patient_id, kind, input, config, correlation_id, continuation, visit_id)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $12, $13)
        RETURNING *)
      SELECT ${VIEW} FROM ins, LATERAL (SELECT pg_notify($11, $1::text)) AS n`,
     [
@@ -95,6 +98,7 @@ export async function insertRun(db: Queryable, r: NewRun): Promise<Run> {
       r.correlationId ?? null,
       CHANNELS.runs,
       r.continuation === undefined ? null : JSON.stringify(r.continuation),
+      r.visitId ?? null,
     ],
   );
   return rows[0];

@@ -67,6 +67,10 @@ const auditEventDto = z
     status: z.number().int().openapi({ example: 200 }),
     request_id: z.string().nullable().openapi({ description: 'Made by the service' }),
     client_request_id: z.string().nullable().openapi({ description: "The caller's own `x-request-id`, as sent" }),
+    filters: z.record(z.string(), z.unknown()).nullable().openapi({
+      description:
+        'The filters of a read of the audit trail (`resource_id`, `patient`, `user`, `group_id`, `since`, `until`); null for other operations',
+    }),
   })
   .openapi('AuditEventDto');
 

@@ -27,6 +27,8 @@ export const FEATURES = [
   'title_words',
   'log_prior_count',
   'learned_score',
+  'index',
+  'index_words',
 ];
 
 export interface FeatureContext {
@@ -74,6 +76,8 @@ export function featuresOf(c: Candidate, fx: FeatureContext): number[] {
     Math.min(8, fx.table.index.requiredOf(c.index).length),
     Math.log1p(prior ? prior[1] : 0),
     c.origin === 'learned' && m ? m.score : 0,
+    Number(c.origin === 'index'),
+    c.origin === 'index' ? Math.min(4, m?.words?.length ?? 1) : 0,
   ];
 }
 
@@ -102,5 +106,7 @@ export function isFirm(c: Candidate): boolean {
   if (c.origin === 'rule' || c.named) return true;
   if (!m) return false;
   if (c.origin === 'lexicon') return true;
+  // An Index path through a subterm the note states (a main term and a site, a type, a cause).
+  if (c.origin === 'index') return (m.words?.length ?? 0) >= 2 && m.firm === true;
   return c.origin === 'description' && m.score >= 0.999 && m.end > m.start;
 }

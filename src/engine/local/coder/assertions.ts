@@ -41,6 +41,8 @@ const FORWARD: Array<[string, Assertion]> = [
   ['r/o', 'uncertain'],
   ['to exclude', 'uncertain'],
   ['suspected', 'uncertain'],
+  ['suspect', 'uncertain'],
+  ['suspects', 'uncertain'],
   ['suspicion of', 'uncertain'],
   ['suspicious for', 'uncertain'],
   ['possible', 'uncertain'],
@@ -151,6 +153,40 @@ function compile(list: Array<[string, Assertion]>): Map<string, Array<[string[],
 }
 const FWD = compile(FORWARD);
 const BWD = compile(BACKWARD);
+
+/** A trigger found in a sentence: what it asserts, its words, and the words it reaches. */
+export interface Trigger {
+  assertion: Assertion;
+  /** word positions of the trigger itself */
+  start: number;
+  end: number;
+  /** word positions it reaches */
+  from: number;
+  to: number;
+}
+
+/** Every ConText trigger of a sentence with its reach (the same scopes `assertWords` applies, without list continuation). */
+export function triggersOf(words: readonly string[]): Trigger[] {
+  const lower = words.map((w) => w.toLowerCase());
+  const out: Trigger[] = [];
+  for (let i = 0; i < lower.length; i++) {
+    const f = FWD.get(lower[i])?.find(([p]) => matchAt(lower, i, p));
+    if (f) {
+      const scope = SHORT.has(f[0].join(' ')) ? SHORT_SCOPE : SCOPE;
+      let j = i + f[0].length;
+      for (let n = 0; j < lower.length && n < scope && !TERMINATORS.has(lower[j]); j++, n++);
+      out.push({ assertion: f[1], start: i, end: i + f[0].length - 1, from: i + f[0].length, to: j - 1 });
+    }
+    const b = BWD.get(lower[i])?.find(([p]) => matchAt(lower, i, p));
+    if (b) {
+      const scope = SHORT.has(b[0].join(' ')) ? SHORT_SCOPE : SCOPE;
+      let j = i - 1;
+      for (let n = 0; j >= 0 && n < scope && !TERMINATORS.has(lower[j]); j--, n++);
+      out.push({ assertion: b[1], start: i, end: i + b[0].length - 1, from: j + 1, to: i - 1 });
+    }
+  }
+  return out;
+}
 
 function matchAt(words: string[], i: number, phrase: string[]): boolean {
   for (let k = 0; k < phrase.length; k++) if (words[i + k] !== phrase[k]) return false;

@@ -1,4 +1,5 @@
 import type { CodeTable } from '../../../terminology/code-table.js';
+import type { IndexTabular } from '../../../terminology/index-tabular.js';
 import type { Assertion } from './assertions.js';
 import type { Sentence } from './sentence-split.js';
 import type { Found } from './select.js';
@@ -10,7 +11,7 @@ export interface Span {
 }
 
 /** How a code came to be proposed; the acceptance model weighs each differently. */
-export type Origin = 'lexicon' | 'learned' | 'description' | 'rule';
+export type Origin = 'lexicon' | 'learned' | 'description' | 'index' | 'rule';
 
 /** One code the coder considers, with where the note supports it and what became of it. */
 export interface Candidate {
@@ -41,6 +42,10 @@ export interface NoteContext {
   sentences: Sentence[];
   /** an inpatient record (admission, hospital stay): uncertain diagnoses are coded as established (II.H) */
   inpatient: boolean;
+  /** the Alphabetic Index and Tabular List notes, when loaded */
+  it?: IndexTabular;
+  /** words that complete a code by default (encounter, closed, displaced) */
+  defaults?: readonly string[];
 }
 
 export class Candidates {

@@ -2,6 +2,10 @@ import type { Candidates } from './candidate.js';
 import { applyCombinations } from './guidelines/combination.js';
 import { applyDrugTherapy } from './guidelines/drugs.js';
 import { applyExcludes1 } from './guidelines/excludes.js';
+import { applyTabularExcludes1 } from './guidelines/tabular-excludes.js';
+import { applyAllergyStatus } from './guidelines/allergy-status.js';
+import { applyExamEncounter } from './guidelines/exam-encounter.js';
+import { applySubstanceUse } from './guidelines/substance-use.js';
 import { applyFeverChills } from './guidelines/fever.js';
 import { applyHistory } from './guidelines/history.js';
 import { applyIntegralSymptoms } from './guidelines/integral.js';
@@ -18,9 +22,13 @@ export function applyGuidelines(cands: Candidates, cfg: LevelConfig): void {
   applyHistory(cands);
   applyTobacco(cands);
   applyDrugTherapy(cands);
+  applyAllergyStatus(cands);
+  applySubstanceUse(cands);
   applyCombinations(cands);
   if (cfg.qualifiers) applyQualifiers(cands);
   applyFeverChills(cands);
   applyIntegralSymptoms(cands);
   applyExcludes1(cands);
+  applyTabularExcludes1(cands);
+  applyExamEncounter(cands);
 }

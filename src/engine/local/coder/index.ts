@@ -11,6 +11,7 @@ import { matchExactTitles } from './exact-titles.js';
 import { applyGuidelines } from './guidelines.js';
 import { blankHeadings } from './headings.js';
 import { justify } from './justify.js';
+import { traitsOf } from './traits.js';
 import { ARTIFACTS } from './learned/artifacts.js';
 import type { CoderArtifacts } from './learned/types.js';
 import { compiledLearned, matchLearned, type CompiledLearned } from './learned-matcher.js';
@@ -18,7 +19,11 @@ import { compiledLexicon, matchLexicon, type CompiledLexicon } from './lexicon-m
 import { LEVELS, type LevelConfig } from './levels.js';
 import type { Mention } from './mention.js';
 import { splitSentences } from './sentence-split.js';
-import { billableFor, categoryLessSpecific, mergeByCode, resolveSentence, type Found } from './select.js';
+import { billableFor, categoryLessSpecific, mergeByCode, mergeIndexFound, resolveSentence, type Found } from './select.js';
+import { indexMentions, type IndexNote } from './index-lookup.js';
+import { encounterDefaults } from './encounter.js';
+import { shippedIndexTabular, type IndexTabular } from '../../../terminology/index-tabular.js';
+import type { Assertion } from './assertions.js';
 import { isInpatient } from './setting.js';
 import { coldIllness, msSense, senseProblem } from './word-sense.js';
 
@@ -32,6 +37,8 @@ export interface CodifyOptions {
   noteLength?: number;
   /** learned lexicon and acceptance model; null: none (training), default: the committed ones */
   artifacts?: CoderArtifacts | null;
+  /** the Alphabetic Index and Tabular; null: none; default: the shipped ones */
+  indexTabular?: IndexTabular | null;
 }
 
 /**
@@ -40,18 +47,28 @@ export interface CodifyOptions {
  */
 export function codifyText(table: CodeTable, text: string, model: CodifyModel, options: CodifyOptions = {}): CodifyTextResult {
   const artifacts = options.artifacts === undefined ? ARTIFACTS : options.artifacts;
-  const cands = codifyCandidates(table, text, model, artifacts);
+  const it = options.indexTabular === undefined ? shippedIndexTabular() : options.indexTabular;
+  const cands = codifyCandidates(table, text, model, artifacts, undefined, it ?? undefined);
   const finals: CodeAssessment[] = [];
   const discarded: CodeAssessment[] = [];
   for (const c of cands.list) {
     // A learned phrase the model rejects was an association, never a statement: not reported.
     if (!c.final && c.origin === 'learned') continue;
+    const traits = traitsOf(c, cands.ctx);
+    let justification = justify(c, cands.ctx);
+    // A discard for how the note asserts the condition names that trait and its words.
+    const cause =
+      !c.final && c.assertion !== 'present'
+        ? traits.find((t) => t.name === c.assertion || (c.assertion === 'historical' && t.name === 'resolved'))
+        : undefined;
+    if (cause) justification = justification.replace(/^(Discarded: .*?\.)(?=\s|$)/, `$1 Trait: ${cause.name} ("${cause.text}").`);
     (c.final ? finals : discarded).push({
       code: dotted(c.code),
       description: table.descriptionAt(c.index),
-      justification: justify(c, cands.ctx),
+      justification,
       confidence_percent: c.confidence,
       evidence: evidenceOf(text, c.spans, options.noteLength),
+      traits,
     });
   }
   return { final_code_assessments: finals, discarded_code_assessments: discarded };
@@ -71,18 +88,28 @@ export function codifyCandidates(
   model: CodifyModel,
   artifacts: CoderArtifacts | null,
   observe?: Observer,
+  it: IndexTabular | undefined = shippedIndexTabular(),
 ): Candidates {
   const cfg = LEVELS[model];
   const lex = compiledLexicon(table);
   const learned = artifacts && cfg.learned ? compiledLearned(table, artifacts.lexicon, cfg.learnedMinPrecision) : undefined;
   const sentences = splitSentences(blankHeadings(text));
-  const ctx: NoteContext = { table, text, sentences, inpatient: isInpatient(sentences) };
+  const ctx: NoteContext = { table, text, sentences, inpatient: isInpatient(sentences), it, defaults: encounterDefaults(text) };
   const sources = new Map<number, Set<string>>();
   const senseDropped: Found[] = [];
   const found: Found[] = [];
+  const read = sentences.map((s) => ({ st: stemWords(s.words), assertions: assertWords(s.words) }));
+  const indexNote = it && indexNoteOf(it, table, text, read);
   sentences.forEach((s, si) => {
     const fromData: Found[] = [];
-    const items = sentenceMentions(table, lex, learned, cfg, s.words, s.lower, si, fromData);
+    const { st, assertions } = read[si];
+    const items = sentenceMentions(table, lex, learned, cfg, s.words, s.lower, si, fromData, st, assertions);
+    const indexed = indexNote
+      ? indexMentions(indexNote, st, s.lower, assertions, si, cfg.indexWindow).map((mention) => ({
+          mention,
+          assertion: assertionOf(assertions, mention.start, mention.end),
+        }))
+      : [];
     const lower = s.lower;
     const kept: Found[] = [];
     for (const f of items.length && fromData.length ? items.concat(fromData) : items.length ? items : fromData) {
@@ -93,7 +120,15 @@ export function codifyCandidates(
       if (problem) senseDropped.push({ ...f, discard: problem });
       else if (f.mention.source !== 'learned') kept.push(f);
     }
-    const resolved = resolveSentence(kept, table);
+    for (const f of indexed) {
+      const set = sources.get(f.mention.code) ?? new Set();
+      set.add('index');
+      sources.set(f.mention.code, set);
+    }
+    const resolved = mergeIndexFound(
+      resolveSentence(kept, table),
+      indexed.filter((f) => !senseProblem(table, f.mention, lower)),
+    );
     // Learned phrases are associations, not statements of a concept: they neither cover nor are
     // covered by what the sentence states; they add the codes it does not already hold.
     const held = new Set(resolved.map((f) => f.mention.code));
@@ -196,11 +231,13 @@ function addFound(cands: Candidates, f: Found, occurrences: number): void {
     occurrences,
     confidence: 0,
   };
+  // A sequela ("following cerebral infarction", 7th character S) is current, however long ago its cause (I.B.10).
+  if (c.assertion === 'historical' && /\b(following|sequela)\b/i.test(table.descriptionAt(index))) c.assertion = 'present';
   if (f.discard) c.why = `Discarded: word sense. ${f.discard}`;
-  else if (f.assertion === 'uncertain' && inpatient) {
+  else if (c.assertion === 'uncertain' && inpatient) {
     c.final = true;
     c.rule = 'an uncertain diagnosis in an inpatient record is coded as if established (guideline II.H)';
-  } else if (f.assertion !== 'present') c.why = REASONS[f.assertion];
+  } else if (c.assertion !== 'present') c.why = REASONS[c.assertion];
   else if (f.lessSpecificThan !== undefined)
     c.why = `Discarded: less specific than ${table.dottedAt(f.lessSpecificThan)}, stated in the same words.`;
   else if (!table.billableAt(index)) {
@@ -249,9 +286,9 @@ function sentenceMentions(
   lower: string[],
   si: number,
   learnedOut: Found[],
+  st: { stems: string[]; from: number[] },
+  assertions: Assertion[],
 ): Found[] {
-  const st = stemWords(words);
-  const assertions = assertWords(words);
   const lexical = matchLexicon(lex, words, st, si);
   const fromData = learned ? matchLearned(learned, st, si) : [];
   learnedOut.length = 0;
@@ -277,4 +314,16 @@ function clausesOf(lower: readonly string[], breaks: ReadonlySet<string>): Int32
     out[i] = c;
   }
   return out;
+}
+
+/** What the Index lookup reads from the whole note: the stems stated as present, and the encounter. */
+function indexNoteOf(
+  it: IndexTabular,
+  table: CodeTable,
+  text: string,
+  read: ReadonlyArray<{ st: { stems: string[]; from: number[] }; assertions: Assertion[] }>,
+): IndexNote {
+  const notePresent = new Set<string>();
+  for (const { st, assertions } of read) st.stems.forEach((s, k) => assertions[st.from[k]] === 'present' && notePresent.add(s));
+  return { it, table, notePresent, defaults: encounterDefaults(text) };
 }

@@ -29,6 +29,8 @@ export function ruleOf(c: Candidate, table: CodeTable, text: string): string {
       return `the note states "${said}", a phrase coders assigned ${dotted(c.code)} to in the training documents`;
     case 'description':
       return `the note states the official title "${table.descriptionAt(c.index)}" as "${said}"`;
+    case 'index':
+      return `the Alphabetic Index leads from "${said}" (${c.found?.mention.indexPath ?? 'its main term'}) to ${dotted(c.code)}, verified in the Tabular List`;
     default:
       return c.rule;
   }

@@ -25,6 +25,8 @@ export interface LevelConfig {
   qualifiers: boolean;
   /** a title match must lie within one clause; spread out, not across "and"/"or" (window) */
   clauses: boolean;
+  /** how many words from its main term an Index subterm may be stated (in the same clause) */
+  indexWindow: number;
 }
 
 // fast: exact titles (hash lookup) and the curated synonyms; balanced: titles read within a clause,
@@ -43,6 +45,7 @@ export const LEVELS: Record<CodifyModel, LevelConfig> = {
     learnedMinPrecision: 1,
     qualifiers: true,
     clauses: false,
+    indexWindow: 3,
   },
   balanced: {
     descriptions: 'window',
@@ -55,6 +58,7 @@ export const LEVELS: Record<CodifyModel, LevelConfig> = {
     learnedMinPrecision: 0.5,
     qualifiers: true,
     clauses: true,
+    indexWindow: 8,
   },
   'high-quality': {
     descriptions: 'window',
@@ -67,5 +71,6 @@ export const LEVELS: Record<CodifyModel, LevelConfig> = {
     learnedMinPrecision: 0.35,
     qualifiers: true,
     clauses: true,
+    indexWindow: 12,
   },
 };

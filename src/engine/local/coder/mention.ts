@@ -4,7 +4,15 @@ export interface Mention {
   sentence: number;
   start: number;
   end: number;
-  source: 'lexicon' | 'learned' | 'description';
+  source: 'lexicon' | 'learned' | 'description' | 'index';
+  /** the words an Index lookup matched (its main term and subterms), when they are not all of start..end */
+  words?: number[];
+  /** the Index path that led to the code ("Tear, torn > meniscus > medial") */
+  indexPath?: string;
+  /** an Index code whose completed title the note states whole (a firm reading) */
+  titleStated?: boolean;
+  /** an Index reading the note states plainly: a subterm stated whole, or the completed title */
+  firm?: boolean;
   /** covered IDF weight (description) or a fixed strength (lexicon): larger means more specific */
   weight: number;
   /** 0-1 quality of the match */

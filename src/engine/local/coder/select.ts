@@ -128,3 +128,28 @@ export function billableFor(table: CodeTable, code: number): number | undefined 
   }
   return best && best.score >= 2 ? table.indexOf(best.code) : undefined;
 }
+
+/**
+ * Index lookups beside the sentence's other readings: a reading whose words all lie among the
+ * words an Index path matched, over fewer words, is less specific than the Index's code
+ * ("pneumonia" inside "influenza with pneumonia"); an Index code another reading already gives is
+ * not repeated.
+ */
+export function mergeIndexFound(resolved: Found[], indexed: Found[]): Found[] {
+  const out = [...resolved];
+  for (const f of indexed) {
+    const words = f.mention.words ?? [];
+    const has = new Set(words);
+    if (resolved.some((r) => r.mention.code === f.mention.code)) continue;
+    for (let k = 0; k < out.length; k++) {
+      const m = out[k].mention;
+      if (m.source === 'index' || out[k].lessSpecificThan !== undefined) continue;
+      const width = m.end - m.start + 1;
+      let inside = width < words.length;
+      for (let w = m.start; inside && w <= m.end; w++) inside = has.has(w);
+      if (inside) out[k] = { ...out[k], lessSpecificThan: f.mention.code };
+    }
+    out.push(f);
+  }
+  return out.filter((f) => f.lessSpecificThan === undefined || f.mention.source === 'lexicon');
+}

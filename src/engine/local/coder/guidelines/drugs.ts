@@ -30,6 +30,12 @@ const ONGOING =
 const NOT_ONGOING =
   /^(start|started|starting|initiate|initiated|begin|add|added|adding|consider|considering|prescribe|prescribed|switch|switched|discontinue|discontinued|stop|stopped|hold|held|allergy|allergic|after|once|single|dose|loading|bolus|if|treated|treatment|course|empirical|intravenous|iv)$/;
 
+// Z79 is for long-term (current) use (I.C.21.c.3): a drug the note stops, or takes for days, is not.
+const STOPPED = /^(stop|stopped|stopping|discontinue|discontinued|hold|held|quit)$/;
+const SHORT_COURSE = /^(days?|prn|needed|occasionally|occasional|sometimes|counter|otc)$/;
+const SHORT_TERM_CLASSES = new Set(['Z79.1', 'Z79.891', 'Z79.52']);
+const LONG_TERM = /^(long-term|longterm|chronic|chronically|years|months|maintenance|maintained)$/;
+
 function words(list: string, code: string): Array<[string, string]> {
   return list.split(' ').map((w) => [w, code]);
 }
@@ -40,6 +46,12 @@ function words(list: string, code: string): Array<[string, string]> {
  */
 export function applyDrugTherapy(cands: Candidates): void {
   const found = new Map<string, Span[]>();
+  const stopped = new Set<string>();
+  for (const s of cands.ctx.sentences) {
+    for (let i = 0; i < s.lower.length; i++) {
+      if (BY_DRUG.has(s.lower[i]) && s.lower.slice(Math.max(0, i - 5), i).some((w) => STOPPED.test(w))) stopped.add(s.lower[i]);
+    }
+  }
   for (const s of cands.ctx.sentences) {
     const lower = s.lower;
     let asserted: ReturnType<typeof assertWords> | undefined;
@@ -49,8 +61,12 @@ export function applyDrugTherapy(cands: Candidates): void {
       asserted ??= assertWords(s.words);
       if (asserted[i] !== 'present') continue;
       const near = lower.slice(Math.max(0, i - 4), i + 4);
-      if (near.some((w) => NOT_ONGOING.test(w))) continue;
+      if (stopped.has(lower[i]) || near.some((w) => NOT_ONGOING.test(w))) continue;
       if (!near.some((w) => ONGOING.test(w))) continue;
+      // A drug often taken for a short while (an NSAID, an opioid, a steroid) needs the note to say it is long-term.
+      const wide = lower.slice(Math.max(0, i - 8), i + 10);
+      if (SHORT_TERM_CLASSES.has(code) && !wide.some((w) => LONG_TERM.test(w))) continue;
+      if (wide.some((w) => SHORT_COURSE.test(w))) continue;
       const list = found.get(code) ?? [];
       list.push({ start: s.starts[i], end: s.ends[i] });
       found.set(code, list);

@@ -1,0 +1,118 @@
+import type { CodeTable } from '../../../terminology/code-table.js';
+import { wordStems } from '../../../terminology/text-normalize.js';
+
+/** What the note states around a mention, as the completion of a code reads it. */
+export interface Stated {
+  /** stems the note states as present (with the defaults: encounter, closed, displaced) */
+  present: ReadonlySet<string>;
+  /** stems the note denies ("no dyskinesia") */
+  negated: ReadonlySet<string>;
+}
+
+// Words of a title that say nothing the note must state.
+const NEUTRAL = new Set(['unspecifi', 'other', 'nec', 'current', 'injuri', 'encount', 'mention', 'not', 'elsewher', 'classifi', 'specifi']);
+
+const titleCache = new Map<string, Array<{ stem: string; without: boolean }>>();
+
+/** The stems of a title, each marked when it follows "without" (until the next comma). */
+function titleStems(title: string): Array<{ stem: string; without: boolean }> {
+  let out = titleCache.get(title);
+  if (out) return out;
+  out = [];
+  for (const clause of title.toLowerCase().split(',')) {
+    let without = false;
+    for (const w of clause.split(/\s+/)) {
+      if (w === 'without') {
+        without = true;
+        continue;
+      }
+      for (const stem of wordStems(w)) if (!out.some((o) => o.stem === stem)) out.push({ stem, without });
+    }
+  }
+  if (titleCache.size < 100_000) titleCache.set(title, out);
+  return out;
+}
+
+/**
+ * How well a title fits what the note states: +1 for each stated word, -1 for each word the note
+ * does not state (a site, a side, a type), 0 for neutral words; a "without X" clause fits when X
+ * is not stated, and is against it when X is.
+ */
+export function fitOf(title: string, stated: Stated): number {
+  let s = 0;
+  for (const { stem, without } of titleStems(title)) {
+    if (without) {
+      if (stated.negated.has(stem)) s += 1;
+      else if (stated.present.has(stem)) s -= 1;
+    } else if (stated.present.has(stem) && !stated.negated.has(stem)) s += 1;
+    else if (!NEUTRAL.has(stem)) s -= 1;
+  }
+  return s;
+}
+
+/**
+ * A code the table in force added after the Index was written (FY2026's E66.811-E66.813 "Obesity,
+ * class 1-3"), in the same category as `index`, whose title the note states whole and better:
+ * the Index cannot lead to it, the note can.
+ */
+export function newerFit(table: CodeTable, index: number, stated: Stated, known: (code: string) => boolean): number | undefined {
+  const newer = newerIn(table, table.codeAt(index).slice(0, 3), known);
+  if (newer.length === 0) return undefined;
+  const own = fitOf(table.descriptionAt(index), stated);
+  let best: number | undefined;
+  let bestFit = own;
+  for (const i of newer) {
+    const title = table.descriptionAt(i);
+    const fit = fitOf(title, stated);
+    if (fit > bestFit && fit === statedWords(title, stated)) {
+      bestFit = fit;
+      best = i;
+    }
+  }
+  return best;
+}
+
+const newerCache = new WeakMap<CodeTable, Map<string, number[]>>();
+
+/** The billable codes of a category that the Index's Tabular lacks, found once per table. */
+function newerIn(table: CodeTable, category: string, known: (code: string) => boolean): number[] {
+  let cache = newerCache.get(table);
+  if (!cache) newerCache.set(table, (cache = new Map()));
+  let list = cache.get(category);
+  if (!list) {
+    list = table
+      .descendantsOf(category)
+      .filter((r) => r.billable && !known(r.code))
+      .map((r) => table.indexOf(r.code)!);
+    cache.set(category, list);
+  }
+  return list;
+}
+
+/** How many of a title's words the note states. */
+function statedWords(title: string, stated: Stated): number {
+  return titleStems(title).filter((t) => !t.without && stated.present.has(t.stem) && !stated.negated.has(t.stem)).length;
+}
+
+/**
+ * The billable code of the table in force that an Index or Tabular code stands for: the code
+ * itself when billable; else (a header, a code written "M25.46-", a FY2023 code the FY2026 table
+ * expanded) the billable code below it whose title fits what the note states best (side, 7th
+ * character, type), the first in code order on a tie. Undefined when the table holds none.
+ */
+export function completeCode(table: CodeTable, code: string, stated: Stated): number | undefined {
+  const base = code.replace(/[.-]/g, '');
+  const own = table.indexOf(base);
+  if (own !== undefined && table.billableAt(own)) return own;
+  let best: number | undefined;
+  let bestFit = -Infinity;
+  for (const row of table.descendantsOf(base)) {
+    if (!row.billable) continue;
+    const fit = fitOf(row.description, stated);
+    if (fit > bestFit) {
+      bestFit = fit;
+      best = table.indexOf(row.code);
+    }
+  }
+  return best;
+}

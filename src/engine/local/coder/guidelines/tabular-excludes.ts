@@ -1,0 +1,86 @@
+import { stemWords } from '../../../../terminology/text-normalize.js';
+import { type Candidate, type Candidates, dotted, sentenceAt } from '../candidate.js';
+import { fitOf, type Stated } from '../complete-code.js';
+
+/** Whether a Tabular reference ("M25.4-", "F10.2-", "E65", "R90-R93") covers an undotted code. */
+export function refCovers(ref: string, code: string): boolean {
+  const range = /^([A-Z][0-9A-Z.]*)-([A-Z][0-9A-Z.]*)$/.exec(ref);
+  if (range) {
+    const lo = range[1].replace('.', '');
+    const hi = range[2].replace('.', '');
+    return code.slice(0, lo.length) >= lo && code.slice(0, hi.length) <= hi;
+  }
+  return code.startsWith(ref.replace(/[.-]/g, ''));
+}
+
+/** The stems of the sentences that hold a candidate's evidence, with the note's defaults. */
+function statedOf(cands: Candidates, list: Candidate[]): Stated {
+  const present = new Set<string>(cands.ctx.defaults ?? []);
+  for (const c of list) {
+    for (const span of c.spans) {
+      const s = sentenceAt(cands.ctx, span.start, span.end);
+      if (s) for (const stem of stemWords(s.words).stems) present.add(stem);
+    }
+  }
+  return { present, negated: new Set() };
+}
+
+function sameSentence(cands: Candidates, a: Candidate, b: Candidate): boolean {
+  const of = (c: Candidate) => new Set(c.spans.map((s) => sentenceAt(cands.ctx, s.start, s.end)));
+  const sa = of(a);
+  return [...of(b)].some((s) => s !== undefined && sa.has(s));
+}
+
+/**
+ * Excludes1 from the Tabular List (I.A.12.a): two codes whose notes exclude each other are never
+ * both coded. When the excluded code's note points at a subcategory that holds a combination of
+ * the two ("angina pectoris with atherosclerotic heart disease (I25.1-)"), the code there whose
+ * title fits both statements best replaces them; otherwise the code whose note excludes the
+ * other goes ("swelling of joint (M25.4-)": R22.9 goes, M25.461 stays).
+ */
+export function applyTabularExcludes1(cands: Candidates): void {
+  const it = cands.ctx.it;
+  if (!it) return;
+  const { table } = cands.ctx;
+  for (const a of cands.finals()) {
+    if (!a.final) continue;
+    for (const note of it.notesUp(dotted(a.code))) {
+      if (note.kind !== 'x1' || !a.final) continue;
+      for (const ref of note.refs) {
+        const b = cands.finals().find((f) => f !== a && f.final && refCovers(ref, f.code));
+        if (!b) continue;
+        const stated = statedOf(cands, [a, b]);
+        let best = b.index;
+        let bestFit = fitOf(table.descriptionAt(b.index), stated);
+        if (!/-[A-Z]/.test(ref)) {
+          for (const row of table.descendantsOf(ref.replace(/[.-]/g, ''))) {
+            const fit = row.billable ? fitOf(row.description, stated) : -Infinity;
+            if (fit > bestFit) {
+              bestFit = fit;
+              best = table.indexOf(row.code)!;
+            }
+          }
+        }
+        const why = `Discarded: Excludes1 in the Tabular List at ${dotted(a.code)}: "${note.text}"`;
+        // Without a combination code, only when the note states the two together (one sentence),
+        // or when the excluded code is a sign or symptom whose definitive diagnosis is coded
+        // (I.B.5): across a long record two conditions are often two conditions at two times.
+        if (best === b.index && !a.code.startsWith('R') && !sameSentence(cands, a, b)) continue;
+        if (best !== b.index) {
+          const made = cands.assign(
+            table.codeAt(best),
+            `combination code (I.A.12.a, I.B.9): ${dotted(a.code)} Excludes1 "${note.text}", and ${table.dottedAt(best)} states both`,
+            [a, b],
+          );
+          if (made) {
+            cands.discard(a, `${why}; both are coded as ${table.dottedAt(best)}.`);
+            cands.discard(b, `Discarded: coded with ${dotted(a.code)} as the combination code ${table.dottedAt(best)}.`);
+            break;
+          }
+        }
+        cands.discard(a, `${why}; ${dotted(b.code)} is coded.`);
+        break;
+      }
+    }
+  }
+}

@@ -1,0 +1,406 @@
+import type { CodeTable } from '../../../terminology/code-table.js';
+import type { IndexTabular } from '../../../terminology/index-tabular.js';
+import { wordStems } from '../../../terminology/text-normalize.js';
+import type { Assertion } from './assertions.js';
+import { completeCode, newerFit, type Stated } from './complete-code.js';
+import { mainTermsByStems, readingOf, type TitleReading } from './index-terms.js';
+import { forEachStemPhrase, type Mention, type SentenceStems } from './mention.js';
+
+/** The note as the Index lookup reads it: stems stated anywhere (for "with"), and the encounter. */
+export interface IndexNote {
+  it: IndexTabular;
+  table: CodeTable;
+  /** stems stated as present anywhere in the note (guideline I.A.15: "with" needs no link stated) */
+  notePresent: ReadonlySet<string>;
+  /** stems that complete a code by default: the encounter (7th character), closed, displaced */
+  defaults: readonly string[];
+}
+
+interface Path {
+  term: number;
+  score: number;
+  /** word positions of the sentence that the path's titles matched */
+  words: number[];
+  /** the path used a "with" subterm (a combination code) */
+  combination: boolean;
+  /** subterms the note states whole (no level skipped, no word of a title missing) */
+  exact?: number;
+  /** a level was skipped or a title read without one of its words */
+  loose?: boolean;
+}
+
+const MAX_SEE_HOPS = 2;
+// Reasons for an encounter (examinations, screening, tests, aftercare, fitting of devices): the
+// visit's purpose, which guideline rules code from the note as a whole, never a word of a sentence.
+const ENCOUNTER_REASON = /^Z(0[0-9]|1[0-3]|4[0-9]|5[0-3])/;
+// Words of a completed title the note need not state for the code to be a firm reading.
+const NEUTRAL_TITLE = new Set([
+  'unspecifi',
+  'other',
+  'nec',
+  'current',
+  'injuri',
+  'encount',
+  'elsewher',
+  'classifi',
+  'specifi',
+  'site',
+  'without',
+  'complic',
+]);
+const CLAUSE_BREAKS = new Set([';', ':', '(', ')', '.']);
+
+/** Clause number of each word: semicolons, colons and brackets end a clause (commas do not: "Effusion, right knee"). */
+function clausesOf(lower: readonly string[]): Int32Array {
+  const out = new Int32Array(lower.length);
+  let c = 0;
+  for (let i = 0; i < lower.length; i++) {
+    if (CLAUSE_BREAKS.has(lower[i])) c++;
+    out[i] = c;
+  }
+  return out;
+}
+const [RIGHT, LEFT, BOTH, UNILATERAL, BILATERAL] = ['right', 'left', 'both', 'unilateral', 'bilateral'].map((w) => wordStems(w)[0]);
+
+/**
+ * Codes one sentence by the Alphabetic Index, as a coder does: each main term the sentence states
+ * (by its stems), then down its subterms by the words the sentence states (site, side, acuity,
+ * cause; "with" per I.A.15 from anywhere in the note; nonessential modifiers never required),
+ * following `see`, taking the Index's default (the subterm that needs no word, or the term's own
+ * code) when nothing more is stated; then the code is completed in the table in force (side, 7th
+ * character, a FY2026 child of an expanded code).
+ */
+export function indexMentions(
+  note: IndexNote,
+  st: SentenceStems,
+  lower: readonly string[],
+  assertions: readonly Assertion[],
+  si: number,
+  window: number,
+): Mention[] {
+  const { it } = note;
+  const { byStems, maxLen } = mainTermsByStems(it);
+  const clause = clausesOf(lower);
+  const all = new Map<string, number[]>();
+  const put = (stem: string, w: number) => {
+    const list = all.get(stem);
+    if (list) list.push(w);
+    else all.set(stem, [w]);
+  };
+  st.stems.forEach((stem, k) => {
+    const w = st.from[k];
+    put(stem, w);
+    // Laterality in words: a side is one side of a pair; "both" is bilateral (I.B.13).
+    if (stem === RIGHT || stem === LEFT) put(UNILATERAL, w);
+    if (stem === BOTH) put(BILATERAL, w);
+  });
+  const negated = new Set<string>();
+  st.stems.forEach((s, k) => {
+    if (assertions[st.from[k]] === 'negated') negated.add(s);
+  });
+  const out: Mention[] = [];
+  const taken = new Set<number>();
+  forEachStemPhrase(st, byStems, maxLen, (mains, start, end, len) => {
+    const anchor: number[] = [];
+    for (let w = start; w <= end; w++) anchor.push(w);
+    const where = new Near(all, clause, start, end, window);
+    let best: Path | undefined;
+    for (const main of mains) {
+      const path = descend(note, where, main, { term: main, score: len, words: anchor, combination: false }, 0);
+      if (path && (!best || path.score > best.score)) best = path;
+    }
+    if (!best) return;
+    // A main term alone is what the titles and names already read; the Index adds its subterms,
+    // or a code the table added after the Index (below).
+    const mainOnly = best.words.length <= anchor.length;
+    const code = codeOf(note, where, best, 0);
+    if (code === undefined) return;
+    const present = where.stems();
+    for (const d of note.defaults) present.add(d);
+    const stated: Stated = { present, negated };
+    const completed = completeCode(note.table, code.code, stated);
+    const newer = completed === undefined ? undefined : newerFit(note.table, completed, stated, (c) => it.inTabular(c));
+    if (mainOnly && newer === undefined) return;
+    const index = newer ?? completed;
+    if (index === undefined || taken.has(index) || ENCOUNTER_REASON.test(note.table.codeAt(index))) return;
+    taken.add(index);
+    // The words the completed title states too ("right", "knee" of "Effusion, right knee").
+    const words = [...code.path.words];
+    // Where the note states the code's own title: these words must lie together for a firm reading.
+    const titleWords: number[] = [];
+    let titleStated = true;
+    for (const stem of note.table
+      .descriptionAt(index)
+      .split(/[\s,]+/)
+      .flatMap((w) => wordStems(w))) {
+      if (NEUTRAL_TITLE.has(stem)) continue;
+      if (where.has(stem)) titleWords.push(where.first(stem));
+      else if (!present.has(stem)) titleStated = false;
+    }
+    words.push(...titleWords);
+    const together = titleWords.length >= 2 ? titleWords : words;
+    out.push({
+      code: index,
+      sentence: si,
+      start: Math.min(...words),
+      end: Math.max(...words),
+      words: [...new Set(words)].sort((a, b) => a - b),
+      indexPath: pathTitles(it, code.path.term),
+      titleStated,
+      // Firm: the note states the path or the title plainly, in a few words together (a long
+      // sentence of a case report holds site words that belong to other findings).
+      firm:
+        compact(lower, together) &&
+        ((titleStated && together.length >= 2) || (!code.path.loose && (code.path.exact ?? 0) > 0 && covers(lower, together))),
+      source: 'index',
+      weight: 3 * code.path.score,
+      score: Math.min(1, code.path.score / 3),
+    });
+  });
+  // Of two lookups over the same words, the one that states more of them; a reading that is not
+  // firm is left to the titles and names (on CodiEsp's case reports such readings were right 1 in 4).
+  return out
+    .filter((m) => m.firm)
+    .filter((m) => !out.some((o) => o !== m && o.words!.length > m.words!.length && m.words!.every((w) => o.words!.includes(w))));
+}
+
+/** The sentence's stems as one main term sees them: within `window` words of it, in its clause. */
+class Near {
+  constructor(
+    private readonly all: ReadonlyMap<string, number[]>,
+    private readonly clause: Int32Array,
+    private readonly start: number,
+    private readonly end: number,
+    private readonly window: number,
+  ) {}
+
+  /** The first position of `stem` in reach, or -1. */
+  first(stem: string): number {
+    const list = this.all.get(stem);
+    if (!list) return -1;
+    for (const w of list)
+      if (this.clause[w] === this.clause[this.start] && w >= this.start - this.window && w <= this.end + this.window) return w;
+    return -1;
+  }
+
+  has(stem: string): boolean {
+    return this.first(stem) >= 0;
+  }
+
+  stems(): Set<string> {
+    const out = new Set<string>();
+    for (const stem of this.all.keys()) if (this.has(stem)) out.add(stem);
+    return out;
+  }
+}
+
+const FILLER = new Set([
+  'the',
+  'a',
+  'an',
+  'of',
+  'in',
+  'on',
+  'at',
+  'to',
+  'with',
+  'and',
+  'or',
+  'is',
+  'was',
+  'has',
+  'had',
+  'his',
+  'her',
+  'for',
+  'by',
+  'from',
+  'as',
+  'there',
+  'patient',
+]);
+
+/** The reading states at least half of its phrase (the words between commas around it): a finding named, not a word of a narrative. */
+function covers(lower: readonly string[], words: readonly number[]): boolean {
+  const set = new Set(words);
+  let a = Math.min(...set);
+  let b = Math.max(...set);
+  while (a > 0 && !/^[,;:()]$/.test(lower[a - 1])) a--;
+  while (b < lower.length - 1 && !/^[,;:().]$/.test(lower[b + 1])) b++;
+  let content = 0;
+  for (let i = a; i <= b; i++) if (/[a-z]/.test(lower[i]) && !FILLER.has(lower[i])) content++;
+  return set.size * 2 >= content;
+}
+
+/** Words that lie together: at most one other word that says something between the first and the last. */
+function compact(lower: readonly string[], words: readonly number[]): boolean {
+  const set = new Set(words);
+  let others = 0;
+  for (let i = Math.min(...set); i <= Math.max(...set); i++) if (!set.has(i) && /[a-z]/.test(lower[i]) && !FILLER.has(lower[i])) others++;
+  return others <= 1;
+}
+
+/** The titles from the main term down to term i: "Tear, torn > meniscus > medial". */
+function pathTitles(it: IndexTabular, i: number): string {
+  const out = [it.title[i]];
+  for (let j = i - 1, lv = it.level[i]; j >= 0 && lv > 0; j--) {
+    if (it.level[j] < lv) {
+      out.unshift(it.title[j]);
+      lv = it.level[j];
+    }
+  }
+  return out.join(' > ');
+}
+
+/** The deepest subterm path below `from` that the sentence states best. */
+function descend(
+  note: IndexNote,
+  where: Near,
+  term: number,
+  from: Path,
+  depth: number,
+  inherited: TitleReading['connector'] = '',
+): Path | undefined {
+  const { it } = note;
+  let best: Path = from;
+  if (depth > 8) return best;
+  for (const child of it.children(term)) {
+    const reading = readingOf(it, child);
+    if (reading.alts.length === 0 && reading.connector) {
+      // A bare "with", "due to", "without": its subterms carry the connector.
+      const next = descend(note, where, child, from, depth + 1, reading.connector);
+      if (next && next.score > best.score) best = next;
+      continue;
+    }
+    const m = matchTerm(note, where, child, inherited);
+    if (m && m.score > 0) {
+      const here: Path = {
+        term: child,
+        score: from.score + m.score,
+        words: [...from.words, ...m.words],
+        combination: from.combination || m.combination,
+        exact: (from.exact ?? 0) + (m.loose ? 0 : 1),
+        loose: from.loose || m.loose,
+      };
+      let next = descend(note, where, child, here, depth + 1);
+      // A subterm that only says "see": its target's subterms count as its own ("Disease,
+      // coronary (artery)" -> "Disease, heart, ischemic, atherosclerotic, with angina pectoris, unstable").
+      if (!it.code[child] && it.see[child] && depth < 6 && !/^(condition|category)\b/i.test(it.see[child])) {
+        const target = it.resolvePath(it.see[child].replace(/\s+by site$/i, ''));
+        if (target !== undefined && target !== term) {
+          const via = descend(note, where, target, { ...here, term: target }, depth + 2);
+          if (via && (!next || via.score > next.score)) next = via;
+        }
+      }
+      if (next && next.score > best.score) best = next;
+      continue;
+    }
+    if (m || reading.connector || inherited || !it.code[child]) continue;
+    // A level the note need not name ("Effusion, joint, knee" from "knee effusion"), when the
+    // subterm below refines that level's code (M25.40 -> M25.46-): one skip, at a cost.
+    const refines = it.code[child].replace(/[.-]/g, '').slice(0, 4);
+    for (const grandchild of it.children(child)) {
+      if (!it.code[grandchild] || it.code[grandchild].replace(/[.-]/g, '').slice(0, 4) !== refines) continue;
+      const g = matchTerm(note, where, grandchild);
+      if (!g || g.score <= 0 || g.combination) continue;
+      const next = {
+        term: grandchild,
+        score: from.score + g.score - 0.5,
+        words: [...from.words, ...g.words],
+        combination: from.combination,
+        exact: from.exact,
+        loose: true,
+      };
+      if (next.score > best.score) best = descend(note, where, grandchild, next, depth + 2) ?? next;
+    }
+  }
+  return best;
+}
+
+/** Whether the note states term i's title: its score (stems matched), 0 for a default, undefined if not. */
+function matchTerm(
+  note: IndexNote,
+  where: Near,
+  i: number,
+  inherited: TitleReading['connector'] = '',
+): { score: number; words: number[]; combination: boolean; loose?: boolean } | undefined {
+  const own = readingOf(note.it, i);
+  const r = own.connector || !inherited ? own : { ...own, connector: inherited };
+  if (r.alts.length === 0) return r.connector === 'with' || r.connector === 'due' ? undefined : { score: 0, words: [], combination: false };
+  if (r.connector === 'without')
+    return r.alts.some((a) => a.every((s) => note.notePresent.has(s))) ? undefined : { score: 0, words: [], combination: false };
+  let best: { score: number; words: number[]; combination: boolean; loose?: boolean } | undefined;
+  const found = (cand: { score: number; words: number[]; combination: boolean; loose?: boolean }) => {
+    // Nonessential modifiers the note states support the term, never required: "(artery)".
+    for (const s of nemodStems(note.it, i)) {
+      if (where.has(s)) {
+        cand.score += 0.25;
+        cand.words.push(where.first(s));
+      }
+    }
+    if (!best || cand.score > best.score) best = cand;
+  };
+  for (const alt of r.alts) {
+    if (r.connector === 'with' || r.connector === 'due') {
+      if (!alt.every((s) => note.notePresent.has(s) || where.has(s))) continue;
+      const words = alt.filter((s) => where.has(s)).map((s) => where.first(s));
+      found({ score: alt.length + 0.5, words, combination: true });
+      continue;
+    }
+    const stated = alt.filter((s) => where.has(s));
+    // A title of several words may lack one ("angina pectoris" from "unstable angina"), at a cost.
+    if (stated.length < alt.length && (alt.length < 2 || stated.length < alt.length - 1 || stated[0] !== alt[0])) continue;
+    const cand = {
+      score: stated.length - (alt.length - stated.length) * 0.5,
+      words: stated.map((s) => where.first(s)),
+      combination: false,
+      loose: stated.length < alt.length,
+    };
+    if (cand.score > 0) found(cand);
+  }
+  return best;
+}
+
+/** The code a path leads to: its own, its `see` target's, its default subterm's, or its subterms' common stem. */
+function codeOf(note: IndexNote, where: Near, path: Path, hops: number): { code: string; path: Path } | undefined {
+  const { it } = note;
+  const t = path.term;
+  if (it.code[t]) return { code: it.code[t], path };
+  if (it.see[t] && hops < MAX_SEE_HOPS && !/^(condition|category)\b/i.test(it.see[t])) {
+    const target = it.resolvePath(it.see[t].replace(/\s+by site$/i, ''));
+    if (target !== undefined) {
+      const next = descend(note, where, target, { ...path, term: target }, it.level[target]) ?? { ...path, term: target };
+      return codeOf(note, where, next, hops + 1);
+    }
+  }
+  // Below a term without a code, its default subterm or its subterms' common code, only when the
+  // note has led two subterms deep ("Tear > meniscus > medial"): a coder does not guess from less.
+  if ((path.exact ?? 0) < 2) return undefined;
+  const children = it.children(t);
+  for (const c of children) {
+    const r = readingOf(it, c);
+    if (r.alts.length === 0 && r.connector === '' && it.code[c]) return { code: it.code[c], path };
+  }
+  const codes = children.map((c) => it.code[c]).filter(Boolean);
+  if (codes.length < 2) return undefined;
+  let prefix = codes[0].replace(/[.-]/g, '');
+  for (const c of codes) {
+    const u = c.replace(/[.-]/g, '');
+    let n = 0;
+    while (n < prefix.length && n < u.length && prefix[n] === u[n]) n++;
+    prefix = prefix.slice(0, n);
+  }
+  return prefix.length >= 4 ? { code: prefix, path } : undefined;
+}
+
+const nemods = new WeakMap<IndexTabular, Map<number, string[]>>();
+
+/** Stems of term i's nonessential modifiers ("(artery) (vein)"), read on first use. */
+function nemodStems(it: IndexTabular, i: number): string[] {
+  if (!it.nemod[i]) return [];
+  let cache = nemods.get(it);
+  if (!cache) nemods.set(it, (cache = new Map()));
+  let out = cache.get(i);
+  if (!out) cache.set(i, (out = it.nemod[i].split(/[\s()]+/).flatMap((w) => wordStems(w))));
+  return out;
+}

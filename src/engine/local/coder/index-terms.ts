@@ -1,0 +1,123 @@
+import type { IndexTabular } from '../../../terminology/index-tabular.js';
+import { wordStems } from '../../../terminology/text-normalize.js';
+
+/**
+ * How an Index title reads, as the coder matches it: the stems the note must state (any one of
+ * the alternatives), and its connector. "with X" subterms follow guideline I.A.15 (the note states
+ * X anywhere); "without X" applies only when the note does not state X; a title with nothing to
+ * state ("specified type NEC") is the default of its parent.
+ */
+export interface TitleReading {
+  alts: string[][];
+  connector: '' | 'with' | 'without' | 'due';
+}
+
+// Words of Index titles that the note need not state.
+const NEUTRAL = new Set([
+  'nec',
+  'nos',
+  'specified',
+  'unspecified',
+  'other',
+  'site',
+  'type',
+  'classified',
+  'elsewhere',
+  'than',
+  'condition',
+  'so',
+  'stated',
+]);
+const CONNECTORS: Array<[RegExp, TitleReading['connector']]> = [
+  [/^without\b/, 'without'],
+  [/^(with|associated with|complicated by|complicating)\b/, 'with'],
+  [/^(due to|in|following|after|from|secondary to|resulting from|caused by|induced by)\b/, 'due'],
+];
+
+const TIME = new Set([
+  'one',
+  'two',
+  'three',
+  'four',
+  'five',
+  'six',
+  'seven',
+  'eight',
+  'nine',
+  'ten',
+  'dai',
+  'day',
+  'week',
+  'month',
+  'year',
+  'hour',
+  'minut',
+]);
+const UNREADABLE = '\u0000';
+
+const stemsOf = (text: string) =>
+  text
+    .split(/\s+/)
+    .flatMap((w) => wordStems(w))
+    .filter((s) => !NEUTRAL.has(s));
+
+/** Reads one title: main terms (`main`) keep only their first comma part and its close variants. */
+export function readTitle(raw: string, main: boolean): TitleReading {
+  let t = raw
+    .toLowerCase()
+    .replace(/\([^)]*\)/g, ' ')
+    .replace(/\s-\s.*$/, '') // "site other than knee - code as Sprain"
+    .trim();
+  let connector: TitleReading['connector'] = '';
+  for (const [re, c] of CONNECTORS) {
+    const m = re.exec(t);
+    if (m) {
+      connector = c;
+      t = t.slice(m[0].length).trim();
+      break;
+    }
+  }
+  const parts = t.split(/,\s*/).filter(Boolean);
+  let alts: string[][];
+  const head = parts[0]?.split(/\s+/)[0] ?? '';
+  const variant = (p: string) => !/\s/.test(p) && p.slice(0, 3) === head.slice(0, 3);
+  if (main) alts = [parts[0] ?? '', ...parts.slice(1).filter(variant)].map(stemsOf);
+  else if (parts.length > 1 && parts.every((p) => !/\s/.test(p))) alts = parts.map(stemsOf);
+  else alts = [stemsOf(parts.join(' '))];
+  // Durations ("three-day", "2 weeks") say when, not what: a title of such words alone is not read.
+  alts = alts.filter((a) => a.length > 0);
+  const timeOnly = (a: string[]) => a.every((s) => TIME.has(s) || /^\d/.test(s));
+  if (alts.length && alts.every(timeOnly)) return { alts: [[UNREADABLE]], connector };
+  return { alts, connector };
+}
+
+const readings = new WeakMap<IndexTabular, Map<number, TitleReading>>();
+
+/** The reading of term i, computed on first use (only the terms a note reaches are read). */
+export function readingOf(it: IndexTabular, i: number): TitleReading {
+  let cache = readings.get(it);
+  if (!cache) readings.set(it, (cache = new Map()));
+  let r = cache.get(i);
+  if (!r) cache.set(i, (r = readTitle(it.title[i], it.level[i] === 0)));
+  return r;
+}
+
+const mainIndexes = new WeakMap<IndexTabular, { byStems: Map<string, number[]>; maxLen: number }>();
+
+/** Main terms keyed by the stems of each of their names ("stem stem"), built once per Index. */
+export function mainTermsByStems(it: IndexTabular): { byStems: Map<string, number[]>; maxLen: number } {
+  let idx = mainIndexes.get(it);
+  if (idx) return idx;
+  idx = { byStems: new Map(), maxLen: 1 };
+  for (const [name, terms] of it.mainNames()) {
+    const stems = stemsOf(name.replace(/\([^)]*\)/g, ' '));
+    if (stems.length === 0 || stems.length > 4) continue;
+    const key = stems.join(' ');
+    const list = idx.byStems.get(key) ?? [];
+    for (const t of terms) if (!list.includes(t)) list.push(t);
+    idx.byStems.set(key, list);
+    idx.maxLen = Math.max(idx.maxLen, stems.length);
+  }
+  mainIndexes.set(it, idx);
+  return idx;
+}

@@ -1,0 +1,58 @@
+import type { CodeTrait } from '../../engine.js';
+import type { Candidate, NoteContext } from './candidate.js';
+import { triggersOf, type Trigger } from './assertions.js';
+
+const RESOLVED = /^(resolved|resolves|resolution|recovered|healed|cleared)\b/i;
+
+/**
+ * The traits of a code, as Amazon Comprehend Medical names them: `negated`, `uncertain`,
+ * `historical`, `family`, `hypothetical`, `resolved`, each with the words of the note that carry
+ * it: the ConText triggers whose reach holds the code's evidence.
+ */
+export function traitsOf(c: Candidate, ctx: NoteContext): CodeTrait[] {
+  const out: CodeTrait[] = [];
+  const seen = new Set<string>();
+  for (const span of c.spans) {
+    const si = sentenceIndex(ctx, span.start);
+    if (si < 0) continue;
+    const s = ctx.sentences[si];
+    const first = s.starts.findIndex((st) => st >= span.start);
+    const last = s.ends.findLastIndex((e) => e <= span.end);
+    if (first < 0 || last < first) continue;
+    const reaching = triggers(ctx, si).filter((t) => t.to >= first && t.from <= last);
+    for (const t of reaching) {
+      // "likely" inside "most likely": the longer trigger speaks.
+      if (reaching.some((o) => o !== t && o.start <= t.start && o.end >= t.end && o.end - o.start > t.end - t.start)) continue;
+      const text = s.words.slice(t.start, t.end + 1).join(' ');
+      const name = t.assertion === 'historical' && RESOLVED.test(text) ? 'resolved' : t.assertion;
+      if (name === 'present' || seen.has(`${name}:${text}`)) continue;
+      seen.add(`${name}:${text}`);
+      out.push({ name, text });
+    }
+  }
+  return out;
+}
+
+const cache = new WeakMap<NoteContext, Map<number, Trigger[]>>();
+
+function triggers(ctx: NoteContext, si: number): Trigger[] {
+  let m = cache.get(ctx);
+  if (!m) cache.set(ctx, (m = new Map()));
+  let list = m.get(si);
+  if (!list) m.set(si, (list = triggersOf(ctx.sentences[si].words)));
+  return list;
+}
+
+function sentenceIndex(ctx: NoteContext, start: number): number {
+  const list = ctx.sentences;
+  let lo = 0;
+  let hi = list.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const s = list[mid];
+    if (s.ends[s.ends.length - 1] <= start) lo = mid + 1;
+    else if (s.starts[0] > start) hi = mid - 1;
+    else return mid;
+  }
+  return -1;
+}

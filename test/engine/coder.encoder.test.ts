@@ -1,0 +1,119 @@
+import { describe, expect, it } from 'vitest';
+import type { CodeAssessment, CodifyModel } from '../../src/engine/engine.js';
+import { codifyText } from '../../src/engine/local/coder/index.js';
+import { extractSoap } from '../../src/engine/local/extraction/index.js';
+import { shippedCodeTable } from '../../src/terminology/shipped-release.js';
+import { KNEE } from './fixtures/visits.js';
+import { OFFICIAL_CASES } from './fixtures/official-guideline-cases.js';
+
+// The encoder as a fresh install runs it: the shipped FY2026 table and the shipped Index and Tabular.
+const table = shippedCodeTable();
+const code = (text: string, model: CodifyModel = 'balanced') => codifyText(table, text, model);
+const finals = (text: string, model: CodifyModel = 'balanced') => code(text, model).final_code_assessments.map((a) => a.code);
+const find = (list: CodeAssessment[], c: string) => list.find((a) => a.code === c);
+
+describe('the ICD-10-CM encoder: Index, then Tabular (issue 28)', () => {
+  it('codes the knee visit as a coder would: M25.461 and Z88.0; no R22.9, no Z79.1; the likely meniscus tear discarded as uncertain', () => {
+    const note = extractSoap(KNEE.transcript);
+    const text = Object.entries(note)
+      .map(([section, body]) => `${section.toUpperCase()}: ${body}`)
+      .join('\n');
+    const out = code(text);
+    const codes = out.final_code_assessments.map((a) => a.code);
+    expect(codes).toEqual(expect.arrayContaining(['M25.461', 'Z88.0']));
+    expect(codes).not.toContain('R22.9');
+    expect(codes).not.toContain('Z79.1');
+    expect(codes.some((c) => c.startsWith('S83.'))).toBe(false);
+    const tear = out.discarded_code_assessments.find((a) => a.code.startsWith('S83.2'));
+    expect(tear?.justification).toMatch(/^Discarded: uncertain .*\(guideline IV\.H\)\. Trait: uncertain \("most likely"\)\./i);
+    expect(tear?.traits).toEqual([{ name: 'uncertain', text: expect.stringMatching(/^most likely$/i) }]);
+    expect(tear?.evidence?.[0]?.text).toMatch(/meniscus/i);
+    for (const a of [...out.final_code_assessments, ...out.discarded_code_assessments]) expect(Array.isArray(a.traits), a.code).toBe(true);
+    expect(find(out.final_code_assessments, 'M25.461')?.justification).toMatch(/Alphabetic Index/);
+  });
+
+  it('codes an explicit "right knee medial meniscus tear" to S83.2- (right knee, initial encounter)', () => {
+    for (const model of ['balanced', 'high-quality'] as const) {
+      const codes = finals('Right knee medial meniscus tear after a twisting injury.', model);
+      expect(
+        codes.find((c) => c.startsWith('S83.2')),
+        model,
+      ).toMatch(/^S83\.2\d1A$/);
+    }
+  });
+
+  it('replaces an Excludes1 pair by its combination code (I20.0 Excludes1 -> I25.110)', () => {
+    const out = code('Coronary artery disease with unstable angina.');
+    const codes = out.final_code_assessments.map((a) => a.code);
+    expect(codes).toContain('I25.110');
+    expect(codes).not.toContain('I20.0');
+    expect(codes).not.toContain('I25.10');
+    expect(find(out.discarded_code_assessments, 'I20.0')?.justification).toMatch(/Excludes1/);
+  });
+
+  it('codes a healed fracture as personal history, Z87.81, not as an injury', () => {
+    const codes = finals('Fracture of the left wrist two years ago, healed.');
+    expect(codes).toContain('Z87.81');
+    expect(codes.some((c) => c.startsWith('S'))).toBe(false);
+  });
+
+  it('descends a FY2023 Index code the FY2026 table expanded to the child the note states', () => {
+    expect(finals('Relapsing-remitting multiple sclerosis, stable.')).toContain('G35.A');
+    expect(finals('Obesity, class 2.')).toContain('E66.812');
+  });
+
+  it('names the traits of every assessment with their words; a discard names the trait that caused it', () => {
+    const out = code('Denies chest pain. Family history of colon cancer. Pneumonia last month, now resolved. Rule out appendicitis.');
+    const discarded = (c: string) => find(out.discarded_code_assessments, c);
+    expect(discarded('R07.9')?.traits).toContainEqual({ name: 'negated', text: 'Denies' });
+    expect(discarded('R07.9')?.justification).toMatch(/Trait: negated \("Denies"\)/);
+    expect(discarded('C18.9')?.traits).toContainEqual({ name: 'family', text: 'Family history of' });
+    expect(discarded('J18.9')?.traits).toContainEqual({ name: 'resolved', text: 'resolved' });
+    const appendicitis = out.discarded_code_assessments.find((a) => /^K3[57]/.test(a.code));
+    expect(appendicitis?.traits).toContainEqual({ name: 'uncertain', text: 'Rule out' });
+    for (const a of out.final_code_assessments)
+      expect(
+        a.traits?.some((t) => t.name === 'negated'),
+        a.code,
+      ).toBe(false);
+  });
+
+  it('keeps every code to the table in force', () => {
+    const out = code('Influenza with pneumonia. Right knee effusion. Alcohol dependence. Annual physical examination.');
+    for (const a of [...out.final_code_assessments, ...out.discarded_code_assessments]) {
+      expect(table.get(a.code)?.description, a.code).toBe(a.description);
+      expect(table.isBillable(a.code), a.code).toBe(true);
+    }
+  });
+});
+
+// The cases written from the Official Guidelines before tuning (npm run eval:guidelines scores
+// them by class). Those the encoder does not pass yet are listed, so a fix shows up as a failure here.
+const KNOWN_FAILING = new Set([
+  'I.A.15 type 1 diabetes with retinopathy',
+  'I.C.9.d.1 hemiplegia after stroke',
+  'I47.1 expanded',
+  'cold sore',
+  'CVA tenderness',
+  'PE as physical exam',
+]);
+const forbidden = (c: string, rule: string) => (rule.endsWith('-') ? c.startsWith(rule.slice(0, -1)) : c === rule);
+const passes = (c: (typeof OFFICIAL_CASES)[number]) => {
+  const got = finals(c.note);
+  return c.must.every((m) => got.includes(m)) && !got.some((g) => c.mustNot.some((r) => forbidden(g, r)));
+};
+
+describe('cases from the Official Guidelines (balanced)', () => {
+  it.each(OFFICIAL_CASES.filter((c) => !KNOWN_FAILING.has(c.rule)).map((c) => [c.rule, c] as const))('%s', (_, c) => {
+    const got = finals(c.note);
+    for (const m of c.must) expect(got, `${c.note} -> [${got.join(', ')}]`).toContain(m);
+    for (const g of got)
+      expect(
+        c.mustNot.some((r) => forbidden(g, r)),
+        `${g} is forbidden in "${c.note}"`,
+      ).toBe(false);
+  });
+  it.each(OFFICIAL_CASES.filter((c) => KNOWN_FAILING.has(c.rule)).map((c) => [c.rule, c] as const))('not yet: %s', (_, c) => {
+    expect(passes(c)).toBe(false);
+  });
+});

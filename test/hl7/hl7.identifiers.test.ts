@@ -1,0 +1,122 @@
+import { generateKeyPairSync, randomUUID } from 'node:crypto';
+import type { DocumentReference } from '@medplum/fhirtypes';
+import request from 'supertest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startMllpListener, type MllpListener } from '../../src/modules/hl7/mllp-listener.js';
+import { isolatedDatabase } from '../helpers/receiver.js';
+import { startTestApp, TEST_OPERATOR_KEY, type TestApp } from '../helpers/test-app.js';
+import { FhirStandIn } from './fhir-stand-in.js';
+import { adtA04, mdmT02, type Hl7Sender } from './hl7.builders.js';
+import { MllpDestination } from './mllp-destination.js';
+import { ackCode, ackError, MllpPeer } from './mllp-peer.js';
+
+const OPERATOR = { 'x-api-key': TEST_OPERATOR_KEY };
+const tag = () => randomUUID().slice(0, 6);
+
+/**
+ * DESIGN 2026-11-26 "routing and identifiers", end to end: an Epic-style MDM^T02 (PV1-3.4 the
+ * hospital's own facility, PID-3 with its assigning authority) in over MLLP, the pipeline, and the
+ * note out to the group's HL7 and FHIR destinations, identifiers in their namespace.
+ */
+describe('HL7 routing and identifiers', () => {
+  let db: Awaited<ReturnType<typeof isolatedDatabase>>;
+  let t: TestApp;
+  let mllp: MllpListener;
+  let dest: MllpDestination;
+  let fhir: FhirStandIn;
+  const single: Hl7Sender = { app: 'EPIC', facility: `GENHOSP-${tag()}` };
+  const multi: Hl7Sender = { app: 'EPIC', facility: `NETWORK-${tag()}` };
+  const group = `group-${randomUUID()}`;
+  const [north, south] = [`group-${randomUUID()}`, `group-${randomUUID()}`];
+
+  const integration = async (body: Record<string, unknown>) => {
+    const res = await request(t.app)
+      .post('/api/v1/integrations')
+      .set(OPERATOR)
+      .send({ source: 'hl7', allowed_ips: ['127.0.0.1'], ...body });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+  };
+  const eventOf = async (controlId: string) =>
+    (await t.deps.pool.query(`SELECT group_id, data FROM inbound_events WHERE source = 'hl7' AND event_id = $1`, [controlId])).rows[0];
+
+  beforeAll(async () => {
+    db = await isolatedDatabase();
+    t = await startTestApp({ env: { DATABASE_URL: db.url }, workers: true });
+    await integration({
+      name: 'GENHOSP Epic',
+      group_ids: [group],
+      sending_application: single.app,
+      sending_facility: single.facility,
+      identifier_systems: { GENHOSP: 'urn:oid:2.16.840.1.113883.3.999.1' },
+    });
+    await integration({
+      name: 'Network Epic',
+      group_ids: [north, south],
+      sending_application: multi.app,
+      sending_facility: multi.facility,
+      facility_groups: { NORTHCLINIC: north, SOUTHCLINIC: south },
+    });
+    mllp = await startMllpListener(t.deps, { host: '127.0.0.1', port: 0 });
+    dest = await MllpDestination.start();
+    const pair = generateKeyPairSync('ec', { namedCurve: 'secp384r1' });
+    const clientId = `clinigate-${tag()}`;
+    fhir = await new FhirStandIn(clientId, pair.publicKey).start();
+    for (const body of [
+      { kind: 'hl7-mllp', url: dest.url, group_id: group, receiving_application: 'EPIC-IB', receiving_facility: 'GENHOSP' },
+      {
+        kind: 'fhir',
+        url: fhir.base,
+        group_id: group,
+        auth: { token_url: fhir.tokenUrl, client_id: clientId, private_key: pair.privateKey.export({ format: 'pem', type: 'pkcs8' }) },
+      },
+    ]) {
+      const res = await request(t.app).post('/api/v1/webhook-endpoints').set(OPERATOR).send(body);
+      expect(res.status, JSON.stringify(res.body)).toBe(201);
+    }
+  });
+  afterAll(async () => {
+    await mllp?.stop(1_000);
+    await dest?.stop();
+    await fhir?.stop();
+    await t?.close();
+    await db?.drop();
+  });
+
+  it("takes PV1-3.4 with the hospital's facility for a one-group sender; maps it through facility_groups for several", async () => {
+    const peer = await MllpPeer.connect(mllp.port);
+    const epic = mdmT02(single, { facility: 'GENHOSP' });
+    expect(ackCode(await peer.send(epic.text))).toBe('AA');
+    expect((await eventOf(epic.controlId)).group_id).toBe(group);
+    const southern = adtA04(multi, { facility: 'SOUTHCLINIC' });
+    expect(ackCode(await peer.send(southern.text))).toBe('AA');
+    expect((await eventOf(southern.controlId)).group_id).toBe(south);
+    const unmapped = adtA04(multi, { facility: 'EASTCLINIC' });
+    const ack = await peer.send(unmapped.text);
+    expect(ackCode(ack)).toBe('AR');
+    expect(ackError(ack)).toMatch(/103.*PV1\^1\^3|PV1\^1\^3.*103/);
+    expect(await eventOf(unmapped.controlId)).toBeUndefined();
+    peer.close();
+  });
+
+  it("keeps PID-3's assigning authority: back out in PID-3 (with MSH-5/MSH-6 from the endpoint) and as the FHIR identifier system", async () => {
+    const patient = `MRN-${tag()}`;
+    const peer = await MllpPeer.connect(mllp.port);
+    const msg = mdmT02(single, { patient, facility: 'GENHOSP' });
+    expect(ackCode(await peer.send(msg.text.replace(`${patient}^^^HOSP^MR`, `${patient}^^^GENHOSP^MR`)))).toBe('AA');
+    peer.close();
+    expect((await eventOf(msg.controlId)).data).toMatchObject({
+      patient_id: patient,
+      patient_authority: 'GENHOSP',
+      patient_system: 'urn:oid:2.16.840.1.113883.3.999.1',
+    });
+    const out = () => dest.of('MDM^T02').find((r) => r.message.getSegment('PID')!.getComponent(3, 1) === patient);
+    await expect.poll(() => out() !== undefined, { timeout: 45_000, interval: 100 }).toBe(true);
+    const mdm = out()!.message;
+    expect(mdm.getSegment('PID')!.getField(3).toString()).toBe(`${patient}^^^GENHOSP^MR`);
+    expect(mdm.header.getField(5).toString()).toBe('EPIC-IB');
+    expect(mdm.header.getField(6).toString()).toBe('GENHOSP');
+    const doc = () => fhir.ofType<DocumentReference>('DocumentReference').find((d) => d.subject?.identifier?.value === patient);
+    await expect.poll(() => doc() !== undefined, { timeout: 30_000, interval: 100 }).toBe(true);
+    expect(doc()!.subject!.identifier).toEqual({ system: 'urn:oid:2.16.840.1.113883.3.999.1', value: patient });
+  }, 60_000);
+});
