@@ -3,4 +3,6 @@ export interface InboundSender {
   id: string;
   groupIds: string[];
   secret: string;
+  /** the secret before a rotation, until it expires: it still verifies */
+  previousSecret?: string;
 }

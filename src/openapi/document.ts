@@ -12,6 +12,7 @@ import { registerReferencePaths } from './paths/reference-paths.js';
 import { registerRunPaths } from './paths/runs-paths.js';
 import { registerThreadPaths } from './paths/threads-paths.js';
 import { registerTranscriptionPaths } from './paths/transcriptions-paths.js';
+import { registerRotateSecretPaths } from './paths/rotate-secret-paths.js';
 import { registerTrustPaths } from './paths/trust-paths.js';
 import { registerWebhookPaths } from './paths/webhooks-paths.js';
 import { createRegistry } from './registry.js';
@@ -50,6 +51,7 @@ export function buildOpenApiDocument(): OpenApiDocument {
     registerCenterPaths,
     registerWebhookPaths,
     registerTrustPaths,
+    registerRotateSecretPaths,
     registerConsolePaths,
     registerFeedbackPaths,
     registerHealthPaths,

@@ -16,14 +16,18 @@ export function integrationSender(source: IntegrationSource, db: Queryable, secr
     const found = typeof id === 'string' && isUuid(id) ? await findActiveIntegration(db, id, source) : undefined;
     if (!found) throw unauthorized('Unknown or revoked integration');
     let secret: string;
+    let previousSecret: string | undefined;
     try {
       secret = secrets.open(found.secret, { table: 'integrations', column: 'secret', id: found.id });
+      if (found.previous_secret) {
+        previousSecret = secrets.open(found.previous_secret, { table: 'integrations', column: 'previous_secret', id: found.id });
+      }
     } catch {
       // Sealed under a key this process lacks, or moved from another row: it verifies nothing
       // (start-up logs the unreadable secrets for the operator).
       throw unauthorized('Unknown or revoked integration');
     }
-    req.integration = { id: found.id, groupIds: found.group_ids, secret };
+    req.integration = { id: found.id, groupIds: found.group_ids, secret, previousSecret };
     next();
   };
 }

@@ -75,9 +75,10 @@ export async function findActiveIntegration(
   db: Queryable,
   id: string,
   source: IntegrationSource,
-): Promise<(Integration & { secret: string }) | undefined> {
-  const { rows } = await db.query<Integration & { secret: string }>(
-    `SELECT ${COLUMNS}, secret FROM integrations WHERE id = $1 AND source = $2 AND revoked_at IS NULL`,
+): Promise<(Integration & { secret: string; previous_secret: string | null }) | undefined> {
+  const { rows } = await db.query<Integration & { secret: string; previous_secret: string | null }>(
+    `SELECT ${COLUMNS}, secret, CASE WHEN previous_secret_expires_at > now() THEN previous_secret END AS previous_secret
+     FROM integrations WHERE id = $1 AND source = $2 AND revoked_at IS NULL`,
     [id, source],
   );
   return rows[0];
@@ -85,7 +86,10 @@ export async function findActiveIntegration(
 
 /** Revokes at once and wipes the secret; false when there was no such integration in force. */
 export async function revokeIntegration(db: Queryable, id: string): Promise<boolean> {
-  const { rowCount } = await db.query(`UPDATE integrations SET revoked_at = now(), secret = '' WHERE id = $1 AND revoked_at IS NULL`, [id]);
+  const { rowCount } = await db.query(
+    `UPDATE integrations SET revoked_at = now(), secret = '', previous_secret = NULL WHERE id = $1 AND revoked_at IS NULL`,
+    [id],
+  );
   return rowCount === 1;
 }
 

@@ -8,6 +8,7 @@ import { deleteEndpoint } from './endpoints/delete-endpoint.js';
 import { enableEndpointHandler } from './endpoints/enable-endpoint.js';
 import { groupOwner, operatorOwner } from './endpoints/endpoint-owner.js';
 import { listEndpointsHandler } from './endpoints/list-endpoints.js';
+import { rotateSecret } from '../secrets/rotate-secret.js';
 
 const byId = audited({ param: 'id' });
 const created = audited({ created: { body: 'id' } });
@@ -18,10 +19,22 @@ export function webhookEndpointsRoutes(router: IRouter, { pool, config, secrets,
   router.get('/api/v1/webhook-endpoints', ...guards.operator, listEndpointsHandler(pool, operatorOwner));
   router.delete('/api/v1/webhook-endpoints/:id', ...guards.operator, byId, deleteEndpoint(pool, operatorOwner));
   router.post('/api/v1/webhook-endpoints/:id/enable', ...guards.operator, byId, enableEndpointHandler(pool));
+  router.post(
+    '/api/v1/webhook-endpoints/:id/rotate-secret',
+    ...guards.operator,
+    byId,
+    rotateSecret(pool, secrets, 'webhook_endpoints', operatorOwner),
+  );
   // A hospital group's own subscriptions, with its bearer token: its group's events only.
   router.post('/v1/webhook-endpoints', ...guards.clinical, created, createEndpoint(pool, config, secrets, groupOwner));
   router.get('/v1/webhook-endpoints', ...guards.clinical, listEndpointsHandler(pool, groupOwner));
   router.delete('/v1/webhook-endpoints/:id', ...guards.clinical, byId, deleteEndpoint(pool, groupOwner));
+  router.post(
+    '/v1/webhook-endpoints/:id/rotate-secret',
+    ...guards.clinical,
+    byId,
+    rotateSecret(pool, secrets, 'webhook_endpoints', groupOwner),
+  );
 }
 
 /** Deliveries: an endpoint's log and a replay, for an operator and for the endpoint's group. */

@@ -14,6 +14,8 @@ export const SEALED_COLUMNS: readonly SealedColumn[] = [
   { table: 'webhook_endpoints', column: 'secret' },
   { table: 'webhook_endpoints', column: 'auth_private_key' },
   { table: 'integrations', column: 'secret' },
+  { table: 'webhook_endpoints', column: 'previous_secret' },
+  { table: 'integrations', column: 'previous_secret' },
 ];
 
 /** The stored values of one sealed column (not null, not wiped), in id order. */

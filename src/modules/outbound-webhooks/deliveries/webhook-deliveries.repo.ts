@@ -26,6 +26,8 @@ export interface ClaimedDelivery {
   event_created_at: string;
   /** The event's payload was redacted after RETENTION_DAYS: there is nothing left to send. */
   event_redacted: boolean;
+  /** sealed; the secret before a rotation, while it has not expired (it signs too) */
+  previous_secret: string | null;
   /** the endpoint's delivery rules (DESIGN "Delivery operations") */
   ordering: 'none' | 'patient';
   max_per_second: number | null;
@@ -34,7 +36,8 @@ export interface ClaimedDelivery {
 /** What a claim returns, from a delivery `d` joined with its endpoint `e` and its event `o`. */
 export const CLAIMED = `d.id, d.attempt_count, d.retry_index, e.id AS endpoint_id, e.status AS endpoint_status, e.url, e.secret,
   e.thin, e.allow_private, e.kind, e.auth, e.auth_private_key, e.receiving_application, e.receiving_facility, o.id AS event_id, o.type AS event_type, o.data AS event_data,
-  o.redacted_at IS NOT NULL AS event_redacted, ${isoTime('o.created_at', 'event_created_at')}, e.ordering, e.max_per_second`;
+  o.redacted_at IS NOT NULL AS event_redacted, ${isoTime('o.created_at', 'event_created_at')}, e.ordering, e.max_per_second,
+  CASE WHEN e.previous_secret_expires_at > now() THEN e.previous_secret END AS previous_secret`;
 
 /**
  * Takes attempt number `attempt` of a pending delivery for `leaseSeconds`. Undefined when the

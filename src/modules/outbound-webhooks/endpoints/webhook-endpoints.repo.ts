@@ -114,6 +114,7 @@ export async function retireEndpoint(
   const { rowCount } = await db.query(
     `UPDATE webhook_endpoints SET status = $2, disabled_reason = $3, updated_at = now(),
        secret = CASE WHEN $2 = 'deleted' THEN '' ELSE secret END,
+       previous_secret = CASE WHEN $2 = 'deleted' THEN NULL ELSE previous_secret END,
        auth_private_key = CASE WHEN $2 = 'deleted' THEN NULL ELSE auth_private_key END
      WHERE id = $1 AND status <> 'deleted' AND (status = 'active' OR $2 = 'deleted') AND ($4::text IS NULL OR group_id = $4)`,
     [id, status, reason, groupId ?? null],

@@ -20,7 +20,7 @@ interface Common {
  * a database row. A webhook's JSON body, an HL7 destination's messages, a FHIR server's Bundle.
  */
 export type OutboundDelivery =
-  | (Common & { kind: 'webhook'; secret: string; body: string })
+  | (Common & { kind: 'webhook'; secret: string; previousSecret?: string; body: string })
   | (Common & { kind: 'hl7-mllp'; messages: Hl7Message[] })
   | (Common & { kind: 'fhir'; client: SmartClient; privateKey: string; bundle: Bundle });
 
@@ -38,6 +38,15 @@ export function outboundDeliveryOf(deps: Pick<AppDeps, 'config' | 'secrets'>, d:
       ...common,
       kind: 'webhook',
       secret: deps.secrets.open(d.secret, { table: 'webhook_endpoints', column: 'secret', id: d.endpoint_id }),
+      ...(d.previous_secret
+        ? {
+            previousSecret: deps.secrets.open(d.previous_secret, {
+              table: 'webhook_endpoints',
+              column: 'previous_secret',
+              id: d.endpoint_id,
+            }),
+          }
+        : {}),
       body: messageBody({ id: d.event_id, type: d.event_type, created_at: d.event_created_at, data: d.event_data }, d.thin),
     };
   }

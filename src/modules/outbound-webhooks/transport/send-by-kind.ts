@@ -27,7 +27,15 @@ export function sendDelivery(delivery: OutboundDelivery, timeoutMs: number, stat
   const { url, rules, deliveryId } = delivery;
   switch (delivery.kind) {
     case 'webhook':
-      return sendWebhook({ url, secret: delivery.secret, messageId: deliveryId, body: delivery.body, rules, timeoutMs });
+      return sendWebhook({
+        url,
+        secret: delivery.secret,
+        previousSecret: delivery.previousSecret,
+        messageId: deliveryId,
+        body: delivery.body,
+        rules,
+        timeoutMs,
+      });
     case 'hl7-mllp':
       return sendHl7Note({ url, messages: delivery.messages, rules, timeoutMs, connections: state.mllp });
     case 'fhir':

@@ -10,6 +10,7 @@ export const DELIVERY_TIMEOUT_MS = 15_000;
 export interface SendRequest {
   url: string;
   secret: string;
+  previousSecret?: string;
   /** the Standard Webhooks message id: the same on every retry and replay */
   messageId: string;
   body: string;
@@ -37,6 +38,7 @@ export async function sendWebhook(req: SendRequest): Promise<SendResult> {
       url: target.url.toString(),
       body: req.body,
       secret: req.secret,
+      previousSecret: req.previousSecret,
       messageId: req.messageId,
       userAgent: `Clinigate-Webhooks/${VERSION}`,
       timeoutMs,

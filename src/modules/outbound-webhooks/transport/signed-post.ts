@@ -11,6 +11,8 @@ export interface SignedPostRequest {
   /** the exact bytes sent and signed */
   body: string;
   secret: string;
+  /** a rotated endpoint's previous secret, until it expires: a second `webhook-signature` */
+  previousSecret?: string;
   /** `webhook-id`: the same on every retry and replay of one message */
   messageId: string;
   userAgent: string;
@@ -34,7 +36,7 @@ export async function signedPost(req: SignedPostRequest): Promise<Pick<AxiosResp
       'content-type': 'application/json',
       'user-agent': req.userAgent,
       ...req.headers,
-      ...signPayload(req.secret, req.messageId, req.body),
+      ...signPayload(req.secret, req.messageId, req.body, new Date(), req.previousSecret),
     },
     timeout: req.timeoutMs,
     maxRedirects: 0,

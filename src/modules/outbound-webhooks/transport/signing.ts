@@ -31,11 +31,19 @@ function standardWebhook(secret: string): Webhook {
  * Headers for one request. `id` stays the same across retries and replays of one message, so
  * receivers can drop duplicates; `timestamp` is the time of this attempt.
  */
-export function signPayload(secret: string, id: string, body: string, timestamp: Date = new Date()): SignedHeaders {
+export function signPayload(
+  secret: string,
+  id: string,
+  body: string,
+  timestamp: Date = new Date(),
+  previousSecret?: string,
+): SignedHeaders {
+  const signatures = [secret, ...(previousSecret ? [previousSecret] : [])].map((s) => standardWebhook(s).sign(id, timestamp, body));
   return {
     'x-integration-signature': integrationSignature(secret, body),
     'webhook-id': id,
     'webhook-timestamp': String(Math.floor(timestamp.getTime() / 1000)),
-    'webhook-signature': standardWebhook(secret).sign(id, timestamp, body),
+    // After a rotation, until the old secret expires: `v1,<new> v1,<old>` (Standard Webhooks allows several).
+    'webhook-signature': signatures.join(' '),
   };
 }
