@@ -166,31 +166,31 @@ export function indexMentions(
 
 /** The sentence's stems as one main term sees them: within `window` words of it, in its clause. */
 class Near {
-  constructor(
-    private readonly all: ReadonlyMap<string, number[]>,
-    private readonly clause: Int32Array,
-    private readonly start: number,
-    private readonly end: number,
-    private readonly window: number,
-  ) {}
+  /** each stem in reach and its first position, read once (the Index asks for the same stems many times) */
+  private readonly reach = new Map<string, number>();
+
+  constructor(all: ReadonlyMap<string, number[]>, clause: Int32Array, start: number, end: number, window: number) {
+    for (const [stem, list] of all) {
+      for (const w of list) {
+        if (clause[w] === clause[start] && w >= start - window && w <= end + window) {
+          this.reach.set(stem, w);
+          break;
+        }
+      }
+    }
+  }
 
   /** The first position of `stem` in reach, or -1. */
   first(stem: string): number {
-    const list = this.all.get(stem);
-    if (!list) return -1;
-    for (const w of list)
-      if (this.clause[w] === this.clause[this.start] && w >= this.start - this.window && w <= this.end + this.window) return w;
-    return -1;
+    return this.reach.get(stem) ?? -1;
   }
 
   has(stem: string): boolean {
-    return this.first(stem) >= 0;
+    return this.reach.has(stem);
   }
 
   stems(): Set<string> {
-    const out = new Set<string>();
-    for (const stem of this.all.keys()) if (this.has(stem)) out.add(stem);
-    return out;
+    return new Set(this.reach.keys());
   }
 }
 
@@ -264,7 +264,7 @@ function descend(
   const { it } = note;
   let best: Path = from;
   if (depth > 8) return best;
-  for (const child of it.children(term)) {
+  for (let child = term + 1; child < it.end[term]; child = it.end[child]) {
     const reading = readingOf(it, child);
     if (reading.alts.length === 0 && reading.connector) {
       // A bare "with", "due to", "without": its subterms carry the connector.
@@ -286,7 +286,7 @@ function descend(
       // A subterm that only says "see": its target's subterms count as its own ("Disease,
       // coronary (artery)" -> "Disease, heart, ischemic, atherosclerotic, with angina pectoris, unstable").
       if (!it.code[child] && it.see[child] && depth < 6 && !/^(condition|category)\b/i.test(it.see[child])) {
-        const target = it.resolvePath(it.see[child].replace(/\s+by site$/i, ''));
+        const target = seeTarget(it, child);
         if (target !== undefined && target !== term) {
           const via = descend(note, where, target, { ...here, term: target }, depth + 2);
           if (via && (!next || via.score > next.score)) next = via;
@@ -323,30 +323,24 @@ function matchTerm(
   where: Near,
   i: number,
   inherited: TitleReading['connector'] = '',
-): { score: number; words: number[]; combination: boolean; loose?: boolean } | undefined {
+): TermMatch | undefined {
   const own = readingOf(note.it, i);
   const r = own.connector || !inherited ? own : { ...own, connector: inherited };
   if (r.alts.length === 0) return r.connector === 'with' || r.connector === 'due' ? undefined : { score: 0, words: [], combination: false };
   if (r.connector === 'without')
     return r.alts.some((a) => a.every((s) => note.notePresent.has(s))) ? undefined : { score: 0, words: [], combination: false };
-  let best: { score: number; words: number[]; combination: boolean; loose?: boolean } | undefined;
-  const found = (cand: { score: number; words: number[]; combination: boolean; loose?: boolean }) => {
-    // Nonessential modifiers the note states support the term, never required: "(artery)".
-    for (const s of nemodStems(note.it, i)) {
-      if (where.has(s)) {
-        cand.score += 0.25;
-        cand.words.push(where.first(s));
-      }
-    }
-    if (!best || cand.score > best.score) best = cand;
-  };
+  let best: TermMatch | undefined;
+  const joined = r.connector === 'with' || r.connector === 'due';
   for (const alt of r.alts) {
-    if (r.connector === 'with' || r.connector === 'due') {
+    if (joined) {
       if (!alt.every((s) => note.notePresent.has(s) || where.has(s))) continue;
       const words = alt.filter((s) => where.has(s)).map((s) => where.first(s));
-      found({ score: alt.length + 0.5, words, combination: true });
+      best = better(best, withNemods(note.it, where, i, { score: alt.length + 0.5, words, combination: true }));
       continue;
     }
+    // Cheap reject first (most subterms a note reaches state none of their words): a title read
+    // at all states its first word (below), so a sentence without it in reach skips the title.
+    if (!where.has(alt[0])) continue;
     const stated = alt.filter((s) => where.has(s));
     // A title of several words may lack one ("angina pectoris" from "unstable angina"), at a cost.
     if (stated.length < alt.length && (alt.length < 2 || stated.length < alt.length - 1 || stated[0] !== alt[0])) continue;
@@ -356,9 +350,29 @@ function matchTerm(
       combination: false,
       loose: stated.length < alt.length,
     };
-    if (cand.score > 0) found(cand);
+    if (cand.score > 0) best = better(best, withNemods(note.it, where, i, cand));
   }
   return best;
+}
+
+interface TermMatch {
+  score: number;
+  words: number[];
+  combination: boolean;
+  loose?: boolean;
+}
+
+const better = (best: TermMatch | undefined, cand: TermMatch) => (!best || cand.score > best.score ? cand : best);
+
+/** Nonessential modifiers the note states support the term, never required: "(artery)". */
+function withNemods(it: IndexTabular, where: Near, i: number, cand: TermMatch): TermMatch {
+  for (const s of nemodStems(it, i)) {
+    if (where.has(s)) {
+      cand.score += 0.25;
+      cand.words.push(where.first(s));
+    }
+  }
+  return cand;
 }
 
 /** The code a path leads to: its own, its `see` target's, its default subterm's, or its subterms' common stem. */
@@ -367,7 +381,7 @@ function codeOf(note: IndexNote, where: Near, path: Path, hops: number): { code:
   const t = path.term;
   if (it.code[t]) return { code: it.code[t], path };
   if (it.see[t] && hops < MAX_SEE_HOPS && !/^(condition|category)\b/i.test(it.see[t])) {
-    const target = it.resolvePath(it.see[t].replace(/\s+by site$/i, ''));
+    const target = seeTarget(it, t);
     if (target !== undefined) {
       const next = descend(note, where, target, { ...path, term: target }, it.level[target]) ?? { ...path, term: target };
       return codeOf(note, where, next, hops + 1);
@@ -403,4 +417,14 @@ function nemodStems(it: IndexTabular, i: number): string[] {
   let out = cache.get(i);
   if (!out) cache.set(i, (out = it.nemod[i].split(/[\s()]+/).flatMap((w) => wordStems(w))));
   return out;
+}
+
+const seeTargets = new WeakMap<IndexTabular, Map<number, number | undefined>>();
+
+/** The term that term i's `see` names, resolved on first use. */
+function seeTarget(it: IndexTabular, i: number): number | undefined {
+  let cache = seeTargets.get(it);
+  if (!cache) seeTargets.set(it, (cache = new Map()));
+  if (!cache.has(i)) cache.set(i, it.resolvePath(it.see[i].replace(/\s+by site$/i, '')));
+  return cache.get(i);
 }

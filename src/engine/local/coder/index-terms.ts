@@ -91,15 +91,19 @@ export function readTitle(raw: string, main: boolean): TitleReading {
   return { alts, connector };
 }
 
-const readings = new WeakMap<IndexTabular, Map<number, TitleReading>>();
+const readings = new WeakMap<IndexTabular, Array<TitleReading | undefined>>();
+let lastIt: IndexTabular | undefined;
+let lastCache: Array<TitleReading | undefined> = [];
 
 /** The reading of term i, computed on first use (only the terms a note reaches are read). */
 export function readingOf(it: IndexTabular, i: number): TitleReading {
-  let cache = readings.get(it);
-  if (!cache) readings.set(it, (cache = new Map()));
-  let r = cache.get(i);
-  if (!r) cache.set(i, (r = readTitle(it.title[i], it.level[i] === 0)));
-  return r;
+  if (it !== lastIt) {
+    let cache = readings.get(it);
+    if (!cache) readings.set(it, (cache = new Array<TitleReading | undefined>(it.title.length)));
+    lastIt = it;
+    lastCache = cache;
+  }
+  return (lastCache[i] ??= readTitle(it.title[i], it.level[i] === 0));
 }
 
 const mainIndexes = new WeakMap<IndexTabular, { byStems: Map<string, number[]>; maxLen: number }>();
