@@ -318,12 +318,7 @@ function descend(
 }
 
 /** Whether the note states term i's title: its score (stems matched), 0 for a default, undefined if not. */
-function matchTerm(
-  note: IndexNote,
-  where: Near,
-  i: number,
-  inherited: TitleReading['connector'] = '',
-): TermMatch | undefined {
+function matchTerm(note: IndexNote, where: Near, i: number, inherited: TitleReading['connector'] = ''): TermMatch | undefined {
   const own = readingOf(note.it, i);
   const r = own.connector || !inherited ? own : { ...own, connector: inherited };
   if (r.alts.length === 0) return r.connector === 'with' || r.connector === 'due' ? undefined : { score: 0, words: [], combination: false };
