@@ -104,7 +104,7 @@ export function hl7Intake(deps: Pick<AppDeps, 'pool' | 'logger' | 'audit'>, read
       type = read.type;
       if (!read.ok) return answer(read.problem.code, read.problem);
       const id = inboundRowId('hl7', controlId, sender.id);
-      const stored = await ingest.store({
+      const outcome = await ingest.store({
         id,
         source: 'hl7',
         eventId: controlId,
@@ -115,7 +115,9 @@ export function hl7Intake(deps: Pick<AppDeps, 'pool' | 'logger' | 'audit'>, read
         correlationId: randomUUID(),
         integrationId: sender.id,
       });
-      if (!stored) {
+      // Revoked since it was found: the storing statement refused it, the one answer to a refused sender.
+      if (outcome === 'revoked') return answer('AR', SENDER_REFUSED);
+      if (outcome === 'duplicate') {
         // The same control id again: a resend of the same message (AA, processed once), or another
         // message under a used id (AE, nothing stored). A redacted body can no longer tell: AA.
         const before = await storedMessageDigest(deps.pool, id);

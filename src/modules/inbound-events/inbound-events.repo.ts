@@ -45,25 +45,51 @@ export const INBOUND_EVENT_QUEUE = 'inbound-event';
 
 const enqueue = enqueueJobsSql(INBOUND_EVENT_QUEUE, 'new_jobs');
 
+/** What the storing statement did with one event of its batch. */
+export interface IngestOutcome {
+  /** Ids of the rows inserted (and enqueued); the others of the batch were stored before (duplicates) or refused. */
+  stored: Set<string>;
+  /** Ids refused because their integration is revoked (or gone) at the moment of the insert: nothing stored. */
+  revoked: Set<string>;
+}
+
 /**
  * Stores many events and enqueues their jobs in one prepared statement (one round trip, one
- * implicit transaction); returns the ids of the rows inserted, duplicates skipped. The batch
- * travels as one JSON document: one JSON.stringify, no per-value escaping.
+ * implicit transaction); returns the ids of the rows inserted, duplicates skipped, and those refused
+ * because their integration was revoked. The batch travels as one JSON document: one
+ * JSON.stringify, no per-value escaping.
+ *
+ * Revocation is checked again here (issue 32): the sender was found in force before its body was
+ * read, but a revoke may commit while the body trickles in. The statement locks the integrations
+ * of its batch FOR SHARE and keeps only those not revoked: a revoke committed before the statement
+ * began is in its snapshot, one committed while it waits for the lock is seen by READ COMMITTED's
+ * re-check of the locked row, and one that comes later waits for this commit (its UPDATE conflicts
+ * with the share lock), so no event is stored once DELETE /integrations/{id} has answered 204.
+ * Events of the deployment-wide senders (no integration) take no lock.
  *
  * Each new event gets its own job `{id}`, except those marked sharedJob: they share one job
  * `{ids: [...]}` for the statement (issue 20: pg-boss's job row, its fetch and its completion
  * were the largest share of the database's work per catalog event). The worker still processes,
  * retries and records each event by itself (process-events.ts).
  */
-export async function insertInboundEventsWithJobs(db: Queryable, events: NewInboundEvent[]): Promise<Set<string>> {
+export async function insertInboundEventsWithJobs(db: Queryable, events: NewInboundEvent[]): Promise<IngestOutcome> {
   const shared = events.filter((e) => e.sharedJob).map((e) => e.id);
-  const { rows } = await db.query<{ id: string }>({
-    name: 'inbound-events-insert-with-jobs-v3',
-    text: `WITH events AS (
+  const { rows } = await db.query<{ id: string; stored: boolean }>({
+    name: 'inbound-events-insert-with-jobs-v4',
+    text: `WITH batch AS (
+       SELECT * FROM json_to_recordset($1::json) AS e (id uuid, source text, "eventId" text, type text, "occurredAt" timestamptz,
+                                                        "groupId" text, data jsonb, "correlationId" text, "integrationId" uuid)
+     ),
+     live AS (
+       SELECT id FROM integrations
+        WHERE id IN (SELECT "integrationId" FROM batch WHERE "integrationId" IS NOT NULL) AND revoked_at IS NULL
+          FOR SHARE
+     ),
+     events AS (
        INSERT INTO inbound_events (id, source, event_id, type, occurred_at, group_id, data, correlation_id, integration_id)
        SELECT id, source, "eventId", type, "occurredAt", "groupId", data, "correlationId", "integrationId"
-         FROM json_to_recordset($1::json) AS e (id uuid, source text, "eventId" text, type text, "occurredAt" timestamptz,
-                                                "groupId" text, data jsonb, "correlationId" text, "integrationId" uuid)
+         FROM batch
+        WHERE "integrationId" IS NULL OR "integrationId" IN (SELECT id FROM live)
        -- no conflict target: the id is derived from (source, event_id), so a concurrent copy can
        -- meet either unique index first, and both must read as a duplicate
        ON CONFLICT DO NOTHING
@@ -75,10 +101,14 @@ export async function insertInboundEventsWithJobs(db: Queryable, events: NewInbo
        SELECT jsonb_build_object('ids', jsonb_agg(id)) FROM events WHERE shared HAVING count(*) > 0
      ),
      ${enqueue.ctes}
-     SELECT id FROM events WHERE ${enqueue.guard}`,
+     SELECT id, true AS stored FROM events WHERE ${enqueue.guard}
+     UNION ALL
+     SELECT id, false FROM batch WHERE "integrationId" IS NOT NULL AND "integrationId" NOT IN (SELECT id FROM live)`,
     values: [JSON.stringify(events), shared],
   });
-  return new Set(rows.map((r) => r.id));
+  const outcome: IngestOutcome = { stored: new Set(), revoked: new Set() };
+  for (const r of rows) (r.stored ? outcome.stored : outcome.revoked).add(r.id);
+  return outcome;
 }
 
 const COLUMNS = `id, source, event_id, type, group_id, data, status, correlation_id, error, attempts,

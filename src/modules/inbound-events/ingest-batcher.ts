@@ -1,9 +1,15 @@
 import type { Queryable } from '../../db/pool.js';
-import { insertInboundEventsWithJobs, type NewInboundEvent } from './inbound-events.repo.js';
+import { insertInboundEventsWithJobs, type IngestOutcome, type NewInboundEvent } from './inbound-events.repo.js';
+
+/**
+ * stored: inserted and enqueued (committed); duplicate: stored before; revoked: its integration
+ * was revoked by the time of the insert, nothing stored (the sender answers as for a revoked one).
+ */
+export type StoreOutcome = 'stored' | 'duplicate' | 'revoked';
 
 interface Pending {
   event: NewInboundEvent;
-  resolve(stored: boolean): void;
+  resolve(outcome: StoreOutcome): void;
   reject(err: unknown): void;
 }
 
@@ -38,8 +44,8 @@ export class IngestBatcher {
     this.maxInFlight = options.maxInFlight ?? 1;
   }
 
-  /** Resolves true once stored and enqueued (committed), false when the event was stored before. */
-  store(event: NewInboundEvent): Promise<boolean> {
+  /** Resolves once committed: `stored`, `duplicate` (stored before) or `revoked` (its integration was revoked, nothing stored). */
+  store(event: NewInboundEvent): Promise<StoreOutcome> {
     return new Promise((resolve, reject) => {
       this.pending.push({ event, resolve, reject });
       this.drain();
@@ -59,20 +65,26 @@ export class IngestBatcher {
 
   private async settle(batch: Pending[]): Promise<void> {
     try {
-      const inserted = await insertInboundEventsWithJobs(
+      const outcome = await insertInboundEventsWithJobs(
         this.db,
         batch.map((p) => p.event),
       );
       // Two copies of one event in a batch: the first is stored, the later ones are duplicates.
-      for (const p of batch) p.resolve(inserted.delete(p.event.id));
+      for (const p of batch) p.resolve(outcomeOf(outcome, p.event.id));
     } catch (err) {
       if (batch.length === 1) {
         batch[0].reject(err);
         return;
       }
       for (const p of batch) {
-        await insertInboundEventsWithJobs(this.db, [p.event]).then((ids) => p.resolve(ids.has(p.event.id)), p.reject);
+        await insertInboundEventsWithJobs(this.db, [p.event]).then((outcome) => p.resolve(outcomeOf(outcome, p.event.id)), p.reject);
       }
     }
   }
+}
+
+/** One event's outcome; a stored id is taken once, so a second copy in the same batch is a duplicate. */
+function outcomeOf(outcome: IngestOutcome, id: string): StoreOutcome {
+  if (outcome.revoked.has(id)) return 'revoked';
+  return outcome.stored.delete(id) ? 'stored' : 'duplicate';
 }

@@ -6,7 +6,7 @@ import { sendJson } from '../../http/send-json.js';
 import { readSignedJson } from '../../http/signed-body.js';
 import { describeZodError, parseWith } from '../../http/validate.js';
 import { derivedUuid } from '../../lib/derived-id.js';
-import { unprocessable } from '../../lib/errors.js';
+import { unauthorized, unprocessable } from '../../lib/errors.js';
 import { envelopeSchema, type WebhookSource } from './envelope.js';
 import type { InboundEventTypes } from './inbound-event-type.js';
 import { IngestBatcher } from './ingest-batcher.js';
@@ -45,7 +45,7 @@ export function receiveSignedEvent(
     auditResource(res, envelope.id);
     if (req.integration) await requireBoundGroup(pool, req.integration, eventType, parsed.data);
     const id = inboundRowId(source, envelope.id, req.integration?.id);
-    const stored = await ingest.store({
+    const outcome = await ingest.store({
       id,
       source,
       eventId: envelope.id,
@@ -57,7 +57,9 @@ export function receiveSignedEvent(
       integrationId: req.integration?.id ?? null,
       sharedJob: eventType.processMany !== undefined,
     });
-    if (!stored) sendJson(res, 200, { duplicate: true, id: envelope.id });
+    // Revoked while its body was read: the storing statement refused it (inbound-events.repo.ts).
+    if (outcome === 'revoked') throw unauthorized('Unknown or revoked integration');
+    if (outcome === 'duplicate') sendJson(res, 200, { duplicate: true, id: envelope.id });
     else sendJson(res, 202, { received: true, id: envelope.id });
   };
 }
