@@ -164,6 +164,20 @@ const endpointHealthData = z.object({
   last_status: z.number().int().nullable().openapi({ description: "The last attempt's HTTP status (null: no answer)" }),
 });
 
+/** The patient id's namespace, carried by note.ready, note.signed and note.amended (absent on thin endpoints). */
+const patientAuthorityDto = {
+  patient_authority: z
+    .string()
+    .nullable()
+    .optional()
+    .openapi({ description: "The patient id's assigning authority (PID-3 CX.4, or data.patient_authority); null when none" }),
+  patient_system: z
+    .string()
+    .nullable()
+    .optional()
+    .openapi({ description: 'Its FHIR identifier system (identifier_systems map, else urn:clinigate:authority:<CX.4>); null when none' }),
+};
+
 const signedCodeDto = z.object({ code: z.string().openapi({ example: 'J18.9' }), description: z.string() });
 const noteSignoffDto = z.object({
   note_id: uuid(IDS.note),
@@ -171,6 +185,7 @@ const noteSignoffDto = z.object({
   version: z.number().int(),
   status: z.enum(['signed', 'amended']),
   patient_id: z.string().nullable().openapi({ description: 'Absent on thin endpoints' }),
+  ...patientAuthorityDto,
   visit_id: z.string().nullable().openapi({ description: 'Absent on thin endpoints' }),
   doctor_id: z.string().nullable().openapi({ description: 'Absent on thin endpoints' }),
   signed_by: z.string().openapi({ description: "The signer (the token's `sub`)", example: IDS.user }),
@@ -240,6 +255,7 @@ export const OUTBOUND_EVENT_DATA: Record<(typeof OUTBOUND_EVENT_TYPES)[number], 
         .string()
         .nullable()
         .openapi({ description: 'The patient of the encounter (data.patient_id, or PID-3 of an HL7 message)' }),
+      ...patientAuthorityDto,
       doctor_id: z.string().openapi({ description: 'The author (data.doctor_id, or TXA/OBR of an HL7 message)' }),
       visit_id: z.string().nullable().openapi({ description: 'The visit (data.visit_id, or PV1-19 of an HL7 message)' }),
       note_id: uuid(IDS.note),

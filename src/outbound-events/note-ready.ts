@@ -1,6 +1,17 @@
 import { z } from 'zod';
 
 /** A code as the codification gave it: code and description read by HL7 (DG1) and FHIR (Condition); the rest kept as sent. */
+/**
+ * The patient id's assigning authority (HL7 PID-3 CX.4) and its FHIR identifier system, when the
+ * sender named one: carried by every note event (note.ready, note.signed, note.amended), so the
+ * HL7 and FHIR builders keep the id in its namespace (DESIGN 2026-11-26). Null by default, so a
+ * payload recorded before they existed still reads.
+ */
+export const patientAuthorityFields = {
+  patient_authority: z.string().nullable().optional().default(null),
+  patient_system: z.string().nullable().optional().default(null),
+};
+
 const codeAssessment = z.looseObject({ code: z.string(), description: z.string().optional().default('') });
 
 /**
@@ -16,9 +27,7 @@ export const noteReadySchema = z.object({
   group_id: z.string(),
   // Who and which visit the note is about: what HL7 and FHIR destinations address it by.
   patient_id: z.string().nullable().optional().default(null),
-  // The patient id's assigning authority (HL7 PID-3 CX.4) and its FHIR identifier system, when the sender named one.
-  patient_authority: z.string().nullable().optional().default(null),
-  patient_system: z.string().nullable().optional().default(null),
+  ...patientAuthorityFields,
   doctor_id: z.string().nullable().optional().default(null),
   visit_id: z.string().nullable().optional().default(null),
   note_id: z.string(),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { patientAuthorityFields } from './note-ready.js';
 
 /** A code the clinician kept (or dropped) at signature, with its title in the code table. */
 const code = z.object({ code: z.string(), description: z.string() });
@@ -7,7 +8,7 @@ const code = z.object({ code: z.string(), description: z.string() });
  * `note.signed` and `note.amended`, one contract for both: the notes module records their data
  * through this schema (notes/signoff-event.ts), and the HL7 and FHIR builders read it through the
  * same one at delivery (thin webhook endpoints keep the ids only). Who and which visit the note
- * is about, the version and status, the signature, the signed codes and those of the last
+ * is about (the patient id in its namespace), the version and status, the signature, the signed codes and those of the last
  * codification the clinician dropped, and the content.
  */
 export const noteSignoffSchema = z.object({
@@ -16,6 +17,8 @@ export const noteSignoffSchema = z.object({
   version: z.number().int(),
   status: z.enum(['signed', 'amended']),
   patient_id: z.string().nullable(),
+  /** PID-3's assigning authority and identifier system, as in note.ready (the pipeline's inbound event). */
+  ...patientAuthorityFields,
   visit_id: z.string().nullable(),
   doctor_id: z.string().nullable(),
   signed_by: z.string(),

@@ -1,10 +1,13 @@
 import { generateKeyPairSync, randomUUID } from 'node:crypto';
-import type { DocumentReference } from '@medplum/fhirtypes';
+import type { Condition, DocumentReference } from '@medplum/fhirtypes';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMllpListener, type MllpListener } from '../../src/modules/hl7/mllp-listener.js';
 import { isolatedDatabase } from '../helpers/receiver.js';
 import { startTestApp, TEST_OPERATOR_KEY, type TestApp } from '../helpers/test-app.js';
+import { newCaller } from '../helpers/tokens.js';
+import { patchNote } from '../notes/notes.builders.js';
+import { signNote } from '../notes/signoff.builders.js';
 import { FhirStandIn } from './fhir-stand-in.js';
 import { adtA04, mdmT02, type Hl7Sender } from './hl7.builders.js';
 import { MllpDestination } from './mllp-destination.js';
@@ -119,4 +122,52 @@ describe('HL7 routing and identifiers', () => {
     await expect.poll(() => doc() !== undefined, { timeout: 30_000, interval: 100 }).toBe(true);
     expect(doc()!.subject!.identifier).toEqual({ system: 'urn:oid:2.16.840.1.113883.3.999.1', value: patient });
   }, 60_000);
+
+  it('keeps the authority on sign-off: MDM^T04, ADT^A08 and MDM^T08 carry it in PID-3, the signed DocumentReference and Conditions as the identifier system', async () => {
+    const patient = 'MRN-0099';
+    const system = 'urn:oid:2.16.840.1.113883.3.999.1';
+    const poll = { timeout: 45_000, interval: 100 };
+    const peer = await MllpPeer.connect(mllp.port);
+    const msg = mdmT02(single, { patient, facility: 'GENHOSP' });
+    expect(ackCode(await peer.send(msg.text.replace(`${patient}^^^HOSP^MR`, `${patient}^^^GENHOSP^MR`)))).toBe('AA');
+    peer.close();
+    const readyNote = async () =>
+      (
+        await t.deps.pool.query(`SELECT data->>'note_id' AS note_id FROM outbox WHERE type = 'note.ready' AND data->>'patient_id' = $1`, [
+          patient,
+        ])
+      ).rows[0]?.note_id as string | undefined;
+    await expect.poll(readyNote, poll).toBeDefined();
+    const noteId = (await readyNote())!;
+    const caller = await newCaller(group);
+    const current = await request(t.app).get(`/v1/clinical-notes/${noteId}`).set(caller.headers);
+    expect(current.status).toBe(200);
+
+    const signed = await signNote(t, caller, noteId, { codes: ['E11.9'] }, { 'if-match': current.headers.etag });
+    expect(signed.status, JSON.stringify(signed.body)).toBe(200);
+    const ofPatient = (type: string) => dest.of(type).filter((r) => r.message.getSegment('PID')!.getComponent(3, 1) === patient);
+    const signedA08 = () =>
+      ofPatient('ADT^A08').filter((r) => r.message.getAllSegments('DG1').some((d) => d.getField(6).toString() === 'F'));
+    await expect.poll(() => ofPatient('MDM^T04').length + signedA08().length, poll).toBe(2);
+    for (const r of [...ofPatient('MDM^T04'), ...signedA08()]) {
+      expect(r.message.getSegment('PID')!.getField(3).toString()).toBe(`${patient}^^^GENHOSP^MR`);
+    }
+    const docOf = () => fhir.ofType<DocumentReference>('DocumentReference').find((d) => d.subject?.identifier?.value === patient);
+    await expect.poll(() => docOf()?.docStatus, poll).toBe('final');
+    expect(docOf()!.subject!.identifier).toEqual({ system, value: patient });
+    const conditions = () => fhir.ofType<Condition>('Condition').filter((c) => c.subject?.identifier?.value === patient);
+    const confirmed = conditions().find((c) => c.code?.coding?.[0].code === 'E11.9');
+    expect(confirmed?.verificationStatus?.coding?.[0].code).toBe('confirmed');
+    for (const c of conditions()) expect(c.subject!.identifier).toEqual({ system, value: patient });
+
+    const amended = await patchNote(t, caller, noteId, {
+      ai_generated_content: { plan: 'Metformin 500 mg; review in 2 weeks.' },
+      amendment_reason: 'Plan corrected',
+    });
+    expect(amended.status, JSON.stringify(amended.body)).toBe(200);
+    await expect.poll(() => ofPatient('MDM^T08').length, poll).toBe(1);
+    expect(ofPatient('MDM^T08')[0].message.getSegment('PID')!.getField(3).toString()).toBe(`${patient}^^^GENHOSP^MR`);
+    await expect.poll(() => docOf()?.docStatus, poll).toBe('amended');
+    expect(docOf()!.subject!.identifier).toEqual({ system, value: patient });
+  }, 120_000);
 });

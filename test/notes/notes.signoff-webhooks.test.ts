@@ -62,6 +62,9 @@ describe('note.signed and note.amended to webhook endpoints (standardwebhooks-ve
       version: 2,
       status: 'signed',
       patient_id: 'pt-991',
+      // A note written through the API has no pipeline event, so no namespace for its patient id.
+      patient_authority: null,
+      patient_system: null,
       visit_id: null,
       doctor_id: caller.doctor,
       signed_by: caller.userId,

@@ -19,9 +19,9 @@ export interface NoteSubject {
   template: string;
   ai_generated_content: Record<string, string>;
   patient_id: string | null;
-  /** The patient id's assigning authority (PID-3 CX.4) and its identifier system, when known. */
-  patient_authority?: string | null;
-  patient_system?: string | null;
+  /** The patient id's assigning authority (PID-3 CX.4) and its identifier system, when known (every note event carries them). */
+  patient_authority: string | null;
+  patient_system: string | null;
   doctor_id: string | null;
   visit_id: string | null;
 }

@@ -42,12 +42,14 @@ export function header(type: string, controlId: string, note: Pick<NoteReady, 'g
   });
 }
 
-/** PID-3 as CX: the id, its assigning authority (CX.4) when the note has one, identifier type MR. */
-export const patientCx = (note: Pick<NoteReady, 'patient_id'> & { patient_authority?: string | null }) =>
-  note.patient_id ? `${esc(note.patient_id)}^^^${esc(note.patient_authority, 227)}^MR` : '';
+/** Who a note event is about: the patient id and its assigning authority (every note event carries both). */
+type NotePatient = Pick<NoteReady, 'patient_id' | 'patient_authority'>;
 
-export const pid = (note: Pick<NoteReady, 'patient_id'> & { patient_authority?: string | null }) =>
-  segment('PID', { 1: '1', 3: patientCx(note) });
+/** PID-3 as CX: the id, its assigning authority (CX.4) when the note has one, identifier type MR. */
+export const patientCx = (note: NotePatient) => (note.patient_id ? `${esc(note.patient_id)}^^^${esc(note.patient_authority, 227)}^MR` : '');
+
+/** The PID of every note message (note.ready's MDM^T02 and A08, the sign-off's MDM^T04/T08 and A08). */
+export const pid = (note: NotePatient) => segment('PID', { 1: '1', 3: patientCx(note) });
 export const pv1 = (note: Pick<NoteReady, 'doctor_id' | 'visit_id'>) =>
   segment('PV1', { 1: '1', 2: 'U', 7: note.doctor_id ? esc(note.doctor_id) : '', 19: note.visit_id ? esc(note.visit_id) : '' });
 

@@ -215,6 +215,30 @@ export async function lastCodificationCodes(db: Queryable, noteId: string): Prom
   return rows[0] ? (rows[0].codes ?? []) : undefined;
 }
 
+/** The patient id's namespace as the sender named it: PID-3 CX.4 and its FHIR identifier system. */
+export interface PatientAuthority {
+  patient_authority: string | null;
+  patient_system: string | null;
+}
+
+/**
+ * The patient authority of the note's pipeline: what note.ready carried, read from the pipeline's
+ * inbound event (advance-pipeline.ts). Nulls when the note had no pipeline (written through the
+ * API) or its sender named no authority.
+ */
+export async function notePatientAuthority(db: Queryable, noteId: string): Promise<PatientAuthority> {
+  const { rows } = await db.query<PatientAuthority>(
+    `SELECT e.data->>'patient_authority' AS patient_authority, e.data->>'patient_system' AS patient_system
+       FROM documentation_pipelines p
+       JOIN inbound_events e ON e.id = p.event_id
+      WHERE p.note_id = $1
+      ORDER BY p.created_at DESC
+      LIMIT 1`,
+    [noteId],
+  );
+  return rows[0] ?? { patient_authority: null, patient_system: null };
+}
+
 /** The visit (EHR encounter) a pipeline's note documents. */
 export async function setNoteVisit(db: Queryable, id: string, visitId: string): Promise<void> {
   await db.query(`UPDATE clinical_notes SET visit_id = $2 WHERE id = $1 AND visit_id IS DISTINCT FROM $2`, [id, visitId]);

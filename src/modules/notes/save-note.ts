@@ -14,6 +14,7 @@ import {
   insertNote,
   lastCodificationCodes,
   insertNoteVersion,
+  notePatientAuthority,
   updateNoteRow,
   type ClinicalNote,
   type NoteFields,
@@ -214,7 +215,10 @@ export async function applyNoteChange(tx: Queryable, input: ApplyChangeInput): P
     groupId: note.group_id,
     data: { note_id: note.id, template: note.template, version: note.version, group_id: note.group_id, changed_fields: changedFields },
   });
-  if (signed) await recordEvent(tx, signoffEvent('note.amended', row, (await lastCodificationCodes(tx, row.id)) ?? []));
+  if (signed) {
+    const patient = await notePatientAuthority(tx, row.id);
+    await recordEvent(tx, signoffEvent('note.amended', row, patient, (await lastCodificationCodes(tx, row.id)) ?? []));
+  }
   return { row, changedFields };
 }
 

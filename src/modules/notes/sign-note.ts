@@ -8,7 +8,7 @@ import { officialRows } from '../../terminology/official-codes.js';
 import { isValidCodeFormat, toDotted, toUndotted } from '../../terminology/icd10-file.js';
 import { recordEvent } from '../outbound-webhooks/outbox/outbox.repo.js';
 import { ifMatchSatisfied, noteEtag } from './note-etag.js';
-import { findNote, insertNoteVersion, lastCodificationCodes, signNoteRow, type SignedCode } from './notes.repo.js';
+import { findNote, insertNoteVersion, lastCodificationCodes, notePatientAuthority, signNoteRow, type SignedCode } from './notes.repo.js';
 import { toClinicalNote } from './save-note.js';
 import { signoffEvent } from './signoff-event.js';
 
@@ -84,7 +84,7 @@ export function signNote(pool: Pool) {
         userId,
         doctorId: req.doctor ?? null,
       });
-      await recordEvent(tx, signoffEvent('note.signed', signed, suggested));
+      await recordEvent(tx, signoffEvent('note.signed', signed, await notePatientAuthority(tx, id), suggested));
       return signed;
     });
     res.set('ETag', noteEtag(row.version)).json(toClinicalNote(row));

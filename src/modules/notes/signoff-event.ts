@@ -1,9 +1,17 @@
 import { noteSignoffSchema, type NoteSignoff, type NoteSignoffEvent } from '../../outbound-events/note-signoff.js';
 import type { OutboundEvent } from '../outbound-webhooks/outbox/outbox.repo.js';
-import type { NoteRow } from './notes.repo.js';
+import type { NoteRow, PatientAuthority } from './notes.repo.js';
 
-/** The event of a signature or an amendment of `row` (its current version). */
-export function signoffEvent(type: NoteSignoffEvent, row: NoteRow, suggested: { code: string }[] = []): OutboundEvent {
+/**
+ * The event of a signature or an amendment of `row` (its current version); `patient` is the
+ * patient id's namespace as note.ready carried it (notePatientAuthority).
+ */
+export function signoffEvent(
+  type: NoteSignoffEvent,
+  row: NoteRow,
+  patient: PatientAuthority,
+  suggested: { code: string }[] = [],
+): OutboundEvent {
   const signedCodes = row.signed_codes ?? [];
   const kept = new Set(signedCodes.map((c) => c.code));
   const data: NoteSignoff = noteSignoffSchema.parse({
@@ -12,6 +20,8 @@ export function signoffEvent(type: NoteSignoffEvent, row: NoteRow, suggested: { 
     version: row.version,
     status: row.status,
     patient_id: row.patient_id,
+    patient_authority: patient.patient_authority,
+    patient_system: patient.patient_system,
     visit_id: row.visit_id,
     doctor_id: row.doctor_id,
     signed_by: row.signed_by,
