@@ -80,7 +80,7 @@ describe('a catalog event while documentation pipelines wait on a slow extractio
     expect(runs.rows.map((r) => r.status)).toEqual(['running', 'running', 'running']);
     for (const e of encounters) expect((await state(e.id)).status).toBe('processing');
     // Nothing is waiting in a job: the inbound jobs complete while the extractions are still held
-    // (within the worker's pace, at most 300 ms after their batch: jobs/worker-pace.ts).
+    // (within the worker's pace, at most 300 ms after their batch: jobs/loop-pace.ts).
     const open = async () =>
       (await t.deps.pool.query(`SELECT count(*)::int AS n FROM pgboss.job WHERE name = 'inbound-event' AND state <> 'completed'`)).rows[0]
         .n;
