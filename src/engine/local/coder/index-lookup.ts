@@ -298,9 +298,9 @@ function descend(
     if (m || reading.connector || inherited || !it.code[child]) continue;
     // A level the note need not name ("Effusion, joint, knee" from "knee effusion"), when the
     // subterm below refines that level's code (M25.40 -> M25.46-): one skip, at a cost.
-    const refines = it.code[child].replace(/[.-]/g, '').slice(0, 4);
-    for (const grandchild of it.children(child)) {
-      if (!it.code[grandchild] || it.code[grandchild].replace(/[.-]/g, '').slice(0, 4) !== refines) continue;
+    const refines = it.code[child];
+    for (let grandchild = child + 1; grandchild < it.end[child]; grandchild = it.end[grandchild]) {
+      if (!it.code[grandchild] || !sameFour(it.code[grandchild], refines)) continue;
       const g = matchTerm(note, where, grandchild);
       if (!g || g.score <= 0 || g.combination) continue;
       const next = {
@@ -317,15 +317,29 @@ function descend(
   return best;
 }
 
+/** Whether two Index codes have the same first four characters, dots and dashes aside ("M25.4-", "M25.46-"). */
+function sameFour(a: string, b: string): boolean {
+  let i = 0;
+  let j = 0;
+  for (let n = 0; n < 4; n++, i++, j++) {
+    while (i < a.length && (a[i] === '.' || a[i] === '-')) i++;
+    while (j < b.length && (b[j] === '.' || b[j] === '-')) j++;
+    if (i >= a.length || j >= b.length) return i >= a.length && j >= b.length;
+    if (a.charCodeAt(i) !== b.charCodeAt(j)) return false;
+  }
+  return true;
+}
+
 /** Whether the note states term i's title: its score (stems matched), 0 for a default, undefined if not. */
 function matchTerm(note: IndexNote, where: Near, i: number, inherited: TitleReading['connector'] = ''): TermMatch | undefined {
-  const own = readingOf(note.it, i);
-  const r = own.connector || !inherited ? own : { ...own, connector: inherited };
-  if (r.alts.length === 0) return r.connector === 'with' || r.connector === 'due' ? undefined : { score: 0, words: [], combination: false };
-  if (r.connector === 'without')
+  const r = readingOf(note.it, i);
+  // A subterm of a bare "with" carries its connector.
+  const connector = r.connector || inherited;
+  if (r.alts.length === 0) return connector === 'with' || connector === 'due' ? undefined : { score: 0, words: [], combination: false };
+  if (connector === 'without')
     return r.alts.some((a) => a.every((s) => note.notePresent.has(s))) ? undefined : { score: 0, words: [], combination: false };
   let best: TermMatch | undefined;
-  const joined = r.connector === 'with' || r.connector === 'due';
+  const joined = connector === 'with' || connector === 'due';
   for (const alt of r.alts) {
     if (joined) {
       if (!alt.every((s) => note.notePresent.has(s) || where.has(s))) continue;
