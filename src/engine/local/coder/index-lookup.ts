@@ -14,6 +14,30 @@ export interface IndexNote {
   notePresent: ReadonlySet<string>;
   /** stems that complete a code by default: the encounter (7th character), closed, displaced */
   defaults: readonly string[];
+  /** every stem of the note, and the sides it implies: a subterm none of whose titles starts with one is never read */
+  noteStems: ReadonlySet<string>;
+  /** per term, the subterms this note's stems can reach, found on first use */
+  reachable: Map<number, readonly number[]>;
+}
+
+/** The note as the Index lookup reads it, from its sentences' stems and assertions. */
+export function indexNoteOf(
+  it: IndexTabular,
+  table: CodeTable,
+  read: ReadonlyArray<{ st: SentenceStems; assertions: readonly Assertion[] }>,
+  defaults: readonly string[],
+): IndexNote {
+  const notePresent = new Set<string>();
+  const noteStems = new Set<string>();
+  for (const { st, assertions } of read) {
+    st.stems.forEach((s, k) => {
+      if (assertions[st.from[k]] === 'present') notePresent.add(s);
+      noteStems.add(s);
+    });
+  }
+  if (noteStems.has(RIGHT) || noteStems.has(LEFT)) noteStems.add(UNILATERAL);
+  if (noteStems.has(BOTH)) noteStems.add(BILATERAL);
+  return { it, table, notePresent, defaults, noteStems, reachable: new Map() };
 }
 
 interface Path {
@@ -264,7 +288,7 @@ function descend(
   const { it } = note;
   let best: Path = from;
   if (depth > 8) return best;
-  for (let child = term + 1; child < it.end[term]; child = it.end[child]) {
+  for (const child of reachableChildren(note, term)) {
     const reading = readingOf(it, child);
     if (reading.alts.length === 0 && reading.connector) {
       // A bare "with", "due to", "without": its subterms carry the connector.
@@ -315,6 +339,33 @@ function descend(
     }
   }
   return best;
+}
+
+/**
+ * The subterms of `term` that can change a descent in this note, in order: a title whose first
+ * stem the note states somewhere (what matchTerm needs of every reading, "with" ones included), a
+ * coded subterm with such a subterm below it (a level the note need not name), and bare connectors
+ * and defaults. The others would be read and rejected every time the term is reached.
+ */
+function reachableChildren(note: IndexNote, term: number): readonly number[] {
+  const hit = note.reachable.get(term);
+  if (hit) return hit;
+  const { it } = note;
+  const out: number[] = [];
+  for (let child = term + 1; child < it.end[term]; child = it.end[child]) {
+    let keep = startsInNote(note, child);
+    if (!keep && it.code[child]) for (let g = child + 1; g < it.end[child] && !keep; g = it.end[g]) keep = startsInNote(note, g);
+    if (keep) out.push(child);
+  }
+  note.reachable.set(term, out);
+  return out;
+}
+
+function startsInNote(note: IndexNote, i: number): boolean {
+  const { alts } = readingOf(note.it, i);
+  if (alts.length === 0) return true;
+  for (const alt of alts) if (note.noteStems.has(alt[0])) return true;
+  return false;
 }
 
 /** Whether two Index codes have the same first four characters, dots and dashes aside ("M25.4-", "M25.46-"). */
