@@ -120,7 +120,8 @@ export function indexMentions(
     const stated: Stated = { present, negated };
     const completed = completeCode(note.table, code.code, stated);
     const newer = completed === undefined ? undefined : newerFit(note.table, completed, stated, (c) => it.inTabular(c));
-    if (mainOnly && newer === undefined) return;
+    // A main term of two words or more ("cold sore") names the condition on its own.
+    if (mainOnly && newer === undefined && len < 2) return;
     const index = newer ?? completed;
     if (index === undefined || taken.has(index) || ENCOUNTER_REASON.test(note.table.codeAt(index))) return;
     taken.add(index);
@@ -151,7 +152,8 @@ export function indexMentions(
       // sentence of a case report holds site words that belong to other findings).
       firm:
         compact(lower, together) &&
-        ((titleStated && together.length >= 2) || (!code.path.loose && (code.path.exact ?? 0) > 0 && covers(lower, together))),
+        ((titleStated && together.length >= 2) ||
+          (!code.path.loose && ((code.path.exact ?? 0) > 0 || (mainOnly && len >= 2)) && covers(lower, together))),
       source: 'index',
       weight: 3 * code.path.score,
       score: Math.min(1, code.path.score / 3),
