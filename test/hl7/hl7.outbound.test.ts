@@ -4,7 +4,7 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { unescapeHl7 } from '../../src/modules/hl7/hl7-escape.js';
 import { startWebhookDeliveryWorker } from '../../src/modules/outbound-webhooks/delivery-job/webhook-delivery.job.js';
-import { recordEvent } from '../../src/modules/outbound-webhooks/outbox/outbox.repo.js';
+import { recordEvent } from '../../src/outbound-events/outbox.repo.js';
 import { startOutboxDispatcher, type OutboxDispatcher } from '../../src/modules/outbound-webhooks/fan-out/outbox-dispatcher.js';
 import { isolatedDatabase } from '../helpers/receiver.js';
 import { startTestApp, TEST_OPERATOR_KEY, type TestApp } from '../helpers/test-app.js';
