@@ -4,9 +4,9 @@
  *
  * 1. madge 8 (`npx --yes madge@8.0.0 --circular --extensions ts src`, the review's command), with
  *    type imports and without them (`detectiveOptions.ts.skipTypeImports` in a .madgerc of its own);
- * 2. dependency-cruiser (tools/lint/node_modules) with a rules file: this tree's
- *    `.dependency-cruiser.cjs` by default, so an older tree is judged by today's rules
- *    (`--rules` names another); the violations counted by rule, and each one listed;
+ * 2. this tree's `npm run lint:deps` (dependency-cruiser, then tools/lint/dependency-rules.mjs's
+ *    no-module-cycles) run on the tree with this tree's `.dependency-cruiser.cjs`, so an older tree
+ *    is judged by today's rules (`--rules` names another file);
  * 3. cycles between feature modules computed from dependency-cruiser's import graph, whatever the
  *    rules say: the files of src/modules/ collapsed to their module (src/modules/<m>) and to their
  *    folder, strongly connected components of more than one, with one import per arrow as the
@@ -23,7 +23,7 @@ import { parseArgs } from 'node:util';
 import { importGraph, moduleOf } from './path-files.js';
 
 const HERE = fileURLToPath(new URL('..', import.meta.url));
-const CRUISER = join(HERE, 'tools/lint/node_modules/dependency-cruiser/bin/dependency-cruise.mjs');
+const LINT_DEPS = join(HERE, 'tools/lint/dependency-rules.mjs');
 const MADGE = 'madge@8.0.0';
 
 /** madge's circular report for `src` of `tree`; `skipTypeImports` leaves `import type` out. */
@@ -58,23 +58,17 @@ function madge(tree: string, skipTypeImports: boolean): string {
   }
 }
 
-interface Violation {
-  type: string;
-  from: string;
-  to: string;
-  rule: { name: string; severity: string };
-  cycle?: { name: string }[];
-}
-
-/** dependency-cruiser on `tree` with the rules of `rules`: its violations. */
-function cruise(tree: string, rules: string): Violation[] {
-  const r = spawnSync(process.execPath, [CRUISER, 'src', '--config', rules, '--output-type', 'json'], {
+/**
+ * `npm run lint:deps` of this tree run on `tree`: dependency-cruiser with the rules of `rules`,
+ * then tools/lint/dependency-rules.mjs's no-module-cycles (each module counted whole). Its report.
+ */
+function lintDeps(tree: string, rules: string): { code: number | null; report: string } {
+  const r = spawnSync(process.execPath, [LINT_DEPS, 'src', '--config', rules], {
     cwd: tree,
     encoding: 'utf8',
     maxBuffer: 256 * 1024 * 1024,
   });
-  if (!r.stdout) throw new Error(`dependency-cruiser: ${r.stderr}`);
-  return (JSON.parse(r.stdout) as { summary: { violations: Violation[] } }).summary.violations;
+  return { code: r.status, report: `${r.stdout}${r.stderr}`.trim() };
 }
 
 /** Strongly connected components of more than one node (Tarjan). */
@@ -156,14 +150,11 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
       lines.push(`madge --circular ${skip ? 'without type imports' : 'with type imports'}:`, ...tail.map((l) => `  ${l.trim()}`));
     }
   }
-  const violations = cruise(tree, rules);
-  const byRule = new Map<string, Violation[]>();
-  for (const v of violations) byRule.set(v.rule.name, [...(byRule.get(v.rule.name) ?? []), v]);
-  lines.push(`dependency-cruiser with ${rules}: ${violations.length} violation(s)`);
-  for (const [rule, list] of byRule) {
-    lines.push(`  ${rule}: ${list.length}`);
-    for (const v of list) lines.push(`    ${v.from} -> ${v.to}${v.cycle ? ` (cycle: ${v.cycle.map((c) => c.name).join(' -> ')})` : ''}`);
-  }
+  const deps = lintDeps(tree, rules);
+  lines.push(
+    `npm run lint:deps (this tree's, rules ${rules}) on the tree: exit ${deps.code}`,
+    ...deps.report.split('\n').map((l) => `  ${l}`),
+  );
   for (const runtime of [false, true]) {
     const graph = importGraph(tree, runtime);
     const label = runtime ? 'runtime imports only' : 'type-only imports included';
