@@ -29,15 +29,19 @@ export async function readNoteVersions(app: App, caller: Caller, id: string): Pr
 /** GET /api/v1/console/runs/{id}: the run with its attempts, group and correlation id (operator key). */
 export const readConsoleRun = (app: App, id: string) => read(app, `/api/v1/console/runs/${id}`, OPERATOR);
 
-/** GET /api/v1/webhooks/events/{id}: an inbound event's state, attempts and pipeline ids (operator key). */
-export const readInboundEvent = (app: App, senderId: string) =>
-  read(app, `/api/v1/webhooks/events/${encodeURIComponent(senderId)}`, OPERATOR);
+const eventPath = (senderId: string, source?: string) =>
+  `/api/v1/webhooks/events/${encodeURIComponent(senderId)}${source ? `?source=${source}` : ''}`;
+
+/** GET /api/v1/console/{runs|codifications|pipelines}: the newest 200 (ids, states, counts; operator key). */
+export const readConsoleList = (app: App, list: 'runs' | 'codifications' | 'pipelines', status?: string) =>
+  read(app, `/api/v1/console/${list}?limit=200${status ? `&status=${status}` : ''}`, OPERATOR);
+
+/** GET /api/v1/webhooks/events/{id}: an inbound event's state, attempts and pipeline ids, never its data (operator key). */
+export const readInboundEvent = (app: App, senderId: string, source?: string) => read(app, eventPath(senderId, source), OPERATOR);
 
 /** GET /api/v1/webhooks/events/{id}, or undefined while the service answers 404 (never stored, or not yet). */
-export async function findInboundEvent(app: App, senderId: string) {
-  const res = await request(app)
-    .get(`/api/v1/webhooks/events/${encodeURIComponent(senderId)}`)
-    .set(OPERATOR);
+export async function findInboundEvent(app: App, senderId: string, source?: string) {
+  const res = await request(app).get(eventPath(senderId, source)).set(OPERATOR);
   if (res.status === 404) return undefined;
   expect(res.status).toBe(200);
   return res.body;

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mllpFrame } from '../../src/modules/hl7/mllp-frames.js';
 import { startMllpListener, type MllpListener } from '../../src/modules/hl7/mllp-listener.js';
 import { noteMdmT02 } from '../../src/modules/hl7/note-messages.js';
+import { findInboundEvent } from '../helpers/api-reads.js';
 import { encounterData, envelope, postSigned } from '../helpers/inbound.js';
 import { isolatedDatabase } from '../helpers/receiver.js';
 import { startTestApp, TEST_OPERATOR_KEY, type TestApp } from '../helpers/test-app.js';
@@ -171,7 +172,7 @@ describe('HL7 bounds: frames, connections, loop time, control characters', () =>
       const ack = await peer.send(msg.text);
       expect(ackCode(ack), visit).toBe('AE');
       expect(ack.getSegment('MSA')!.getField(3).toString()).toMatch(/control character/);
-      expect((await t.deps.pool.query(`SELECT 1 FROM inbound_events WHERE event_id = $1`, [msg.controlId])).rowCount).toBe(0);
+      expect(await findInboundEvent(t.app, msg.controlId)).toBeUndefined();
     }
     // Escaped separators and line breaks stay allowed.
     expect(ackCode(await peer.send(mdmT02(sender, { visit: 'V-4\\F\\5\\X41\\' }).text))).toBe('AA');
@@ -185,7 +186,7 @@ describe('HL7 bounds: frames, connections, loop time, control characters', () =>
       expect(res.status, field).toBe(422);
       expect(res.body).toMatchObject({ success: false });
       expect(JSON.stringify(res.body.details)).toContain(field);
-      expect((await t.deps.pool.query(`SELECT 1 FROM inbound_events WHERE event_id = $1`, [body.id])).rowCount).toBe(0);
+      expect(await findInboundEvent(t.app, body.id)).toBeUndefined();
     }
   });
 
