@@ -2,6 +2,7 @@ import { generateKeyPairSync, randomUUID } from 'node:crypto';
 import type { Condition, DocumentReference } from '@medplum/fhirtypes';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { HOUSEKEEPING_QUEUE } from '../../src/modules/housekeeping/housekeeping.job.js';
 import { startMllpListener, type MllpListener } from '../../src/modules/hl7/mllp-listener.js';
 import { findInboundEvent, readInboundEvent } from '../helpers/api-reads.js';
 import { isolatedDatabase } from '../helpers/receiver.js';
@@ -169,6 +170,42 @@ describe('HL7 routing and identifiers', () => {
     await expect.poll(() => ofPatient('MDM^T08').length, poll).toBe(1);
     expect(ofPatient('MDM^T08')[0].message.getSegment('PID')!.getField(3).toString()).toBe(`${patient}^^^GENHOSP^MR`);
     await expect.poll(() => docOf()?.docStatus, poll).toBe('amended');
+    expect(docOf()!.subject!.identifier).toEqual({ system, value: patient });
+  }, 120_000);
+
+  it('keeps the authority on sign-off after retention redacted the inbound message: MDM^T04 PID-3 and the FHIR identifier system', async () => {
+    const patient = `MRN-${tag()}`;
+    const system = 'urn:oid:2.16.840.1.113883.3.999.1';
+    const poll = { timeout: 45_000, interval: 100 };
+    const peer = await MllpPeer.connect(mllp.port);
+    const msg = mdmT02(single, { patient, facility: 'GENHOSP' });
+    expect(ackCode(await peer.send(msg.text.replace(`${patient}^^^HOSP^MR`, `${patient}^^^GENHOSP^MR`)))).toBe('AA');
+    peer.close();
+    const readyNote = async () => {
+      const { pipeline } = await readInboundEvent(t.app, msg.controlId, 'hl7');
+      return pipeline.note_ready ? (pipeline.note_id as string) : undefined;
+    };
+    await expect.poll(readyNote, poll).toBeDefined();
+    const noteId = (await readyNote())!;
+
+    // RETENTION_DAYS pass for the message, and the hourly housekeeping job redacts its body.
+    await t.deps.pool.query(
+      `UPDATE inbound_events SET received_at = received_at - make_interval(days => $2) WHERE source = 'hl7' AND event_id = $1`,
+      [msg.controlId, t.deps.config.RETENTION_DAYS + 1],
+    );
+    await t.deps.boss.send(HOUSEKEEPING_QUEUE, {});
+    await expect.poll(() => dataOf(msg.controlId), poll).toEqual({});
+
+    const caller = await newCaller(group);
+    const current = await request(t.app).get(`/v1/clinical-notes/${noteId}`).set(caller.headers);
+    expect(current.status).toBe(200);
+    const signed = await signNote(t, caller, noteId, { codes: ['E11.9'] }, { 'if-match': current.headers.etag });
+    expect(signed.status, JSON.stringify(signed.body)).toBe(200);
+    const t04 = () => dest.of('MDM^T04').filter((r) => r.message.getSegment('PID')!.getComponent(3, 1) === patient);
+    await expect.poll(() => t04().length, poll).toBe(1);
+    expect(t04()[0].message.getSegment('PID')!.getField(3).toString()).toBe(`${patient}^^^GENHOSP^MR`);
+    const docOf = () => fhir.ofType<DocumentReference>('DocumentReference').find((d) => d.subject?.identifier?.value === patient);
+    await expect.poll(() => docOf()?.docStatus, poll).toBe('final');
     expect(docOf()!.subject!.identifier).toEqual({ system, value: patient });
   }, 120_000);
 });
