@@ -107,11 +107,18 @@ export function indexMentions(
   const { it } = note;
   const { byStems, maxLen } = mainTermsByStems(it);
   const clause = clausesOf(lower);
-  const all = new Map<string, number[]>();
+  // Each stem of the sentence (its slot), and the positions of each, in the order first stated.
+  const slots = new Map<string, number>();
+  const allStems: string[] = [];
+  const allLists: number[][] = [];
   const put = (stem: string, w: number) => {
-    const list = all.get(stem);
-    if (list) list.push(w);
-    else all.set(stem, [w]);
+    const k = slots.get(stem);
+    if (k !== undefined) allLists[k].push(w);
+    else {
+      slots.set(stem, allStems.length);
+      allStems.push(stem);
+      allLists.push([w]);
+    }
   };
   st.stems.forEach((stem, k) => {
     const w = st.from[k];
@@ -126,12 +133,10 @@ export function indexMentions(
   });
   const out: Mention[] = [];
   const taken = new Set<number>();
-  const allStems = [...all.keys()];
-  const allLists = [...all.values()];
   forEachStemPhrase(st, byStems, maxLen, (mains, start, end, len) => {
     const anchor: number[] = [];
     for (let w = start; w <= end; w++) anchor.push(w);
-    const where = new Near(allStems, allLists, clause, start, end, window);
+    const where = new Near(slots, allStems, allLists, clause, start, end, window);
     let best: Path | undefined;
     for (const main of mains) {
       const path = descend(note, where, main, { term: main, score: len, words: anchor, combination: false }, 0);
@@ -196,18 +201,27 @@ export function indexMentions(
 
 /** The sentence's stems as one main term sees them: within `window` words of it, in its clause. */
 class Near {
-  /** each stem in reach and its first position, read once (the Index asks for the same stems many times) */
-  private readonly reach = new Map<string, number>();
+  /** the first position in reach of each stem of the sentence (by its slot), -1 when out of reach; read once (the Index asks for the same stems many times) */
+  private readonly at: Int32Array;
 
-  /** `stems` and the positions of each (`lists`), in the order the sentence states them */
-  constructor(stems: readonly string[], lists: readonly number[][], clause: Int32Array, start: number, end: number, window: number) {
-    const at = clause[start];
-    for (let k = 0; k < stems.length; k++) {
+  /** the sentence's stems (`stems`, each at its slot) and the positions of each (`lists`), in the order the sentence states them */
+  constructor(
+    private readonly slots: ReadonlyMap<string, number>,
+    private readonly all: readonly string[],
+    lists: readonly number[][],
+    clause: Int32Array,
+    start: number,
+    end: number,
+    window: number,
+  ) {
+    const inClause = clause[start];
+    this.at = new Int32Array(all.length).fill(-1);
+    for (let k = 0; k < all.length; k++) {
       const list = lists[k];
       for (let n = 0; n < list.length; n++) {
         const w = list[n];
-        if (clause[w] === at && w >= start - window && w <= end + window) {
-          this.reach.set(stems[k], w);
+        if (clause[w] === inClause && w >= start - window && w <= end + window) {
+          this.at[k] = w;
           break;
         }
       }
@@ -216,15 +230,20 @@ class Near {
 
   /** The first position of `stem` in reach, or -1. */
   first(stem: string): number {
-    return this.reach.get(stem) ?? -1;
+    const k = this.slots.get(stem);
+    return k === undefined ? -1 : this.at[k];
   }
 
   has(stem: string): boolean {
-    return this.reach.has(stem);
+    const k = this.slots.get(stem);
+    return k !== undefined && this.at[k] >= 0;
   }
 
+  /** The stems in reach, in the order the sentence states them. */
   stems(): Set<string> {
-    return new Set(this.reach.keys());
+    const out = new Set<string>();
+    for (let k = 0; k < this.all.length; k++) if (this.at[k] >= 0) out.add(this.all[k]);
+    return out;
   }
 }
 
