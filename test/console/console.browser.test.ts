@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync } from 'node:fs';
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import request from 'supertest';
@@ -29,7 +29,7 @@ describe.skipIf(!hasChromium)('operations console in a real browser (/usr/bin/ch
     db = await isolatedDatabase();
     t = await startTestApp({ env: { DATABASE_URL: db.url, WEBHOOK_RETRY_SCHEDULE: '1' }, workers: true });
     server = await new Promise<Server>((resolve) => {
-      const s = t.app.listen(0, '127.0.0.1', () => resolve(s));
+      const s = createServer(t.app).listen(0, '127.0.0.1', () => resolve(s));
     });
     origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     receiver = await startReceiver();

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import request from 'supertest';
@@ -46,7 +46,7 @@ describe('HL7 bounds: frames, connections, loop time, control characters', () =>
     expect(res.status).toBe(201);
     mllp = await startMllpListener(t.deps, { host: '127.0.0.1', port: 0 });
     // A listening service (one keep-alive connection), as a monitor asks it.
-    http = t.app.listen(0, '127.0.0.1');
+    http = createServer(t.app).listen(0, '127.0.0.1');
     await new Promise((r) => http.once('listening', r));
     healthUrl = `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
     // The same listener with the frame deadline shortened from 30 s, so the test need not wait it out.
