@@ -26,6 +26,8 @@ export class IndexTabular {
   readonly code: string[] = [];
   readonly see: string[] = [];
   readonly seeAlso: string[] = [];
+  /** manifestation codes the Index gives in brackets after term i's code ("G20 [F02.80]"), space separated */
+  readonly manif: string[] = [];
   /** main terms by each of their names, lower case: the title's first comma part and its one-word variants */
   private readonly mainByName = new Map<string, number[]>();
   private readonly noteKind: NoteKind[] = [];
@@ -52,6 +54,7 @@ export class IndexTabular {
         this.code.push(f[4]);
         this.see.push(f[5]);
         this.seeAlso.push(f[6]);
+        this.manif.push(f[7] ?? '');
       } else if (f[0] === 'N') {
         const list = this.notesOf.get(f[1]) ?? [];
         list.push(this.noteKind.length);
