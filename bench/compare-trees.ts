@@ -20,7 +20,7 @@
  * `cp -al node_modules /tmp/bench-before/` (hard links; the dependencies are a superset).
  *
  *   npm run bench:trees -- --before /tmp/bench-before [--after .] [--visits 30] [--burst 8]
- *     [--burst-rounds 3] [--held-visits 8] [--hold-ms 25000] [--held-rounds 3] [--only visits,burst,held] [--json out.json]
+ *     [--burst-rounds 5] [--held-visits 8] [--hold-ms 25000] [--held-rounds 5] [--only visits,burst,held] [--json out.json]
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
@@ -49,10 +49,10 @@ const { values: a } = parseArgs({
     after: { type: 'string', default: fileURLToPath(new URL('..', import.meta.url)) },
     visits: { type: 'string', default: '30' },
     burst: { type: 'string', default: '8' },
-    'burst-rounds': { type: 'string', default: '3' },
+    'burst-rounds': { type: 'string', default: '5' },
     'held-visits': { type: 'string', default: '8' },
     'hold-ms': { type: 'string', default: '25000' },
-    'held-rounds': { type: 'string', default: '3' },
+    'held-rounds': { type: 'string', default: '5' },
     only: { type: 'string', default: 'visits,burst,held' },
     json: { type: 'string' },
   },
