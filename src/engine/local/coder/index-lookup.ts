@@ -461,19 +461,32 @@ function matchTerm(note: IndexNote, where: Near, i: number, inherited: TitleRead
   // A subterm of a bare "with" carries its connector.
   const connector = r.connector || inherited;
   if (r.alts.length === 0) return connector === 'with' || connector === 'due' ? undefined : DEFAULT_MATCH;
-  if (connector === 'without') return r.alts.some((a) => a.every((s) => note.notePresent.has(s))) ? undefined : DEFAULT_MATCH;
-  let best: TermMatch | undefined;
+  // (No closures here: the lookup calls this for every subterm it reaches, and a closure would
+  // cost every call a context.)
+  if (connector === 'without') return anyAllPresent(note, r.alts) ? undefined : DEFAULT_MATCH;
   const joined = connector === 'with' || connector === 'due';
-  for (const alt of r.alts) {
-    if (joined) {
-      if (!alt.every((s) => note.notePresent.has(s) || where.has(s))) continue;
-      const words = alt.filter((s) => where.has(s)).map((s) => where.first(s));
-      best = better(best, withNemods(note.it, where, i, { score: alt.length + 0.5, words, combination: true }));
-      continue;
-    }
-    // Cheap reject first (most subterms a note reaches state none of their words): a title read
-    // at all states its first word (below), so a sentence without it in reach skips the title.
-    if (r.alts.length === 1 ? !where.hasNumbered(firstStemOf(note.it, i), alt[0]) : !where.has(alt[0])) continue;
+  // Cheap reject first (most subterms a note reaches state none of their words): a title read
+  // at all states its first word (below), so a sentence without it in reach skips the title.
+  if (!joined && r.alts.length === 1 && !where.hasNumbered(firstStemOf(note.it, i), r.alts[0][0])) return undefined;
+  return joined ? matchJoined(note, where, i, r.alts) : matchStated(note, where, i, r.alts);
+}
+
+/** A "with"/"due to" title: its words stated anywhere in the note (I.A.15). */
+function matchJoined(note: IndexNote, where: Near, i: number, alts: readonly string[][]): TermMatch | undefined {
+  let best: TermMatch | undefined;
+  for (const alt of alts) {
+    if (!alt.every((s) => note.notePresent.has(s) || where.has(s))) continue;
+    const words = alt.filter((s) => where.has(s)).map((s) => where.first(s));
+    best = better(best, withNemods(note.it, where, i, { score: alt.length + 0.5, words, combination: true }));
+  }
+  return best;
+}
+
+/** A title the sentence states in reach, whole or but for one word after the first. */
+function matchStated(note: IndexNote, where: Near, i: number, alts: readonly string[][]): TermMatch | undefined {
+  let best: TermMatch | undefined;
+  for (const alt of alts) {
+    if (!where.has(alt[0])) continue;
     const stated = alt.filter((s) => where.has(s));
     // A title of several words may lack one ("angina pectoris" from "unstable angina"), at a cost.
     if (stated.length < alt.length && (alt.length < 2 || stated.length < alt.length - 1 || stated[0] !== alt[0])) continue;
@@ -486,6 +499,10 @@ function matchTerm(note: IndexNote, where: Near, i: number, inherited: TitleRead
     if (cand.score > 0) best = better(best, withNemods(note.it, where, i, cand));
   }
   return best;
+}
+
+function anyAllPresent(note: IndexNote, alts: readonly string[][]): boolean {
+  return alts.some((a) => a.every((s) => note.notePresent.has(s)));
 }
 
 interface TermMatch {
