@@ -256,6 +256,11 @@ class Near {
     }
   }
 
+  /** Whether the stem numbered `id` is surely out of reach (numbered before the sentence was read, and not stamped). */
+  outOfReach(id: number): boolean {
+    return id < this.known && stamps[id] !== this.stamp;
+  }
+
   /** Whether `stem`, numbered `id` (firstStemOf), is in reach: by its stamp when it was numbered before the sentence was read. */
   hasNumbered(id: number, stem: string): boolean {
     return id >= 0 && id < this.known ? stamps[id] === this.stamp : this.has(stem);
@@ -351,6 +356,12 @@ function descend(
   let best: Path = from;
   if (depth > 8) return best;
   for (const child of reachableChildren(note, term)) {
+    // Most subterms reached have one plain title whose first stem is out of reach: not stated,
+    // known without reading the title (what matchTerm would answer).
+    if (!inherited && unstatedPlain(it, where, child)) {
+      if (it.code[child]) best = skipLevel(note, where, child, from, depth, best);
+      continue;
+    }
     const reading = readingOf(it, child);
     if (reading.alts.length === 0 && reading.connector) {
       // A bare "with", "due to", "without": its subterms carry the connector.
@@ -382,25 +393,40 @@ function descend(
       continue;
     }
     if (m || reading.connector || inherited || !it.code[child]) continue;
-    // A level the note need not name ("Effusion, joint, knee" from "knee effusion"), when the
-    // subterm below refines that level's code (M25.40 -> M25.46-): one skip, at a cost.
-    const refines = it.code[child];
-    for (const grandchild of startingChildren(note, child)) {
-      if (!it.code[grandchild] || !sameFour(it.code[grandchild], refines)) continue;
-      const g = matchTerm(note, where, grandchild);
-      if (!g || g.score <= 0 || g.combination) continue;
-      const next = {
-        term: grandchild,
-        score: from.score + g.score - 0.5,
-        words: [...from.words, ...g.words],
-        combination: from.combination,
-        exact: from.exact,
-        loose: true,
-      };
-      if (next.score > best.score) best = descend(note, where, grandchild, next, depth + 2) ?? next;
-    }
+    best = skipLevel(note, where, child, from, depth, best);
   }
   return best;
+}
+
+/**
+ * A level the note need not name ("Effusion, joint, knee" from "knee effusion"), when the
+ * subterm below refines that level's code (M25.40 -> M25.46-): one skip, at a cost.
+ */
+function skipLevel(note: IndexNote, where: Near, child: number, from: Path, depth: number, best: Path): Path {
+  const { it } = note;
+  const refines = it.code[child];
+  for (const grandchild of startingChildren(note, child)) {
+    if (!it.code[grandchild] || !sameFour(it.code[grandchild], refines)) continue;
+    if (unstatedPlain(it, where, grandchild)) continue;
+    const g = matchTerm(note, where, grandchild);
+    if (!g || g.score <= 0 || g.combination) continue;
+    const next = {
+      term: grandchild,
+      score: from.score + g.score - 0.5,
+      words: [...from.words, ...g.words],
+      combination: from.combination,
+      exact: from.exact,
+      loose: true,
+    };
+    if (next.score > best.score) best = descend(note, where, grandchild, next, depth + 2) ?? next;
+  }
+  return best;
+}
+
+/** Term i has one title and no connector of its own, and its first stem is out of the mention's reach. */
+function unstatedPlain(it: IndexTabular, where: Near, i: number): boolean {
+  const f = firstStemOf(it, i);
+  return f >= 0 && stemNumbers(it).plain[i] === 1 && where.outOfReach(f);
 }
 
 /**

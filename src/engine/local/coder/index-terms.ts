@@ -148,6 +148,8 @@ export interface StemNumbers {
   ids: Map<string, number>;
   /** per term: the number of the first stem of its one title, or UNREAD, SEVERAL (titles), NOTHING (a title stating nothing) */
   first: Int32Array;
+  /** per term, once `first` is read: 1 when it has one title and no connector ("with", "due to", "without") of its own */
+  plain: Uint8Array;
 }
 export const UNREAD = -1;
 export const SEVERAL = -2;
@@ -160,7 +162,8 @@ let lastNumbers: StemNumbers | undefined;
 export function stemNumbers(it: IndexTabular): StemNumbers {
   if (it === lastNumbersIt) return lastNumbers!;
   let n = numbers.get(it);
-  if (!n) numbers.set(it, (n = { ids: new Map(), first: new Int32Array(it.title.length).fill(UNREAD) }));
+  if (!n)
+    numbers.set(it, (n = { ids: new Map(), first: new Int32Array(it.title.length).fill(UNREAD), plain: new Uint8Array(it.title.length) }));
   lastNumbersIt = it;
   lastNumbers = n;
   return n;
@@ -171,7 +174,8 @@ export function firstStemOf(it: IndexTabular, i: number): number {
   const n = stemNumbers(it);
   let f = n.first[i];
   if (f === UNREAD) {
-    const { alts } = readingOf(it, i);
+    const { alts, connector } = readingOf(it, i);
+    n.plain[i] = alts.length === 1 && connector === '' ? 1 : 0;
     if (alts.length === 0) f = NOTHING;
     else if (alts.length > 1) f = SEVERAL;
     else {
