@@ -52,7 +52,17 @@ export function matchDescriptions(
   } else {
     for (const id of positions.keys()) {
       const posted = index.byRarestOf(id);
-      for (let k = 0; k < posted.length; k++) visit(posted[k]);
+      const details = needAll ? index.rarestDetails(id) : undefined;
+      for (let k = 0; k < posted.length; k++) {
+        // With every stem required, a code whose second stem the sentence lacks is settled by
+        // its rarest's weight alone (visit reads the same figures): read beside the postings.
+        if (details && details.second[k] >= 0 && !has(details.second[k])) {
+          const covered = details.first[k];
+          const total = details.total[k];
+          if (total <= 0 || covered < cfg.minWeight || covered / total < cfg.minCoverage - 1e-6) continue;
+        }
+        visit(posted[k]);
+      }
     }
   }
   return out;
