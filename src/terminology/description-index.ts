@@ -21,10 +21,15 @@ export class DescriptionIndex {
   readonly freeCount: Uint8Array;
   private readonly byRarest = new Map<number, number[]>();
   private readonly bySecond = new Map<number, number[]>();
-  /** beside each byRarest list, per code: its second rarest stem (-1: none), the rarest's weight and the total (read in place, in order) */
-  private readonly rarestSecond = new Map<number, Int32Array>();
-  private readonly rarestWeight = new Map<number, Float32Array>();
-  private readonly rarestTotal = new Map<number, Float32Array>();
+  /**
+   * Beside the byRarest lists, laid end to end by stem id (the list of stem id s from
+   * rarestStart[s]): each code's second rarest stem (-1: none), its rarest stem's weight and its
+   * total weight, read in place and in order.
+   */
+  readonly rarestStart: Int32Array;
+  readonly rarestSecond: Int32Array;
+  readonly rarestWeight: Float32Array;
+  readonly rarestTotal: Float32Array;
 
   constructor(descriptions: readonly string[]) {
     const n = descriptions.length;
@@ -75,20 +80,24 @@ export class DescriptionIndex {
       if (ids.length > 1) push(this.bySecond, ids[1], i);
     }
     this.start[n] = off;
-    for (const [id, codes] of this.byRarest) {
-      const second = new Int32Array(codes.length);
-      const first = new Float32Array(codes.length);
-      const all = new Float32Array(codes.length);
-      codes.forEach((c, k) => {
+    this.rarestStart = new Int32Array(this.vocab.size + 1);
+    let posted = 0;
+    for (const codes of this.byRarest.values()) posted += codes.length;
+    this.rarestSecond = new Int32Array(posted);
+    this.rarestWeight = new Float32Array(posted);
+    this.rarestTotal = new Float32Array(posted);
+    let at = 0;
+    for (let id = 0; id < this.vocab.size; id++) {
+      this.rarestStart[id] = at;
+      for (const c of this.byRarest.get(id) ?? EMPTY) {
         const from = this.start[c];
-        second[k] = this.start[c + 1] - from > 1 ? this.stems[from + 1] : -1;
-        first[k] = this.weights[this.stems[from]];
-        all[k] = this.totalWeight[c];
-      });
-      this.rarestSecond.set(id, second);
-      this.rarestWeight.set(id, first);
-      this.rarestTotal.set(id, all);
+        this.rarestSecond[at] = this.start[c + 1] - from > 1 ? this.stems[from + 1] : -1;
+        this.rarestWeight[at] = this.weights[this.stems[from]];
+        this.rarestTotal[at] = this.totalWeight[c];
+        at++;
+      }
     }
+    this.rarestStart[this.vocab.size] = at;
   }
 
   stemId(stem: string): number | undefined {
@@ -102,15 +111,6 @@ export class DescriptionIndex {
   /** Codes whose rarest required stem is `stemId` (each code is posted under exactly one). */
   byRarestOf(stemId: number): readonly number[] {
     return this.byRarest.get(stemId) ?? EMPTY;
-  }
-
-  /**
-   * Beside byRarestOf(stemId), in the same order: each code's second rarest required stem (-1
-   * when it has one), the weight of its rarest and its total weight.
-   */
-  rarestDetails(stemId: number): { second: Int32Array; first: Float32Array; total: Float32Array } | undefined {
-    const second = this.rarestSecond.get(stemId);
-    return second && { second, first: this.rarestWeight.get(stemId)!, total: this.rarestTotal.get(stemId)! };
   }
 
   /** Codes whose rarest required stem (or, when `wide`, second rarest) is among `stemIds`. */
