@@ -99,11 +99,11 @@ let lastCache: Array<TitleReading | undefined> = [];
 export function readingOf(it: IndexTabular, i: number): TitleReading {
   if (it !== lastIt) {
     let cache = readings.get(it);
-    if (!cache) readings.set(it, (cache = new Array<TitleReading | undefined>(it.title.length)));
+    if (!cache) readings.set(it, (cache = new Array<TitleReading | undefined>(it.size)));
     lastIt = it;
     lastCache = cache;
   }
-  return (lastCache[i] ??= readTitle(it.title[i], it.level[i] === 0));
+  return (lastCache[i] ??= readTitle(it.titleOf(i), it.level[i] === 0));
 }
 
 const mainIndexes = new WeakMap<IndexTabular, { byStems: Map<string, number[]>; maxLen: number }>();
