@@ -13,6 +13,7 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -119,7 +120,7 @@ export async function run(options: CodifyLatencyOptions): Promise<BenchResult[]>
   const { runtime } = await openBenchRuntime(db.url, { CODIFY_RATE_LIMIT: '1000000' });
   const openMs = performance.now() - openStarted;
   const { deps, codeTables } = runtime;
-  const server = createApp(deps).listen(0, '127.0.0.1');
+  const server = createServer(createApp(deps).listener).listen(0, '127.0.0.1');
   try {
     await new Promise<void>((resolve) => server.once('listening', () => resolve()));
     await startWorker(deps, codifyJob);

@@ -8,6 +8,7 @@
  *   tsx bench/hl7-ack-latency.ts [--senders 20] [--messages 50] [--e2e 10]
  */
 import { randomUUID } from 'node:crypto';
+import { createServer } from 'node:http';
 import net, { type AddressInfo } from 'node:net';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
@@ -127,7 +128,7 @@ async function ackLatency(options: Hl7BenchOptions, senders: number, messages: n
  * 20 ms on one keep-alive connection: the slowest health answer and the loop's longest stall.
  */
 async function healthDuringFloods(deps: AppDeps, mllpPort: number, options: Hl7BenchOptions): Promise<BenchResult[]> {
-  const server = createApp(deps).listen(0, '127.0.0.1');
+  const server = createServer(createApp(deps).listener).listen(0, '127.0.0.1');
   await new Promise((r) => server.once('listening', r));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1/health`;
   const socket = net.connect(mllpPort, '127.0.0.1');

@@ -103,9 +103,10 @@ function startServer(
   script: string,
   env: NodeJS.ProcessEnv,
   nodeArgs: string[] = [],
+  root = ROOT,
 ): { child: ChildProcess; stderr: () => string } {
   const child = spawn(process.execPath, ['--import', 'tsx', ...nodeArgs, script], {
-    cwd: ROOT,
+    cwd: root,
     env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
@@ -197,9 +198,11 @@ export async function startMeasured(
   env: NodeJS.ProcessEnv,
   signedPerServer: number,
   nodeArgs: string[] = [],
+  /** The project tree whose `script` runs (its own node_modules): this one unless another is benchmarked (bench/compare-trees.ts). */
+  root = ROOT,
 ): Promise<Server> {
   const port = await freePort();
-  const { child, stderr } = startServer(name, script, { ...env, PORT: String(port) }, nodeArgs);
+  const { child, stderr } = startServer(name, script, { ...env, PORT: String(port) }, nodeArgs, root);
   try {
     await waitForHttp(port, child, stderr);
   } catch (err) {

@@ -26,8 +26,8 @@ export interface PipelineBenchOptions extends BenchContext {
   burst?: number;
 }
 
-const OPERATOR_KEY = 'bench-operator-key-0123456789abcdef';
-const GROUP = 'bench-pipeline-group';
+export const OPERATOR_KEY = 'bench-operator-key-0123456789abcdef';
+export const GROUP = 'bench-pipeline-group';
 const TRANSCRIPT = [
   '[doctor] hi, what brings you in today?',
   "[patient] i've had a cough and a fever for three days.",
@@ -43,7 +43,7 @@ function signed(type: string, data: Record<string, unknown>): { id: string; body
   return { id, body, signature: `sha256=${createHmac('sha256', SECRET).update(body).digest('hex')}` };
 }
 
-async function post(port: number, event: { body: string; signature: string }): Promise<void> {
+export async function post(port: number, event: { body: string; signature: string }): Promise<void> {
   const res = await fetch(`http://127.0.0.1:${port}/api/v1/webhooks/ehr`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'x-integration-signature': event.signature },
@@ -52,7 +52,7 @@ async function post(port: number, event: { body: string; signature: string }): P
   if (res.status !== 202) throw new Error(`webhook answered ${res.status}: ${await res.text()}`);
 }
 
-function encounter(patient: string) {
+export function encounter(patient: string) {
   return signed('encounter.transcript', {
     group_id: GROUP,
     doctor_id: 'bench-doctor',
@@ -64,7 +64,7 @@ function encounter(patient: string) {
   });
 }
 
-async function eventStatus(port: number, id: string): Promise<string> {
+export async function eventStatus(port: number, id: string): Promise<string> {
   const res = await fetch(`http://127.0.0.1:${port}/api/v1/webhooks/events/${encodeURIComponent(id)}`, {
     headers: { 'x-api-key': OPERATOR_KEY },
   });
@@ -72,7 +72,7 @@ async function eventStatus(port: number, id: string): Promise<string> {
   return ((await res.json()) as { status: string }).status;
 }
 
-async function until(what: string, done: () => boolean | Promise<boolean>, timeoutMs = 120_000): Promise<void> {
+export async function until(what: string, done: () => boolean | Promise<boolean>, timeoutMs = 120_000): Promise<void> {
   const deadline = performance.now() + timeoutMs;
   while (!(await done())) {
     if (performance.now() > deadline) throw new Error(`${what}: not after ${timeoutMs} ms`);
@@ -80,9 +80,23 @@ async function until(what: string, done: () => boolean | Promise<boolean>, timeo
   }
 }
 
-export async function run(options: PipelineBenchOptions): Promise<BenchResult[]> {
-  const visits = options.visits ?? 10;
-  const burst = options.burst ?? 8;
+/** The service of one tree on a fresh database, with a receiver subscribed to its `note.ready`. */
+export interface PipelineService {
+  port: number;
+  /** performance.now() at which each patient's note.ready arrived. */
+  arrived: Map<string, number>;
+  stop(): Promise<void>;
+}
+
+/**
+ * `src/main.ts` of `root` (this tree unless another is benchmarked: bench/compare-trees.ts) in a
+ * child process, ROLE=all, on a fresh database of `adminUrl`, and a local receiver subscribed to
+ * `note.ready` for the bench group. `env` adds to (or overrides) the service's environment.
+ */
+export async function startPipelineService(
+  adminUrl: string,
+  options: { root?: string; name?: string; env?: NodeJS.ProcessEnv } = {},
+): Promise<PipelineService> {
   const arrived = new Map<string, number>();
   const receiver = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -98,7 +112,7 @@ export async function run(options: PipelineBenchOptions): Promise<BenchResult[]>
     });
   });
   await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
-  const db = await createBenchDatabase(options.adminUrl, 'pipeline');
+  const db = await createBenchDatabase(adminUrl, 'pipeline');
   const env = {
     NODE_ENV: 'test',
     DATABASE_URL: db.url,
@@ -107,9 +121,16 @@ export async function run(options: PipelineBenchOptions): Promise<BenchResult[]>
     OPERATOR_API_KEYS: `bench:${OPERATOR_KEY}`,
     WEBHOOK_ALLOW_PRIVATE: 'true',
     LOG_LEVEL: 'error',
+    ...options.env,
   };
-  const server = await startMeasured('app', 'src/main.ts', env, 0);
+  let server: Awaited<ReturnType<typeof startMeasured>> | undefined;
+  const stop = async () => {
+    if (server) await stopServer(server.child);
+    receiver.close();
+    await db.drop();
+  };
   try {
+    server = await startMeasured(options.name ?? 'app', 'src/main.ts', env, 0, [], options.root);
     const res = await fetch(`http://127.0.0.1:${server.port}/api/v1/webhook-endpoints`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-api-key': OPERATOR_KEY },
@@ -120,34 +141,67 @@ export async function run(options: PipelineBenchOptions): Promise<BenchResult[]>
       }),
     });
     if (res.status !== 201) throw new Error(`endpoint answered ${res.status}: ${await res.text()}`);
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+  return { port: server.port, arrived, stop };
+}
 
+/** One visit on its own: a signed `encounter.transcript` posted, ms until its `note.ready` arrives. */
+export async function visitLatency(service: PipelineService, patient: string): Promise<number> {
+  const started = performance.now();
+  await post(service.port, encounter(patient));
+  await until(`note.ready for ${patient}`, () => service.arrived.has(patient));
+  return service.arrived.get(patient)! - started;
+}
+
+export function centerEvent(id: string, name: string) {
+  return signed('center.upserted', {
+    id,
+    name,
+    address: { line: 'Main St 1', city: 'Madrid', postalCode: '28013', country: 'ES' },
+    phone: '+34910000000',
+    timezone: 'Europe/Madrid',
+  });
+}
+
+/**
+ * `burst` visits posted at once, then a `center.upserted`: ms until the event reads `completed`,
+ * whether that came before the burst's last note.ready, and ms until that last note.ready.
+ */
+export async function catalogBehindBurst(
+  service: PipelineService,
+  burst: number,
+  tag = 'burst',
+): Promise<{ catalogMs: number; beforeLastNote: boolean; burstMs: number }> {
+  const patients = Array.from({ length: burst }, (_, i) => `pt-${tag}-${i}`);
+  await Promise.all(patients.map((p) => post(service.port, encounter(p))));
+  const center = centerEvent(`bench-center-${tag}`, `Bench Center ${tag}`);
+  const posted = performance.now();
+  await post(service.port, center);
+  await until('catalog event completed', async () => (await eventStatus(service.port, center.id)) === 'completed');
+  const catalogMs = performance.now() - posted;
+  const beforeLastNote = patients.some((p) => !service.arrived.has(p));
+  await until('the burst of notes', () => patients.every((p) => service.arrived.has(p)));
+  const burstMs = Math.max(...patients.map((p) => service.arrived.get(p)!)) - posted;
+  return { catalogMs, beforeLastNote, burstMs };
+}
+
+export async function run(options: PipelineBenchOptions): Promise<BenchResult[]> {
+  const visits = options.visits ?? 10;
+  const burst = options.burst ?? 8;
+  const service = await startPipelineService(options.adminUrl);
+  try {
     options.log(`pipeline: ${visits} visits one at a time`);
     const times: number[] = [];
     for (let i = 0; i < visits + 2; i++) {
-      const patient = `pt-seq-${i}`;
-      const started = performance.now();
-      await post(server.port, encounter(patient));
-      await until(`note.ready for ${patient}`, () => arrived.has(patient));
-      if (i >= 2) times.push(arrived.get(patient)! - started); // the first two warm the pipeline
+      const ms = await visitLatency(service, `pt-seq-${i}`);
+      if (i >= 2) times.push(ms); // the first two warm the pipeline
     }
 
     options.log(`pipeline: a catalog event behind ${burst} visits`);
-    const patients = Array.from({ length: burst }, (_, i) => `pt-burst-${i}`);
-    await Promise.all(patients.map((p) => post(server.port, encounter(p))));
-    const center = signed('center.upserted', {
-      id: 'bench-center',
-      name: 'Bench Center',
-      address: { line: 'Main St 1', city: 'Madrid', postalCode: '28013', country: 'ES' },
-      phone: '+34910000000',
-      timezone: 'Europe/Madrid',
-    });
-    const posted = performance.now();
-    await post(server.port, center);
-    await until('catalog event completed', async () => (await eventStatus(server.port, center.id)) === 'completed');
-    const catalogMs = performance.now() - posted;
-    const catalogBeforeLastNote = patients.some((p) => !arrived.has(p));
-    await until('the burst of notes', () => patients.every((p) => arrived.has(p)));
-    const burstMs = Math.max(...patients.map((p) => arrived.get(p)!)) - posted;
+    const { catalogMs, beforeLastNote, burstMs } = await catalogBehindBurst(service, burst);
     return [
       {
         name: 'pipeline webhook -> note.ready p50',
@@ -161,13 +215,11 @@ export async function run(options: PipelineBenchOptions): Promise<BenchResult[]>
         name: `catalog event behind ${burst} visits`,
         value: catalogMs,
         unit: 'ms',
-        note: `${catalogBeforeLastNote ? 'before' : 'after'} the burst's last note.ready (${burstMs.toFixed(0)} ms)`,
+        note: `${beforeLastNote ? 'before' : 'after'} the burst's last note.ready (${burstMs.toFixed(0)} ms)`,
       },
     ];
   } finally {
-    await stopServer(server.child);
-    receiver.close();
-    await db.drop();
+    await service.stop();
   }
 }
 

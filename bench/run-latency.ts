@@ -8,6 +8,7 @@
  *   tsx bench/run-latency.ts [--runs 50] [--extractions 20]
  */
 import { existsSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
 import { parseCsvRecords } from '../scripts/lib/csv.js';
@@ -59,7 +60,7 @@ export async function run(options: RunLatencyOptions): Promise<BenchResult[]> {
   const db = await createBenchDatabase(options.adminUrl, 'runs');
   const { runtime } = await openBenchRuntime(db.url);
   const { deps } = runtime;
-  const server = createApp(deps).listen(0, '127.0.0.1');
+  const server = createServer(createApp(deps).listener).listen(0, '127.0.0.1');
   try {
     await new Promise<void>((resolve) => server.once('listening', () => resolve()));
     await startWorker(deps, runExecuteJob);

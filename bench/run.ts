@@ -4,15 +4,20 @@
  * an embedded PostgreSQL in a temp dir on a free port; each benchmark works in a fresh database
  * that it drops. About 3-4 minutes on 2 cores with the defaults.
  *
- *   npm run bench -- [--only codify,runs,webhooks,ingest,hl7,pipeline,signoff] [--signs 20] [--runs 50] [--extractions 20]
+ * `held` is a catalog event behind eight pipelines whose extractions a model server holds 25 s
+ * (about 35 s of the run). `npm run bench:trees` runs the pipeline, burst and held figures of two
+ * trees side by side.
+ *
+ *   npm run bench -- [--only codify,runs,webhooks,ingest,hl7,pipeline,signoff,held] [--signs 20] [--runs 50] [--extractions 20]
  *     [--codify-runs 15] [--events 2000] [--ingest-seconds 10] [--ingest-rounds 5]
  *     [--ingest-warmup 10] [--connections 50] [--hl7-senders 20] [--hl7-messages 50]
- *     [--pipeline-visits 10] [--pipeline-burst 8] [--log-level info] [--json out.json]
+ *     [--pipeline-visits 10] [--pipeline-burst 8] [--held-visits 8] [--hold-ms 25000] [--log-level info] [--json out.json]
  */
 import { writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import * as codify from './codify-latency.js';
+import * as held from './held-catalog.js';
 import * as hl7 from './hl7-ack-latency.js';
 import * as ingest from './ingest.js';
 import * as pipeline from './pipeline-latency.js';
@@ -26,7 +31,7 @@ import * as webhooks from './webhook-deliveries.js';
 
 const { values: a } = parseArgs({
   options: {
-    only: { type: 'string', default: 'codify,runs,webhooks,ingest,hl7,pipeline,signoff' },
+    only: { type: 'string', default: 'codify,runs,webhooks,ingest,hl7,pipeline,signoff,held' },
     runs: { type: 'string', default: '50' },
     extractions: { type: 'string', default: '20' },
     'codify-runs': { type: 'string', default: '15' },
@@ -39,6 +44,8 @@ const { values: a } = parseArgs({
     'hl7-messages': { type: 'string', default: '50' },
     'pipeline-visits': { type: 'string', default: '10' },
     'pipeline-burst': { type: 'string', default: '8' },
+    'held-visits': { type: 'string', default: '8' },
+    'hold-ms': { type: 'string', default: '25000' },
     signs: { type: 'string', default: '20' },
     'log-level': { type: 'string', default: 'info' },
     json: { type: 'string' },
@@ -51,6 +58,7 @@ const BENCHES: Record<string, (ctx: BenchContext) => Promise<BenchResult[]>> = {
   webhooks: (ctx) => webhooks.run({ ...ctx, events: Number(a.events) }),
   pipeline: (ctx) => pipeline.run({ ...ctx, visits: Number(a['pipeline-visits']), burst: Number(a['pipeline-burst']) }),
   signoff: (ctx) => signoff.run({ ...ctx, signs: Number(a.signs) }),
+  held: (ctx) => held.run({ ...ctx, visits: Number(a['held-visits']), holdMs: Number(a['hold-ms']) }),
   hl7: (ctx) => hl7.run({ ...ctx, senders: Number(a['hl7-senders']), messages: Number(a['hl7-messages']) }),
   ingest: (ctx) =>
     ingest.run({

@@ -7,6 +7,7 @@
  *   tsx bench/signoff-latency.ts [--signs 20]
  */
 import { randomUUID } from 'node:crypto';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
 import { Hl7Server } from '@medplum/hl7';
@@ -41,7 +42,7 @@ export async function run(options: SignoffBenchOptions): Promise<BenchResult[]> 
   });
   destination.start(port);
   const workers = await startWorkers(deps);
-  const server = createApp(deps).listen(0, '127.0.0.1');
+  const server = createServer(createApp(deps).listener).listen(0, '127.0.0.1');
   try {
     await new Promise<void>((resolve) => server.once('listening', () => resolve()));
     const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

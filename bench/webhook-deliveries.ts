@@ -13,7 +13,7 @@ import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
 import { withTransaction } from '../src/db/transaction.js';
 import { startWebhookDeliveryWorker } from '../src/modules/outbound-webhooks/delivery-job/webhook-delivery.job.js';
-import { recordEvent } from '../src/modules/outbound-webhooks/outbox/outbox.repo.js';
+import { recordEvent } from '../src/outbound-events/outbox.repo.js';
 import { insertEndpoint } from '../src/modules/outbound-webhooks/endpoints/webhook-endpoints.repo.js';
 import { startOutboxDispatcher } from '../src/modules/outbound-webhooks/fan-out/outbox-dispatcher.js';
 import { generateWebhookSecret } from '../src/modules/outbound-webhooks/transport/signing.js';

@@ -1,13 +1,21 @@
-// Scores the guideline cases written from the Official Guidelines (test/engine/fixtures/
-// official-guideline-cases.ts) at each level with the full FY2026 table: passes per failure class,
-// must-have recall, and forbidden codes emitted. `npm run eval:guidelines`.
+// Scores the guideline cases written from the Official Guidelines at each level with the full FY2026
+// table: passes per failure class, must-have recall, and forbidden codes emitted. Two sets, reported
+// apart: the 49 tuned on (test/engine/fixtures/official-guideline-cases.ts) and the held-apart set
+// (official-guideline-cases-held-apart.ts), never tuned on. `npm run eval:guidelines [-- --set tuned|held-apart] [--verbose]`.
 import type { CodifyModel } from '../src/engine/engine.js';
 import { codifyText } from '../src/engine/local/coder/index.js';
+import { HELD_APART_CASES } from '../test/engine/fixtures/official-guideline-cases-held-apart.js';
 import { OFFICIAL_CASES, type OfficialCase } from '../test/engine/fixtures/official-guideline-cases.js';
 import { loadFullTable } from './lib/full-table.js';
 
 const MODELS: CodifyModel[] = ['fast', 'balanced', 'high-quality'];
 const VERBOSE = process.argv.includes('--verbose');
+const SET = process.argv.includes('--set') ? process.argv[process.argv.indexOf('--set') + 1] : 'both';
+const ALL_SETS: [string, OfficialCase[]][] = [
+  ['tuned (49)', OFFICIAL_CASES],
+  [`held apart (${HELD_APART_CASES.length})`, HELD_APART_CASES],
+];
+const SETS = ALL_SETS.filter(([name]) => SET === 'both' || name.startsWith(SET === 'held-apart' ? 'held' : SET));
 
 /** A forbidden entry ending in "-" forbids every code under its prefix. */
 const forbidden = (code: string, rule: string) => (rule.endsWith('-') ? code.startsWith(rule.slice(0, -1)) : code === rule);
@@ -15,30 +23,35 @@ const forbidden = (code: string, rule: string) => (rule.endsWith('-') ? code.sta
 export function judge(c: OfficialCase, finals: string[]): { pass: boolean; found: number; bad: string[] } {
   const found = c.must.filter((m) => finals.includes(m)).length;
   const bad = finals.filter((f) => c.mustNot.some((r) => forbidden(f, r)));
-  return { pass: found === c.must.length && bad.length === 0, found, bad };
+  // Sequencing (I.A.13): the etiology before its manifestation, when both are final.
+  const ordered = (c.before ?? []).every(([a, b]) => !finals.includes(a) || !finals.includes(b) || finals.indexOf(a) < finals.indexOf(b));
+  return { pass: found === c.must.length && bad.length === 0 && ordered, found, bad };
 }
 
 const { table } = await loadFullTable();
-for (const model of MODELS) {
-  const byClass = new Map<string, [number, number]>();
-  let pass = 0;
-  let must = 0;
-  let found = 0;
-  let bad = 0;
-  for (const c of OFFICIAL_CASES) {
-    const finals = codifyText(table, c.note, model).final_code_assessments.map((a) => a.code);
-    const j = judge(c, finals);
-    const k = byClass.get(c.cls) ?? [0, 0];
-    byClass.set(c.cls, [k[0] + (j.pass ? 1 : 0), k[1] + 1]);
-    pass += j.pass ? 1 : 0;
-    must += c.must.length;
-    found += j.found;
-    bad += j.bad.length;
-    if (VERBOSE && !j.pass)
-      console.log(`  FAIL ${c.rule}: got [${finals.join(', ')}] must [${c.must.join(', ')}] not [${c.mustNot.join(', ')}]`);
+for (const [setName, cases] of SETS) {
+  console.log(`== ${setName}`);
+  for (const model of MODELS) {
+    const byClass = new Map<string, [number, number]>();
+    let pass = 0;
+    let must = 0;
+    let found = 0;
+    let bad = 0;
+    for (const c of cases) {
+      const finals = codifyText(table, c.note, model).final_code_assessments.map((a) => a.code);
+      const j = judge(c, finals);
+      const k = byClass.get(c.cls) ?? [0, 0];
+      byClass.set(c.cls, [k[0] + (j.pass ? 1 : 0), k[1] + 1]);
+      pass += j.pass ? 1 : 0;
+      must += c.must.length;
+      found += j.found;
+      bad += j.bad.length;
+      if (VERBOSE && !j.pass)
+        console.log(`  FAIL ${c.rule}: got [${finals.join(', ')}] must [${c.must.join(', ')}] not [${c.mustNot.join(', ')}]`);
+    }
+    console.log(
+      `${model}: ${pass} of ${cases.length} pass; must-have recall ${((100 * found) / Math.max(1, must)).toFixed(0)}%; forbidden codes emitted ${bad}`,
+    );
+    for (const [cls, [p, n]] of byClass) console.log(`  ${cls.padEnd(30)} ${p}/${n}`);
   }
-  console.log(
-    `${model}: ${pass} of ${OFFICIAL_CASES.length} pass; must-have recall ${((100 * found) / Math.max(1, must)).toFixed(0)}%; forbidden codes emitted ${bad}`,
-  );
-  for (const [cls, [p, n]] of byClass) console.log(`  ${cls.padEnd(30)} ${p}/${n}`);
 }

@@ -1,4 +1,5 @@
-import express, { type Express } from 'express';
+import type { RequestListener } from 'node:http';
+import express, { type IRouter } from 'express';
 import type { AppDeps, Guards, RouteDeps } from './app-deps.js';
 import { accessLog } from './http/access-log.js';
 import { auditTrail } from './http/audit.js';
@@ -59,8 +60,45 @@ function createGuards(deps: AppDeps): Guards {
   };
 }
 
-/** Builds the HTTP app: middleware in order, the feature routers, one error handler. Never listens. */
-export function createApp(deps: AppDeps): Express {
+/** A route the app serves: its method (upper case) and its path as registered (`:param`). */
+export interface AppRoute {
+  method: string;
+  path: string;
+}
+
+export interface HttpApp {
+  /**
+   * The HTTP server's request listener (`http.createServer(listener)`; supertest takes it as
+   * `request(listener)`): the directly answered routes first (http/direct-routes.ts), then the
+   * Express app.
+   */
+  listener: RequestListener;
+  /** Every route registered, in order (the OpenAPI document must describe exactly these). */
+  routes: readonly AppRoute[];
+}
+
+const ROUTE_METHODS = new Set(['get', 'post', 'put', 'patch', 'delete']);
+
+/**
+ * The app as the modules see it, noting each route they register (method and path) in `routes`.
+ * Registration only: requests never pass through it.
+ */
+function notingRoutes(app: IRouter, routes: AppRoute[]): IRouter {
+  return new Proxy(app, {
+    get(target, name) {
+      const value: unknown = Reflect.get(target, name, target);
+      if (typeof value !== 'function') return value;
+      if (typeof name !== 'string' || !ROUTE_METHODS.has(name)) return value.bind(target);
+      return (path: unknown, ...handlers: unknown[]) => {
+        if (typeof path === 'string' && handlers.length) routes.push({ method: name.toUpperCase(), path });
+        return value.call(target, path, ...handlers);
+      };
+    },
+  });
+}
+
+/** Builds the HTTP app: middleware in order, the feature routes, one error handler, its request listener. Never listens. */
+export function createApp(deps: AppDeps): HttpApp {
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', false);
@@ -69,6 +107,8 @@ export function createApp(deps: AppDeps): Express {
   // revalidated; a note still carries its version ETag, and a matching If-None-Match still gets 304.
   app.set('etag', false);
 
+  const routes: AppRoute[] = [];
+  const router = notingRoutes(app, routes);
   const routeDeps: RouteDeps = { ...deps, guards: createGuards(deps), direct: new DirectRoutes() };
 
   const appWide = inOneLayer([
@@ -80,33 +120,32 @@ export function createApp(deps: AppDeps): Express {
   app.use(appWide);
 
   // Each module registers its routes on the app itself, in this order: one routing table, rather
-  // than a router per module to pass through before the one that answers (issue 20: a nested
-  // router cost ingest ~6% of its main-thread CPU). Signed inbound webhooks first: the busiest
-  // path (EHR ingest) is matched before any other route, then an integration's own webhooks; no
-  // other module serves a path under /api/v1/webhooks/, and no module registers middleware for
-  // paths beyond its own.
-  inboundEventsRoutes(app, routeDeps);
-  integrationsRoutes(app, routeDeps);
-  healthRoutes(app, routeDeps);
-  metricsRoutes(app, routeDeps);
-  docsRoutes(app, routeDeps);
-  app.get('/', entryPoints);
-  transcriptionsRoutes(app, routeDeps);
-  threadsRoutes(app, routeDeps);
-  codifyRoutes(app, routeDeps);
-  callsRoutes(app, routeDeps);
-  centersRoutes(app, routeDeps);
-  runsRoutes(app, routeDeps);
-  notesRoutes(app, routeDeps);
-  webhookEndpointsRoutes(app, routeDeps);
-  webhookDeliveriesRoutes(app, routeDeps);
-  consoleRoutes(app, routeDeps);
-  auditRoutes(app, routeDeps);
-  feedbackRoutes(app, routeDeps);
+  // than a router per module to pass through before the one that answers (a nested router cost
+  // ingest ~6% of its main-thread CPU). Signed inbound webhooks first: the busiest path (EHR
+  // ingest) is matched before any other route, then an integration's own webhooks; no other
+  // module serves a path under /api/v1/webhooks/, and no module registers middleware for paths
+  // beyond its own.
+  inboundEventsRoutes(router, routeDeps);
+  integrationsRoutes(router, routeDeps);
+  healthRoutes(router, routeDeps);
+  metricsRoutes(router, routeDeps);
+  docsRoutes(router, routeDeps);
+  router.get('/', entryPoints);
+  transcriptionsRoutes(router, routeDeps);
+  threadsRoutes(router, routeDeps);
+  codifyRoutes(router, routeDeps);
+  callsRoutes(router, routeDeps);
+  centersRoutes(router, routeDeps);
+  runsRoutes(router, routeDeps);
+  notesRoutes(router, routeDeps);
+  webhookEndpointsRoutes(router, routeDeps);
+  webhookDeliveriesRoutes(router, routeDeps);
+  consoleRoutes(router, routeDeps);
+  auditRoutes(router, routeDeps);
+  feedbackRoutes(router, routeDeps);
 
   const onError = answerError(deps.logger);
   app.use(notFoundHandler);
   app.use(asErrorHandler(onError));
-  routeDeps.direct.install(app, appWide, onError);
-  return app;
+  return { listener: routeDeps.direct.listener(app, appWide, onError), routes };
 }

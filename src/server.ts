@@ -1,5 +1,4 @@
-import { createServer, type Server } from 'node:http';
-import type { Express } from 'express';
+import { createServer, type RequestListener, type Server } from 'node:http';
 import { createApp } from './app.js';
 import { ConfigError, parseConfig, type Config } from './config.js';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from './db/embedded.js';
@@ -57,9 +56,9 @@ async function prepareDatabase(databaseUrl: string, logger: Logger): Promise<voi
 }
 
 /** The HTTP server once it listens; a port that cannot be had is a one-line StartupError. */
-function listen(app: Express, port: number): Promise<Server> {
+function listen(listener: RequestListener, port: number): Promise<Server> {
   return new Promise((resolve, reject) => {
-    const server = createServer(app);
+    const server = createServer(listener);
     server.once('error', (err: NodeJS.ErrnoException) => {
       if (err.code === 'EADDRINUSE')
         reject(new StartupError(`port ${port} is in use by another process: stop it, or set PORT to a free port`));
@@ -108,7 +107,7 @@ async function boot(
     return;
   }
   if (stopping()) return;
-  running.server = await listen(createApp(deps), config.PORT);
+  running.server = await listen(createApp(deps).listener, config.PORT);
   // Only now: a copy whose port was taken must never claim it listens.
   logger.info('listening', { port: config.PORT, role: config.ROLE, pid: process.pid });
   if (stopping()) return;

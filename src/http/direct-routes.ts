@@ -1,4 +1,5 @@
-import type { Express, IRouter } from 'express';
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import type { IRouter } from 'express';
 import type { ErrorAnswer } from './error-handler.js';
 import type { PlainHandler, PlainMiddleware, PlainRequest, PlainResponse } from './request-types.js';
 
@@ -8,22 +9,21 @@ interface DirectRoute {
   handler: PlainHandler;
 }
 
-type Handle = (req: PlainRequest, res: PlainResponse, callback?: unknown) => void;
-
 /**
- * Routes answered on Node's own request and response, never turned into Express's (issue 20:
- * the busiest path, signed inbound webhooks). Express gives every request its prototypes
+ * Routes answered on Node's own request and response, never turned into Express's: the busiest
+ * path, signed inbound webhooks. Express gives every request its prototypes
  * (`Object.setPrototypeOf` on Node's request and response, which V8's optimised code does not
- * survive) and walks its router: measured here, ~110 and ~80 µs of CPU per request, more than
- * everything the route itself does. A module registers such a route with `post`, as it would on
- * the router; the app then `install`s them:
+ * survive) and walks its router: ~110 and ~80 µs of CPU per request, more than everything the
+ * route itself does (README, benchmarks). A module registers such a route with `post`, as it
+ * would on the router; the app then builds the HTTP server's request `listener`:
  *
  * - A request whose method and URL are exactly a registered route's runs the app-wide
  *   middlewares (`before`: request ids, security headers, the answer's observers, no-store),
  *   then the handler; any error goes to the app's one error mapper. The handler, the middlewares
  *   and the mapper use Node's API alone (PlainHandler, PlainMiddleware), so both paths answer alike.
- * - The route is registered on the router too, with the same handler: a URL that is not exactly
- *   its path (another letter case, a trailing slash, a query string) is served there as before.
+ * - Every other request goes to the Express app, itself a request listener. The route is
+ *   registered on its router too, with the same handler: a URL that is not exactly its path
+ *   (another letter case, a trailing slash, a query string) is served there as before.
  */
 export class DirectRoutes {
   private readonly posts = new Map<string, DirectRoute>();
@@ -33,13 +33,18 @@ export class DirectRoutes {
     this.posts.set(path, { route: { path }, handler });
   }
 
-  /** Called once the app's routes are registered; `before` and `onError` are the app's own. */
-  install(app: Express, before: PlainMiddleware, onError: ErrorAnswer): void {
+  /**
+   * The HTTP server's request listener (`http.createServer(listener)`): the exact direct routes
+   * answered here, everything else handed to `app`. Called once the app's routes are
+   * registered; `before` and `onError` are the app's own.
+   */
+  listener(app: RequestListener, before: PlainMiddleware, onError: ErrorAnswer): RequestListener {
     const posts = this.posts;
-    const viaExpress = (app as unknown as { handle: Handle }).handle;
-    (app as unknown as { handle: Handle }).handle = function handle(this: unknown, req, res, callback) {
-      const direct = req.method === 'POST' && req.url !== undefined ? posts.get(req.url) : undefined;
-      if (!direct) return viaExpress.call(this, req, res, callback);
+    return function listener(request: IncomingMessage, response: ServerResponse) {
+      const direct = request.method === 'POST' && request.url !== undefined ? posts.get(request.url) : undefined;
+      if (!direct) return app(request, response);
+      const req = request as PlainRequest;
+      const res = response as PlainResponse;
       req.originalUrl = req.url;
       req.baseUrl = '';
       req.params = {};

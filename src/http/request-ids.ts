@@ -10,7 +10,7 @@ const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
  *
  * The ids travel on `req`, not in an AsyncLocalStorage context: in Node 20 an active context
  * turns on promise hooks for every promise of the thread, which cost ingest ~10% of its
- * main-thread CPU per request (issue 20). The log lines of a request (the access log, the error
+ * main-thread CPU per request. The log lines of a request (the access log, the error
  * handler) name its ids themselves; jobs still log under theirs (lib/request-context.ts).
  */
 export const requestContext: PlainMiddleware = (req, res, next) => {

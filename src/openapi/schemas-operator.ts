@@ -1,7 +1,7 @@
 import { z } from './registry.js';
 import { CALL_STATUSES } from '../modules/calls/call-status.js';
 import { centerSchema, serviceSchema } from '../modules/centers/centers.schema.js';
-import { OUTBOUND_EVENT_TYPES } from '../modules/outbound-webhooks/outbox/outbound-event-types.js';
+import { OUTBOUND_EVENT_TYPES } from '../outbound-events/outbound-event-types.js';
 import { codeAssessmentDto, IDS, noteContentDto } from './schemas.js';
 import { templateSchema } from '../engine/templates.js';
 

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { createServer } from 'node:http';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startIsolatedTestApp, TEST_OPERATOR_KEY, type TestApp } from '../helpers/test-app.js';
@@ -107,7 +108,7 @@ describe('attacks on the audit trail', () => {
         .set(caller.headers)
         .send({ input: { messages: [{ role: 'user', content: 'hello' }] }, config: { configurable: { thread_id: thread } } })
     ).body.run_id as string;
-    const server = t.app.listen(0, '127.0.0.1');
+    const server = createServer(t.app).listen(0, '127.0.0.1');
     await new Promise((r) => server.once('listening', r));
     const base = `http://127.0.0.1:${(server.address() as import('node:net').AddressInfo).port}/v1/agent/threads/${thread}/runs/${run}`;
     const tag = randomUUID();

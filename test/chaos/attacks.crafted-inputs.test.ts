@@ -1,5 +1,5 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IsolatedEngine } from '../../src/engine/isolated/isolated-engine.js';
@@ -45,7 +45,7 @@ describe('attacks: crafted inputs against every parser, and the gateway stays re
   beforeAll(async () => {
     db = await isolatedDatabase();
     t = await startTestApp({ env: { DATABASE_URL: db.url }, workers: true });
-    server = t.app.listen(0, '127.0.0.1');
+    server = createServer(t.app).listen(0, '127.0.0.1');
     await new Promise((r) => server.once('listening', r));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     caller = await newCaller();
@@ -195,7 +195,7 @@ describe('attacks: crafted inputs against every parser, and the gateway stays re
     });
     const db2 = await isolatedDatabase();
     const t2 = await startTestApp({ env: { DATABASE_URL: db2.url }, workers: true, deps: { engine: slowEngine } });
-    const server2 = t2.app.listen(0, '127.0.0.1');
+    const server2 = createServer(t2.app).listen(0, '127.0.0.1');
     await new Promise((r) => server2.once('listening', r));
     const saved = base;
     base = `http://127.0.0.1:${(server2.address() as AddressInfo).port}`;

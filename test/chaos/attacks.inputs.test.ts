@@ -1,5 +1,5 @@
 import { connect } from 'node:net';
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deepArrays, deepObjects, expectSpecAnswer } from '../helpers/chaos-http.js';
@@ -226,7 +226,7 @@ describe('attacks through inputs: webhook replay and truncation, oversized and d
     let server: Server;
     let port: number;
     beforeAll(async () => {
-      server = t.app.listen(0, '127.0.0.1');
+      server = createServer(t.app).listen(0, '127.0.0.1');
       await new Promise((r) => server.once('listening', r));
       port = (server.address() as { port: number }).port;
     });

@@ -30,7 +30,7 @@ describe('fuzzing every endpoint', () => {
     db = await isolatedDatabase();
     t = await startTestApp({ env: { DATABASE_URL: db.url }, workers: true });
     caller = await newCaller();
-    routes = appRoutes(t.app).filter((r) => r.path !== '/docs'); // a static page
+    routes = appRoutes(t).filter((r) => r.path !== '/docs'); // a static page
     // Real resources of the caller, so random requests also reach handlers past the 404s.
     const thread = await newThread(t.app, caller);
     const run = await request(t.app)

@@ -102,8 +102,10 @@ describe('POST /v1/codify and GET /v1/codify/{runId}', () => {
     const marker = `MARKER${Date.now()}`;
     const res = await codify(t, caller, { medical_note: `Hypertension. Patient name ${marker}.` });
     expect(res.status).toBe(200);
+    // SQL: the guarantee is that the note text is not stored once done (no API shows the stored text, or the doctor).
     const { rows } = await t.deps.pool.query(`SELECT input_text, status, doctor_id FROM codify_runs WHERE id = $1`, [res.body.run_id]);
     expect(rows[0]).toEqual({ input_text: null, status: 'completed', doctor_id: caller.doctor });
+    // SQL: the outbox has no read API (its events are only seen delivered, by an endpoint's receiver).
     const events = await t.deps.pool.query(`SELECT type, group_id, data FROM outbox WHERE data->>'codify_run_id' = $1`, [res.body.run_id]);
     expect(events.rows).toHaveLength(1);
     expect(events.rows[0]).toMatchObject({ type: 'codify.completed', group_id: caller.groupId });

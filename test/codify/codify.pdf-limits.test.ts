@@ -46,6 +46,7 @@ describe('codify PDF limits (DESIGN Codify limits): pages, text, time; PDF work 
     expect(over.body).toEqual({ success: false, error: 'Payload Too Large', details: 'pdf_file has 501 pages; the limit is 500' });
     const at = await send(buildPagesPdf(500, textContent(['Hypertension.'])));
     expect(at.status).toBe(200);
+    // SQL: no API shows a codification's PDF page count.
     const { rows } = await t.deps.pool.query(`SELECT pdf_pages FROM codify_runs WHERE id = $1`, [at.body.run_id]);
     expect(rows[0].pdf_pages).toBe(500);
   }, 60_000);

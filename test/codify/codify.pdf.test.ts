@@ -39,6 +39,7 @@ describe('codify with a PDF', () => {
   it('records the PDF size and pages, not its text', async () => {
     const pdf = buildPdf(['Hypertension.']);
     const res = await codify(t, caller, { medical_note: 'Visit.', pdf_file: { data: pdf.toString('base64') } });
+    // SQL: the guarantee is what is stored of a PDF (its size and pages, never its text), which no API shows.
     const { rows } = await t.deps.pool.query(`SELECT pdf_bytes, pdf_pages, input_text FROM codify_runs WHERE id = $1`, [res.body.run_id]);
     expect(rows[0]).toEqual({ pdf_bytes: pdf.length, pdf_pages: 1, input_text: null });
   });

@@ -13,6 +13,7 @@ describe('codify rate limit shared by two processes', () => {
     // A second app instance on the same database, without a worker: its jobs run in a's worker.
     b = await startCodifyApp('codify_rate', { env: { CODIFY_RATE_LIMIT: String(LIMIT) }, db: a.db, worker: false });
     // Windows are aligned on the database clock: start well inside one so the test cannot straddle two.
+    // SQL: the database's clock, which aligns the windows (no state is read).
     const { rows } = await a.deps.pool.query(`SELECT 60 - extract(epoch FROM now())::numeric % 60 AS left`);
     if (Number(rows[0].left) < 10) await new Promise((r) => setTimeout(r, Number(rows[0].left) * 1000 + 200));
   });

@@ -42,6 +42,7 @@ describe('codify time-out', () => {
     expect(got.body).toMatchObject({ run_id: runId, status: 'failed', error: { error: 'Gateway Timeout' }, final_code_assessments: null });
     // The late engine answer does not overwrite the time-out, and the note text is gone.
     await new Promise((r) => setTimeout(r, 1_600));
+    // SQL: the guarantee is that the stored text and result stay gone after the late answer (the API shows neither column).
     const { rows } = await t.deps.pool.query(`SELECT status, input_text, result FROM codify_runs WHERE id = $1`, [runId]);
     expect(rows[0]).toEqual({ status: 'failed', input_text: null, result: null });
   });

@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync } from 'node:fs';
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withTransaction } from '../../src/db/transaction.js';
-import { recordEvent } from '../../src/modules/outbound-webhooks/outbox/outbox.repo.js';
+import { recordEvent } from '../../src/outbound-events/outbox.repo.js';
 import { isolatedDatabase, startReceiver, type Receiver } from '../helpers/receiver.js';
 import { startTestApp, TEST_OPERATOR_KEY, type TestApp } from '../helpers/test-app.js';
 import { newCaller } from '../helpers/tokens.js';
@@ -29,7 +29,7 @@ describe.skipIf(!hasChromium)('operations console in a real browser (/usr/bin/ch
     db = await isolatedDatabase();
     t = await startTestApp({ env: { DATABASE_URL: db.url, WEBHOOK_RETRY_SCHEDULE: '1' }, workers: true });
     server = await new Promise<Server>((resolve) => {
-      const s = t.app.listen(0, '127.0.0.1', () => resolve(s));
+      const s = createServer(t.app).listen(0, '127.0.0.1', () => resolve(s));
     });
     origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     receiver = await startReceiver();

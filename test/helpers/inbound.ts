@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Express } from 'express';
+import type { RequestListener } from 'node:http';
 import request from 'supertest';
 import { integrationSignature } from '../../src/modules/outbound-webhooks/transport/signing.js';
 import { TEST_EHR_SECRET, TEST_VOICE_SECRET } from './test-app.js';
@@ -11,7 +11,7 @@ export function envelope(type: string, data: Record<string, unknown>, id = `evt-
 }
 
 /** POSTs an inbound webhook with the exact bytes signed by the source's secret. */
-export function postSigned(app: Express, source: 'ehr' | 'voice', body: unknown, secret?: string) {
+export function postSigned(app: RequestListener, source: 'ehr' | 'voice', body: unknown, secret?: string) {
   const raw = typeof body === 'string' ? body : JSON.stringify(body);
   const key = secret ?? (source === 'ehr' ? TEST_EHR_SECRET : TEST_VOICE_SECRET);
   return request(app)

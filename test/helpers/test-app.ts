@@ -1,6 +1,6 @@
-import type { Express } from 'express';
+import type { RequestListener } from 'node:http';
 import { inject } from 'vitest';
-import { createApp } from '../../src/app.js';
+import { createApp, type AppRoute } from '../../src/app.js';
 import type { AppDeps } from '../../src/app-deps.js';
 import { parseConfig, type Config } from '../../src/config.js';
 import { startWorkers } from '../../src/workers.js';
@@ -39,7 +39,10 @@ export function testEnv(overrides: Record<string, string> = {}): NodeJS.ProcessE
 }
 
 export interface TestApp {
-  app: Express;
+  /** The app's request listener: `request(t.app)` (supertest), `createServer(t.app)` for a real server. */
+  app: RequestListener;
+  /** Every route the app registered (method and path). */
+  routes: readonly AppRoute[];
   deps: AppDeps;
   config: Config;
   /** The ICD-10-CM table in force (imported codes, else the shipped FY2026 release); refresh() after an import. */
@@ -69,9 +72,10 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     deps.audit = new AuditWriter(options.deps.pool, logger);
   }
   const workers = options.workers ? await startWorkers(deps) : undefined;
-  const app = createApp(deps);
+  const { listener, routes } = createApp(deps);
   return {
-    app,
+    app: listener,
+    routes,
     deps,
     config,
     codeTables: runtime.codeTables,

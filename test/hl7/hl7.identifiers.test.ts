@@ -3,6 +3,7 @@ import type { Condition, DocumentReference } from '@medplum/fhirtypes';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMllpListener, type MllpListener } from '../../src/modules/hl7/mllp-listener.js';
+import { findInboundEvent, readInboundEvent } from '../helpers/api-reads.js';
 import { isolatedDatabase } from '../helpers/receiver.js';
 import { startTestApp, TEST_OPERATOR_KEY, type TestApp } from '../helpers/test-app.js';
 import { newCaller } from '../helpers/tokens.js';
@@ -39,8 +40,10 @@ describe('HL7 routing and identifiers', () => {
       .send({ source: 'hl7', allowed_ips: ['127.0.0.1'], ...body });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
   };
-  const eventOf = async (controlId: string) =>
-    (await t.deps.pool.query(`SELECT group_id, data FROM inbound_events WHERE source = 'hl7' AND event_id = $1`, [controlId])).rows[0];
+  const eventOf = (controlId: string) => findInboundEvent(t.app, controlId, 'hl7');
+  // SQL: what is stored of a message (its parsed data) is the point here, and the API never shows an event's data.
+  const dataOf = async (controlId: string) =>
+    (await t.deps.pool.query(`SELECT data FROM inbound_events WHERE source = 'hl7' AND event_id = $1`, [controlId])).rows[0].data;
 
   beforeAll(async () => {
     db = await isolatedDatabase();
@@ -107,7 +110,7 @@ describe('HL7 routing and identifiers', () => {
     const msg = mdmT02(single, { patient, facility: 'GENHOSP' });
     expect(ackCode(await peer.send(msg.text.replace(`${patient}^^^HOSP^MR`, `${patient}^^^GENHOSP^MR`)))).toBe('AA');
     peer.close();
-    expect((await eventOf(msg.controlId)).data).toMatchObject({
+    expect(await dataOf(msg.controlId)).toMatchObject({
       patient_id: patient,
       patient_authority: 'GENHOSP',
       patient_system: 'urn:oid:2.16.840.1.113883.3.999.1',
@@ -131,12 +134,10 @@ describe('HL7 routing and identifiers', () => {
     const msg = mdmT02(single, { patient, facility: 'GENHOSP' });
     expect(ackCode(await peer.send(msg.text.replace(`${patient}^^^HOSP^MR`, `${patient}^^^GENHOSP^MR`)))).toBe('AA');
     peer.close();
-    const readyNote = async () =>
-      (
-        await t.deps.pool.query(`SELECT data->>'note_id' AS note_id FROM outbox WHERE type = 'note.ready' AND data->>'patient_id' = $1`, [
-          patient,
-        ])
-      ).rows[0]?.note_id as string | undefined;
+    const readyNote = async () => {
+      const { pipeline } = await readInboundEvent(t.app, msg.controlId, 'hl7');
+      return pipeline.note_ready ? (pipeline.note_id as string) : undefined;
+    };
     await expect.poll(readyNote, poll).toBeDefined();
     const noteId = (await readyNote())!;
     const caller = await newCaller(group);

@@ -4,9 +4,11 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mllpFrame } from '../../src/modules/hl7/mllp-frames.js';
 import { startMllpListener, type MllpListener } from '../../src/modules/hl7/mllp-listener.js';
+import { readInboundEvent, readNote } from '../helpers/api-reads.js';
 import { capturingLogger } from '../helpers/chaos-logs.js';
 import { isolatedDatabase } from '../helpers/receiver.js';
 import { startTestApp, TEST_OPERATOR_KEY, type TestApp } from '../helpers/test-app.js';
+import { newCaller } from '../helpers/tokens.js';
 import { adtA04, mdmT02, newControlId, oruR01, transcriptLines, type Hl7Sender } from './hl7.builders.js';
 import { MllpDestination } from './mllp-destination.js';
 import { ackCode, ackControlId, ackError, MllpPeer } from './mllp-peer.js';
@@ -48,14 +50,12 @@ describe('HL7 v2 over MLLP, inbound', () => {
     await db?.drop();
   });
 
+  // SQL: what is stored of a message (its parsed data) is the point here, and the API never shows an event's data.
   const eventRow = async (controlId: string) =>
     (await t.deps.pool.query(`SELECT source, type, group_id, data, status FROM inbound_events WHERE event_id = $1`, [controlId])).rows;
   /** What the API shows of the event: its status and the pipeline's step ids. */
   const eventState = async (controlId: string) =>
-    (await request(t.app).get(`/api/v1/webhooks/events/${controlId}?source=hl7`).set(OPERATOR)).body as {
-      status: string;
-      pipeline: Record<string, string>;
-    };
+    (await readInboundEvent(t.app, controlId, 'hl7')) as { status: string; occurred_at: string; pipeline: Record<string, string> };
 
   it('takes an MDM^T02 with a 40-line transcript: AA after commit, MSA-2 = MSH-10, then the documentation pipeline makes the note', async () => {
     const lines = transcriptLines(40);
@@ -68,8 +68,7 @@ describe('HL7 v2 over MLLP, inbound', () => {
 
     const [row] = await eventRow(msg.controlId);
     expect(row).toMatchObject({ source: 'hl7', type: 'MDM^T02', group_id: groups[0] });
-    const at = await t.deps.pool.query(`SELECT occurred_at FROM inbound_events WHERE event_id = $1`, [msg.controlId]);
-    expect(at.rows[0].occurred_at.toISOString()).toBe('2026-11-24T09:30:00.000Z'); // MSH-7
+    expect((await eventState(msg.controlId)).occurred_at).toBe('2026-11-24T09:30:00.000Z'); // MSH-7
     expect(row.data).toMatchObject({
       patient_id: 'MRN-4711',
       visit_id: 'V-1234',
@@ -81,10 +80,16 @@ describe('HL7 v2 over MLLP, inbound', () => {
 
     await expect.poll(async () => (await eventState(msg.controlId)).status, { timeout: 45_000, interval: 250 }).toBe('completed');
     const done = await eventState(msg.controlId);
-    const note = await t.deps.pool.query(`SELECT group_id, patient_id, doctor_id, template FROM clinical_notes WHERE id = $1`, [
-      done.pipeline.note_id,
-    ]);
-    expect(note.rows[0]).toEqual({ group_id: groups[0], patient_id: 'MRN-4711', doctor_id: 'DR42', template: 'SOAP' });
+    const caller = await newCaller(groups[0]);
+    expect(await readNote(t.app, caller, done.pipeline.note_id)).toMatchObject({
+      group_id: groups[0],
+      patient_id: 'MRN-4711',
+      template: 'SOAP',
+    });
+    // The note's doctor is shown as the FHIR view's author (the note's JSON leaves it out).
+    const fhir = await request(t.app).get(`/v1/clinical-notes/${done.pipeline.note_id}/fhir`).set(caller.headers);
+    expect(fhir.body.author).toEqual([{ type: 'Practitioner', identifier: { value: 'DR42' } }]);
+    // SQL: the outbox has no read API (its events are only seen delivered, by an endpoint's receiver).
     const ready = await t.deps.pool.query(`SELECT data FROM outbox WHERE type = 'note.ready' AND data->>'event_id' = $1`, [msg.controlId]);
     expect(ready.rows[0].data).toMatchObject({
       patient_id: 'MRN-4711',

@@ -4,7 +4,7 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { unescapeHl7 } from '../../src/modules/hl7/hl7-escape.js';
 import { startWebhookDeliveryWorker } from '../../src/modules/outbound-webhooks/delivery-job/webhook-delivery.job.js';
-import { recordEvent } from '../../src/modules/outbound-webhooks/outbox/outbox.repo.js';
+import { recordEvent } from '../../src/outbound-events/outbox.repo.js';
 import { startOutboxDispatcher, type OutboxDispatcher } from '../../src/modules/outbound-webhooks/fan-out/outbox-dispatcher.js';
 import { isolatedDatabase } from '../helpers/receiver.js';
 import { startTestApp, TEST_OPERATOR_KEY, type TestApp } from '../helpers/test-app.js';
@@ -190,6 +190,7 @@ describe('outbound note.ready to HL7 v2 (MLLP) and FHIR R4 destinations', () => 
       expect(endpoint.auth).toEqual({ token_url: fhir.tokenUrl, client_id: clientId });
       const listed = await request(t.app).get('/api/v1/webhook-endpoints').set(OPERATOR);
       expect(JSON.stringify(listed.body)).not.toContain('PRIVATE KEY');
+      // SQL: the guarantee is that the private key is sealed at rest (the API never shows it).
       const row = await t.deps.pool.query(`SELECT auth_private_key FROM webhook_endpoints WHERE id = $1`, [endpoint.id]);
       expect(row.rows[0].auth_private_key).not.toContain('PRIVATE KEY');
 
@@ -242,6 +243,7 @@ describe('outbound note.ready to HL7 v2 (MLLP) and FHIR R4 destinations', () => 
     );
     const again = await startTestApp({ env: { DATABASE_URL: db.url } });
     try {
+      // SQL: the guarantee is that a key stored in clear is sealed at start (the API never shows it).
       const stored = (await t.deps.pool.query(`SELECT auth_private_key FROM webhook_endpoints WHERE id = $1`, [id])).rows[0]
         .auth_private_key as string;
       expect(stored).toMatch(/^enc:v2:[0-9a-f]{8}:/);

@@ -19,6 +19,8 @@ describe('sign-off and amendment to HL7 (MDM^T04/T08, ADT^A08 DG1-6 F) and FHIR 
   let mllp: MllpDestination;
   let fhir: FhirStandIn;
   const group = `group-signoff-${Date.now()}`;
+  let hl7: request.Response;
+  let fhirEndpoint: request.Response;
 
   beforeAll(async () => {
     db = await isolatedDatabase();
@@ -26,11 +28,8 @@ describe('sign-off and amendment to HL7 (MDM^T04/T08, ADT^A08 DG1-6 F) and FHIR 
     mllp = await MllpDestination.start();
     const pair = generateKeyPairSync('ec', { namedCurve: 'secp384r1' });
     fhir = await new FhirStandIn('clinigate-signoff', pair.publicKey).start();
-    const hl7 = await request(t.app)
-      .post('/api/v1/webhook-endpoints')
-      .set(OPERATOR)
-      .send({ kind: 'hl7-mllp', url: mllp.url, group_id: group });
-    const fhirEndpoint = await request(t.app)
+    hl7 = await request(t.app).post('/api/v1/webhook-endpoints').set(OPERATOR).send({ kind: 'hl7-mllp', url: mllp.url, group_id: group });
+    fhirEndpoint = await request(t.app)
       .post('/api/v1/webhook-endpoints')
       .set(OPERATOR)
       .send({
@@ -54,12 +53,15 @@ describe('sign-off and amendment to HL7 (MDM^T04/T08, ADT^A08 DG1-6 F) and FHIR 
     await db?.drop();
   });
 
+  /** The statuses of the deliveries of the event type, one per destination, as each endpoint's delivery log lists them. */
   const deliveredOf = async (type: string) => {
-    const { rows } = await t.deps.pool.query(
-      `SELECT d.status FROM webhook_deliveries d JOIN outbox o ON o.id = d.event_id WHERE o.type = $1 AND o.group_id = $2`,
-      [type, group],
-    );
-    return rows.map((r) => r.status as string).join();
+    const statuses: string[] = [];
+    for (const endpoint of [hl7.body.id, fhirEndpoint.body.id]) {
+      const log = await request(t.app).get(`/api/v1/webhook-endpoints/${endpoint}/deliveries?limit=100`).set(OPERATOR);
+      expect(log.status).toBe(200);
+      for (const d of log.body as { event_type: string; status: string }[]) if (d.event_type === type) statuses.push(d.status);
+    }
+    return statuses.join();
   };
 
   it('sign: T04 then A08 with the signed codes F, the document final and Conditions confirmed or refuted; amend: T08 and docStatus amended; one DocumentReference; a replay creates nothing', async () => {

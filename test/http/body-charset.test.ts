@@ -1,4 +1,5 @@
 import type { AddressInfo } from 'node:net';
+import { createServer } from 'node:http';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { integrationSignature } from '../helpers/inbound.js';
@@ -36,7 +37,7 @@ describe('request bodies are UTF-8 only (415 for another charset), on every rout
   });
 
   it('the directly answered signed webhook answers 415 to a correctly signed utf-16le body, 1,500 and 5,000 deep alike, and stores nothing', async () => {
-    const server = t.app.listen(0, '127.0.0.1');
+    const server = createServer(t.app).listen(0, '127.0.0.1');
     await new Promise((r) => server.once('listening', r));
     const { port } = server.address() as AddressInfo;
     try {

@@ -18,21 +18,23 @@ interface Seen {
   before: boolean;
 }
 
-/** An app with one direct route whose handler says what it was given; `before` marks the request. */
+/**
+ * An Express app with one direct route whose handler says what it was given, and the request
+ * listener in front of it (what the HTTP server gets); `before` marks the request.
+ */
 function appWith(handler: PlainHandler, before: PlainMiddleware = (_req, res, next) => (res.setHeader('x-before', 'ran'), next())) {
-  const app = express();
-  app.use(before);
+  const viaExpress = express();
+  viaExpress.use(before);
   const direct = new DirectRoutes();
-  direct.post(app, '/hot', handler);
-  app.use(notFoundHandler);
-  app.use(errorHandler(logger));
-  direct.install(app, before, answerError(logger));
-  return app;
+  direct.post(viaExpress, '/hot', handler);
+  viaExpress.use(notFoundHandler);
+  viaExpress.use(errorHandler(logger));
+  return { listener: direct.listener(viaExpress, before, answerError(logger)), viaExpress };
 }
 
 function recordingApp() {
   const seen: Seen[] = [];
-  const app = appWith(async (req, res) => {
+  const { listener: app, viaExpress } = appWith(async (req, res) => {
     seen.push({
       plainRequest: Object.getPrototypeOf(req) === IncomingMessage.prototype,
       plainResponse: Object.getPrototypeOf(res) === ServerResponse.prototype,
@@ -41,10 +43,10 @@ function recordingApp() {
     });
     sendJson(res, 202, { ok: true });
   });
-  return { app, seen };
+  return { app, viaExpress, seen };
 }
 
-describe('routes answered without Express (DirectRoutes)', () => {
+describe("routes answered without Express (DirectRoutes' request listener)", () => {
   it("answers the exact method and URL on Node's own request and response, after the app-wide middlewares", async () => {
     const { app, seen } = recordingApp();
     const res = await request(app).post('/hot').send({ a: 1 });
@@ -68,6 +70,14 @@ describe('routes answered without Express (DirectRoutes)', () => {
     ]);
   });
 
+  it('leaves the Express app as it is: called itself, it serves the exact path through its router', async () => {
+    const { viaExpress, seen } = recordingApp();
+    const res = await request(viaExpress).post('/hot').send({ a: 1 });
+    expect(res.status).toBe(202);
+    expect(res.headers['x-before']).toBe('ran');
+    expect(seen).toEqual([{ plainRequest: false, plainResponse: false, route: '/hot', before: true }]);
+  });
+
   it('leaves other methods on the path to the router (404 there)', async () => {
     const { app, seen } = recordingApp();
     const res = await request(app).get('/hot');
@@ -77,7 +87,7 @@ describe('routes answered without Express (DirectRoutes)', () => {
   });
 
   it("turns a handler's thrown error into the spec's error body, with its headers", async () => {
-    const app = appWith(async () => {
+    const { listener: app } = appWith(async () => {
       throw new AppError(429, 'Slow down', { 'Retry-After': '7' });
     });
     const res = await request(app).post('/hot');
@@ -88,14 +98,14 @@ describe('routes answered without Express (DirectRoutes)', () => {
   });
 
   it('answers 500 with no internals for an unexpected error, and maps an error passed on by the middlewares', async () => {
-    const crashing = appWith(async () => {
+    const { listener: crashing } = appWith(async () => {
       throw new Error('secret internals');
     });
     const crash = await request(crashing).post('/hot');
     expect(crash.status).toBe(500);
     expect(JSON.stringify(crash.body)).not.toContain('secret internals');
 
-    const refusing = appWith(
+    const { listener: refusing } = appWith(
       async (_req, res) => sendJson(res, 202, {}),
       (_req, _res, next) => next(new AppError(403, 'Not yours')),
     );
@@ -105,13 +115,13 @@ describe('routes answered without Express (DirectRoutes)', () => {
   });
 
   it('ends the connection, never the process, when the error mapper itself fails', async () => {
-    const app = express();
+    const viaExpress = express();
     const direct = new DirectRoutes();
-    direct.post(app, '/hot', async () => {
+    direct.post(viaExpress, '/hot', async () => {
       throw new AppError(400, 'Bad');
     });
-    direct.install(
-      app,
+    const app = direct.listener(
+      viaExpress,
       (_req, _res, next) => next(),
       () => {
         throw new Error('the mapper broke');

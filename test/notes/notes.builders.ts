@@ -59,6 +59,16 @@ export async function newRun(t: TestApp, caller: Caller, threadId: string): Prom
   return id;
 }
 
+/** What a note may link to, all of the caller's group: a transcription, a thread and `runs` runs of it. */
+export async function newLinks(t: TestApp, caller: Caller, runs = 1) {
+  const transcriptionId = await newTranscription(t, caller);
+  const threadId = await newThread(t, caller);
+  const runIds: string[] = [];
+  for (let i = 0; i < runs; i++) runIds.push(await newRun(t, caller, threadId));
+  return { transcriptionId, threadId, runIds };
+}
+
+/** SQL: the outbox has no read API (its events are only seen delivered, by an endpoint's receiver). */
 export async function outboxEvents(t: TestApp, noteId: string) {
   const { rows } = await t.deps.pool.query(
     `SELECT type, group_id, data FROM outbox WHERE data->>'note_id' = $1 ORDER BY created_at, (data->>'version')::int`,

@@ -2,7 +2,7 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { newCaller, type Caller } from '../helpers/tokens.js';
-import { dap, ISO, newRun, newThread, newTranscription, outboxEvents, postNote, soap } from './notes.builders.js';
+import { dap, ISO, newLinks, newRun, newThread, newTranscription, outboxEvents, postNote, soap } from './notes.builders.js';
 
 describe('POST and GET /v1/clinical-notes', () => {
   let t: TestApp;
@@ -59,9 +59,11 @@ describe('POST and GET /v1/clinical-notes', () => {
   });
 
   it("stores the optional links when they are the group's", async () => {
-    const transcriptionId = await newTranscription(t, caller);
-    const threadId = await newThread(t, caller);
-    const runId = await newRun(t, caller, threadId);
+    const {
+      transcriptionId,
+      threadId,
+      runIds: [runId],
+    } = await newLinks(t, caller);
     const res = await postNote(t, caller, {
       transcription_id: transcriptionId,
       report_thread_id: threadId,

@@ -2,7 +2,7 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { newCaller, type Caller } from '../helpers/tokens.js';
-import { dap, newNote, newRun, newThread, newTranscription, patchNote, postNote, soap } from './notes.builders.js';
+import { dap, newLinks, newNote, patchNote, postNote, soap } from './notes.builders.js';
 
 // FHIR R4 DocumentReference (hl7.org/fhir/R4/documentreference.html): its elements and value sets.
 const R4_ELEMENTS = [
@@ -80,9 +80,11 @@ describe('GET /v1/clinical-notes/{id}/fhir', () => {
   afterAll(() => t.close());
 
   it('answers a valid R4 DocumentReference as application/fhir+json', async () => {
-    const transcriptionId = await newTranscription(t, caller);
-    const threadId = await newThread(t, caller);
-    const runId = await newRun(t, caller, threadId);
+    const {
+      transcriptionId,
+      threadId,
+      runIds: [runId],
+    } = await newLinks(t, caller);
     const created = await postNote(
       t,
       caller,

@@ -2,7 +2,7 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { newCaller, type Caller } from '../helpers/tokens.js';
-import { dap, newNote, newRun, newThread, newTranscription, outboxEvents, patchNote, soap } from './notes.builders.js';
+import { dap, newLinks, newNote, newRun, newThread, outboxEvents, patchNote, soap } from './notes.builders.js';
 
 describe('PATCH /v1/clinical-notes/{id}', () => {
   let t: TestApp;
@@ -151,9 +151,11 @@ describe('PATCH /v1/clinical-notes/{id}', () => {
 
   it('links a transcription, a thread and its runs of the same group', async () => {
     const note = await newNote(t, caller);
-    const transcriptionId = await newTranscription(t, caller);
-    const threadId = await newThread(t, caller);
-    const [run1, run2] = [await newRun(t, caller, threadId), await newRun(t, caller, threadId)];
+    const {
+      transcriptionId,
+      threadId,
+      runIds: [run1, run2],
+    } = await newLinks(t, caller, 2);
     const res = await patchNote(t, caller, note.id, {
       transcription_id: transcriptionId,
       report_thread_id: threadId,
@@ -181,9 +183,11 @@ describe('PATCH /v1/clinical-notes/{id}', () => {
   it("refuses links to another group's transcription, thread or runs, and ids that are not UUIDs", async () => {
     const note = await newNote(t, caller);
     const other = await newCaller();
-    const theirTranscription = await newTranscription(t, other);
-    const theirThread = await newThread(t, other);
-    const theirRun = await newRun(t, other, theirThread);
+    const {
+      transcriptionId: theirTranscription,
+      threadId: theirThread,
+      runIds: [theirRun],
+    } = await newLinks(t, other);
     const ownThread = await newThread(t, caller);
     const cases = [
       { transcription_id: theirTranscription },

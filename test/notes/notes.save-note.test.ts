@@ -14,6 +14,7 @@ describe('note use cases called inside a caller transaction (extraction worker)'
   });
   afterAll(() => t.close());
 
+  // SQL: the outbox has no read API (its events are only seen delivered, by an endpoint's receiver).
   const events = async (noteId: string) =>
     (await t.deps.pool.query(`SELECT type, data FROM outbox WHERE data->>'note_id' = $1 ORDER BY created_at`, [noteId])).rows;
 

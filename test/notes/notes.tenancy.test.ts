@@ -1,5 +1,6 @@
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readAuditEvents, type AuditEvent } from '../helpers/api-reads.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { newCaller, type Caller } from '../helpers/tokens.js';
 import { newNote, patchNote } from './notes.builders.js';
@@ -43,9 +44,9 @@ describe('clinical notes belong to the group that created them', () => {
     const note = await newNote(t, owner, { feedback: 'secret-feedback-text' });
     await request(t.app).get(`/v1/clinical-notes/${note.id}`).set(stranger.headers);
     // The audit row is written when the answer finishes; give it a moment.
-    let rows: Record<string, unknown>[] = [];
+    let rows: AuditEvent[] = [];
     for (let i = 0; i < 50 && rows.length < 2; i++) {
-      rows = (await t.deps.pool.query(`SELECT * FROM audit_log WHERE resource_id = $1 ORDER BY id`, [note.id])).rows;
+      rows = await readAuditEvents(t.app, { resource_id: note.id });
       if (rows.length < 2) await new Promise((r) => setTimeout(r, 20));
     }
     expect(rows.map((r) => [r.operation, r.status, r.group_id])).toEqual([

@@ -1,5 +1,6 @@
 import request from 'supertest';
 import { expect } from 'vitest';
+import { readInboundEvent } from '../helpers/api-reads.js';
 import { encounterData, envelope, postSigned } from '../helpers/inbound.js';
 import type { TestApp } from '../helpers/test-app.js';
 import { waitFor } from '../helpers/wait-for.js';
@@ -21,26 +22,29 @@ export interface PipelineNote {
 
 /**
  * A note written by the engine through the EHR pipeline (the app needs its workers), read back
- * once its note.ready is recorded.
+ * through the event's state once its note.ready is recorded, with the codes of its codification.
  */
 export async function pipelineNote(t: TestApp, overrides: Record<string, unknown> = {}): Promise<PipelineNote> {
   const data = encounterData({ visit_id: `v-${Date.now()}`, ...overrides });
   const body = envelope('encounter.transcript', data);
   expect((await postSigned(t.app, 'ehr', body)).status).toBe(202);
   // Polled by hand rather than expect.poll: callers may run this in beforeAll.
-  const ready = await waitFor(
+  const pipeline = await waitFor(
     async () => {
-      const { rows } = await t.deps.pool.query(`SELECT data FROM outbox WHERE type = 'note.ready' AND data->>'event_id' = $1`, [body.id]);
-      return rows[0]?.data as { note_id: string; final_code_assessments: { code: string; description: string }[] } | undefined;
+      const event = await readInboundEvent(t.app, body.id);
+      return event.pipeline.note_ready ? (event.pipeline as { note_id: string; codify_run_id: string }) : undefined;
     },
     60_000,
     200,
   );
   const caller = await newCaller(data.group_id);
+  const codified = await request(t.app).get(`/v1/codify/${pipeline.codify_run_id}`).set(caller.headers);
+  expect(codified.status).toBe(200);
+  const codes: { code: string; description: string }[] = codified.body.final_code_assessments;
   return {
-    noteId: ready.note_id,
+    noteId: pipeline.note_id,
     caller,
     data,
-    codes: ready.final_code_assessments.map(({ code, description }) => ({ code, description })),
+    codes: codes.map(({ code, description }) => ({ code, description })),
   };
 }

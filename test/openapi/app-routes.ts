@@ -1,4 +1,4 @@
-import type { Express } from 'express';
+import type { TestApp } from '../helpers/test-app.js';
 
 export interface AppRoute {
   method: string;
@@ -6,28 +6,7 @@ export interface AppRoute {
   path: string;
 }
 
-interface Layer {
-  route?: { path: string | string[]; methods: Record<string, boolean> };
-  handle?: { stack?: Layer[] };
-}
-
-/** Every route the app serves, read from Express 5's router stack (module routers are mounted at `/`). */
-export function appRoutes(app: Express): AppRoute[] {
-  const routes: AppRoute[] = [];
-  const walk = (stack: Layer[]) => {
-    for (const layer of stack) {
-      if (layer.route) {
-        const paths = Array.isArray(layer.route.path) ? layer.route.path : [layer.route.path];
-        for (const path of paths) {
-          for (const [method, on] of Object.entries(layer.route.methods)) {
-            if (on && method !== '_all') routes.push({ method, path: path.replace(/:(\w+)/g, '{$1}') });
-          }
-        }
-      } else if (layer.handle?.stack) {
-        walk(layer.handle.stack);
-      }
-    }
-  };
-  walk((app as unknown as { router: { stack: Layer[] } }).router.stack);
-  return routes;
+/** Every route the app serves, as the app noted them while its modules registered them (createApp's `routes`). */
+export function appRoutes(t: Pick<TestApp, 'routes'>): AppRoute[] {
+  return t.routes.map((r) => ({ method: r.method.toLowerCase(), path: r.path.replace(/:(\w+)/g, '{$1}') }));
 }

@@ -1,5 +1,5 @@
 import { existsSync, mkdirSync } from 'node:fs';
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -17,7 +17,7 @@ describe.skipIf(!hasChromium)('API reference page in a real browser (/usr/bin/ch
   beforeAll(async () => {
     t = await startTestApp();
     server = await new Promise<Server>((resolve) => {
-      const s = t.app.listen(0, '127.0.0.1', () => resolve(s));
+      const s = createServer(t.app).listen(0, '127.0.0.1', () => resolve(s));
     });
     origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     browser = await chromium.launch({

@@ -41,7 +41,7 @@ describe('OpenAPI document', () => {
   });
 
   it('documents every route the app serves, and nothing it does not', () => {
-    const served = appRoutes(t.app).map((r) => `${r.method.toUpperCase()} ${r.path}`);
+    const served = appRoutes(t).map((r) => `${r.method.toUpperCase()} ${r.path}`);
     const documented = documentedOperations(doc).map((o) => o.key);
     expect(served.length).toBeGreaterThan(30);
     expect(served.filter((r) => !documented.includes(r))).toEqual([]);

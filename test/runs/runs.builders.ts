@@ -1,4 +1,4 @@
-import type { Express } from 'express';
+import type { RequestListener } from 'node:http';
 import request from 'supertest';
 import { expect } from 'vitest';
 import type { Caller } from '../helpers/tokens.js';
@@ -15,7 +15,7 @@ export const VISIT = [
   '[doctor] This looks like acute pharyngitis. I will do a rapid strep test and you should rest, drink fluids and take ibuprofen for the pain.',
 ].join('\n');
 
-export async function newThread(app: Express, caller: Caller): Promise<string> {
+export async function newThread(app: RequestListener, caller: Caller): Promise<string> {
   const res = await request(app).post('/v1/agent/threads').set(caller.headers).send({});
   expect(res.status).toBe(201);
   return res.body.thread_id;
@@ -26,7 +26,7 @@ export function runBody(threadId: string, content = 'summarise the visit', confi
 }
 
 export async function createRun(
-  app: Express,
+  app: RequestListener,
   caller: Caller,
   threadId: string,
   body: unknown = runBody(threadId),
@@ -39,14 +39,21 @@ export async function createRun(
     .send(body as object);
 }
 
-export async function joinRun(app: Express, caller: Caller, threadId: string, runId: string, timeout = 20) {
+export async function joinRun(app: RequestListener, caller: Caller, threadId: string, runId: string, timeout = 20) {
   const res = await request(app).get(`/v1/agent/threads/${threadId}/runs/${runId}/join?timeout=${timeout}`).set(caller.headers);
   expect(res.status).toBe(200);
   return res.body;
 }
 
 /** Waits (polling the API, test code only) until the run has the status. */
-export async function waitForStatus(app: Express, caller: Caller, threadId: string, runId: string, status: string, timeoutMs = 20_000) {
+export async function waitForStatus(
+  app: RequestListener,
+  caller: Caller,
+  threadId: string,
+  runId: string,
+  status: string,
+  timeoutMs = 20_000,
+) {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const res = await request(app).get(`/v1/agent/threads/${threadId}/runs/${runId}`).set(caller.headers);

@@ -41,6 +41,7 @@ describe('POST .../runs/{runId}/cancel', () => {
     expect(after.body).toEqual(res.body);
     const thread = await request(t.app).get(`/v1/agent/threads/${threadId}`).set(caller.headers);
     expect(thread.body.messages).toEqual([]);
+    // SQL: the outbox has no read API (its events are only seen delivered, by an endpoint's receiver).
     const { rows } = await t.deps.pool.query(`SELECT type, data FROM outbox WHERE data->>'run_id' = $1`, [created.run_id]);
     expect(rows).toEqual([{ type: 'run.failed', data: expect.objectContaining({ status: 'failed', kind: 'chat' }) }]);
   });

@@ -22,6 +22,7 @@ describe('POST /v1/agent/threads/{threadId}/runs', () => {
     const res = await createRun(t.app, caller, threadId);
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({ thread_id: threadId, status: 'pending', kind: 'chat' });
+    // SQL: the job row is pg-boss's; this test exists to show it commits with the run.
     const { rows } = await t.deps.pool.query(`SELECT name, state, singleton_key, policy FROM ${t.schema}.job WHERE data->>'run_id' = $1`, [
       res.body.run_id,
     ]);

@@ -1,6 +1,7 @@
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEMPLATE_FIELDS, type Template } from '../../src/engine/templates.js';
+import { readNote, readNoteVersions } from '../helpers/api-reads.js';
 import { newCaller, type Caller } from '../helpers/tokens.js';
 import { startRunsTestApp, type RunsTestApp } from './isolated-boss.js';
 import { createRun, joinRun, newThread, runBody, VISIT } from './runs.builders.js';
@@ -16,7 +17,7 @@ describe('extraction runs (x-is-chat: false)', () => {
   });
   afterAll(() => t.close());
 
-  const note = async (id: string) => (await t.deps.pool.query(`SELECT * FROM clinical_notes WHERE id = $1`, [id])).rows[0];
+  const note = (id: string) => readNote(t.app, caller, id);
 
   it.each(Object.keys(TEMPLATE_FIELDS) as Template[])('makes a %s note linked to the transcription, thread and run', async (template) => {
     const tr = await request(t.app)
@@ -52,8 +53,7 @@ describe('extraction runs (x-is-chat: false)', () => {
       ai_generated_content: run.output.ai_generated_content,
       version: 1,
     });
-    const versions = await t.deps.pool.query(`SELECT version FROM clinical_note_versions WHERE note_id = $1`, [row.id]);
-    expect(versions.rows).toEqual([{ version: 1 }]);
+    expect(await readNoteVersions(t.app, caller, row.id)).toEqual([1]);
   });
 
   it('updates config.configurable.note_id as a new version and links the run too', async () => {

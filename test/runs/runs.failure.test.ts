@@ -2,6 +2,7 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ClinicalEngine } from '../../src/engine/engine.js';
 import { RUN_QUEUE } from '../../src/modules/runs/run-execute.job.js';
+import { readConsoleRun } from '../helpers/api-reads.js';
 import { newCaller, type Caller } from '../helpers/tokens.js';
 import { startRunsTestApp, type RunsTestApp } from './isolated-boss.js';
 import { createRun, joinRun, newThread, runBody, VISIT, waitForStatus } from './runs.builders.js';
@@ -37,12 +38,14 @@ describe('a run whose engine fails', () => {
     expect(run.error.details).not.toMatch(/PHI/);
     const thread = await request(t.app).get(`/v1/agent/threads/${threadId}`).set(caller.headers);
     expect(thread.body.messages).toEqual([]);
+    // SQL: the outbox has no read API (its events are only seen delivered, by an endpoint's receiver).
     const { rows } = await t.deps.pool.query(`SELECT type FROM outbox WHERE data->>'run_id' = $1`, [run.run_id]);
     expect(rows).toEqual([{ type: 'run.failed' }]);
 
     const extraction = await createRun(t.app, caller, threadId, runBody(threadId, VISIT), EXTRACT);
     const failed = await joinRun(t.app, caller, threadId, extraction.body.run_id);
     expect(failed.status).toBe('failed');
+    // SQL: no API lists notes by run, and a failed run names no note to GET.
     const notes = await t.deps.pool.query(`SELECT 1 FROM clinical_notes WHERE $1 = ANY(report_run_id)`, [failed.run_id]);
     expect(notes.rowCount).toBe(0);
   });
@@ -75,8 +78,8 @@ describe('a run whose ending transaction fails on the database every time', () =
     const second = (await createRun(t.app, caller, threadId)).body;
     const run = await joinRun(t.app, caller, threadId, first.run_id, 30);
     expect(run).toMatchObject({ status: 'failed', error: { error: 'Internal Server Error' } });
-    const { rows } = await t.deps.pool.query(`SELECT attempts FROM runs WHERE id = $1`, [first.run_id]);
-    expect(rows[0].attempts).toBe(2);
+    expect((await readConsoleRun(t.app, first.run_id)).attempts).toBe(2);
+    // SQL: the job row is pg-boss's (this test exists to show the job completes, not only the run).
     const job = await t.deps.pool.query(`SELECT state FROM ${t.schema}.job WHERE data->>'run_id' = $1`, [first.run_id]);
     expect(job.rows).toEqual([{ state: 'completed' }]);
     // The next run of the thread still gets its turn.
@@ -100,6 +103,7 @@ describe('a run job that fails for good (dead-lettered)', () => {
     const second = (await createRun(t.app, caller, threadId)).body;
     await waitForStatus(t.app, caller, threadId, first.run_id, 'running');
     // What a crash on the last attempt leaves behind: the job failed with no retry left.
+    // SQL (arranging, not asserting): the job's id is pg-boss's, which no API shows.
     const { rows } = await t.deps.pool.query(`SELECT id FROM ${t.schema}.job WHERE name = $1 AND data->>'run_id' = $2`, [
       RUN_QUEUE,
       first.run_id,

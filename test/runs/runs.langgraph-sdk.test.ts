@@ -1,4 +1,4 @@
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import { Client } from '@langchain/langgraph-sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SlowEngine } from '../helpers/slow-worker-engine.js';
@@ -17,7 +17,7 @@ describe('@langchain/langgraph-sdk Client', () => {
   beforeAll(async () => {
     t = await startSlowApp(300);
     caller = await newCaller();
-    server = t.app.listen(0, '127.0.0.1');
+    server = createServer(t.app).listen(0, '127.0.0.1');
     await new Promise((r) => server.once('listening', r));
     base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
     client = new Client({ apiUrl: `${base}/v1/agent`, defaultHeaders: caller.headers, callerOptions: { maxRetries: 0 } });

@@ -1,5 +1,5 @@
 import type { AddressInfo } from 'node:net';
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_OPEN_WAITS_PER_USER } from '../../src/http/open-wait-cap.js';
@@ -17,7 +17,7 @@ describe('per-user cap on open joins and streams', () => {
     db = await isolatedDatabase();
     // No workers: runs stay pending, so every join waits its whole timeout.
     t = await startTestApp({ env: { DATABASE_URL: db.url } });
-    server = t.app.listen(0, '127.0.0.1');
+    server = createServer(t.app).listen(0, '127.0.0.1');
     await new Promise((r) => server.once('listening', r));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   });

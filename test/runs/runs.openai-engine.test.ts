@@ -32,6 +32,7 @@ describe('token usage per run', () => {
     const joined = await joinRun(t.app, caller, threadId, run.body.run_id);
     expect(joined.error).toBeNull();
     expect(joined.status).toBe('completed');
+    // SQL: no API shows a run's token usage (not in the run, the console or /metrics).
     const { rows } = await t.deps.pool.query(`SELECT usage FROM runs WHERE id = $1`, [run.body.run_id]);
     expect(rows[0].usage).toEqual({ prompt_tokens: 321, completion_tokens: 45 });
   });

@@ -1,6 +1,7 @@
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
+import { readNote } from '../helpers/api-reads.js';
 import { newCaller, type Caller } from '../helpers/tokens.js';
 import { createRun, ISO, joinRun, newThread, runBody, VISIT } from './runs.builders.js';
 
@@ -49,6 +50,7 @@ describe('run status path', () => {
     const threadId = await newThread(t.app, caller);
     const created = await createRun(t.app, caller, threadId);
     await joinRun(t.app, caller, threadId, created.body.run_id);
+    // SQL: the outbox has no read API (its events are only seen delivered, by an endpoint's receiver).
     const { rows } = await t.deps.pool.query(`SELECT type, group_id, data FROM outbox WHERE data->>'run_id' = $1`, [created.body.run_id]);
     expect(rows).toEqual([
       {
@@ -78,10 +80,8 @@ describe('run status path', () => {
       // DESIGN.md (Clinical notes): extraction adds evidence, keyed by the template's sections.
       evidence: { subjective: expect.any(Array), objective: expect.any(Array), assessment: expect.any(Array), plan: expect.any(Array) },
     });
-    const { rows } = await t.deps.pool.query(`SELECT report_thread_id, report_run_id, group_id FROM clinical_notes WHERE id = $1`, [
-      run.output.note_id,
-    ]);
-    expect(rows).toEqual([{ report_thread_id: threadId, report_run_id: [run.run_id], group_id: caller.groupId }]);
+    const note = await readNote(t.app, caller, run.output.note_id);
+    expect(note).toMatchObject({ report_thread_id: threadId, report_run_id: [run.run_id], group_id: caller.groupId });
     // Extraction does not talk in the thread.
     const thread = await request(t.app).get(`/v1/agent/threads/${threadId}`).set(caller.headers);
     expect(thread.body.messages).toEqual([]);

@@ -1,4 +1,4 @@
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SlowEngine } from '../helpers/slow-worker-engine.js';
 import { newCaller, type Caller } from '../helpers/tokens.js';
@@ -33,7 +33,7 @@ describe('GET .../runs/{runId}/stream', () => {
   beforeAll(async () => {
     t = await startSlowApp(700);
     caller = await newCaller();
-    server = t.app.listen(0, '127.0.0.1');
+    server = createServer(t.app).listen(0, '127.0.0.1');
     await new Promise((r) => server.once('listening', r));
     base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
   });

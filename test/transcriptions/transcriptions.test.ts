@@ -79,6 +79,7 @@ describe('transcriptions', () => {
   it('records transcription.created in the outbox without the transcript text', async () => {
     const marker = `MARKER-${Date.now()}`;
     const res = await create({ duration_seconds: 3, original_transcript: `patient says ${marker}` });
+    // SQL: the outbox has no read API (its events are only seen delivered, by an endpoint's receiver).
     const { rows } = await t.deps.pool.query(`SELECT type, group_id, data FROM outbox WHERE data->>'transcription_id' = $1`, [
       res.body.transcription.id,
     ]);

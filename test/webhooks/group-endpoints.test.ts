@@ -110,11 +110,13 @@ describe('group-owned webhook subscriptions (/v1/webhook-endpoints)', () => {
   it('stores the secret encrypted, and wipes it on delete', async () => {
     const a = await newCaller();
     const ep = (await subscribe(a, { url: 'http://127.0.0.1:9/enc' })).body;
+    // SQL: the guarantee is that the secret is sealed at rest (the API shows it only once, at creation).
     const stored = (await t.deps.pool.query(`SELECT secret FROM webhook_endpoints WHERE id = $1`, [ep.id])).rows[0].secret as string;
     expect(stored).toMatch(/^enc:v2:[0-9a-f]{8}:/);
     expect(stored).not.toContain(ep.secret.slice(6, 20));
     expect(t.deps.secrets.open(stored, { table: 'webhook_endpoints', column: 'secret', id: ep.id })).toBe(ep.secret);
     expect((await request(t.app).delete(`/v1/webhook-endpoints/${ep.id}`).set(a.headers)).status).toBe(204);
+    // SQL: the guarantee is that delete wipes the stored secret (a deleted endpoint is 404 to the API).
     expect((await t.deps.pool.query(`SELECT secret, status FROM webhook_endpoints WHERE id = $1`, [ep.id])).rows[0]).toEqual({
       secret: '',
       status: 'deleted',
@@ -130,6 +132,7 @@ describe('group-owned webhook subscriptions (/v1/webhook-endpoints)', () => {
     );
     const again = await startTestApp({ env: { DATABASE_URL: db.url } });
     try {
+      // SQL: the guarantee is that a secret stored in clear is sealed at start (the API never shows it).
       const stored = (await t.deps.pool.query(`SELECT secret FROM webhook_endpoints WHERE id = $1`, [id])).rows[0].secret as string;
       expect(stored).toMatch(/^enc:v2:[0-9a-f]{8}:/);
       expect(again.deps.secrets.open(stored, { table: 'webhook_endpoints', column: 'secret', id })).toBe(plain);

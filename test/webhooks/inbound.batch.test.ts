@@ -22,6 +22,7 @@ describe('inbound webhooks: events stored by shared statements (IngestBatcher)',
     data: { transcript },
     correlationId: randomUUID(),
   });
+  // SQL: the job rows are pg-boss's; this test exists to show each event gets one job, copies included.
   const jobs = async (ids: string[]) =>
     (await t.deps.pool.query(`SELECT count(*)::int AS n FROM pgboss.job WHERE name = 'inbound-event' AND data->>'id' = ANY($1)`, [ids]))
       .rows[0].n;

@@ -61,6 +61,7 @@ describe('inbound webhooks: the directly answered route and the router answer al
 
   async function auditRow(requestId: string) {
     for (let i = 0; i < 100; i++) {
+      // SQL: the audit API has no client_request_id filter (DESIGN's filters), and these rows name no user to filter by.
       const { rows } = await t.deps.pool.query(
         `SELECT operation, status, resource_id, user_id FROM audit_log WHERE client_request_id = $1`,
         [requestId],
@@ -91,6 +92,7 @@ describe('inbound webhooks: the directly answered route and the router answer al
     expect(a).toEqual(b);
     expect(a).toMatchObject({ operation: 'POST /api/v1/webhooks/ehr', status: direct.status });
 
+    // SQL: as auditRow (no client_request_id filter in the audit API).
     const { rows } = await t.deps.pool.query(`SELECT client_request_id, request_id FROM audit_log WHERE client_request_id = ANY($1)`, [
       [`${id}-a`, `${id}-b`],
     ]);

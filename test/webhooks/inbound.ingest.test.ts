@@ -11,8 +11,10 @@ describe('inbound webhooks: verification and ingest', () => {
   });
   afterAll(() => t.close());
 
+  // SQL: counting rows shows "stored once" (the events API answers one event per id, so it cannot show a second).
   const storedCount = async (eventId: string) =>
     (await t.deps.pool.query(`SELECT count(*)::int AS n FROM inbound_events WHERE event_id = $1`, [eventId])).rows[0].n;
+  // SQL: the job rows are pg-boss's; the point is one job per stored event.
   const jobCount = async (eventId: string) =>
     (
       await t.deps.pool.query(

@@ -6,6 +6,7 @@ import { LocalEngine } from '../../src/engine/local/local-engine.js';
 import { CodeTable } from '../../src/terminology/code-table.js';
 import { starterRows } from '../../src/terminology/starter-catalog.js';
 import { migrate } from '../../src/db/migrate.js';
+import { readConsoleList } from '../helpers/api-reads.js';
 import { encounterData, envelope, postSigned } from '../helpers/inbound.js';
 import { isolatedDatabase, type IsolatedDatabase } from '../helpers/isolated-database.js';
 import { startTestApp, TEST_OPERATOR_KEY, type TestApp } from '../helpers/test-app.js';
@@ -76,23 +77,27 @@ describe('a catalog event while documentation pipelines wait on a slow extractio
     await expect.poll(async () => (await state(catalog.id)).status, { timeout: 10_000 }).toBe('completed');
 
     // No extraction has ended: every run is still in the engine, every pipeline still processing.
-    const runs = await t.deps.pool.query(`SELECT status FROM runs WHERE kind = 'extraction'`);
-    expect(runs.rows.map((r) => r.status)).toEqual(['running', 'running', 'running']);
+    const extractions = async () =>
+      ((await readConsoleList(t.app, 'runs')) as { kind: string; status: string }[])
+        .filter((r) => r.kind === 'extraction')
+        .map((r) => r.status);
+    expect(await extractions()).toEqual(['running', 'running', 'running']);
     for (const e of encounters) expect((await state(e.id)).status).toBe('processing');
     // Nothing is waiting in a job: the inbound jobs complete while the extractions are still held
     // (within the worker's pace, at most 300 ms after their batch: jobs/worker-pace.ts).
+    // SQL: the job rows are pg-boss's; the point is that no inbound job waits on an extraction.
     const open = async () =>
       (await t.deps.pool.query(`SELECT count(*)::int AS n FROM pgboss.job WHERE name = 'inbound-event' AND state <> 'completed'`)).rows[0]
         .n;
     await expect.poll(open, { timeout: 2_000 }).toBe(0);
-    const stillRunning = await t.deps.pool.query(`SELECT status FROM runs WHERE kind = 'extraction'`);
-    expect(stillRunning.rows.map((r) => r.status)).toEqual(['running', 'running', 'running']);
+    expect(await extractions()).toEqual(['running', 'running', 'running']);
 
     gated.open();
     for (const e of encounters) {
       await expect.poll(async () => (await state(e.id)).status, { timeout: 30_000 }).toBe('completed');
       expect((await state(e.id)).pipeline.note_ready).toBeDefined();
     }
+    // SQL: the outbox has no read API (its events are only seen delivered, by an endpoint's receiver).
     const ready = await t.deps.pool.query(`SELECT count(*)::int AS n FROM outbox WHERE type = 'note.ready'`);
     expect(ready.rows[0].n).toBe(3);
   }, 90_000);
@@ -127,8 +132,7 @@ describe('a pipeline whose extraction run is cancelled while it runs', () => {
       error: 'Processing Failed',
       details: expect.stringMatching(/^Extraction run .* failed: Run .* was cancelled by an operator$/),
     });
-    const codified = await t.deps.pool.query(`SELECT count(*)::int AS n FROM codify_runs`);
-    expect(codified.rows[0].n).toBe(0);
+    expect(await readConsoleList(t.app, 'codifications')).toEqual([]);
   }, 60_000);
 });
 
@@ -166,6 +170,7 @@ describe('a pipeline started by the previous release, its run in the engine at t
       ALTER TABLE codify_runs DROP COLUMN continuation;
       DROP TABLE documentation_pipelines;
       DELETE FROM schema_migrations WHERE name = '017_documentation_pipelines.sql';`);
+    // SQL: the state the previous release stored, in a column the API never showed (the upgrade is the point).
     const old = await t.deps.pool.query(`SELECT pipeline FROM inbound_events WHERE event_id = $1`, [body.id]);
     expect(old.rows[0].pipeline).toEqual({
       transcription_id: before.pipeline.transcription_id,
@@ -183,6 +188,7 @@ describe('a pipeline started by the previous release, its run in the engine at t
       .toBe('completed');
     const done = (await request(t.app).get(`/api/v1/webhooks/events/${body.id}`).set(operator)).body;
     expect(done.pipeline).toMatchObject({ run_id: before.pipeline.run_id, note_id: expect.any(String), note_ready: expect.any(String) });
+    // SQL: the outbox has no read API (its events are only seen delivered, by an endpoint's receiver).
     const ready = await t.deps.pool.query(`SELECT count(*)::int AS n FROM outbox WHERE type = 'note.ready'`);
     expect(ready.rows[0].n).toBe(1);
   }, 60_000);

@@ -5,6 +5,7 @@ import { LocalEngine } from '../../src/engine/local/local-engine.js';
 import { CodeTable } from '../../src/terminology/code-table.js';
 import { starterRows } from '../../src/terminology/starter-catalog.js';
 import { encounterData, envelope, postSigned } from '../helpers/inbound.js';
+import { newCaller } from '../helpers/tokens.js';
 import { isolatedDatabase, type IsolatedDatabase } from '../helpers/isolated-database.js';
 import { startTestApp, TEST_OPERATOR_KEY, type TestApp } from '../helpers/test-app.js';
 
@@ -57,8 +58,11 @@ describe('operator retry of a failed documentation pipeline', () => {
     expect(done.pipeline.replaced_run_ids).toEqual([failed.pipeline.run_id]);
     expect(done.pipeline.run_id).not.toBe(failed.pipeline.run_id);
     expect(done.pipeline.note_ready).toBeDefined();
-    const rows = await t.deps.pool.query(`SELECT status FROM runs WHERE thread_id = $1 ORDER BY seq`, [done.pipeline.thread_id]);
-    expect(rows.rows.map((r) => r.status)).toEqual(['failed', 'completed']);
+    const caller = await newCaller(body.data.group_id as string);
+    const runs = await request(t.app).get(`/v1/agent/threads/${done.pipeline.thread_id}/runs`).set(caller.headers);
+    expect(runs.status).toBe(200);
+    expect(runs.body.map((r: { status: string }) => r.status).reverse()).toEqual(['failed', 'completed']);
+    // SQL: the outbox has no read API (its events are only seen delivered, by an endpoint's receiver).
     const ready = await t.deps.pool.query(`SELECT count(*)::int AS n FROM outbox WHERE type = 'note.ready' AND data->>'event_id' = $1`, [
       body.id,
     ]);

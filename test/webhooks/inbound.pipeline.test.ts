@@ -1,9 +1,11 @@
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { noteReadySchema } from '../../src/outbound-events/note-ready.js';
+import { readNote } from '../helpers/api-reads.js';
 import { encounterData, envelope, postSigned } from '../helpers/inbound.js';
 import { isolatedDatabase, startReceiver, verifySignatures, type Receiver } from '../helpers/receiver.js';
 import { startTestApp, TEST_OPERATOR_KEY, type TestApp } from '../helpers/test-app.js';
+import { newCaller } from '../helpers/tokens.js';
 
 const operator = { 'x-api-key': TEST_OPERATOR_KEY };
 
@@ -74,6 +76,7 @@ describe('documentation pipeline from an EHR encounter.transcript', () => {
     });
 
     const pool = t.deps.pool;
+    // SQL: only the events API and the console's run show a correlation id; the transcription, thread, note and codification do not.
     const linked = await pool.query(
       `SELECT (SELECT correlation_id FROM transcriptions WHERE id = $1) AS t, (SELECT correlation_id FROM threads WHERE id = $2) AS th,
               (SELECT correlation_id FROM runs WHERE id = $3) AS r, (SELECT correlation_id FROM clinical_notes WHERE id = $4) AS n,
@@ -81,11 +84,8 @@ describe('documentation pipeline from an EHR encounter.transcript', () => {
       [ready.transcription_id, ready.thread_id, ready.run_id, ready.note_id, ready.codify_run_id],
     );
     expect(new Set(Object.values(linked.rows[0]))).toEqual(new Set([ready.correlation_id]));
-    const note = await pool.query(
-      `SELECT group_id, user_id, transcription_id, report_thread_id, report_run_id FROM clinical_notes WHERE id = $1`,
-      [ready.note_id],
-    );
-    expect(note.rows[0]).toMatchObject({
+    const note = await readNote(t.app, await newCaller(data.group_id), ready.note_id);
+    expect(note).toMatchObject({
       group_id: data.group_id,
       user_id: data.doctor_id,
       transcription_id: ready.transcription_id,
@@ -110,6 +110,7 @@ describe('documentation pipeline from an EHR encounter.transcript', () => {
     await noteReady(receiver, body.id);
     expect((await postSigned(t.app, 'ehr', body)).body).toMatchObject({ duplicate: true });
     await new Promise((r) => setTimeout(r, 1_000));
+    // SQL: nothing duplicated: no API lists a group's transcriptions or notes, and the outbox has no read API.
     const counts = await t.deps.pool.query(
       `SELECT (SELECT count(*) FROM transcriptions WHERE group_id = $1)::int AS transcriptions,
               (SELECT count(*) FROM clinical_notes WHERE group_id = $1)::int AS notes,

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { validCall } from '../calls/calls.builders.js';
+import { readAuditEvents } from '../helpers/api-reads.js';
 import { encounterData, envelope, integrationSignature, postSigned } from '../helpers/inbound.js';
 import { startIsolatedTestApp, TEST_API_KEYS, TEST_OPERATOR_KEY, type TestApp } from '../helpers/test-app.js';
 
@@ -27,6 +28,7 @@ describe('inbound integrations: own secrets, bound to groups', () => {
       .set('x-integration-signature', integrationSignature(secret, raw))
       .send(raw);
   };
+  // SQL: the events API does not show which integration sent an event.
   const stored = async (eventId: string) =>
     (await t.deps.pool.query(`SELECT integration_id, group_id FROM inbound_events WHERE event_id = $1`, [eventId])).rows;
 
@@ -47,6 +49,7 @@ describe('inbound integrations: own secrets, bound to groups', () => {
       created_at: expect.any(String),
       secret: expect.stringMatching(/^whsec_[A-Za-z0-9+/]{43}=$/),
     });
+    // SQL: the guarantee is that the secret is sealed at rest (the API shows it only once, at creation).
     const row = (await t.deps.pool.query(`SELECT secret FROM integrations WHERE id = $1`, [created.id])).rows[0];
     expect(row.secret).toMatch(/^enc:v2:[0-9a-f]{8}:/);
     const list = await request(t.app).get('/api/v1/integrations').set(OPERATOR);
@@ -69,8 +72,8 @@ describe('inbound integrations: own secrets, bound to groups', () => {
     expect(await stored(ok.id)).toEqual([{ integration_id: ehr.id, group_id: group }]);
     // Its audit row names the integration.
     await expect
-      .poll(async () => (await t.deps.pool.query(`SELECT user_id FROM audit_log WHERE resource_id = $1`, [ok.id])).rows)
-      .toEqual([{ user_id: `integration:${ehr.id}` }]);
+      .poll(async () => (await readAuditEvents(t.app, { resource_id: ok.id })).map((r) => r.user))
+      .toEqual([`integration:${ehr.id}`]);
     // The same id again is a duplicate of its own event.
     expect((await post('ehr', ehr.id, ehr.secret, ok)).body).toMatchObject({ duplicate: true });
 

@@ -3,7 +3,7 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withTransaction } from '../../src/db/transaction.js';
 import { startWebhookDeliveryWorker } from '../../src/modules/outbound-webhooks/delivery-job/webhook-delivery.job.js';
-import { recordEvent, type OutboundEvent } from '../../src/modules/outbound-webhooks/outbox/outbox.repo.js';
+import { recordEvent, type OutboundEvent } from '../../src/outbound-events/outbox.repo.js';
 import { startOutboxDispatcher, type OutboxDispatcher } from '../../src/modules/outbound-webhooks/fan-out/outbox-dispatcher.js';
 import { REPO_ROOT, cleanEnv, signalGroup, spawnProcess } from '../helpers/process.js';
 import { isolatedDatabase, Receiver, startReceiver, verifySignatures } from '../helpers/receiver.js';

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withTransaction } from '../../src/db/transaction.js';
-import { recordEvent, type OutboundEvent } from '../../src/modules/outbound-webhooks/outbox/outbox.repo.js';
+import { recordEvent, type OutboundEvent } from '../../src/outbound-events/outbox.repo.js';
 import { insertEndpoint } from '../../src/modules/outbound-webhooks/endpoints/webhook-endpoints.repo.js';
 import { generateWebhookSecret } from '../../src/modules/outbound-webhooks/transport/signing.js';
 import { isolatedDatabase, Receiver, startReceiver, verifySignatures } from '../helpers/receiver.js';

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withTransaction } from '../../src/db/transaction.js';
-import { recordEvent } from '../../src/modules/outbound-webhooks/outbox/outbox.repo.js';
+import { recordEvent } from '../../src/outbound-events/outbox.repo.js';
 import { isolatedDatabase, startReceiver, type Receiver } from '../helpers/receiver.js';
 import { startTestApp, TEST_OPERATOR_KEY, type TestApp } from '../helpers/test-app.js';
 

@@ -3,7 +3,7 @@ import request from 'supertest';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withTransaction } from '../../src/db/transaction.js';
-import { recordEvent } from '../../src/modules/outbound-webhooks/outbox/outbox.repo.js';
+import { recordEvent } from '../../src/outbound-events/outbox.repo.js';
 import { encounterData, envelope, integrationSignature } from '../helpers/inbound.js';
 import { isolatedDatabase, startReceiver, type Received, type Receiver } from '../helpers/receiver.js';
 import { startTestApp, TEST_OPERATOR_KEY, type TestApp } from '../helpers/test-app.js';

@@ -30,6 +30,7 @@ describe('without SECRETS_ENCRYPTION_KEY (a production that did not set one)', (
       .post('/api/v1/webhook-endpoints')
       .set('x-api-key', TEST_OPERATOR_KEY)
       .send({ url: rx.url, group_id: caller.groupId });
+    // SQL: the guarantee is how the secret is stored without an encryption key (in clear, as created).
     expect((await t.deps.pool.query(`SELECT secret FROM webhook_endpoints WHERE id = $1`, [ep.body.id])).rows[0].secret).toBe(
       ep.body.secret,
     );

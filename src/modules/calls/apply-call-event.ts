@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { Queryable } from '../../db/pool.js';
 import { parseWith } from '../../http/validate.js';
 import { notFound } from '../../lib/errors.js';
-import { recordEvent } from '../outbound-webhooks/outbox/outbox.repo.js';
+import { recordEvent } from '../../outbound-events/outbox.repo.js';
 import { assertTransition, CALL_STATUSES, isTerminal } from './call-status.js';
 import { findCall, updateCall, type CallAnswer, type CallChange, type StoredCall } from './calls.repo.js';
 

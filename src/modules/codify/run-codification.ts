@@ -3,7 +3,7 @@ import { CHANNELS } from '../../db/notifications.js';
 import { withTransaction } from '../../db/transaction.js';
 import { isEngineLimit, isEngineUnavailable } from '../../engine/engine-errors.js';
 import { sendContinuation } from '../../jobs/continuation.js';
-import { recordEvent } from '../outbound-webhooks/outbox/outbox.repo.js';
+import { recordEvent } from '../../outbound-events/outbox.repo.js';
 import { claimCodifyRun, endCodifyRun, notifyCodifyEnded, type ClaimedRun, type CodifyError, type CodifyOutcome } from './codify.repo.js';
 import { verifyAssessments } from './verify-codes.js';
 

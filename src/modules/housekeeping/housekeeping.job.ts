@@ -4,7 +4,7 @@ import { deleteExpiredRateLimitWindows } from '../../db/rate-limits.repo.js';
 import { defineJob } from '../../jobs/define-job.js';
 import { deleteIdempotencyKeysOlderThan } from '../calls/idempotency.repo.js';
 import { redactInboundEventsOlderThan } from '../inbound-events/inbound-events.repo.js';
-import { redactOutboxOlderThan } from '../outbound-webhooks/outbox/outbox.repo.js';
+import { redactOutboxOlderThan } from '../../outbound-events/outbox.repo.js';
 
 /** Hourly clean-up of expired rate-limit windows and idempotency keys, and redaction after RETENTION_DAYS. */
 export const HOUSEKEEPING_QUEUE = 'housekeeping';

@@ -4,7 +4,7 @@ import type { Queryable } from '../../db/pool.js';
 import { CONTENT_SCHEMAS, templateSchema, type NoteContent, type Template } from '../../engine/templates.js';
 import { describeZodError } from '../../http/validate.js';
 import { badRequest, conflict, preconditionFailed } from '../../lib/errors.js';
-import { recordEvent } from '../outbound-webhooks/outbox/outbox.repo.js';
+import { recordEvent } from '../../outbound-events/outbox.repo.js';
 import type { NoteEvidence } from '../../engine/engine.js';
 import { ifMatchSatisfied, noteEtag } from './note-etag.js';
 import { keptEvidence } from './note-evidence.js';

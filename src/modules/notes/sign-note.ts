@@ -6,7 +6,7 @@ import { bodyObject, isUuid, parseWith } from '../../http/validate.js';
 import { AppError, badRequest, conflict, notFound, preconditionFailed } from '../../lib/errors.js';
 import { officialRows } from '../../terminology/official-codes.js';
 import { isValidCodeFormat, toDotted, toUndotted } from '../../terminology/icd10-file.js';
-import { recordEvent } from '../outbound-webhooks/outbox/outbox.repo.js';
+import { recordEvent } from '../../outbound-events/outbox.repo.js';
 import { ifMatchSatisfied, noteEtag } from './note-etag.js';
 import { findNote, insertNoteVersion, lastCodificationCodes, notePatientAuthority, signNoteRow, type SignedCode } from './notes.repo.js';
 import { toClinicalNote } from './save-note.js';

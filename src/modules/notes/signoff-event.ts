@@ -1,5 +1,5 @@
 import { noteSignoffSchema, type NoteSignoff, type NoteSignoffEvent } from '../../outbound-events/note-signoff.js';
-import type { OutboundEvent } from '../outbound-webhooks/outbox/outbox.repo.js';
+import type { OutboundEvent } from '../../outbound-events/outbox.repo.js';
 import type { NoteRow, PatientAuthority } from './notes.repo.js';
 
 /**

@@ -11,7 +11,7 @@ import { renderNoteText } from '../fhir/note-text.js';
 import { endInboundEvent } from '../inbound-events/end-event.js';
 import { findInboundEvent, type StoredInboundEvent } from '../inbound-events/inbound-events.repo.js';
 import { findNote, setNoteVisit } from '../notes/notes.repo.js';
-import { recordEvent } from '../outbound-webhooks/outbox/outbox.repo.js';
+import { recordEvent } from '../../outbound-events/outbox.repo.js';
 import { enqueueRun } from '../runs/enqueue-run.js';
 import { isEnded, loadRun } from '../runs/runs.repo.js';
 import { insertThread } from '../threads/threads.repo.js';

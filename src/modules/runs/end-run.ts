@@ -1,7 +1,7 @@
 import type { Queryable } from '../../db/pool.js';
 import type { TokenUsage } from '../../engine/engine.js';
 import { sendContinuation } from '../../jobs/continuation.js';
-import { recordEvent } from '../outbound-webhooks/outbox/outbox.repo.js';
+import { recordEvent } from '../../outbound-events/outbox.repo.js';
 import { endRun, type Run, type RunError, type StoredRun } from './runs.repo.js';
 
 export type RunOutcome = { status: 'completed'; output: unknown; usage?: TokenUsage } | { status: 'failed'; error: RunError };

@@ -1,5 +1,5 @@
 import type { Queryable } from '../../db/pool.js';
-import { recordEvent } from '../outbound-webhooks/outbox/outbox.repo.js';
+import { recordEvent } from '../../outbound-events/outbox.repo.js';
 import type { Transcription } from './transcriptions.repo.js';
 
 /** `transcription.created`, in the creating transaction: ids and sizes, never the transcript. */

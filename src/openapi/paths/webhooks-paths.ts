@@ -5,7 +5,7 @@ import { catalogEventTypes } from '../../modules/centers/catalog.event.js';
 import { encounterTranscriptType } from '../../modules/pipeline/encounter-transcript.event.js';
 import type { InboundEventType } from '../../modules/inbound-events/inbound-event-type.js';
 import { createEndpointBody } from '../../modules/outbound-webhooks/endpoints/create-endpoint.js';
-import { OUTBOUND_EVENT_TYPES } from '../../modules/outbound-webhooks/outbox/outbound-event-types.js';
+import { OUTBOUND_EVENT_TYPES } from '../../outbound-events/outbound-event-types.js';
 import { BODY_ERRORS, errorResponses, json, OPERATOR_ONLY_ERRORS, operatorSecurity, pathParams, statuses, z } from '../registry.js';
 import {
   inboundAcceptedDto,

@@ -45,17 +45,25 @@ export function matchDescriptions(
   const reachList = [...reach];
   // With full coverage required, the first missing stem (rarest first) settles it.
   const needAll = cfg.minCoverage >= 1;
-  // Without the wide search every code is posted under one stem only: no set needed to dedupe.
-  const candidates: Iterable<number> = cfg.wideCandidates
-    ? index.candidates(positions.keys(), true)
-    : [...positions.keys()].flatMap((id) => index.byRarestOf(id));
-  for (const code of candidates) {
+  // Without the wide search every code is posted under one stem only: no set needed to dedupe,
+  // and the postings are read in place.
+  if (cfg.wideCandidates) {
+    for (const code of index.candidates(positions.keys(), true)) visit(code);
+  } else {
+    for (const id of positions.keys()) {
+      const posted = index.byRarestOf(id);
+      for (let k = 0; k < posted.length; k++) visit(posted[k]);
+    }
+  }
+  return out;
+
+  function visit(code: number): void {
     const from = index.start[code];
     const to = index.start[code + 1];
     const total = index.totalWeight[code];
-    if (to === from || total <= 0) continue;
+    if (to === from || total <= 0) return;
     // A partial match must still contain the title's rarest word.
-    if (!has(stems[from])) continue;
+    if (!has(stems[from])) return;
     let covered = 0;
     let missing = 0;
     for (let k = from; k < to; k++) {
@@ -63,17 +71,17 @@ export function matchDescriptions(
       else if (needAll) break;
       else missing++;
     }
-    if (covered < cfg.minWeight || covered / total < cfg.minCoverage - 1e-6) continue;
+    if (covered < cfg.minWeight || covered / total < cfg.minCoverage - 1e-6) return;
     const required = index.requiredOf(code);
     const present = missing === 0 ? Array.from(required) : Array.from(required).filter(has);
     const win = tightestWindow(present, positions);
     const n = present.length;
     const slack = cfg.descriptions === 'exact' ? 0 : cfg.slack;
-    if (win.span > n + slack) continue;
+    if (win.span > n + slack) return;
     // A title stated across a list ("auscultation, lower limb edema") is no statement of it.
-    if (clause && clause[st.from[win.min]] !== clause[st.from[win.max]]) continue;
+    if (clause && clause[st.from[win.min]] !== clause[st.from[win.max]]) return;
     // Spread out over "X and Y", the title's words usually belong to two things.
-    if (conj && win.span > n && conj[st.from[win.min]] !== conj[st.from[win.max]]) continue;
+    if (conj && win.span > n && conj[st.from[win.min]] !== conj[st.from[win.max]]) return;
     const coverage = covered / total;
     let end = st.from[win.max];
     for (const [pos, endWord] of reachList) if (pos >= win.min && pos <= win.max) end = Math.max(end, endWord);
@@ -87,7 +95,6 @@ export function matchDescriptions(
       score: coverage * (1 - 0.04 * Math.max(0, win.span - n)),
     });
   }
-  return out;
 }
 
 /**

@@ -10,6 +10,7 @@ import { applyFeverChills } from './guidelines/fever.js';
 import { applyHistory } from './guidelines/history.js';
 import { applyIntegralSymptoms } from './guidelines/integral.js';
 import { applyQualifiers } from './guidelines/qualifiers.js';
+import { applySequelae } from './guidelines/sequela.js';
 import { applyTobacco } from './guidelines/tobacco.js';
 import type { LevelConfig } from './levels.js';
 
@@ -20,6 +21,7 @@ import type { LevelConfig } from './levels.js';
  */
 export function applyGuidelines(cands: Candidates, cfg: LevelConfig): void {
   applyHistory(cands);
+  applySequelae(cands);
   applyTobacco(cands);
   applyDrugTherapy(cands);
   applyAllergyStatus(cands);

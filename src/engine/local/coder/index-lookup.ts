@@ -14,6 +14,30 @@ export interface IndexNote {
   notePresent: ReadonlySet<string>;
   /** stems that complete a code by default: the encounter (7th character), closed, displaced */
   defaults: readonly string[];
+  /** every stem of the note, and the sides it implies: a subterm none of whose titles starts with one is never read */
+  noteStems: ReadonlySet<string>;
+  /** per term, the subterms this note's stems can reach, found on first use */
+  reachable: Map<number, readonly number[]>;
+}
+
+/** The note as the Index lookup reads it, from its sentences' stems and assertions. */
+export function indexNoteOf(
+  it: IndexTabular,
+  table: CodeTable,
+  read: ReadonlyArray<{ st: SentenceStems; assertions: readonly Assertion[] }>,
+  defaults: readonly string[],
+): IndexNote {
+  const notePresent = new Set<string>();
+  const noteStems = new Set<string>();
+  for (const { st, assertions } of read) {
+    st.stems.forEach((s, k) => {
+      if (assertions[st.from[k]] === 'present') notePresent.add(s);
+      noteStems.add(s);
+    });
+  }
+  if (noteStems.has(RIGHT) || noteStems.has(LEFT)) noteStems.add(UNILATERAL);
+  if (noteStems.has(BOTH)) noteStems.add(BILATERAL);
+  return { it, table, notePresent, defaults, noteStems, reachable: new Map() };
 }
 
 interface Path {
@@ -120,7 +144,8 @@ export function indexMentions(
     const stated: Stated = { present, negated };
     const completed = completeCode(note.table, code.code, stated);
     const newer = completed === undefined ? undefined : newerFit(note.table, completed, stated, (c) => it.inTabular(c));
-    if (mainOnly && newer === undefined) return;
+    // A main term of two words or more ("cold sore") names the condition on its own.
+    if (mainOnly && newer === undefined && len < 2) return;
     const index = newer ?? completed;
     if (index === undefined || taken.has(index) || ENCOUNTER_REASON.test(note.table.codeAt(index))) return;
     taken.add(index);
@@ -151,7 +176,8 @@ export function indexMentions(
       // sentence of a case report holds site words that belong to other findings).
       firm:
         compact(lower, together) &&
-        ((titleStated && together.length >= 2) || (!code.path.loose && (code.path.exact ?? 0) > 0 && covers(lower, together))),
+        ((titleStated && together.length >= 2) ||
+          (!code.path.loose && ((code.path.exact ?? 0) > 0 || (mainOnly && len >= 2)) && covers(lower, together))),
       source: 'index',
       weight: 3 * code.path.score,
       score: Math.min(1, code.path.score / 3),
@@ -264,7 +290,7 @@ function descend(
   const { it } = note;
   let best: Path = from;
   if (depth > 8) return best;
-  for (let child = term + 1; child < it.end[term]; child = it.end[child]) {
+  for (const child of reachableChildren(note, term)) {
     const reading = readingOf(it, child);
     if (reading.alts.length === 0 && reading.connector) {
       // A bare "with", "due to", "without": its subterms carry the connector.
@@ -298,9 +324,9 @@ function descend(
     if (m || reading.connector || inherited || !it.codeOf(child)) continue;
     // A level the note need not name ("Effusion, joint, knee" from "knee effusion"), when the
     // subterm below refines that level's code (M25.40 -> M25.46-): one skip, at a cost.
-    const refines = it.codeOf(child).replace(/[.-]/g, '').slice(0, 4);
-    for (const grandchild of it.children(child)) {
-      if (!it.codeOf(grandchild) || it.codeOf(grandchild).replace(/[.-]/g, '').slice(0, 4) !== refines) continue;
+    const refines = it.codeOf(child);
+    for (let grandchild = child + 1; grandchild < it.end[child]; grandchild = it.end[grandchild]) {
+      if (!it.codeOf(grandchild) || !sameFour(it.codeOf(grandchild), refines)) continue;
       const g = matchTerm(note, where, grandchild);
       if (!g || g.score <= 0 || g.combination) continue;
       const next = {
@@ -317,15 +343,56 @@ function descend(
   return best;
 }
 
+/**
+ * The subterms of `term` that can change a descent in this note, in order: a title whose first
+ * stem the note states somewhere (what matchTerm needs of every reading, "with" ones included), a
+ * coded subterm with such a subterm below it (a level the note need not name), and bare connectors
+ * and defaults. The others would be read and rejected every time the term is reached.
+ */
+function reachableChildren(note: IndexNote, term: number): readonly number[] {
+  const hit = note.reachable.get(term);
+  if (hit) return hit;
+  const { it } = note;
+  const out: number[] = [];
+  for (let child = term + 1; child < it.end[term]; child = it.end[child]) {
+    let keep = startsInNote(note, child);
+    if (!keep && it.codeOf(child)) for (let g = child + 1; g < it.end[child] && !keep; g = it.end[g]) keep = startsInNote(note, g);
+    if (keep) out.push(child);
+  }
+  note.reachable.set(term, out);
+  return out;
+}
+
+function startsInNote(note: IndexNote, i: number): boolean {
+  const { alts } = readingOf(note.it, i);
+  if (alts.length === 0) return true;
+  for (const alt of alts) if (note.noteStems.has(alt[0])) return true;
+  return false;
+}
+
+/** Whether two Index codes have the same first four characters, dots and dashes aside ("M25.4-", "M25.46-"). */
+function sameFour(a: string, b: string): boolean {
+  let i = 0;
+  let j = 0;
+  for (let n = 0; n < 4; n++, i++, j++) {
+    while (i < a.length && (a[i] === '.' || a[i] === '-')) i++;
+    while (j < b.length && (b[j] === '.' || b[j] === '-')) j++;
+    if (i >= a.length || j >= b.length) return i >= a.length && j >= b.length;
+    if (a.charCodeAt(i) !== b.charCodeAt(j)) return false;
+  }
+  return true;
+}
+
 /** Whether the note states term i's title: its score (stems matched), 0 for a default, undefined if not. */
 function matchTerm(note: IndexNote, where: Near, i: number, inherited: TitleReading['connector'] = ''): TermMatch | undefined {
-  const own = readingOf(note.it, i);
-  const r = own.connector || !inherited ? own : { ...own, connector: inherited };
-  if (r.alts.length === 0) return r.connector === 'with' || r.connector === 'due' ? undefined : { score: 0, words: [], combination: false };
-  if (r.connector === 'without')
+  const r = readingOf(note.it, i);
+  // A subterm of a bare "with" carries its connector.
+  const connector = r.connector || inherited;
+  if (r.alts.length === 0) return connector === 'with' || connector === 'due' ? undefined : { score: 0, words: [], combination: false };
+  if (connector === 'without')
     return r.alts.some((a) => a.every((s) => note.notePresent.has(s))) ? undefined : { score: 0, words: [], combination: false };
   let best: TermMatch | undefined;
-  const joined = r.connector === 'with' || r.connector === 'due';
+  const joined = connector === 'with' || connector === 'due';
   for (const alt of r.alts) {
     if (joined) {
       if (!alt.every((s) => note.notePresent.has(s) || where.has(s))) continue;

@@ -122,6 +122,19 @@ export function mainTermsByStems(it: IndexTabular): { byStems: Map<string, numbe
     idx.byStems.set(key, list);
     idx.maxLen = Math.max(idx.maxLen, stems.length);
   }
+  // A one-word main term written as two words ("Coldsore" as "cold sore", "Heartburn" as "heart
+  // burn"): both halves are Index main terms themselves.
+  for (const [name, terms] of it.mainNames()) {
+    if (!/^[a-z]{8,}$/.test(name)) continue;
+    for (let k = 4; k <= name.length - 4; k++) {
+      const [a, b] = [name.slice(0, k), name.slice(k)];
+      if (!it.mainTerms(a).length || !it.mainTerms(b).length) continue;
+      const key = [...stemsOf(a), ...stemsOf(b)].join(' ');
+      if (key.split(' ').length !== 2 || idx.byStems.has(key)) continue;
+      idx.byStems.set(key, [...terms]);
+      idx.maxLen = Math.max(idx.maxLen, 2);
+    }
+  }
   mainIndexes.set(it, idx);
   return idx;
 }

@@ -20,7 +20,7 @@ import { LEVELS, type LevelConfig } from './levels.js';
 import type { Mention } from './mention.js';
 import { splitSentences } from './sentence-split.js';
 import { billableFor, categoryLessSpecific, mergeByCode, mergeIndexFound, resolveSentence, type Found } from './select.js';
-import { indexMentions, type IndexNote } from './index-lookup.js';
+import { indexMentions, indexNoteOf } from './index-lookup.js';
 import { encounterDefaults } from './encounter.js';
 import { shippedIndexTabular, type IndexTabular } from '../../../terminology/index-tabular.js';
 import type { Assertion } from './assertions.js';
@@ -99,7 +99,7 @@ export function codifyCandidates(
   const senseDropped: Found[] = [];
   const found: Found[] = [];
   const read = sentences.map((s) => ({ st: stemWords(s.words), assertions: assertWords(s.words) }));
-  const indexNote = it && indexNoteOf(it, table, text, read);
+  const indexNote = it && indexNoteOf(it, table, read, encounterDefaults(text));
   sentences.forEach((s, si) => {
     const fromData: Found[] = [];
     const { st, assertions } = read[si];
@@ -314,16 +314,4 @@ function clausesOf(lower: readonly string[], breaks: ReadonlySet<string>): Int32
     out[i] = c;
   }
   return out;
-}
-
-/** What the Index lookup reads from the whole note: the stems stated as present, and the encounter. */
-function indexNoteOf(
-  it: IndexTabular,
-  table: CodeTable,
-  text: string,
-  read: ReadonlyArray<{ st: { stems: string[]; from: number[] }; assertions: Assertion[] }>,
-): IndexNote {
-  const notePresent = new Set<string>();
-  for (const { st, assertions } of read) st.stems.forEach((s, k) => assertions[st.from[k]] === 'present' && notePresent.add(s));
-  return { it, table, notePresent, defaults: encounterDefaults(text) };
 }

@@ -27,7 +27,8 @@ export interface SentenceStems {
 
 /**
  * Calls `found` for every run of at most `maxLen` stems of the sentence that `byStems` holds
- * ("stem stem" keys), with the word span it covers: linear in the sentence (times maxLen).
+ * ("stem stem" keys), with the word span it covers: linear in the sentence (times maxLen). The
+ * keys are read as a trie of stems, so a run stops at the first stem no key continues with.
  */
 export function forEachStemPhrase<T>(
   st: SentenceStems,
@@ -36,12 +37,39 @@ export function forEachStemPhrase<T>(
   found: (value: T, start: number, end: number, len: number) => void,
 ): void {
   const { stems, from } = st;
+  const trie = trieOf(byStems);
   for (let i = 0; i < stems.length; i++) {
-    let key = '';
-    for (let len = 1; len <= maxLen && i + len <= stems.length; len++) {
-      key = len === 1 ? stems[i] : `${key} ${stems[i + len - 1]}`;
-      const value = byStems.get(key);
-      if (value !== undefined) found(value, from[i], from[i + len - 1], len);
+    let node = trie.get(stems[i]);
+    for (let len = 1; node !== undefined && len <= maxLen; len++) {
+      if (node.value !== undefined) found(node.value, from[i], from[i + len - 1], len);
+      if (i + len >= stems.length) break;
+      node = node.next?.get(stems[i + len]);
     }
   }
+}
+
+interface StemNode<T> {
+  value: T | undefined;
+  next: Map<string, StemNode<T>> | undefined;
+}
+
+const tries = new WeakMap<ReadonlyMap<string, unknown>, { size: number; root: Map<string, StemNode<unknown>> }>();
+
+/** The keys of `byStems` as a trie of stems, built once per map (rebuilt if the map grew). */
+function trieOf<T>(byStems: ReadonlyMap<string, T>): Map<string, StemNode<T>> {
+  const hit = tries.get(byStems);
+  if (hit && hit.size === byStems.size) return hit.root as Map<string, StemNode<T>>;
+  const root = new Map<string, StemNode<T>>();
+  for (const [key, value] of byStems) {
+    let level = root;
+    let node: StemNode<T> | undefined;
+    for (const stem of key.split(' ')) {
+      if (node) level = node.next ??= new Map();
+      node = level.get(stem);
+      if (!node) level.set(stem, (node = { value: undefined, next: undefined }));
+    }
+    node!.value = value;
+  }
+  tries.set(byStems, { size: byStems.size, root });
+  return root;
 }

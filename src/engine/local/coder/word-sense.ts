@@ -66,6 +66,8 @@ const TOBACCO_CONTEXT = /^(tobacco|chew|chews|chewing|chewed|snuff|smokeless|snu
 const PLEURAL_CONTEXT = /^(pleural|pleura|chest|lung|lungs|thorax|thoracic|thoracentesis|hemithorax|costophrenic|parapneumonic|pleuritic)$/;
 /** Codes of a reaction (symptoms, urticaria, drug eruption, anaphylaxis) that an allergy statement names. */
 const REACTION_CODE = /^(R|L50|L27|T78|T88\.[67])/;
+/** Signs found at a site on examination: the word before them names the site. */
+const SIGN_NOUN = new Set(['tenderness', 'tender', 'pain', 'swelling', 'fullness', 'guarding', 'rigidity', 'mass', 'bruit', 'crepitus']);
 const COLD_NOT_ILLNESS =
   /^(exposur|intoleran|extremit|hand|feet|foot|finger|toe|sweat|agglutinin|water|compress|pack|skin|limb|ischemi|clammy|temperatur|weather|environment|injur|urticari)/;
 
@@ -131,6 +133,11 @@ export function senseProblem(table: CodeTable, m: Mention, lower: readonly strin
     return prev === 'st' || prev === 'segment' || prev === 'st-segment'
       ? 'ST-segment depression is an electrocardiogram finding (R94.31), not a depressive disorder.'
       : `"${prev} depression" is not a depressive disorder.`;
+  }
+  // "CVA tenderness", "RUQ pain": an abbreviation before a sign names where the sign is (the
+  // costovertebral angle, the right upper quadrant), not a disease; the sign is what is stated.
+  if (m.start === m.end && SIGN_NOUN.has(next) && !table.descriptionAt(m.code).toLowerCase().includes(span[0])) {
+    return `"${span[0].toUpperCase()} ${next}" names the site of the ${next}, not the condition the abbreviation also stands for.`;
   }
   // "pain medication", "diabetes education": the condition word names something else.
   if (m.end - m.start <= 1 && NOT_A_CONDITION.has(next)) {

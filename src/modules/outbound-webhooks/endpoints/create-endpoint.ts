@@ -13,7 +13,7 @@ import { PrivateKeyError, signingKey } from '../../fhir/smart-token.js';
 import { resolveMllpUrl } from '../transport/send-hl7-mllp.js';
 import { generateWebhookSecret } from '../transport/signing.js';
 import { outboundRules, resolveTarget, SsrfError, type OutboundRules } from '../transport/ssrf-guard.js';
-import { OUTBOUND_EVENT_TYPES } from '../outbox/outbound-event-types.js';
+import { OUTBOUND_EVENT_TYPES } from '../../../outbound-events/outbound-event-types.js';
 import type { EndpointOwner } from './endpoint-owner.js';
 import { insertEndpoint, lockAndCountGroupEndpoints } from './webhook-endpoints.repo.js';
 

@@ -1,5 +1,5 @@
 import type { Queryable } from '../../../db/pool.js';
-import { recordEvent } from '../outbox/outbox.repo.js';
+import { recordEvent } from '../../../outbound-events/outbox.repo.js';
 import type { EndpointHealthChange } from './endpoint-health.repo.js';
 
 /**

@@ -1,3 +1,4 @@
+import { stemWords, wordStems } from '../../../../terminology/text-normalize.js';
 import { type Candidate, type Candidates, dotted, sentenceAt } from '../candidate.js';
 
 const DIABETES = ['E08', 'E09', 'E10', 'E11', 'E13'];
@@ -28,10 +29,45 @@ export function applyCombinations(cands: Candidates): void {
   copd(cands);
 }
 
+/**
+ * The type of diabetes the note states (I.C.4.a): the category whose distinguishing title words
+ * ("Type 1" of "Type 1 diabetes mellitus") the sentence of one of its readings states. A code read
+ * under another type (a name such as "diabetic retinopathy" points at E11.319) moves to the stated
+ * type's code with the same subdivisions; with no type stated, E11 is the default (I.C.4.a.2).
+ */
+function statedFamily(cands: Candidates): string | undefined {
+  const { table } = cands.ctx;
+  const titles = DIABETES.map((f) => {
+    // The category's title, as its code without complications reads before "without".
+    const i = table.indexOf(`${f}9`);
+    return new Set(i === undefined ? [] : stemWords(table.descriptionAt(i).split(' without')[0].split(/\s+/)).stems);
+  });
+  const common = [...titles[0]].filter((s) => titles.every((t) => t.has(s)));
+  const stated = new Set<string>();
+  DIABETES.forEach((family, k) => {
+    const own = [...titles[k]].filter((s) => !common.includes(s));
+    if (own.length === 0) return;
+    const readings = cands.list.filter((c) => c.code.startsWith(family) && c.assertion === 'present' && c.origin !== 'learned');
+    for (const c of readings) {
+      const near = new Set<string>();
+      for (const w of wordsNear(cands, [c])) for (const st of wordStems(w)) near.add(st);
+      if (own.every((s) => near.has(s))) stated.add(family);
+    }
+  });
+  return stated.size === 1 ? [...stated][0] : undefined;
+}
+
 function diabetes(cands: Candidates): void {
+  const typed = statedFamily(cands);
+  if (typed) {
+    for (const c of cands.statedIn(...DIABETES.filter((f) => f !== typed))) {
+      const moved = cands.assign(`${typed}${c.code.slice(3)}`, `the note states the type of diabetes (${typed}, I.C.4.a)`, [c]);
+      if (moved) cands.discard(c, `Discarded: the note states the type of diabetes; coded ${dotted(moved.code)}.`);
+    }
+  }
   const dm = cands.statedIn(...DIABETES);
   if (dm.length === 0) return;
-  const family = dm[0].code.slice(0, 3);
+  const family = typed ?? dm[0].code.slice(0, 3);
   const made: Candidate[] = [];
   const link = (code: string, why: string, from: Candidate[], replace: Candidate[]) => {
     const c = cands.assign(`${family}${code}`, `combination code for diabetes with ${why} (the "with" convention, I.A.15)`, [
@@ -77,9 +113,13 @@ function diabetes(cands: Candidates): void {
   const ulcer = cands.statedIn('L97');
   if (ulcer.length) link('621', 'foot ulcer', ulcer, []);
   // "Without complications" no longer holds.
-  if (made.length)
+  const complicated = cands.finalsIn(family).filter((c) => !c.code.startsWith(`${family}9`) && !c.code.startsWith(`${family}A`));
+  if (made.length || complicated.length)
     for (const c of cands.finalsIn(`${family}9`))
-      cands.discard(c, `Discarded: diabetes without complications, but the note documents ${made.map((m) => dotted(m.code)).join(', ')}.`);
+      cands.discard(
+        c,
+        `Discarded: diabetes without complications, but the note documents ${[...made, ...complicated].map((m) => dotted(m.code)).join(', ')}.`,
+      );
 }
 
 function hypertension(cands: Candidates): void {

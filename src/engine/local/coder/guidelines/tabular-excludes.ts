@@ -78,6 +78,15 @@ export function applyTabularExcludes1(cands: Candidates): void {
             break;
           }
         }
+        // "tachycardia NOS (R00.0)" at I47.10: the excluded code is the condition not otherwise
+        // specified (I.A.5), and the note specifies it: the NOS code goes, the specific one stays.
+        if (/\bNOS\b/.test(note.text)) {
+          cands.discard(
+            b,
+            `Discarded: Excludes1 in the Tabular List at ${dotted(a.code)}: "${note.text}"; the note specifies it as ${dotted(a.code)} (NOS, I.A.5).`,
+          );
+          continue;
+        }
         cands.discard(a, `${why}; ${dotted(b.code)} is coded.`);
         break;
       }

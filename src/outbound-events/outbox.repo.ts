@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { CHANNELS } from '../../../db/notifications.js';
-import type { Queryable } from '../../../db/pool.js';
-import { inChunks } from '../../../db/sql.js';
+import { CHANNELS } from '../db/notifications.js';
+import type { Queryable } from '../db/pool.js';
+import { inChunks } from '../db/sql.js';
 import type { OutboundEventType } from './outbound-event-types.js';
 
 export type { OutboundEventType };

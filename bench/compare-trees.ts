@@ -1,0 +1,183 @@
+/**
+ * The documentation pipeline of two trees side by side in one run (issue 30: "before and after,
+ * side by side in one run"), so the noise of a shared machine hits both alike. Each tree's own
+ * `src/main.ts` runs (its own node_modules; the harness is this tree's), ROLE=all, on a fresh
+ * database of one PostgreSQL server:
+ *
+ * 1. webhook -> note.ready, local engine: both services up at once, visits one at a time,
+ *    alternating A, B, B, A, A, B, ... (each tree first in half the pairs), after two warm-up
+ *    visits each; p50 and p95 per tree.
+ * 2. a catalog event behind a burst of `burst` visits, local engine (the `npm run bench` row),
+ *    `burst-rounds` times per tree, alternating.
+ * 3. a catalog event behind `held-visits` visits whose extractions a model server holds for
+ *    `hold-ms` (bench/held-catalog.ts): ms until GET /api/v1/centers lists the center;
+ *    `held-rounds` times per tree, alternating, each on a fresh service.
+ *
+ * The load average is printed with each section. A tree needs its node_modules: for the commit
+ * before issue 30, `git worktree add --detach /tmp/bench-before 4de7bb1` and
+ * `cp -al node_modules /tmp/bench-before/` (hard links; the dependencies are a superset).
+ *
+ *   npm run bench:trees -- --before /tmp/bench-before [--after .] [--visits 30] [--burst 8]
+ *     [--burst-rounds 3] [--held-visits 8] [--hold-ms 25000] [--held-rounds 3] [--only visits,burst,held] [--json out.json]
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { describeHeld, measureHeldCatalog, type HeldCatalog } from './held-catalog.js';
+import { openBenchServer } from './lib/database.js';
+import { logToStderr } from './lib/standalone.js';
+import { median, pct } from './lib/stats.js';
+import { catalogBehindBurst, startPipelineService, visitLatency, type PipelineService } from './pipeline-latency.js';
+
+const { values: a } = parseArgs({
+  options: {
+    before: { type: 'string' },
+    after: { type: 'string', default: fileURLToPath(new URL('..', import.meta.url)) },
+    visits: { type: 'string', default: '30' },
+    burst: { type: 'string', default: '8' },
+    'burst-rounds': { type: 'string', default: '3' },
+    'held-visits': { type: 'string', default: '8' },
+    'hold-ms': { type: 'string', default: '25000' },
+    'held-rounds': { type: 'string', default: '3' },
+    only: { type: 'string', default: 'visits,burst,held' },
+    json: { type: 'string' },
+  },
+});
+
+interface Tree {
+  label: 'before' | 'after';
+  root: string;
+  commit: string;
+}
+
+const load = () =>
+  loadavg()
+    .map((n) => n.toFixed(2))
+    .join(' ');
+
+function tree(label: Tree['label'], dir: string): Tree {
+  const root = resolve(dir);
+  if (!existsSync(join(root, 'src/main.ts'))) throw new Error(`${label}: no src/main.ts in ${root}`);
+  if (!existsSync(join(root, 'node_modules/tsx'))) throw new Error(`${label}: ${root} has no node_modules (cp -al node_modules ${root}/)`);
+  const commit = execFileSync('git', ['log', '-1', '--format=%h %cI'], { cwd: root, encoding: 'utf8' }).trim();
+  return { label, root, commit };
+}
+
+/** Order of the pair `i`: A,B then B,A, so each tree goes first as often as the other. */
+const pairOrder = <T>(i: number, x: T, y: T): T[] => (i % 2 === 0 ? [x, y] : [y, x]);
+
+const fmt = (n: number) => n.toFixed(0);
+
+async function main(): Promise<void> {
+  if (!a.before) throw new Error('--before DIR is required (a worktree of the commit to compare, with node_modules)');
+  const trees = [tree('before', a.before), tree('after', a.after)];
+  const only = new Set(a.only.split(',').map((s) => s.trim()));
+  const visits = Number(a.visits);
+  const burst = Number(a.burst);
+  const lines: string[] = [
+    `clinigate: two trees side by side, Node ${process.version}, ${cpus().length} cores (${cpus()[0]?.model.trim()})`,
+    ...trees.map((t) => `  ${t.label}: ${t.root} at ${t.commit}`),
+  ];
+  const json: Record<string, unknown> = { at: new Date().toISOString(), trees };
+  const server = await openBenchServer(logToStderr);
+  lines.push(`PostgreSQL ${server.embedded ? 'embedded' : 'at DATABASE_URL'}`, '');
+  try {
+    if (only.has('visits') || only.has('burst')) {
+      const services = new Map<Tree, PipelineService>();
+      try {
+        for (const t of trees) services.set(t, await startPipelineService(server.adminUrl, { root: t.root, name: t.label }));
+        if (only.has('visits')) {
+          const times = new Map<Tree, number[]>(trees.map((t) => [t, []]));
+          const loadBefore = load();
+          for (const t of trees) for (let w = 0; w < 2; w++) await visitLatency(services.get(t)!, `pt-warm-${w}`);
+          logToStderr(`visits: ${visits} per tree, alternating`);
+          for (let i = 0; i < visits; i++)
+            for (const t of pairOrder(i, trees[0], trees[1])) times.get(t)!.push(await visitLatency(services.get(t)!, `pt-seq-${i}`));
+          lines.push(
+            `webhook -> note.ready, local engine, ${visits} visits per tree one at a time, alternating (load average before ${loadBefore}, after ${load()})`,
+          );
+          lines.push('| tree | p50 ms | p95 ms | min ms | max ms |', '|---|---:|---:|---:|---:|');
+          for (const t of trees) {
+            const x = times.get(t)!;
+            lines.push(
+              `| ${t.label} ${t.commit.split(' ')[0]} | ${fmt(pct(x, 50))} | ${fmt(pct(x, 95))} | ${fmt(Math.min(...x))} | ${fmt(Math.max(...x))} |`,
+            );
+          }
+          const [b, f] = trees.map((t) => times.get(t)!);
+          lines.push(`after / before: p50 ${(pct(f, 50) / pct(b, 50)).toFixed(2)}x, p95 ${(pct(f, 95) / pct(b, 95)).toFixed(2)}x`, '');
+          json.visits = Object.fromEntries(trees.map((t) => [t.label, times.get(t)]));
+        }
+        if (only.has('burst')) {
+          const rounds = Number(a['burst-rounds']);
+          const results = new Map<Tree, { catalogMs: number; beforeLastNote: boolean; burstMs: number }[]>(trees.map((t) => [t, []]));
+          const loadBefore = load();
+          logToStderr(`burst: ${rounds} rounds per tree, alternating`);
+          for (let i = 0; i < rounds; i++)
+            for (const t of pairOrder(i, trees[0], trees[1]))
+              results.get(t)!.push(await catalogBehindBurst(services.get(t)!, burst, `burst-${i}`));
+          lines.push(
+            `catalog event completed behind ${burst} visits, local engine, ${rounds} rounds per tree (load average before ${loadBefore}, after ${load()})`,
+          );
+          lines.push(
+            '| tree | catalog ms, each round | median | before the burst last note.ready | burst ms, each round |',
+            '|---|---|---:|---|---|',
+          );
+          for (const t of trees) {
+            const r = results.get(t)!;
+            lines.push(
+              `| ${t.label} | ${r.map((x) => fmt(x.catalogMs)).join(', ')} | ${fmt(median(r.map((x) => x.catalogMs)))} | ${r.filter((x) => x.beforeLastNote).length} of ${r.length} | ${r.map((x) => fmt(x.burstMs)).join(', ')} |`,
+            );
+          }
+          lines.push('');
+          json.burst = Object.fromEntries(trees.map((t) => [t.label, results.get(t)]));
+        }
+      } finally {
+        for (const s of services.values()) await s.stop();
+      }
+    }
+    if (only.has('held')) {
+      const rounds = Number(a['held-rounds']);
+      const heldVisits = Number(a['held-visits']);
+      const holdMs = Number(a['hold-ms']);
+      const results = new Map<Tree, { m: HeldCatalog; load: string }[]>(trees.map((t) => [t, []]));
+      const loadBefore = load();
+      for (let i = 0; i < rounds; i++)
+        for (const t of pairOrder(i, trees[0], trees[1])) {
+          logToStderr(`held: round ${i + 1} of ${rounds}, ${t.label}`);
+          const m = await measureHeldCatalog({
+            adminUrl: server.adminUrl,
+            log: logToStderr,
+            root: t.root,
+            name: t.label,
+            visits: heldVisits,
+            holdMs,
+          });
+          results.get(t)!.push({ m, load: loadavg()[0].toFixed(1) });
+        }
+      lines.push(
+        `center listed (GET /api/v1/centers) after a center.upserted posted behind ${heldVisits} visits whose extractions the model holds ${holdMs / 1000} s, ${rounds} rounds per tree, each on a fresh service (load average before ${loadBefore}, after ${load()})`,
+      );
+      lines.push('| tree | listed ms, each round (1-min load) | median | state then |', '|---|---|---:|---|');
+      for (const t of trees) {
+        const r = results.get(t)!;
+        lines.push(
+          `| ${t.label} | ${r.map((x) => `${fmt(x.m.listedMs)} (${x.load})`).join(', ')} | ${fmt(median(r.map((x) => x.m.listedMs)))} | ${describeHeld(r[r.length - 1].m)} |`,
+        );
+      }
+      lines.push('');
+      json.held = Object.fromEntries(trees.map((t) => [t.label, results.get(t)]));
+    }
+  } finally {
+    await server.stop();
+  }
+  process.stdout.write(lines.join('\n') + '\n');
+  if (a.json) writeFileSync(a.json, JSON.stringify(json, null, 2));
+}
+
+main().catch((err: Error) => {
+  process.stderr.write(`bench failed: ${err.stack ?? err.message}\n`);
+  process.exit(1);
+});
