@@ -19,7 +19,7 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createApp } from '../src/app.js';
 import type { CodifyModel } from '../src/engine/engine.js';
-import { startWorker } from '../src/jobs/define-job.js';
+import { startJobLoops } from '../src/jobs/define-job.js';
 import { codifyJob } from '../src/modules/codify/codify.job.js';
 import { createPool } from '../src/db/pool.js';
 import { migrate } from '../src/db/migrate.js';
@@ -123,7 +123,7 @@ export async function run(options: CodifyLatencyOptions): Promise<BenchResult[]>
   const server = createServer(createApp(deps).listener).listen(0, '127.0.0.1');
   try {
     await new Promise<void>((resolve) => server.once('listening', () => resolve()));
-    await startWorker(deps, codifyJob);
+    await startJobLoops(deps, codifyJob);
     const port = (server.address() as AddressInfo).port;
     const headers = await benchHeaders();
 

@@ -6,7 +6,9 @@
  *
  * 1. webhook -> note.ready, local engine: both services up at once, visits one at a time,
  *    alternating A, B, B, A, A, B, ... (each tree first in half the pairs), after two warm-up
- *    visits each; p50 and p95 per tree.
+ *    visits each; p50 and p95 per tree, and where the time went (bench/pipeline-latency.ts
+ *    stageTimes(): post -> run created, run queue, extraction, -> codification, codify queue,
+ *    codification, -> note.ready arrived; the engine's stages changed between the trees too).
  * 2. a catalog event behind a burst of `burst` visits, local engine (the `npm run bench` row),
  *    `burst-rounds` times per tree, alternating.
  * 3. a catalog event behind `held-visits` visits whose extractions a model server holds for
@@ -30,7 +32,16 @@ import { describeHeld, measureHeldCatalog, type HeldCatalog } from './held-catal
 import { openBenchServer } from './lib/database.js';
 import { logToStderr } from './lib/standalone.js';
 import { median, pct } from './lib/stats.js';
-import { catalogBehindBurst, startPipelineService, visitLatency, type PipelineService } from './pipeline-latency.js';
+import {
+  catalogBehindBurst,
+  stageTimes,
+  STAGE_LABELS,
+  STAGES,
+  startPipelineService,
+  visitLatency,
+  type PipelineService,
+  type StageTimes,
+} from './pipeline-latency.js';
 
 const { values: a } = parseArgs({
   options: {
@@ -94,10 +105,16 @@ async function main(): Promise<void> {
           const loadBefore = load();
           for (const t of trees) for (let w = 0; w < 2; w++) await visitLatency(services.get(t)!, `pt-warm-${w}`);
           logToStderr(`visits: ${visits} per tree, alternating`);
+          const patients = Array.from({ length: visits }, (_, i) => `pt-seq-${i}`);
           for (let i = 0; i < visits; i++)
-            for (const t of pairOrder(i, trees[0], trees[1])) times.get(t)!.push(await visitLatency(services.get(t)!, `pt-seq-${i}`));
+            for (const t of pairOrder(i, trees[0], trees[1])) times.get(t)!.push(await visitLatency(services.get(t)!, patients[i]));
+          const loadAfter = load();
+          // Where the time went: the engine's work (which changed between the trees too) apart
+          // from intake, queues, pipeline steps and delivery.
+          const stages = new Map<Tree, Map<string, StageTimes>>();
+          for (const t of trees) stages.set(t, await stageTimes(services.get(t)!, patients));
           lines.push(
-            `webhook -> note.ready, local engine, ${visits} visits per tree one at a time, alternating (load average before ${loadBefore}, after ${load()})`,
+            `webhook -> note.ready, local engine, ${visits} visits per tree one at a time, alternating (load average before ${loadBefore}, after ${loadAfter})`,
           );
           lines.push('| tree | p50 ms | p95 ms | min ms | max ms |', '|---|---:|---:|---:|---:|');
           for (const t of trees) {
@@ -107,8 +124,27 @@ async function main(): Promise<void> {
             );
           }
           const [b, f] = trees.map((t) => times.get(t)!);
-          lines.push(`after / before: p50 ${(pct(f, 50) / pct(b, 50)).toFixed(2)}x, p95 ${(pct(f, 95) / pct(b, 95)).toFixed(2)}x`, '');
-          json.visits = Object.fromEntries(trees.map((t) => [t.label, times.get(t)]));
+          lines.push(`after / before: p50 ${(pct(f, 50) / pct(b, 50)).toFixed(2)}x, p95 ${(pct(f, 95) / pct(b, 95)).toFixed(2)}x`);
+          lines.push(
+            'where the time went, p50 of each stage on its own, ms (post and arrival by the bench clock, the rest from runs and codify_runs):',
+            `| tree | ${STAGES.map((k) => STAGE_LABELS[k]).join(' | ')} | codify engine |`,
+            `|---|${STAGES.map(() => '---:').join('|')}|---:|`,
+          );
+          for (const t of trees) {
+            const s = [...stages.get(t)!.values()];
+            const p50 = (k: keyof StageTimes) =>
+              s.length
+                ? fmt(
+                    pct(
+                      s.map((v) => v[k]),
+                      50,
+                    ),
+                  )
+                : '-';
+            lines.push(`| ${t.label} (${s.length} of ${visits} visits) | ${STAGES.map(p50).join(' | ')} | ${p50('codifyEngine')} |`);
+          }
+          lines.push('');
+          json.visits = Object.fromEntries(trees.map((t) => [t.label, { ms: times.get(t), stages: Object.fromEntries(stages.get(t)!) }]));
         }
         if (only.has('burst')) {
           const rounds = Number(a['burst-rounds']);

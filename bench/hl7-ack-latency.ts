@@ -16,7 +16,7 @@ import { Hl7Message } from '@medplum/core';
 import { Hl7Client, Hl7Server } from '@medplum/hl7';
 import type { AppDeps } from '../src/app-deps.js';
 import { createApp } from '../src/app.js';
-import { startWorkers } from '../src/workers.js';
+import { startJobRunner } from '../src/job-runner.js';
 import { freePort } from '../src/lib/free-port.js';
 import { startMllpListener } from '../src/modules/hl7/mllp-listener.js';
 import { insertIntegration } from '../src/modules/integrations/integrations.repo.js';
@@ -189,7 +189,7 @@ async function endToEnd(options: Hl7BenchOptions, count: number): Promise<BenchR
     });
   });
   destination.start(destinationPort);
-  const workers = await startWorkers(deps);
+  const workers = await startJobRunner(deps);
   try {
     await insertEndpoint(deps.pool, {
       id: randomUUID(),

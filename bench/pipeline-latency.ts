@@ -14,6 +14,7 @@ import { createHmac, randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
+import pg from 'pg';
 import { SECRET, startMeasured, stopServer } from './ingest.js';
 import { createBenchDatabase } from './lib/database.js';
 import { BENCH_JWT_SECRET } from './lib/runtime.js';
@@ -85,6 +86,11 @@ export interface PipelineService {
   port: number;
   /** performance.now() at which each patient's note.ready arrived. */
   arrived: Map<string, number>;
+  /** Wall-clock ms (Date.now(), the clock PostgreSQL's now() reads on this machine) of visitLatency()'s posts and arrivals. */
+  postedAt: Map<string, number>;
+  arrivedAt: Map<string, number>;
+  /** Its database (read by stageTimes()). */
+  dbUrl: string;
   stop(): Promise<void>;
 }
 
@@ -98,13 +104,18 @@ export async function startPipelineService(
   options: { root?: string; name?: string; env?: NodeJS.ProcessEnv } = {},
 ): Promise<PipelineService> {
   const arrived = new Map<string, number>();
+  const arrivedAt = new Map<string, number>();
+  const postedAt = new Map<string, number>();
   const receiver = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       try {
         const event = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { type?: string; data?: { patient_id?: string } };
-        if (event.type === 'note.ready' && event.data?.patient_id) arrived.set(event.data.patient_id, performance.now());
+        if (event.type === 'note.ready' && event.data?.patient_id) {
+          arrived.set(event.data.patient_id, performance.now());
+          arrivedAt.set(event.data.patient_id, Date.now());
+        }
       } catch {
         // not ours
       }
@@ -145,15 +156,92 @@ export async function startPipelineService(
     await stop();
     throw err;
   }
-  return { port: server.port, arrived, stop };
+  return { port: server.port, arrived, arrivedAt, postedAt, dbUrl: db.url, stop };
 }
 
 /** One visit on its own: a signed `encounter.transcript` posted, ms until its `note.ready` arrives. */
 export async function visitLatency(service: PipelineService, patient: string): Promise<number> {
   const started = performance.now();
+  service.postedAt.set(patient, Date.now());
   await post(service.port, encounter(patient));
   await until(`note.ready for ${patient}`, () => service.arrived.has(patient));
   return service.arrived.get(patient)! - started;
+}
+
+/**
+ * Where one visit's time went, in ms, read from the rows both layouts share (runs, codify_runs)
+ * against the bench's wall clock at the post and at the note.ready's arrival.
+ */
+export interface StageTimes {
+  /** post -> the extraction run created (intake, inbound job, pipeline start). */
+  toRun: number;
+  /** run created -> started (the run queue). */
+  runQueue: number;
+  /** the extraction run, started -> ended (the engine's note and its saving). */
+  extraction: number;
+  /** run ended -> codification created (the pipeline's step to coding). */
+  toCodify: number;
+  /** codification created -> started (the codify queue). */
+  codifyQueue: number;
+  /** the codification, started -> ended. */
+  codify: number;
+  /** the codify engine's own time (codify_runs.engine_ms). */
+  codifyEngine: number;
+  /** codification ended -> note.ready at the receiver (the step to ready, outbox, fan-out, delivery). */
+  toDelivered: number;
+}
+
+export const STAGES: (keyof StageTimes)[] = ['toRun', 'runQueue', 'extraction', 'toCodify', 'codifyQueue', 'codify', 'toDelivered'];
+export const STAGE_LABELS: Record<keyof StageTimes, string> = {
+  toRun: 'post -> run',
+  runQueue: 'run queue',
+  extraction: 'extraction',
+  toCodify: 'run -> codify',
+  codifyQueue: 'codify queue',
+  codify: 'codify',
+  codifyEngine: 'codify engine',
+  toDelivered: 'codify -> note.ready',
+};
+
+/** Stage times of the visits of `patients` made by visitLatency() (one extraction run and one codification each), by patient. */
+export async function stageTimes(service: PipelineService, patients: string[]): Promise<Map<string, StageTimes>> {
+  const client = new pg.Client({ connectionString: service.dbUrl });
+  await client.connect();
+  const at = (column: string) => `(extract(epoch FROM ${column}) * 1000)::float8 AS ${column}`;
+  try {
+    type Row = { patient_id: string; created_at: number; started_at: number; ended_at: number };
+    const runs = await client.query<Row>(
+      `SELECT patient_id, ${at('created_at')}, ${at('started_at')}, ${at('ended_at')} FROM runs
+        WHERE kind = 'extraction' AND patient_id = ANY($1) AND ended_at IS NOT NULL`,
+      [patients],
+    );
+    const codify = await client.query<Row & { engine_ms: number }>(
+      `SELECT patient_id, engine_ms, ${at('created_at')}, ${at('started_at')}, ${at('ended_at')} FROM codify_runs
+        WHERE patient_id = ANY($1) AND ended_at IS NOT NULL`,
+      [patients],
+    );
+    const out = new Map<string, StageTimes>();
+    for (const p of patients) {
+      const r = runs.rows.filter((x) => x.patient_id === p);
+      const c = codify.rows.filter((x) => x.patient_id === p);
+      const posted = service.postedAt.get(p);
+      const arrived = service.arrivedAt.get(p);
+      if (r.length !== 1 || c.length !== 1 || posted === undefined || arrived === undefined) continue;
+      out.set(p, {
+        toRun: r[0].created_at - posted,
+        runQueue: r[0].started_at - r[0].created_at,
+        extraction: r[0].ended_at - r[0].started_at,
+        toCodify: c[0].created_at - r[0].ended_at,
+        codifyQueue: c[0].started_at - c[0].created_at,
+        codify: c[0].ended_at - c[0].started_at,
+        codifyEngine: c[0].engine_ms,
+        toDelivered: arrived - c[0].ended_at,
+      });
+    }
+    return out;
+  } finally {
+    await client.end();
+  }
 }
 
 export function centerEvent(id: string, name: string) {

@@ -13,7 +13,7 @@ import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
 import { parseCsvRecords } from '../scripts/lib/csv.js';
 import { createApp } from '../src/app.js';
-import { startWorker } from '../src/jobs/define-job.js';
+import { startJobLoops } from '../src/jobs/define-job.js';
 import { runExecuteDeadJob } from '../src/modules/runs/run-execute-dead.job.js';
 import { runExecuteJob } from '../src/modules/runs/run-execute.job.js';
 import { createBenchDatabase } from './lib/database.js';
@@ -63,8 +63,8 @@ export async function run(options: RunLatencyOptions): Promise<BenchResult[]> {
   const server = createServer(createApp(deps).listener).listen(0, '127.0.0.1');
   try {
     await new Promise<void>((resolve) => server.once('listening', () => resolve()));
-    await startWorker(deps, runExecuteJob);
-    await startWorker(deps, runExecuteDeadJob);
+    await startJobLoops(deps, runExecuteJob);
+    await startJobLoops(deps, runExecuteDeadJob);
     const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1/agent/threads`;
     const headers = await benchHeaders();
     const call = async (method: string, path: string, body?: unknown) => {

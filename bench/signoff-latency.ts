@@ -15,7 +15,7 @@ import { createApp } from '../src/app.js';
 import { freePort } from '../src/lib/free-port.js';
 import { insertEndpoint } from '../src/modules/outbound-webhooks/endpoints/webhook-endpoints.repo.js';
 import { generateWebhookSecret } from '../src/modules/outbound-webhooks/transport/signing.js';
-import { startWorkers } from '../src/workers.js';
+import { startJobRunner } from '../src/job-runner.js';
 import { createBenchDatabase } from './lib/database.js';
 import { benchHeaders, openBenchRuntime } from './lib/runtime.js';
 import { isMain, runStandalone } from './lib/standalone.js';
@@ -41,7 +41,7 @@ export async function run(options: SignoffBenchOptions): Promise<BenchResult[]> 
     });
   });
   destination.start(port);
-  const workers = await startWorkers(deps);
+  const workers = await startJobRunner(deps);
   const server = createServer(createApp(deps).listener).listen(0, '127.0.0.1');
   try {
     await new Promise<void>((resolve) => server.once('listening', () => resolve()));

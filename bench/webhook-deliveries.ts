@@ -12,7 +12,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
 import { withTransaction } from '../src/db/transaction.js';
-import { startWebhookDeliveryWorker } from '../src/modules/outbound-webhooks/delivery-job/webhook-delivery.job.js';
+import { startWebhookDeliveryLoops } from '../src/modules/outbound-webhooks/delivery-job/webhook-delivery.job.js';
 import { recordEvent } from '../src/outbound-events/outbox.repo.js';
 import { insertEndpoint } from '../src/modules/outbound-webhooks/endpoints/webhook-endpoints.repo.js';
 import { startOutboxDispatcher } from '../src/modules/outbound-webhooks/fan-out/outbox-dispatcher.js';
@@ -67,7 +67,7 @@ export async function run(options: WebhookDeliveriesOptions): Promise<BenchResul
     }
     // Measured from here: fan-out of the backlog, one job per delivery, signed POSTs, outcomes recorded.
     const started = performance.now();
-    await startWebhookDeliveryWorker(deps);
+    await startWebhookDeliveryLoops(deps);
     dispatcher = startOutboxDispatcher(deps);
     const total = events * endpoints;
     for (;;) {

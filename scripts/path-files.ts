@@ -20,9 +20,10 @@
  *   it (src/modules/outbound-webhooks, src/hl7; files directly in src/ make the module "src").
  *
  * `--files` lists every file; `--against DIR` also counts the other tree and lists the path files
- * found in only one of the two (a moved file shows as one out, one in).
+ * found in only one of the two (a file git sees as moved shows as `~ old -> new`); `--markdown`
+ * then prints each path as a table, a row per module with its files in each tree.
  *
- *   npx tsx scripts/path-files.ts [--tree DIR] [--against DIR] [--runtime] [--files] [--json out.json]
+ *   npx tsx scripts/path-files.ts [--tree DIR] [--against DIR] [--runtime] [--files] [--markdown] [--json out.json]
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
@@ -169,6 +170,24 @@ export function walk(tree: string, name: string, graph: Map<string, string[]>): 
   };
 }
 
+/** One path of two trees as a markdown table: a row per module, its files in each tree (the path's files, infrastructure apart). */
+function markdown(name: string, beforeCommit: string, before: PathReport[], afterCommit: string, after: PathReport[]): string {
+  const [a, b] = [before, after].map((reports) => reports.find((r) => r.path === name)!);
+  const modules = [...new Set([...a.pathModules, ...b.pathModules])].sort();
+  const cell = (r: PathReport, m: string) => {
+    const files = r.pathFiles.filter((f) => moduleOf(f) === m).map((f) => f.slice(m.length + 1).replace(/\.ts$/, ''));
+    return files.length ? `${files.length}: ${files.join(', ')}` : '';
+  };
+  const count = (r: PathReport) =>
+    `**${r.pathFiles.length} files, ${r.pathFolders.length} folders, ${r.pathModules.length} modules** (+ ${r.infrastructureFiles.length} infrastructure)`;
+  return [
+    `| ${name.toUpperCase()} path: module | ${beforeCommit} | ${afterCommit} |`,
+    '|---|---|---|',
+    ...modules.map((m) => `| ${m.replace(/^src\/modules\//, '')} | ${cell(a, m)} | ${cell(b, m)} |`),
+    `| in all | ${count(a)} | ${count(b)} |`,
+  ].join('\n');
+}
+
 /** Files git sees as moved between two commits (`git diff -M`), old path -> new path. */
 function renames(tree: string, from: string, to: string): Map<string, string> {
   const out = execFileSync('git', ['diff', '--name-status', '-M', from, to, '--', 'src'], {
@@ -208,6 +227,7 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
       runtime: { type: 'boolean', default: false },
       files: { type: 'boolean', default: false },
       against: { type: 'string' },
+      markdown: { type: 'boolean', default: false },
       json: { type: 'string' },
     },
   });
@@ -240,5 +260,8 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
       for (const f of only(b, a)) process.stdout.write(`  + ${f}\n`);
     }
   }
+  if (values.markdown && results.length === 2)
+    for (const name of Object.keys(PATHS))
+      process.stdout.write('\n' + markdown(name, results[0].commit, results[0].reports, results[1].commit, results[1].reports) + '\n');
   if (values.json) writeFileSync(values.json, JSON.stringify({ runtime: values.runtime, trees: results }, null, 2));
 }

@@ -6,8 +6,8 @@ import { migrate } from './db/migrate.js';
 import { createPool } from './db/pool.js';
 import { devBanner, workerBanner } from './dev-banner.js';
 import { fillDevSecrets, type DevSecrets } from './dev-secrets.js';
-import { startWorkers, type Workers } from './workers.js';
-import { startWorkersThread, type WorkersThread } from './workers-thread.js';
+import { startJobRunner, type JobRunner } from './job-runner.js';
+import { startJobRunnerThread, type JobRunnerThread } from './job-runner-thread.js';
 import { createLogger, type Logger } from './lib/logger.js';
 import { seedCatalog } from './modules/centers/seed-catalog.js';
 import { StartupError } from './lib/startup-error.js';
@@ -19,8 +19,8 @@ interface Running {
   server?: Server;
   mllp?: MllpListener;
   runtime?: Runtime;
-  workers?: Workers;
-  workersThread?: WorkersThread;
+  workers?: JobRunner;
+  workersThread?: JobRunnerThread;
   embedded?: EmbeddedDatabase;
 }
 
@@ -96,12 +96,12 @@ async function boot(
   const { deps } = running.runtime;
   if (stopping()) return;
   if (config.ROLE === 'all') {
-    // In a thread of their own, off the event loop that answers HTTP (workers-thread.ts).
-    running.workersThread = await startWorkersThread(config, databaseUrl, deps.metrics, logger, onWorkersLost);
+    // In a thread of their own, off the event loop that answers HTTP (job-runner-thread.ts).
+    running.workersThread = await startJobRunnerThread(config, databaseUrl, deps.metrics, logger, onWorkersLost);
     logger.info('workers started', { role: config.ROLE, pid: process.pid, thread: 'clinigate-workers' });
   }
   if (config.ROLE === 'worker') {
-    running.workers = await startWorkers(deps);
+    running.workers = await startJobRunner(deps);
     logger.info('workers started', { role: config.ROLE, pid: process.pid });
     if (config.NODE_ENV !== 'production' && !stopping()) process.stdout.write(workerBanner(config, running.embedded));
     return;

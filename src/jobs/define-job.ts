@@ -5,7 +5,7 @@ import type { Logger } from '../lib/logger.js';
 import { runWithContext, type RequestContext } from '../lib/request-context.js';
 import { isPermanent, jobError, retryableJobError } from './job-failure.js';
 import { bossDb, groupBacklog } from './pgboss.repo.js';
-import { paced } from './worker-pace.js';
+import { paced } from './loop-pace.js';
 
 /** A queue and its policy: retries, backoff, expiry, heartbeat. */
 export interface QueueDefinition {
@@ -13,7 +13,7 @@ export interface QueueDefinition {
   options: Omit<Queue, 'name'>;
 }
 
-/** What every worker needs; a job's own handler asks for more through its Deps. */
+/** What every job loop needs; a job's own handler asks for more through its Deps. */
 export interface JobDeps {
   boss: PgBoss;
   logger: Logger;
@@ -26,13 +26,13 @@ export interface JobAttempt {
   attempt: number;
   /** No retry follows a throw (retryCount >= retryLimit). */
   finalAttempt: boolean;
-  /** pg-boss's signal: aborted when this worker lost the job (expired, failed by heartbeat). */
+  /** pg-boss's signal: aborted when this process lost the job (expired, failed by heartbeat). */
   signal: AbortSignal;
   /** The failed job a dead-letter job was copied from. */
   sourceId?: string;
 }
 
-/** pg-boss fetch options of a worker, and how many registrations of it run in one process. */
+/** pg-boss fetch options of a job's loops, and how many of them (`work()` registrations) run in one process. */
 export interface FetchOptions {
   batchSize?: number;
   localConcurrency?: number;
@@ -44,7 +44,7 @@ export interface FetchOptions {
    * (the run queue: a thread's next run starts without waiting out a poll).
    */
   selfWakingLoops?: number;
-  /** A batch loop fetches at most this often unless its batch came back full (worker-pace.ts). */
+  /** A batch loop fetches at most this often unless its batch came back full (loop-pace.ts). */
   paceMs?: number;
   /** At most this many active jobs of one group (`groupOf`) in the queue, counted in the database across processes. */
   groupConcurrency?: number;
@@ -62,7 +62,7 @@ interface JobBase<D, Deps extends JobDeps> {
    * pg-boss's `group` at priority -(the group's jobs already outstanding in this queue), so every
    * fetch, in any process, takes groups in turn (a group's first job before another's second);
    * with `fetch.groupConcurrency` no group holds more than that many of the queue's jobs at once,
-   * across every process, so a flood never takes all the workers.
+   * across every process, so a flood never takes all the job loops.
    */
   groupOf?(data: D): string | undefined;
   /** Ids for every log line of the job (correlation id, group, doctor): never PHI. */
@@ -85,7 +85,7 @@ export interface BatchItem<D> {
 }
 
 /**
- * A batch worker (perJobResults): the handler gets the batch's parsed jobs and returns those to
+ * A batch job (perJobResults): the handler gets the batch's parsed jobs and returns those to
  * retry; the rest complete. It handles its own failures per item (final attempts included).
  */
 export interface BatchJob<D, Deps extends JobDeps> extends JobBase<D, Deps> {
@@ -178,8 +178,11 @@ async function runBatch<D, Deps extends JobDeps>(deps: Deps, def: BatchJob<D, De
   return results;
 }
 
-/** Registers the job's worker(s) on the given pg-boss (the registry passes an instrumented one). */
-export async function startWorker<Deps extends JobDeps>(deps: Deps, def: AnyJob<Deps>): Promise<void> {
+/**
+ * Starts the job's loops: its `work()` registration(s) on the given pg-boss (the job runner passes
+ * an instrumented one), and its schedule if it has one.
+ */
+export async function startJobLoops<Deps extends JobDeps>(deps: Deps, def: AnyJob<Deps>): Promise<void> {
   const { selfWakingLoops, paceMs, ...fetch } = def.fetch ?? {};
   if (def.schedule) await deps.boss.schedule(def.queue.name, def.schedule);
   if ('handleBatch' in def) {
@@ -190,12 +193,12 @@ export async function startWorker<Deps extends JobDeps>(deps: Deps, def: AnyJob<
   }
   const options = { batchSize: 1, ...fetch, includeMetadata: true } as const;
   for (let i = 0; i < (selfWakingLoops ?? 1); i++) {
-    let workerId = '';
-    workerId = await deps.boss.work(def.queue.name, options, async ([job]: Job[]) => {
+    let loopId = '';
+    loopId = await deps.boss.work(def.queue.name, options, async ([job]: Job[]) => {
       try {
         await runOne(deps, def, job);
       } finally {
-        if (selfWakingLoops) deps.boss.notifyWorker(workerId);
+        if (selfWakingLoops) deps.boss.notifyWorker(loopId);
       }
     });
   }

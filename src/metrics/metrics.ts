@@ -96,7 +96,7 @@ export class Metrics {
 
 export type JobOutcome = 'completed' | 'failed';
 
-/** What times the workers' jobs: the process's Metrics, or a thread's messages to them (workers-thread.ts). */
+/** What times the workers' jobs: the process's Metrics, or a thread's messages to them (job-runner-thread.ts). */
 export type JobTimer = Pick<Metrics, 'timeJob'>;
 
 /** Runs a job handler and reports its outcome and duration in seconds to `record`. */

@@ -12,13 +12,13 @@ export interface TabularNote {
   refs: string[];
 }
 
-const TERM_FIELDS = 5; // title, nemod, code, see, see also
+const TERM_FIELDS = 6; // title, nemod, code, see, see also, manifestation codes
 
 /**
  * The official Alphabetic Index and Tabular List notes, held compactly (issue 28, the service's
  * RSS): the compiled file's text as one string, and offsets into it (no string or object per term).
  * Term i has a level (0 for a main term), a title, nonessential modifiers, a code, and its
- * see / see-also references, each read from the text when asked; its subterms are the terms
+ * see / see-also references and manifestation codes, each read from the text when asked; its subterms are the terms
  * after it up to `end[i]`.
  */
 export class IndexTabular {
@@ -28,7 +28,7 @@ export class IndexTabular {
   private readonly text: string;
   /** where term i's fields start in the text */
   private readonly termAt: Int32Array;
-  /** end of field k of term i, from termAt[i]: fieldEnd[5 * i + k] */
+  /** end of field k of term i, from termAt[i]: fieldEnd[TERM_FIELDS * i + k] */
   private readonly fieldEnd: Uint16Array;
   /** main terms by each of their names, lower case: the title's first comma part and its one-word variants */
   private readonly mainByName = new Map<string, number[]>();
@@ -139,6 +139,11 @@ export class IndexTabular {
   /** Term i's `see also` reference, or ''. */
   seeAlsoOf(i: number): string {
     return this.field(i, 4);
+  }
+
+  /** Manifestation codes the Index gives in brackets after term i's code ("G20 [F02.80]"), space separated, or ''. */
+  manifOf(i: number): string {
+    return this.field(i, 5);
   }
 
   get size(): number {

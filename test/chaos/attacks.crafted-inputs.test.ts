@@ -6,7 +6,7 @@ import { IsolatedEngine } from '../../src/engine/isolated/isolated-engine.js';
 import { capLineLengths } from '../../src/engine/isolated/line-cap.js';
 import { parseTranscript } from '../../src/engine/local/extraction/transcript.js';
 import { LocalEngine } from '../../src/engine/local/local-engine.js';
-import { startWorker } from '../../src/jobs/define-job.js';
+import { startJobLoops } from '../../src/jobs/define-job.js';
 import { codifyJob } from '../../src/modules/codify/codify.job.js';
 import { extractPdfText } from '../../src/modules/codify/pdf-extract.js';
 import { CodeTable } from '../../src/terminology/code-table.js';
@@ -154,7 +154,7 @@ describe('attacks: crafted inputs against every parser, and the gateway stays re
   }, 120_000);
 
   it('through the front door: chat, extraction and codify of each crafted input end cleanly while health answers within 1 s', async () => {
-    await startWorker(t.deps, codifyJob);
+    await startJobLoops(t.deps, codifyJob);
     for (const { name, text } of CRAFTED) {
       let thread = '';
       const chat = await underWatch(name, 'chat', async () => {
@@ -200,7 +200,7 @@ describe('attacks: crafted inputs against every parser, and the gateway stays re
     const saved = base;
     base = `http://127.0.0.1:${(server2.address() as AddressInfo).port}`;
     try {
-      await startWorker(t2.deps, codifyJob);
+      await startJobLoops(t2.deps, codifyJob);
       // The incident's input, longer (still under the 4,096-character line cap): its cubic
       // backtracking then takes ~4x as long, seconds past the 2 s budget even on a quiet machine.
       const freezer = { name: '"[" + 4,000 spaces + "!x"', text: '[' + ' '.repeat(4_000) + '!x' };

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { CodeAssessment, CodifyModel } from '../../src/engine/engine.js';
 import { codifyText } from '../../src/engine/local/coder/index.js';
 import { extractSoap } from '../../src/engine/local/extraction/index.js';
+import { shippedIndexTabular } from '../../src/terminology/index-tabular.js';
 import { shippedCodeTable } from '../../src/terminology/shipped-release.js';
 import { KNEE } from './fixtures/visits.js';
 import { OFFICIAL_CASES } from './fixtures/official-guideline-cases.js';
@@ -84,6 +85,50 @@ describe('the ICD-10-CM encoder: Index, then Tabular (issue 28)', () => {
       expect(table.get(a.code)?.description, a.code).toBe(a.description);
       expect(table.isBillable(a.code), a.code).toBe(true);
     }
+  });
+});
+
+describe('the Tabular and the Index as a coder reads them (issue 28)', () => {
+  const tabular = shippedIndexTabular();
+
+  it('pairs etiology and manifestation from the Index brackets and the Tabular notes, the etiology sequenced first', () => {
+    // Index: Dementia, in, Parkinson's disease G20 [F02.80]; F02 "code first the underlying physiological condition".
+    expect(tabular.notes('F02').some((n) => n.kind === 'cf' && n.refs.includes('G20'))).toBe(true);
+    const out = code("Dementia in Parkinson's disease.");
+    const codes = out.final_code_assessments.map((a) => a.code);
+    expect(codes).toEqual(expect.arrayContaining(['G20.A1', 'F02.80']));
+    expect(codes.indexOf('G20.A1')).toBeLessThan(codes.indexOf('F02.80'));
+    expect(codes).not.toContain('F03.90');
+    expect(find(out.final_code_assessments, 'F02.80')?.justification).toMatch(/brackets.*I\.A\.13/);
+    // D63.1 "code first underlying chronic kidney disease (N18.-)": the stage comes first, whatever the note's order.
+    expect(tabular.notes('D63.1').some((n) => n.kind === 'cf' && n.refs.includes('N18.-'))).toBe(true);
+    const anemia = finals('Anemia in chronic kidney disease, stage 4.');
+    expect(anemia).toEqual(expect.arrayContaining(['N18.4', 'D63.1']));
+    expect(anemia.indexOf('N18.4')).toBeLessThan(anemia.indexOf('D63.1'));
+  });
+
+  it('codes both conditions of an Excludes2 note (not part of the condition; both may be present)', () => {
+    expect(tabular.notes('F41').some((n) => n.kind === 'x2' && n.refs.includes('F43.0'))).toBe(true);
+    const out = code('Generalized anxiety disorder. Acute stress reaction after the accident.');
+    const codes = out.final_code_assessments.map((a) => a.code);
+    expect(codes).toEqual(expect.arrayContaining(['F41.1', 'F43.0']));
+    for (const a of out.discarded_code_assessments) expect(a.justification).not.toMatch(/Excludes/);
+  });
+
+  it('takes personal and family history codes from the Index (History, personal / family), not a table of prefixes', () => {
+    const history = (text: string) => code(text).final_code_assessments.filter((a) => /^Z8[0-7]/.test(a.code));
+    // Subterms a prefix table never held: History, personal, malaria Z86.13; meningitis Z86.61; malignant neoplasm, thyroid Z85.850.
+    expect(history('Malaria in 2010, treated, now resolved.').map((a) => a.code)).toEqual(['Z86.13']);
+    expect(history('Meningitis as a child, resolved.').map((a) => a.code)).toEqual(['Z86.61']);
+    expect(history('Thyroid cancer, treated in 2015, resolved.').map((a) => a.code)).toContain('Z85.850');
+    // By the condition's class when the Index names no site: History, family, malignant neoplasm, digestive organ Z80.0.
+    const family = history('Family history of colon cancer.');
+    expect(family.map((a) => a.code)).toEqual(['Z80.0']);
+    expect(family[0].justification).toMatch(/Index: History, family/);
+    // A past pneumonia: History, personal, pneumonia (recurrent) Z87.01; the pneumonia itself is not coded.
+    const pneumonia = finals('Pneumonia last month, now resolved; lungs clear today.');
+    expect(pneumonia).toContain('Z87.01');
+    expect(pneumonia).not.toContain('J18.9');
   });
 });
 

@@ -7,7 +7,7 @@ import { testEnv } from './test-app.js';
 
 /**
  * A real worker process (`node --import tsx src/main.ts`, ROLE=worker) on `databaseUrl`, as in
- * production. Waits until its workers run (its dev banner is printed after startWorkers).
+ * production. Waits until its workers run (its dev banner is printed after startJobRunner).
  */
 export async function startWorkerProcess(databaseUrl: string, env: Record<string, string> = {}): Promise<Spawned> {
   const child = spawnProcess(
@@ -24,7 +24,7 @@ export async function startWorkerProcess(databaseUrl: string, env: Record<string
     }),
   );
   const deadline = Date.now() + 60_000;
-  // main.ts writes its dev banner once startWorkers has resolved (NODE_ENV=test is not production).
+  // main.ts writes its dev banner once startJobRunner has resolved (NODE_ENV=test is not production).
   while (!/Clinigate \(development\)/.test(child.output())) {
     if (child.child.exitCode !== null) throw new Error(`worker exited early: ${child.output().slice(0, 2000)}`);
     if (Date.now() > deadline) throw new Error(`worker did not start: ${child.output().slice(0, 2000)}`);

@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
 import request from 'supertest';
-import { startWorker } from '../../src/jobs/define-job.js';
+import { startJobLoops } from '../../src/jobs/define-job.js';
 import { codifyJob } from '../../src/modules/codify/codify.job.js';
 import { startTestApp, type TestApp, type TestAppOptions } from './test-app.js';
 import type { Caller } from './tokens.js';
@@ -17,7 +17,7 @@ export async function startCodifyApp(
 ): Promise<CodifyApp> {
   const db = options.db ?? (await isolatedDatabase(`test_${label}`));
   const t = await startTestApp({ ...options, env: { ...options.env, DATABASE_URL: db.url } });
-  if (options.worker !== false) await startWorker(t.deps, codifyJob);
+  if (options.worker !== false) await startJobLoops(t.deps, codifyJob);
   return {
     ...t,
     db,

@@ -3,7 +3,7 @@ import { inject } from 'vitest';
 import { createApp, type AppRoute } from '../../src/app.js';
 import type { AppDeps } from '../../src/app-deps.js';
 import { parseConfig, type Config } from '../../src/config.js';
-import { startWorkers } from '../../src/workers.js';
+import { startJobRunner } from '../../src/job-runner.js';
 import { createLogger, type Logger } from '../../src/lib/logger.js';
 import { Metrics } from '../../src/metrics/metrics.js';
 import { AuditWriter } from '../../src/modules/audit/audit-writer.js';
@@ -71,7 +71,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     deps.metrics = new Metrics(options.deps.pool);
     deps.audit = new AuditWriter(options.deps.pool, logger);
   }
-  const workers = options.workers ? await startWorkers(deps) : undefined;
+  const workers = options.workers ? await startJobRunner(deps) : undefined;
   const { listener, routes } = createApp(deps);
   return {
     app: listener,

@@ -3,7 +3,7 @@ import type { Condition, DocumentReference } from '@medplum/fhirtypes';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { unescapeHl7 } from '../../src/modules/hl7/hl7-escape.js';
-import { startWebhookDeliveryWorker } from '../../src/modules/outbound-webhooks/delivery-job/webhook-delivery.job.js';
+import { startWebhookDeliveryLoops } from '../../src/modules/outbound-webhooks/delivery-job/webhook-delivery.job.js';
 import { recordEvent } from '../../src/outbound-events/outbox.repo.js';
 import { startOutboxDispatcher, type OutboxDispatcher } from '../../src/modules/outbound-webhooks/fan-out/outbox-dispatcher.js';
 import { isolatedDatabase } from '../helpers/receiver.js';
@@ -51,7 +51,7 @@ describe('outbound note.ready to HL7 v2 (MLLP) and FHIR R4 destinations', () => 
     db = await isolatedDatabase();
     t = await startTestApp({ env: { DATABASE_URL: db.url } });
     // A short per-attempt timeout, so "no ACK" is seen in seconds (the service uses 15 s).
-    await startWebhookDeliveryWorker(t.deps, { timeoutMs: 1_500 });
+    await startWebhookDeliveryLoops(t.deps, { timeoutMs: 1_500 });
     dispatcher = startOutboxDispatcher(t.deps, { sweepIntervalMs: 500 });
   });
   afterAll(async () => {

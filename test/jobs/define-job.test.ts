@@ -1,7 +1,7 @@
 import type { PgBoss } from 'pg-boss';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { defineJob, isFinalAttempt, jobRequestId, startWorker, type JobDeps } from '../../src/jobs/define-job.js';
+import { defineJob, isFinalAttempt, jobRequestId, startJobLoops, type JobDeps } from '../../src/jobs/define-job.js';
 import { isPermanent, jobError, PermanentJobFailure } from '../../src/jobs/job-failure.js';
 import { AppError } from '../../src/lib/errors.js';
 import { createLogger } from '../../src/lib/logger.js';
@@ -55,7 +55,7 @@ const job = (data: unknown, retryCount = 0, retryLimit = 3) => ({
   signal: new AbortController().signal,
 });
 
-describe('startWorker', () => {
+describe('startJobLoops', () => {
   const logger = createLogger('error', { silent: true });
 
   async function worker(handle: (data: { id: string }) => Promise<void>) {
@@ -74,7 +74,7 @@ describe('startWorker', () => {
         failures.push(err);
       },
     });
-    await startWorker({ boss, logger }, def);
+    await startJobLoops({ boss, logger }, def);
     return { run: (j: unknown) => handlers[0]([j]), calls, failures };
   }
 

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { inject } from 'vitest';
 import type { AppDeps } from '../../src/app-deps.js';
-import { startIsolatedBoss } from '../helpers/slow-worker-boss.js';
+import { startIsolatedBoss } from '../helpers/boss-in-schema.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 
 export { startIsolatedBoss };

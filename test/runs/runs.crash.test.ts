@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { startWorker } from '../../src/jobs/define-job.js';
+import { startJobLoops } from '../../src/jobs/define-job.js';
 import { runExecuteDeadJob } from '../../src/modules/runs/run-execute-dead.job.js';
 import { runExecuteJob } from '../../src/modules/runs/run-execute.job.js';
 import { readConsoleRun } from '../helpers/api-reads.js';
@@ -26,10 +26,10 @@ describe('a worker killed in the middle of runs', () => {
   it('loses nothing: the retry re-executes, each run ends completed once, with no duplicate messages or notes', async () => {
     child = spawnProcess(
       'node',
-      ['--import', 'tsx', 'test/helpers/slow-worker.ts'],
+      ['--import', 'tsx', 'test/helpers/slow-run-process.ts'],
       cleanEnv({ DATABASE_URL: inject('databaseUrl'), BOSS_SCHEMA: t.schema, ENGINE_DELAY_MS: '120000' }),
     );
-    await expect.poll(() => child!.output(), { timeout: 30_000, interval: 100 }).toMatch(/worker-ready/);
+    await expect.poll(() => child!.output(), { timeout: 30_000, interval: 100 }).toMatch(/runner-ready/);
 
     const chatThread = await newThread(t.app, caller);
     const chat = (await createRun(t.app, caller, chatThread, runBody(chatThread, `${VISIT}\nWhat is the plan?`))).body;
@@ -47,8 +47,8 @@ describe('a worker killed in the middle of runs', () => {
     );
 
     // A worker in this process picks the runs up once their heartbeat has lapsed (10 s).
-    await startWorker(t.deps, runExecuteJob);
-    await startWorker(t.deps, runExecuteDeadJob);
+    await startJobLoops(t.deps, runExecuteJob);
+    await startJobLoops(t.deps, runExecuteDeadJob);
     const chatRun = await joinRun(t.app, caller, chatThread, chat.run_id, 90);
     const noteRun = await joinRun(t.app, caller, noteThread, extraction.run_id, 90);
     expect(chatRun).toMatchObject({ status: 'completed', error: null });

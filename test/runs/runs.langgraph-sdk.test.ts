@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import { Client } from '@langchain/langgraph-sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { SlowEngine } from '../helpers/slow-worker-engine.js';
+import type { SlowEngine } from '../helpers/slow-engine.js';
 import { newCaller, type Caller } from '../helpers/tokens.js';
 import type { RunsTestApp } from './isolated-boss.js';
 import { VISIT } from './runs.builders.js';

@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { SlowEngine } from '../helpers/slow-worker-engine.js';
+import type { SlowEngine } from '../helpers/slow-engine.js';
 import { newCaller, type Caller } from '../helpers/tokens.js';
 import type { RunsTestApp } from './isolated-boss.js';
 import { createRun, joinRun, newThread, runBody, VISIT } from './runs.builders.js';

@@ -1,7 +1,7 @@
 import { LocalEngine } from '../../src/engine/local/local-engine.js';
 import { CodeTable } from '../../src/terminology/code-table.js';
 import { starterRows } from '../../src/terminology/starter-catalog.js';
-import { SlowEngine } from '../helpers/slow-worker-engine.js';
+import { SlowEngine } from '../helpers/slow-engine.js';
 import { startRunsTestApp, type RunsTestApp } from './isolated-boss.js';
 
 const table = new CodeTable(starterRows());

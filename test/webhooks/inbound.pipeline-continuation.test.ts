@@ -84,7 +84,7 @@ describe('a catalog event while documentation pipelines wait on a slow extractio
     expect(await extractions()).toEqual(['running', 'running', 'running']);
     for (const e of encounters) expect((await state(e.id)).status).toBe('processing');
     // Nothing is waiting in a job: the inbound jobs complete while the extractions are still held
-    // (within the worker's pace, at most 300 ms after their batch: jobs/worker-pace.ts).
+    // (within the job loop's pace, at most 300 ms after their batch: jobs/loop-pace.ts).
     // SQL: the job rows are pg-boss's; the point is that no inbound job waits on an extraction.
     const open = async () =>
       (await t.deps.pool.query(`SELECT count(*)::int AS n FROM pgboss.job WHERE name = 'inbound-event' AND state <> 'completed'`)).rows[0]

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withTransaction } from '../../src/db/transaction.js';
-import { startWebhookDeliveryWorker } from '../../src/modules/outbound-webhooks/delivery-job/webhook-delivery.job.js';
+import { startWebhookDeliveryLoops } from '../../src/modules/outbound-webhooks/delivery-job/webhook-delivery.job.js';
 import { recordEvent, type OutboundEvent } from '../../src/outbound-events/outbox.repo.js';
 import { startOutboxDispatcher, type OutboxDispatcher } from '../../src/modules/outbound-webhooks/fan-out/outbox-dispatcher.js';
 import { REPO_ROOT, cleanEnv, signalGroup, spawnProcess } from '../helpers/process.js';
@@ -20,13 +20,13 @@ const { createPool } = await import(root + 'src/db/pool.ts');
 const { startBoss } = await import(root + 'src/jobs/boss.ts');
 const { QUEUES } = await import(root + 'src/job-registry.ts');
 const { createLogger } = await import(root + 'src/lib/logger.ts');
-const { startWebhookDeliveryWorker } = await import(root + 'src/modules/outbound-webhooks/delivery-job/webhook-delivery.job.ts');
+const { startWebhookDeliveryLoops } = await import(root + 'src/modules/outbound-webhooks/delivery-job/webhook-delivery.job.ts');
 const config = parseConfig(process.env);
 const logger = createLogger('error');
 const pool = createPool(config.DATABASE_URL);
 const boss = await startBoss(config.DATABASE_URL, logger, QUEUES, { supervise: false });
 const secrets = new SecretBox(decodeKey(config.SECRETS_ENCRYPTION_KEY));
-await startWebhookDeliveryWorker({ config, pool, boss, logger, secrets }, { timeoutMs: 60000, leaseSeconds: 3 });
+await startWebhookDeliveryLoops({ config, pool, boss, logger, secrets }, { timeoutMs: 60000, leaseSeconds: 3 });
 console.log('worker ready');
 `;
 
@@ -76,7 +76,7 @@ describe('outbound webhooks survive crashes and parallel dispatchers', () => {
       signalGroup(child.child, 'SIGKILL');
       await child.exited;
 
-      await startWebhookDeliveryWorker(t.deps);
+      await startWebhookDeliveryLoops(t.deps);
       await expect.poll(() => rx.successesById().size, { timeout: 30_000, interval: 200 }).toBe(1);
       const ok = rx.received.filter((r) => r.answered === 200);
       expect(ok).toHaveLength(1);

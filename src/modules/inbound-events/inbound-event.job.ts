@@ -18,7 +18,7 @@ import {
 const BATCH_SIZE = 50;
 /** Events read and processed per round. */
 const EVENTS_PER_ROUND = 200;
-/** A loop fetches at most this often while its batches are not full (jobs/worker-pace.ts). */
+/** A loop fetches at most this often while its batches are not full (jobs/loop-pace.ts). */
 const PACE_MS = 300;
 
 /**

@@ -46,6 +46,8 @@ export interface NoteContext {
   it?: IndexTabular;
   /** words that complete a code by default (encounter, closed, displaced) */
   defaults?: readonly string[];
+  /** the Index term each code was read at (table row -> term), whatever reading won */
+  indexTerms?: Map<number, number>;
 }
 
 export class Candidates {

@@ -1,6 +1,7 @@
 import type { Candidates } from './candidate.js';
 import { applyCombinations } from './guidelines/combination.js';
 import { applyDrugTherapy } from './guidelines/drugs.js';
+import { applyEtiologyPairs, sequenceEtiology } from './guidelines/etiology.js';
 import { applyExcludes1 } from './guidelines/excludes.js';
 import { applyTabularExcludes1 } from './guidelines/tabular-excludes.js';
 import { applyAllergyStatus } from './guidelines/allergy-status.js';
@@ -17,7 +18,8 @@ import type { LevelConfig } from './levels.js';
 /**
  * The ICD-10-CM Official Guidelines as rules over the candidate codes of one note, in the order a
  * coder applies them: what is current (history, tobacco, drugs), then combination codes, side and
- * acuity, symptoms integral to a diagnosis, and last the Excludes1 pairs.
+ * acuity, symptoms integral to a diagnosis, the Excludes1 pairs, and last the sequence of
+ * etiology and manifestation.
  */
 export function applyGuidelines(cands: Candidates, cfg: LevelConfig): void {
   applyHistory(cands);
@@ -26,6 +28,7 @@ export function applyGuidelines(cands: Candidates, cfg: LevelConfig): void {
   applyDrugTherapy(cands);
   applyAllergyStatus(cands);
   applySubstanceUse(cands);
+  applyEtiologyPairs(cands);
   applyCombinations(cands);
   if (cfg.qualifiers) applyQualifiers(cands);
   applyFeverChills(cands);
@@ -33,4 +36,5 @@ export function applyGuidelines(cands: Candidates, cfg: LevelConfig): void {
   applyExcludes1(cands);
   applyTabularExcludes1(cands);
   applyExamEncounter(cands);
+  sequenceEtiology(cands);
 }

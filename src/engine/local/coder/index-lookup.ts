@@ -171,6 +171,7 @@ export function indexMentions(
       end: Math.max(...words),
       words: [...new Set(words)].sort((a, b) => a - b),
       indexPath: pathTitles(it, code.path.term),
+      indexTerm: code.path.term,
       titleStated,
       // Firm: the note states the path or the title plainly, in a few words together (a long
       // sentence of a case report holds site words that belong to other findings).

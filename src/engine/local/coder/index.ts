@@ -121,6 +121,7 @@ export function codifyCandidates(
       else if (f.mention.source !== 'learned') kept.push(f);
     }
     for (const f of indexed) {
+      if (f.mention.indexTerm !== undefined) (ctx.indexTerms ??= new Map()).set(f.mention.code, f.mention.indexTerm);
       const set = sources.get(f.mention.code) ?? new Set();
       set.add('index');
       sources.set(f.mention.code, set);

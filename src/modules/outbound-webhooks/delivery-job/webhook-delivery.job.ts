@@ -2,7 +2,7 @@ import type { PgBoss } from 'pg-boss';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
 import type { Queryable } from '../../../db/pool.js';
-import { defineJob, startWorker, type BatchItem, type FetchOptions, type QueueDefinition } from '../../../jobs/define-job.js';
+import { defineJob, startJobLoops, type BatchItem, type FetchOptions, type QueueDefinition } from '../../../jobs/define-job.js';
 import { bossDb } from '../../../jobs/pgboss.repo.js';
 import { newTransportState } from '../transport/send-by-kind.js';
 import { DELIVERY_TIMEOUT_MS } from '../transport/send-webhook.js';
@@ -64,7 +64,7 @@ export async function sendDeliveryJobs(
   );
 }
 
-export interface DeliveryWorkerOptions {
+export interface DeliveryJobOptions {
   /** per-request timeout (DESIGN: 15 s) */
   timeoutMs?: number;
   /** how long a claimed attempt stays owned; past it the dispatcher's sweep queues it again */
@@ -91,7 +91,7 @@ export type DeliveryJobResult = 'claimed' | 'waiting' | 'skipped';
  */
 export function createDeliveryHandler(
   deps: DeliveryDeps,
-  options: DeliveryWorkerOptions = {},
+  options: DeliveryJobOptions = {},
 ): (data: DeliveryJob) => Promise<DeliveryJobResult> {
   const timeoutMs = options.timeoutMs ?? DELIVERY_TIMEOUT_MS;
   const leaseSeconds = options.leaseSeconds ?? Math.ceil(timeoutMs / 1000) + 5;
@@ -149,7 +149,7 @@ export function createDeliveryHandler(
  * the job. Only a claim that could not reach the database throws; that job alone is retried.
  * One handler (its slots and FHIR tokens) per job definition, made on the first batch.
  */
-export function deliveryJob(options: DeliveryWorkerOptions = {}) {
+export function deliveryJob(options: DeliveryJobOptions = {}) {
   let handle: ((data: DeliveryJob) => Promise<DeliveryJobResult>) | undefined;
   return defineJob<DeliveryJob, DeliveryDeps>({
     queue: webhookDeliveryQueue,
@@ -180,6 +180,6 @@ export function deliveryJob(options: DeliveryWorkerOptions = {}) {
 export const webhookDeliveryJob = deliveryJob();
 
 /** Starts a delivery worker with its own options (tests and benches that shorten the timeout or lease). */
-export async function startWebhookDeliveryWorker(deps: DeliveryDeps, options: DeliveryWorkerOptions = {}): Promise<void> {
-  await startWorker(deps, deliveryJob(options));
+export async function startWebhookDeliveryLoops(deps: DeliveryDeps, options: DeliveryJobOptions = {}): Promise<void> {
+  await startJobLoops(deps, deliveryJob(options));
 }

@@ -1,95 +1,181 @@
-import { type Candidates, dotted } from '../candidate.js';
+import type { IndexTabular } from '../../../../terminology/index-tabular.js';
+import { stemWords } from '../../../../terminology/text-normalize.js';
+import { type Candidate, type Candidates, dotted } from '../candidate.js';
 
-// Personal history (Z85-Z87, I25.2) and family history (Z80-Z84) codes for conditions the note
-// places in the past or in a relative (guidelines I.C.21.c.4). First matching prefix wins.
-const PERSONAL: Array<[RegExp, string]> = [
-  [/^C18/, 'Z85.038'],
-  [/^C1[9]|^C20|^C21/, 'Z85.048'],
-  [/^C16/, 'Z85.028'],
-  [/^C15/, 'Z85.01'],
-  [/^C22/, 'Z85.05'],
-  [/^C25/, 'Z85.07'],
-  [/^C3[34]/, 'Z85.118'],
-  [/^C43/, 'Z85.820'],
-  [/^C50/, 'Z85.3'],
-  [/^C53/, 'Z85.41'],
-  [/^C54/, 'Z85.42'],
-  [/^C56/, 'Z85.43'],
-  [/^C61/, 'Z85.46'],
-  [/^C62/, 'Z85.47'],
-  [/^C64/, 'Z85.528'],
-  [/^C67/, 'Z85.51'],
-  [/^C73/, 'Z85.850'],
-  [/^C81/, 'Z85.71'],
-  [/^C8[2-5]/, 'Z85.72'],
-  [/^C9[1-5]/, 'Z85.6'],
-  [/^C/, 'Z85.9'],
-  [/^I2[12]/, 'I25.2'],
-  [/^I6[3-4]|^I69/, 'Z86.73'],
-  [/^I26/, 'Z86.711'],
-  [/^I82/, 'Z86.718'],
-  [/^N39/, 'Z87.440'],
-  [/^N2[01]/, 'Z87.442'],
-  [/^J1[2-8]/, 'Z87.01'],
-  [/^K2[5-8]/, 'Z87.11'],
-  [/^A15/, 'Z86.11'],
-  [/^F17/, 'Z87.891'],
-  [/^O14/, 'Z87.59'],
-  [/^S[0-9]2/, 'Z87.81'],
-  [/^D12/, 'Z86.010'],
+// The Tabular's chapter and block titles a history subterm may name instead of the condition
+// ("History, personal (of), disease or disorder (of), digestive system Z87.19"; "History, family
+// (of), malignant neoplasm, digestive organ Z80.0"); an injury of chapter 19 is traumatic.
+const CHAPTERS: Array<[RegExp, string]> = [
+  [/^[AB]/, 'infectious parasitic infection'],
+  [/^C(0|1[0-4])/, 'malignant neoplasm oral cavity pharynx'],
+  [/^C(1[5-9]|2[0-6])/, 'malignant neoplasm digestive organ gastrointestinal tract'],
+  [/^C(3[0-9])/, 'malignant neoplasm respiratory intrathoracic organ'],
+  [/^C4[01]/, 'malignant neoplasm bone'],
+  [/^C4[34]/, 'malignant neoplasm skin'],
+  [/^C4[5-9]/, 'malignant neoplasm soft tissue'],
+  [/^C5[1-8]/, 'malignant neoplasm genital organ'],
+  [/^C6[0-3]/, 'malignant neoplasm genital organ'],
+  [/^C6[4-8]/, 'malignant neoplasm urinary organ tract'],
+  [/^C(69|7[0-2])/, 'malignant neoplasm nervous system'],
+  [/^C7[3-5]/, 'malignant neoplasm endocrine gland'],
+  [/^C(8[1-9]|9)/, 'malignant neoplasm hematopoietic lymphatic'],
+  [/^C/, 'malignant neoplasm'],
+  [/^D0/, 'in situ neoplasm'],
+  [/^D[1-3]/, 'benign neoplasm'],
+  [/^D4/, 'neoplasm uncertain behavior'],
+  [/^D[5-8]/, 'blood blood-forming organs immune mechanism hematological'],
+  [/^E/, 'endocrine nutritional metabolic'],
+  [/^F/, 'mental behavioral psychiatric'],
+  [/^G/, 'nervous system neurological'],
+  [/^H[0-5]/, 'eye'],
+  [/^H[6-9]/, 'ear'],
+  [/^I/, 'circulatory system cardiovascular'],
+  [/^J/, 'respiratory system'],
+  [/^K/, 'digestive system'],
+  [/^L/, 'skin subcutaneous tissue'],
+  [/^M/, 'musculoskeletal connective tissue'],
+  [/^N/, 'genitourinary urinary system'],
+  [/^O/, 'obstetric pregnancy childbirth puerperium'],
+  [/^P/, 'perinatal'],
+  [/^Q/, 'congenital malformation'],
+  [/^[ST]/, 'injury traumatic'],
 ];
-const FAMILY: Array<[RegExp, string]> = [
-  [/^C1[5-9]|^C2[0-6]/, 'Z80.0'],
-  [/^C3[34]/, 'Z80.1'],
-  [/^C50/, 'Z80.3'],
-  [/^C56/, 'Z80.41'],
-  [/^C61/, 'Z80.42'],
-  [/^C64|^C65/, 'Z80.51'],
-  [/^C67/, 'Z80.52'],
-  [/^C9[1-5]/, 'Z80.6'],
-  [/^C8[1-9]|^C90/, 'Z80.7'],
-  [/^C/, 'Z80.9'],
-  [/^E1[0-3]/, 'Z83.3'],
-  [/^I2[0-5]|^I1[0-5]|^I50/, 'Z82.49'],
-  [/^I6[0-9]/, 'Z82.3'],
-  [/^J45/, 'Z82.5'],
-  [/^F3[23]/, 'Z81.8'],
-  [/^F10/, 'Z81.1'],
-  [/^G40|^G30|^F0[0-3]/, 'Z82.0'],
-  [/^N18/, 'Z84.1'],
-  [/^E78/, 'Z83.438'],
-  [/^Q/, 'Z82.79'],
-  [/^D6[6-8]/, 'Z83.2'],
-];
+const NEUTRAL = new Set([
+  'nec',
+  'nos',
+  'no',
+  'specifi',
+  'unspecifi',
+  'other',
+  'of',
+  'and',
+  'or',
+  'the',
+  'to',
+  'by',
+  'site',
+  'type',
+  'condit',
+]);
+const STATED = 2;
+const CLASS = 1;
+
+const stems = (text: string) =>
+  stemWords(
+    text
+      .toLowerCase()
+      .replace(/\([^)]*\)/g, ' ')
+      .split(/[\s,]+/)
+      .filter(Boolean),
+  ).stems.filter((s) => !NEUTRAL.has(s));
+
+/** A history subterm's words the condition must state: its title before "with"/"without"/"due to". */
+const cores = new WeakMap<IndexTabular, Map<number, string[]>>();
+function coreOf(it: IndexTabular, i: number): string[] {
+  let cache = cores.get(it);
+  if (!cache) cores.set(it, (cache = new Map()));
+  let out = cache.get(i);
+  if (!out) cache.set(i, (out = stems(it.titleOf(i).split(/\s+(?:with|without|due to)\b/i)[0])));
+  return out;
+}
+
+/** "History" > "personal (of)" or "family (of)" in the Index. */
+function historyRoot(it: IndexTabular, family: boolean): number | undefined {
+  for (const main of it.mainTerms('history')) {
+    const sub = it.children(main).find((c) => it.titleOf(c).toLowerCase() === (family ? 'family' : 'personal'));
+    if (sub !== undefined) return sub;
+  }
+  return undefined;
+}
+
+/**
+ * The code the Index gives for the history of a condition: the subterm path under "History,
+ * personal (of)" or "History, family (of)" whose words the condition states best (its words in the
+ * note, its code's title, or the Tabular chapter it is classified in), following `see`.
+ */
+function historyCode(cands: Candidates, c: Candidate, family: boolean): string | undefined {
+  const { it, table, text } = cands.ctx;
+  if (!it) return undefined;
+  const root = historyRoot(it, family);
+  if (root === undefined) return undefined;
+  const weight = new Map<string, number>();
+  const add = (list: string[], w: number) => list.forEach((s) => weight.set(s, Math.max(weight.get(s) ?? 0, w)));
+  add(stems(CHAPTERS.find(([re]) => re.test(c.code))?.[1] ?? ''), CLASS);
+  add(stems('disease disorder condition'), CLASS);
+  add(stems(table.descriptionAt(c.index)), STATED);
+  for (const sp of c.spans) add(stems(text.slice(sp.start, sp.end)), STATED);
+  const allowed = family ? /^Z8[0-4]/ : /^(Z8[5-7]|I25\.2)/;
+  // Every subterm path whose titles the condition states (its own words, or words of its class);
+  // the best states most of the condition's own words; of two such, one that refines the other
+  // by its class ("malignant neoplasm" > "digestive organ") wins, else the one with fewer words of
+  // the class alone ("thyroid" before "endocrine gland").
+  interface Found {
+    terms: number[];
+    stated: number;
+    cls: number;
+    code: string;
+  }
+  const found: Found[] = [];
+  const walk = (term: number, at: Found, depth: number) => {
+    for (const child of it.children(term)) {
+      const core = coreOf(it, child);
+      if (core.length === 0 || !core.every((w) => weight.has(w))) continue;
+      const own = core.filter((w) => weight.get(w) === STATED).length;
+      const code = it.codeOf(child) && allowed.test(it.codeOf(child)) ? it.codeOf(child) : at.code;
+      const here: Found = { terms: [...at.terms, child], stated: at.stated + own, cls: at.cls + core.length - own, code };
+      if (code) found.push(here);
+      if (depth >= 5) continue;
+      walk(child, here, depth + 1);
+      if (!it.codeOf(child) && it.seeOf(child)) {
+        const target = it.resolvePath(
+          it
+            .seeOf(child)
+            .replace(/\s*\([^)]*\)/g, '')
+            .replace(/\s+by site.*$/i, ''),
+        );
+        if (target !== undefined && target !== child && !at.terms.includes(target))
+          walk(target, { ...here, terms: [...here.terms, target] }, depth + 2);
+      }
+    }
+  };
+  walk(root, { terms: [], stated: 0, cls: 0, code: '' }, 0);
+  const top = Math.max(0, ...found.map((f) => f.stated));
+  if (top === 0) return undefined; // the condition's class alone ("disease or disorder", "digestive system") is a guess
+  const tied = found.filter((f) => f.stated === top);
+  const refined = tied.filter(
+    (f) => !tied.some((g) => g !== f && g.terms.length > f.terms.length && f.terms.every((t, k) => g.terms[k] === t)),
+  );
+  refined.sort((a, b) => a.cls - b.cls);
+  return refined[0]?.code;
+}
 
 /**
  * A condition in a relative is coded as family history; one the note says is past (resolved,
- * treated, "history of" with nothing current) as personal history, never as a current condition.
+ * treated, "history of" with nothing current) as personal history, never as a current condition
+ * (I.C.21.c.4). The history code is the Alphabetic Index's: "History, personal (of)" or "History,
+ * family (of)" and the subterm the condition states.
  */
 export function applyHistory(cands: Candidates): void {
   for (const c of [...cands.list]) {
-    if (c.final || (c.assertion !== 'family' && c.assertion !== 'historical')) continue;
+    if (c.final || (c.assertion !== 'family' && c.assertion !== 'historical') || c.origin === 'learned' || c.code.startsWith('Z')) continue;
     const family = c.assertion === 'family';
-    const map = family ? FAMILY : PERSONAL;
-    const hit = map.find(([re]) => re.test(c.code));
-    if (!hit) continue;
-    const already = cands.finalsIn(c.code.slice(0, 3));
     // A current condition of the same category outranks its own history.
-    if (!family && already.length) continue;
+    if (!family && cands.finalsIn(c.code.slice(0, 3)).length) continue;
+    const code = historyCode(cands, c, family);
+    if (!code) continue;
     const made = cands.assign(
-      hit[1],
+      code,
       family
-        ? `family history (Z80-Z84): ${dotted(c.code)} is stated of a relative`
-        : `personal history (Z85-Z87): ${dotted(c.code)} is stated as past`,
+        ? `family history (Z80-Z84; Index: History, family): ${dotted(c.code)} is stated of a relative`
+        : `personal history (Z85-Z87; Index: History, personal): ${dotted(c.code)} is stated as past`,
       [c],
     );
-    if (made) c.why = `${c.why ?? ''} Coded as ${hit[1]} (${family ? 'family' : 'personal'} history) instead.`.trim();
+    if (made) c.why = `${c.why ?? ''} Coded as ${code} (${family ? 'family' : 'personal'} history) instead.`.trim();
   }
   // History of a condition that is current is not coded: the current code says it.
   for (const h of cands.finalsIn('Z85', 'Z86', 'Z87')) {
-    const current = PERSONAL.filter(([, z]) => z === dotted(h.code)).some(([re]) =>
-      cands.finals().some((f) => f !== h && !f.code.startsWith('Z') && re.test(f.code)),
-    );
+    const of = (h.from ?? []).map((f) => f.code.slice(0, 3));
+    const current = cands.finals().some((f) => f !== h && !f.code.startsWith('Z') && of.includes(f.code.slice(0, 3)));
     if (current) cands.discard(h, `Discarded: personal history code, but the condition is coded as current in the same note.`);
   }
 }

@@ -1,15 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import type { Config } from '../../src/config.js';
 import { createLogger } from '../../src/lib/logger.js';
-import { startWorkersThread } from '../../src/workers-thread.js';
+import { startJobRunnerThread } from '../../src/job-runner-thread.js';
 
-const ENTRY = new URL('../helpers/workers-thread/fake-entry.ts', import.meta.url);
+const ENTRY = new URL('../helpers/job-runner-thread/fake-entry.ts', import.meta.url);
 const logger = createLogger('error', { silent: true });
 
 function start(behaviour: string) {
   const jobs: unknown[][] = [];
   const lost: string[] = [];
-  const thread = startWorkersThread(
+  const thread = startJobRunnerThread(
     { behaviour } as unknown as Config,
     'postgres://unused',
     { recordJob: (...args) => void jobs.push(args) },
@@ -20,8 +20,8 @@ function start(behaviour: string) {
   return { thread, jobs, lost };
 }
 
-/** The main thread's side of ROLE=all's workers thread (src/workers-thread.ts), against a stand-in thread. */
-describe('startWorkersThread', () => {
+/** The main thread's side of ROLE=all's job runner thread (src/job-runner-thread.ts), against a stand-in thread. */
+describe('startJobRunnerThread', () => {
   it('resolves once the thread is ready, records its jobs in the parent, and stops it on request', async () => {
     const { thread, jobs, lost } = start('normal');
     const running = await thread;

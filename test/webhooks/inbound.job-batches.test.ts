@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { pauseLeft } from '../../src/jobs/worker-pace.js';
+import { pauseLeft } from '../../src/jobs/loop-pace.js';
 import { itemsToRetry, jobEventIds } from '../../src/modules/inbound-events/process-events.js';
 
-/** Issue 20: one job may name the catalog events of a whole ingest statement; the worker paces its fetches. */
-describe('inbound worker batches (pure parts)', () => {
+/** One job may name the catalog events of a whole ingest statement; its job loop paces its fetches. */
+describe('inbound job batches (pure parts)', () => {
   it('reads the events a job names: one {id} or many {ids}; anything else names none', () => {
     const [a, b] = [randomUUID(), randomUUID()];
     expect(jobEventIds({ id: a })).toEqual([a]);

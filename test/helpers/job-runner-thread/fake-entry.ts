@@ -1,7 +1,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 
 /**
- * A stand-in for src/workers-thread-entry.ts that follows its protocol, told by
+ * A stand-in for src/job-runner-thread-entry.ts that follows its protocol, told by
  * `workerData.config.behaviour` what to do: `crash-at-start`, `crash-after-ready`, or `normal`
  * (reports one job, ends on `stop`).
  */

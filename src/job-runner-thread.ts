@@ -3,66 +3,67 @@ import type { Logger } from './lib/logger.js';
 import { spawnWorker } from './lib/worker-pool.js';
 import type { JobOutcome, Metrics } from './metrics/metrics.js';
 
-export interface WorkersThreadData {
+export interface JobRunnerThreadData {
   config: Config;
   databaseUrl: string;
 }
 
-export type ToWorkersThread = { type: 'stop' };
-export type FromWorkersThread = { type: 'ready' } | { type: 'job'; queue: string; outcome: JobOutcome; seconds: number };
+export type ToJobRunnerThread = { type: 'stop' };
+export type FromJobRunnerThread = { type: 'ready' } | { type: 'job'; queue: string; outcome: JobOutcome; seconds: number };
 
-export interface WorkersThread {
-  /** Stops the workers gracefully (their jobs end or return to the queue) and waits for the thread to end. */
+export interface JobRunnerThread {
+  /** Stops the job runner gracefully (its jobs end or return to the queue) and waits for the thread to end. */
   stop(): Promise<void>;
 }
 
 /** The graceful stop gets this long (pg-boss's own stop waits up to 20 s), then the thread is terminated. */
 const STOP_TIMEOUT_MS = 25_000;
 
-const ENTRY = new URL(`./workers-thread-entry${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url);
+const ENTRY = new URL(`./job-runner-thread-entry${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url);
 
 /**
- * ROLE=all: the queue workers in a thread of this process (workers-thread-entry.ts), not on the
- * event loop that answers HTTP. In one thread, every batch the workers handled and every job
- * fetch delayed the answers queued behind it: ingest ran at 0.8x the bare route, and without the
- * workers 1.2x (issue 20). The thread uses the second core and its own connections; the data it
- * works on is shared through PostgreSQL only, as with ROLE=worker processes.
+ * ROLE=all: the job runner in a thread of this process (job-runner-thread-entry.ts), not on the
+ * event loop that answers HTTP, where every job batch and every fetch would delay the answers
+ * queued behind it (README "Why it is built this way"). The thread uses the second core and its
+ * own connections; the data it works on is shared through PostgreSQL only, as with ROLE=worker
+ * processes.
  *
- * Resolves once the workers run; rejects if the thread fails to start. `onExit` is called if the
+ * Resolves once the job runner runs; rejects if the thread fails to start. `onExit` is called if the
  * thread ends later without being asked to (a crash): the process must not go on answering while
  * nothing processes what it accepts. `entry` is the thread's module (tests give their own).
  */
-export function startWorkersThread(
+export function startJobRunnerThread(
   config: Config,
   databaseUrl: string,
   metrics: Pick<Metrics, 'recordJob'>,
   logger: Logger,
   onExit: (reason: string) => void,
   entry = ENTRY,
-): Promise<WorkersThread> {
-  const worker = spawnWorker(entry, {
-    // A young generation of 8 MB rather than V8's default (up to 48 MB), as the engine's workers: a lower peak RSS.
+): Promise<JobRunnerThread> {
+  const thread = spawnWorker(entry, {
+    // A young generation of 8 MB rather than V8's default (up to 48 MB), as the engine's threads: a lower peak RSS.
     resourceLimits: { maxYoungGenerationSizeMb: 8 },
-    workerData: { config, databaseUrl } satisfies WorkersThreadData,
+    workerData: { config, databaseUrl } satisfies JobRunnerThreadData,
+    // The name and the log lines keep the operators' word for the job-running role (ROLE=worker).
     name: 'clinigate-workers',
   });
   let stopping = false;
   let failure: Error | undefined;
-  const exited = new Promise<number>((resolve) => worker.once('exit', resolve));
-  worker.on('error', (err: Error & { code?: string }) => {
+  const exited = new Promise<number>((resolve) => thread.once('exit', resolve));
+  thread.on('error', (err: Error & { code?: string }) => {
     failure = err;
     // Its name and code only: an error's message may quote the data it failed on.
     logger.error('workers thread failed', { error_name: err.name, error_code: err.code });
   });
 
-  const thread: WorkersThread = {
+  const runner: JobRunnerThread = {
     async stop() {
       if (stopping) return void (await exited);
       stopping = true;
-      worker.postMessage({ type: 'stop' } satisfies ToWorkersThread);
+      thread.postMessage({ type: 'stop' } satisfies ToJobRunnerThread);
       const timer = setTimeout(() => {
         logger.warn('workers thread did not stop in time: terminated', { timeout_ms: STOP_TIMEOUT_MS });
-        void worker.terminate();
+        void thread.terminate();
       }, STOP_TIMEOUT_MS);
       await exited;
       clearTimeout(timer);
@@ -71,11 +72,11 @@ export function startWorkersThread(
 
   return new Promise((resolve, reject) => {
     let ready = false;
-    worker.on('message', (message: FromWorkersThread) => {
+    thread.on('message', (message: FromJobRunnerThread) => {
       if (message.type === 'job') metrics.recordJob(message.queue, message.outcome, message.seconds);
       else if (message.type === 'ready') {
         ready = true;
-        resolve(thread);
+        resolve(runner);
       }
     });
     void exited.then((code) => {

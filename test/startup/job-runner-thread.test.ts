@@ -13,14 +13,14 @@ interface DevSecrets {
 }
 
 /**
- * ROLE=all (the default) answers HTTP on the main thread and runs the queue workers in a thread
- * of the same process (src/workers-thread.ts). As a user meets it: an event accepted over HTTP is
+ * ROLE=all (the default) answers HTTP on the main thread and runs the job runner in a thread
+ * of the same process (src/job-runner-thread.ts). As a user meets it: an event accepted over HTTP is
  * processed by the thread, the thread's jobs are counted in the one /metrics of the process, and
  * Ctrl-C stops both in order.
  */
-describe('the workers thread of ROLE=all', () => {
+describe('the job runner thread of ROLE=all', () => {
   it('processes accepted events, reports its jobs in /metrics, and stops with the service', async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'clinigate-workers-thread-'));
+    const dataDir = mkdtempSync(join(tmpdir(), 'clinigate-job-runner-thread-'));
     const port = await freePort();
     const proc = spawnService({ port, pgPort: await freePort(), dataDir, via: 'tsx' });
     try {

@@ -9,8 +9,8 @@ export interface IsolatedBossOptions {
 
 /**
  * pg-boss in a schema of its own, with every queue created: the jobs of one test are seen by its
- * own workers only (and by its child processes), not by other test files on the shared database.
- * No vitest imports: the slow-worker child process loads this too.
+ * own job loops only (and by its child processes), not by other test files on the shared database.
+ * No vitest imports: the slow run process loads this too.
  */
 export async function startIsolatedBoss(connectionString: string, options: IsolatedBossOptions): Promise<PgBoss> {
   const boss = new PgBoss({

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startWorkers, type Workers } from '../../src/workers.js';
+import { startJobRunner, type JobRunner } from '../../src/job-runner.js';
 import { insertInboundEventsWithJobs } from '../../src/modules/inbound-events/inbound-events.repo.js';
 import { inboundRowId } from '../../src/modules/inbound-events/receive-event.js';
 import { envelope, postSigned } from '../helpers/inbound.js';
@@ -14,15 +14,15 @@ const center = (id: string, name = `Centro ${id}`) => ({
   timezone: 'Europe/Madrid',
 });
 
-/** Issue 20: the inbound-event worker takes jobs in batches, so a backlog drains in seconds. */
-describe('inbound event worker, in batches', () => {
+/** The inbound event job takes its jobs in batches, so a backlog drains in seconds. */
+describe('inbound event job, in batches', () => {
   let t: TestApp;
-  let workers: Workers | undefined;
+  let runner: JobRunner | undefined;
   beforeAll(async () => {
     t = await startTestApp();
   });
   afterAll(async () => {
-    workers?.stop();
+    runner?.stop();
     await t.close();
   });
 
@@ -34,7 +34,7 @@ describe('inbound event worker, in batches', () => {
       )
     ).rows;
 
-  it('drains a backlog of 240 catalog events, received while no worker listened, within seconds (one job a second before)', async () => {
+  it('drains a backlog of 240 catalog events, received while no job loop listened, within seconds (one job a second before)', async () => {
     const prefix = `bk-${randomUUID().slice(0, 8)}`;
     const events = Array.from({ length: 240 }, (_, i) => envelope('center.upserted', center(`${prefix}-${i % 40}`, `Centro ${i}`)));
     for (let i = 0; i < events.length; i += 40) {
@@ -45,7 +45,7 @@ describe('inbound event worker, in batches', () => {
     expect(await states(ids)).toEqual([{ status: 'received', n: 240 }]);
 
     const started = performance.now();
-    workers = await startWorkers(t.deps);
+    runner = await startJobRunner(t.deps);
     await expect.poll(() => states(ids), { timeout: 20_000, interval: 100 }).toEqual([{ status: 'completed', n: 240 }]);
     expect(performance.now() - started).toBeLessThan(15_000);
     const centers = await t.deps.pool.query(`SELECT count(*)::int AS n FROM centers WHERE id LIKE $1`, [`${prefix}-%`]);
@@ -55,7 +55,7 @@ describe('inbound event worker, in batches', () => {
   });
 
   it('processes a batch in one statement, and when one event of it cannot apply, the others still complete and that one fails once', async () => {
-    workers ??= await startWorkers(t.deps);
+    runner ??= await startJobRunner(t.deps);
     const prefix = `mix-${randomUUID().slice(0, 8)}`;
     // Stored past the gateway's validation (as a sender bug or an older release could have left it).
     const stored = Array.from({ length: 30 }, (_, i) => {
