@@ -29,7 +29,8 @@ import { isMain, runStandalone } from './lib/standalone.js';
 import type { BenchContext, BenchResult } from './lib/types.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-export const SECRET = 'bench-ehr-webhook-secret';
+/** At least 32 bytes, as production requires of every key and secret. */
+export const SECRET = 'bench-ehr-webhook-secret-'.padEnd(40, 's');
 const PATH = '/api/v1/webhooks/ehr';
 
 export interface IngestOptions extends BenchContext {
@@ -318,10 +319,12 @@ export function benchAppEnv(url: string, role: string, logLevel: string) {
     DATABASE_URL: url,
     LOG_LEVEL: logLevel,
     JWT_SECRET: BENCH_JWT_SECRET,
-    VOICE_API_KEYS: 'bench-api-key',
-    OPERATOR_API_KEYS: 'bench:bench-operator-key',
+    // Production refuses short keys and secrets (each at least 32 bytes) and requires a key for stored secrets.
+    VOICE_API_KEYS: 'bench-api-key-'.padEnd(40, 'k'),
+    OPERATOR_API_KEYS: `bench:${'bench-operator-key-'.padEnd(40, 'k')}`,
     EHR_WEBHOOK_SECRET: SECRET,
-    VOICE_WEBHOOK_SECRET: 'bench-voice-webhook-secret',
+    VOICE_WEBHOOK_SECRET: 'bench-voice-webhook-secret-'.padEnd(40, 's'),
+    SECRETS_ENCRYPTION_KEY: 'b'.repeat(64),
   };
 }
 

@@ -2,6 +2,8 @@ import { generateKeyPairSync, randomUUID } from 'node:crypto';
 import type { Condition, DocumentReference } from '@medplum/fhirtypes';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { migrate } from '../../src/db/migrate.js';
+import { HOUSEKEEPING_QUEUE } from '../../src/modules/housekeeping/housekeeping.job.js';
 import { startMllpListener, type MllpListener } from '../../src/modules/hl7/mllp-listener.js';
 import { findInboundEvent, readInboundEvent } from '../helpers/api-reads.js';
 import { isolatedDatabase } from '../helpers/receiver.js';
@@ -171,4 +173,55 @@ describe('HL7 routing and identifiers', () => {
     await expect.poll(() => docOf()?.docStatus, poll).toBe('amended');
     expect(docOf()!.subject!.identifier).toEqual({ system, value: patient });
   }, 120_000);
+
+  it('keeps the authority on sign-off after retention redacted the inbound message: MDM^T04 PID-3 and the FHIR identifier system', async () => {
+    const system = 'urn:oid:2.16.840.1.113883.3.999.1';
+    const poll = { timeout: 45_000, interval: 100 };
+    const receive = async () => {
+      const patient = `MRN-${tag()}`;
+      const peer = await MllpPeer.connect(mllp.port);
+      const msg = mdmT02(single, { patient, facility: 'GENHOSP' });
+      expect(ackCode(await peer.send(msg.text.replace(`${patient}^^^HOSP^MR`, `${patient}^^^GENHOSP^MR`)))).toBe('AA');
+      peer.close();
+      const readyNote = async () => {
+        const { pipeline } = await readInboundEvent(t.app, msg.controlId, 'hl7');
+        return pipeline.note_ready ? (pipeline.note_id as string) : undefined;
+      };
+      await expect.poll(readyNote, poll).toBeDefined();
+      return { patient, controlId: msg.controlId, noteId: (await readyNote())! };
+    };
+
+    // One pipeline of the release before migration 033, which kept the authority only in the
+    // message: 033 takes it from there. One of this release, which keeps it from the start.
+    const before033 = await receive();
+    await t.deps.pool.query(`
+      ALTER TABLE documentation_pipelines DROP COLUMN patient_authority, DROP COLUMN patient_system;
+      DELETE FROM schema_migrations WHERE name = '033_pipeline_patient_authority.sql';`);
+    expect(await migrate(t.deps.pool)).toEqual(['033_pipeline_patient_authority.sql']);
+    const after033 = await receive();
+
+    // RETENTION_DAYS pass for both messages, and the hourly housekeeping job redacts their bodies.
+    for (const { controlId } of [before033, after033]) {
+      await t.deps.pool.query(
+        `UPDATE inbound_events SET received_at = received_at - make_interval(days => $2) WHERE source = 'hl7' AND event_id = $1`,
+        [controlId, t.deps.config.RETENTION_DAYS + 1],
+      );
+    }
+    await t.deps.boss.send(HOUSEKEEPING_QUEUE, {});
+    for (const { controlId } of [before033, after033]) await expect.poll(() => dataOf(controlId), poll).toEqual({});
+
+    const caller = await newCaller(group);
+    for (const { patient, noteId } of [before033, after033]) {
+      const current = await request(t.app).get(`/v1/clinical-notes/${noteId}`).set(caller.headers);
+      expect(current.status).toBe(200);
+      const signed = await signNote(t, caller, noteId, { codes: ['E11.9'] }, { 'if-match': current.headers.etag });
+      expect(signed.status, JSON.stringify(signed.body)).toBe(200);
+      const t04 = () => dest.of('MDM^T04').filter((r) => r.message.getSegment('PID')!.getComponent(3, 1) === patient);
+      await expect.poll(() => t04().length, poll).toBe(1);
+      expect(t04()[0].message.getSegment('PID')!.getField(3).toString()).toBe(`${patient}^^^GENHOSP^MR`);
+      const docOf = () => fhir.ofType<DocumentReference>('DocumentReference').find((d) => d.subject?.identifier?.value === patient);
+      await expect.poll(() => docOf()?.docStatus, poll).toBe('final');
+      expect(docOf()!.subject!.identifier).toEqual({ system, value: patient });
+    }
+  }, 180_000);
 });

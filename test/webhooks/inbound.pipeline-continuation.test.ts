@@ -169,7 +169,8 @@ describe('a pipeline started by the previous release, its run in the engine at t
       ALTER TABLE runs DROP COLUMN continuation;
       ALTER TABLE codify_runs DROP COLUMN continuation;
       DROP TABLE documentation_pipelines;
-      DELETE FROM schema_migrations WHERE name = '017_documentation_pipelines.sql';`);
+      DELETE FROM schema_migrations
+       WHERE name IN ('017_documentation_pipelines.sql', '032_pipeline_note_index.sql', '033_pipeline_patient_authority.sql');`);
     // SQL: the state the previous release stored, in a column the API never showed (the upgrade is the point).
     const old = await t.deps.pool.query(`SELECT pipeline FROM inbound_events WHERE event_id = $1`, [body.id]);
     expect(old.rows[0].pipeline).toEqual({
@@ -178,7 +179,12 @@ describe('a pipeline started by the previous release, its run in the engine at t
       run_id: before.pipeline.run_id,
     });
 
-    expect(await migrate(t.deps.pool)).toEqual(['017_documentation_pipelines.sql']);
+    // 017, and the later migrations of the table it makes (an index, the patient authority's columns).
+    expect(await migrate(t.deps.pool)).toEqual([
+      '017_documentation_pipelines.sql',
+      '032_pipeline_note_index.sql',
+      '033_pipeline_patient_authority.sql',
+    ]);
     const after = (await request(t.app).get(`/api/v1/webhooks/events/${body.id}`).set(operator)).body;
     expect(after).toEqual(before);
 

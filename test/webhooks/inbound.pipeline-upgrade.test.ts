@@ -86,8 +86,8 @@ describe('a pipeline started by the previous release, its codification in the en
 
     // The database as the previous release left it at this point: the pipeline's keys in
     // inbound_events.pipeline; the codification's continuation in its job's data, not on its row;
-    // the run's (sent already) inside its config; no pipeline table; 017 and the index on the
-    // table (032) not applied.
+    // the run's (sent already) inside its config; no pipeline table; 017 and the later migrations
+    // of its table (032, 033) not applied.
     await t.deps.pool.query(`
       ALTER TABLE inbound_events ADD COLUMN pipeline jsonb NOT NULL DEFAULT '{}'::jsonb;
       UPDATE inbound_events e
@@ -100,7 +100,8 @@ describe('a pipeline started by the previous release, its codification in the en
       ALTER TABLE runs DROP COLUMN continuation;
       ALTER TABLE codify_runs DROP COLUMN continuation;
       DROP TABLE documentation_pipelines;
-      DELETE FROM schema_migrations WHERE name IN ('017_documentation_pipelines.sql', '032_pipeline_note_index.sql');`);
+      DELETE FROM schema_migrations
+       WHERE name IN ('017_documentation_pipelines.sql', '032_pipeline_note_index.sql', '033_pipeline_patient_authority.sql');`);
     const old = await t.deps.pool.query(`SELECT pipeline FROM inbound_events WHERE event_id = $1`, [body.id]);
     expect(Object.keys(old.rows[0].pipeline).sort()).toEqual(['codify_run_id', 'note_id', 'run_id', 'thread_id', 'transcription_id']);
     const job = await t.deps.pool.query(`SELECT state, data FROM pgboss.job WHERE name = 'codify' AND data->>'codify_run_id' = $1`, [
@@ -110,7 +111,12 @@ describe('a pipeline started by the previous release, its codification in the en
       { state: 'active', data: expect.objectContaining({ continuation: expect.objectContaining({ queue: 'pipeline-advance' }) }) },
     ]);
 
-    expect(await migrate(t.deps.pool)).toEqual(['017_documentation_pipelines.sql', '032_pipeline_note_index.sql']);
+    // 017, and the later migrations of the table it makes (an index, the patient authority's columns).
+    expect(await migrate(t.deps.pool)).toEqual([
+      '017_documentation_pipelines.sql',
+      '032_pipeline_note_index.sql',
+      '033_pipeline_patient_authority.sql',
+    ]);
     expect(await readInboundEvent(t.app, body.id)).toEqual(before);
 
     gated.open();

@@ -222,15 +222,14 @@ export interface PatientAuthority {
 }
 
 /**
- * The patient authority of the note's pipeline: what note.ready carried, read from the pipeline's
- * inbound event (advance-pipeline.ts). Nulls when the note had no pipeline (written through the
- * API) or its sender named no authority.
+ * The patient authority of the note's pipeline: what note.ready carried, kept on the pipeline's row
+ * from its start (start-pipeline.ts), so it outlives the inbound event's body (RETENTION_DAYS).
+ * Nulls when the note had no pipeline (written through the API) or its sender named no authority.
  */
 export async function notePatientAuthority(db: Queryable, noteId: string): Promise<PatientAuthority> {
   const { rows } = await db.query<PatientAuthority>(
-    `SELECT e.data->>'patient_authority' AS patient_authority, e.data->>'patient_system' AS patient_system
+    `SELECT p.patient_authority, p.patient_system
        FROM documentation_pipelines p
-       JOIN inbound_events e ON e.id = p.event_id
       WHERE p.note_id = $1
       ORDER BY p.created_at DESC
       LIMIT 1`,

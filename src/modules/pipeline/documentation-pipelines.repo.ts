@@ -18,18 +18,25 @@ export interface DocumentationPipeline {
   replaced_run_ids: string[];
   replaced_codify_run_ids: string[];
   ready_at: string | null;
+  /** The patient id's assigning authority and FHIR system the event named (null: none), kept past its redaction. */
+  patient_authority: string | null;
+  patient_system: string | null;
 }
 
 const COLUMNS = `event_id, step, failed_step, transcription_id, thread_id, run_id, note_id, codify_run_id, generation,
   replaced_run_ids::text[] AS replaced_run_ids, replaced_codify_run_ids::text[] AS replaced_codify_run_ids,
-  to_char(ready_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS ready_at`;
+  to_char(ready_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS ready_at, patient_authority, patient_system`;
 
 /** A new pipeline at `transcribed`; undefined when the event has one already. */
-export async function insertPipeline(db: Queryable, eventId: string, transcriptionId: string): Promise<DocumentationPipeline | undefined> {
+export async function insertPipeline(
+  db: Queryable,
+  p: Pick<DocumentationPipeline, 'event_id' | 'transcription_id' | 'patient_authority' | 'patient_system'>,
+): Promise<DocumentationPipeline | undefined> {
   const { rows } = await db.query<DocumentationPipeline>(
-    `INSERT INTO documentation_pipelines (event_id, step, transcription_id) VALUES ($1, 'transcribed', $2)
+    `INSERT INTO documentation_pipelines (event_id, step, transcription_id, patient_authority, patient_system)
+     VALUES ($1, 'transcribed', $2, $3, $4)
      ON CONFLICT (event_id) DO NOTHING RETURNING ${COLUMNS}`,
-    [eventId, transcriptionId],
+    [p.event_id, p.transcription_id, p.patient_authority, p.patient_system],
   );
   return rows[0];
 }

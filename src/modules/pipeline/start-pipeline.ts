@@ -28,7 +28,8 @@ export async function startPipeline(deps: Pick<AppDeps, 'pool' | 'boss'>, event:
   const data = encounterTranscriptData.parse(event.data);
   await withTransaction(deps.pool, async (tx) => {
     const transcriptionId = derivedUuid('pipeline', event.id, 'transcription');
-    if (await insertPipeline(tx, event.id, transcriptionId)) {
+    const patient = { patient_authority: data.patient_authority ?? null, patient_system: data.patient_system ?? null };
+    if (await insertPipeline(tx, { event_id: event.id, transcription_id: transcriptionId, ...patient })) {
       const transcription = await insertTranscription(tx, {
         id: transcriptionId,
         groupId: data.group_id,

@@ -188,15 +188,40 @@ export function triggersOf(words: readonly string[]): Trigger[] {
   return out;
 }
 
-function matchAt(words: string[], i: number, phrase: string[]): boolean {
+function matchAt(words: readonly string[], i: number, phrase: readonly string[]): boolean {
   for (let k = 0; k < phrase.length; k++) if (words[i + k] !== phrase[k]) return false;
   return true;
 }
 
 const PRIORITY: Record<Assertion, number> = { present: 0, historical: 1, uncertain: 2, hypothetical: 3, negated: 4, family: 5 };
 
-/** The assertion of each word of a sentence, from the ConText triggers. */
+const PSEUDO_BY_FIRST = new Map<string, string[][]>();
+for (const p of PSEUDO) PSEUDO_BY_FIRST.set(p[0], [...(PSEUDO_BY_FIRST.get(p[0]) ?? []), p]);
+
+/** The first trigger of `byFirst` that the words state at i (longest first), or undefined. */
+function triggerAt(
+  byFirst: Map<string, Array<[string[], Assertion]>>,
+  lower: readonly string[],
+  i: number,
+): [string[], Assertion] | undefined {
+  const entries = byFirst.get(lower[i]);
+  if (entries) for (let k = 0; k < entries.length; k++) if (matchAt(lower, i, entries[k][0])) return entries[k];
+  return undefined;
+}
+
+const asserted = new WeakMap<readonly string[], Assertion[]>();
+
+/**
+ * The assertion of each word of a sentence, from the ConText triggers. Read once per sentence
+ * (the guideline rules ask again): the array is shared, never to be changed.
+ */
 export function assertWords(words: readonly string[]): Assertion[] {
+  let out = asserted.get(words);
+  if (!out) asserted.set(words, (out = assertWordsOnce(words)));
+  return out;
+}
+
+function assertWordsOnce(words: readonly string[]): Assertion[] {
   const lower = words.map((w) => w.toLowerCase());
   const out: Assertion[] = lower.map(() => 'present');
   const set = (i: number, a: Assertion) => {
@@ -204,20 +229,23 @@ export function assertWords(words: readonly string[]): Assertion[] {
   };
   let pseudoUntil = -1;
   for (let i = 0; i < lower.length; i++) {
-    for (const p of PSEUDO) if (lower[i] === p[0] && matchAt(lower, i, p)) pseudoUntil = Math.max(pseudoUntil, i + p.length - 1);
+    const pseudo = PSEUDO_BY_FIRST.get(lower[i]);
+    if (pseudo) for (const p of pseudo) if (matchAt(lower, i, p)) pseudoUntil = Math.max(pseudoUntil, i + p.length - 1);
     if (i <= pseudoUntil) continue;
-    const f = FWD.get(lower[i])?.find(([p]) => matchAt(lower, i, p));
+    const f = triggerAt(FWD, lower, i);
     if (f) {
-      const [p, a] = f;
+      const p = f[0];
+      const a = f[1];
       const scope = SHORT.has(p.join(' ')) ? SHORT_SCOPE : SCOPE;
       let j = i + p.length;
       for (let n = 0; j < lower.length && n < scope && !TERMINATORS.has(lower[j]) && !(scope === SHORT_SCOPE && lower[j] === ','); j++, n++)
         set(j, a);
       if (a === 'negated' && scope === SCOPE) for (const k of listContinuation(lower, i + p.length, j)) set(k, a);
     }
-    const b = BWD.get(lower[i])?.find(([p]) => matchAt(lower, i, p));
+    const b = triggerAt(BWD, lower, i);
     if (b) {
-      const [p, a] = b;
+      const p = b[0];
+      const a = b[1];
       const scope = SHORT.has(p.join(' ')) ? SHORT_SCOPE : SCOPE;
       for (
         let j = i - 1, n = 0;

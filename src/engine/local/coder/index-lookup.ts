@@ -18,6 +18,8 @@ export interface IndexNote {
   noteStems: ReadonlySet<string>;
   /** per term, the subterms this note's stems can reach, found on first use */
   reachable: Map<number, readonly number[]>;
+  /** per term, the subterms whose titles start with a stem of the note, found on first use */
+  starting: Map<number, readonly number[]>;
 }
 
 /** The note as the Index lookup reads it, from its sentences' stems and assertions. */
@@ -37,7 +39,7 @@ export function indexNoteOf(
   }
   if (noteStems.has(RIGHT) || noteStems.has(LEFT)) noteStems.add(UNILATERAL);
   if (noteStems.has(BOTH)) noteStems.add(BILATERAL);
-  return { it, table, notePresent, defaults, noteStems, reachable: new Map() };
+  return { it, table, notePresent, defaults, noteStems, reachable: new Map(), starting: new Map() };
 }
 
 interface Path {
@@ -105,11 +107,18 @@ export function indexMentions(
   const { it } = note;
   const { byStems, maxLen } = mainTermsByStems(it);
   const clause = clausesOf(lower);
-  const all = new Map<string, number[]>();
+  // Each stem of the sentence (its slot), and the positions of each, in the order first stated.
+  const slots = new Map<string, number>();
+  const allStems: string[] = [];
+  const allLists: number[][] = [];
   const put = (stem: string, w: number) => {
-    const list = all.get(stem);
-    if (list) list.push(w);
-    else all.set(stem, [w]);
+    const k = slots.get(stem);
+    if (k !== undefined) allLists[k].push(w);
+    else {
+      slots.set(stem, allStems.length);
+      allStems.push(stem);
+      allLists.push([w]);
+    }
   };
   st.stems.forEach((stem, k) => {
     const w = st.from[k];
@@ -127,7 +136,7 @@ export function indexMentions(
   forEachStemPhrase(st, byStems, maxLen, (mains, start, end, len) => {
     const anchor: number[] = [];
     for (let w = start; w <= end; w++) anchor.push(w);
-    const where = new Near(all, clause, start, end, window);
+    const where = new Near(slots, allStems, allLists, clause, start, end, window);
     let best: Path | undefined;
     for (const main of mains) {
       const path = descend(note, where, main, { term: main, score: len, words: anchor, combination: false }, 0);
@@ -193,14 +202,27 @@ export function indexMentions(
 
 /** The sentence's stems as one main term sees them: within `window` words of it, in its clause. */
 class Near {
-  /** each stem in reach and its first position, read once (the Index asks for the same stems many times) */
-  private readonly reach = new Map<string, number>();
+  /** the first position in reach of each stem of the sentence (by its slot), -1 when out of reach; read once (the Index asks for the same stems many times) */
+  private readonly at: Int32Array;
 
-  constructor(all: ReadonlyMap<string, number[]>, clause: Int32Array, start: number, end: number, window: number) {
-    for (const [stem, list] of all) {
-      for (const w of list) {
-        if (clause[w] === clause[start] && w >= start - window && w <= end + window) {
-          this.reach.set(stem, w);
+  /** the sentence's stems (`stems`, each at its slot) and the positions of each (`lists`), in the order the sentence states them */
+  constructor(
+    private readonly slots: ReadonlyMap<string, number>,
+    private readonly all: readonly string[],
+    lists: readonly number[][],
+    clause: Int32Array,
+    start: number,
+    end: number,
+    window: number,
+  ) {
+    const inClause = clause[start];
+    this.at = new Int32Array(all.length).fill(-1);
+    for (let k = 0; k < all.length; k++) {
+      const list = lists[k];
+      for (let n = 0; n < list.length; n++) {
+        const w = list[n];
+        if (clause[w] === inClause && w >= start - window && w <= end + window) {
+          this.at[k] = w;
           break;
         }
       }
@@ -209,15 +231,20 @@ class Near {
 
   /** The first position of `stem` in reach, or -1. */
   first(stem: string): number {
-    return this.reach.get(stem) ?? -1;
+    const k = this.slots.get(stem);
+    return k === undefined ? -1 : this.at[k];
   }
 
   has(stem: string): boolean {
-    return this.reach.has(stem);
+    const k = this.slots.get(stem);
+    return k !== undefined && this.at[k] >= 0;
   }
 
+  /** The stems in reach, in the order the sentence states them. */
   stems(): Set<string> {
-    return new Set(this.reach.keys());
+    const out = new Set<string>();
+    for (let k = 0; k < this.all.length; k++) if (this.at[k] >= 0) out.add(this.all[k]);
+    return out;
   }
 }
 
@@ -326,7 +353,7 @@ function descend(
     // A level the note need not name ("Effusion, joint, knee" from "knee effusion"), when the
     // subterm below refines that level's code (M25.40 -> M25.46-): one skip, at a cost.
     const refines = it.codeOf(child);
-    for (let grandchild = child + 1; grandchild < it.end[child]; grandchild = it.end[grandchild]) {
+    for (const grandchild of startingChildren(note, child)) {
       if (!it.codeOf(grandchild) || !sameFour(it.codeOf(grandchild), refines)) continue;
       const g = matchTerm(note, where, grandchild);
       if (!g || g.score <= 0 || g.combination) continue;
@@ -355,12 +382,20 @@ function reachableChildren(note: IndexNote, term: number): readonly number[] {
   if (hit) return hit;
   const { it } = note;
   const out: number[] = [];
-  for (let child = term + 1; child < it.end[term]; child = it.end[child]) {
-    let keep = startsInNote(note, child);
-    if (!keep && it.codeOf(child)) for (let g = child + 1; g < it.end[child] && !keep; g = it.end[g]) keep = startsInNote(note, g);
-    if (keep) out.push(child);
-  }
+  for (let child = term + 1; child < it.end[term]; child = it.end[child])
+    if (startsInNote(note, child) || (it.codeOf(child) && startingChildren(note, child).length > 0)) out.push(child);
   note.reachable.set(term, out);
+  return out;
+}
+
+/** The subterms of `term` whose titles start with a stem of the note (or state nothing), in order. */
+function startingChildren(note: IndexNote, term: number): readonly number[] {
+  const hit = note.starting.get(term);
+  if (hit) return hit;
+  const { it } = note;
+  const out: number[] = [];
+  for (let child = term + 1; child < it.end[term]; child = it.end[child]) if (startsInNote(note, child)) out.push(child);
+  note.starting.set(term, out);
   return out;
 }
 
@@ -389,9 +424,8 @@ function matchTerm(note: IndexNote, where: Near, i: number, inherited: TitleRead
   const r = readingOf(note.it, i);
   // A subterm of a bare "with" carries its connector.
   const connector = r.connector || inherited;
-  if (r.alts.length === 0) return connector === 'with' || connector === 'due' ? undefined : { score: 0, words: [], combination: false };
-  if (connector === 'without')
-    return r.alts.some((a) => a.every((s) => note.notePresent.has(s))) ? undefined : { score: 0, words: [], combination: false };
+  if (r.alts.length === 0) return connector === 'with' || connector === 'due' ? undefined : DEFAULT_MATCH;
+  if (connector === 'without') return r.alts.some((a) => a.every((s) => note.notePresent.has(s))) ? undefined : DEFAULT_MATCH;
   let best: TermMatch | undefined;
   const joined = connector === 'with' || connector === 'due';
   for (const alt of r.alts) {
@@ -424,6 +458,9 @@ interface TermMatch {
   combination: boolean;
   loose?: boolean;
 }
+
+/** A title with nothing to state (a default): read, never changed (only a match with a score above 0 is extended). */
+const DEFAULT_MATCH: Readonly<TermMatch> = Object.freeze({ score: 0, words: Object.freeze([]) as unknown as number[], combination: false });
 
 const better = (best: TermMatch | undefined, cand: TermMatch) => (!best || cand.score > best.score ? cand : best);
 

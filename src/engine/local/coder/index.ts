@@ -94,12 +94,13 @@ export function codifyCandidates(
   const lex = compiledLexicon(table);
   const learned = artifacts && cfg.learned ? compiledLearned(table, artifacts.lexicon, cfg.learnedMinPrecision) : undefined;
   const sentences = splitSentences(blankHeadings(text));
-  const ctx: NoteContext = { table, text, sentences, inpatient: isInpatient(sentences), it, defaults: encounterDefaults(text) };
+  const defaults = encounterDefaults(text);
+  const ctx: NoteContext = { table, text, sentences, inpatient: isInpatient(sentences), it, defaults };
   const sources = new Map<number, Set<string>>();
   const senseDropped: Found[] = [];
   const found: Found[] = [];
   const read = sentences.map((s) => ({ st: stemWords(s.words), assertions: assertWords(s.words) }));
-  const indexNote = it && indexNoteOf(it, table, read, encounterDefaults(text));
+  const indexNote = it && indexNoteOf(it, table, read, defaults);
   sentences.forEach((s, si) => {
     const fromData: Found[] = [];
     const { st, assertions } = read[si];

@@ -4,13 +4,19 @@ import { fitOf, type Stated } from '../complete-code.js';
 
 /** Whether a Tabular reference ("M25.4-", "F10.2-", "E65", "R90-R93") covers an undotted code. */
 export function refCovers(ref: string, code: string): boolean {
+  return refCover(ref)(code);
+}
+
+/** refCovers for one reference, read once for the codes it is tried on. */
+function refCover(ref: string): (code: string) => boolean {
   const range = /^([A-Z][0-9A-Z.]*)-([A-Z][0-9A-Z.]*)$/.exec(ref);
   if (range) {
     const lo = range[1].replace('.', '');
     const hi = range[2].replace('.', '');
-    return code.slice(0, lo.length) >= lo && code.slice(0, hi.length) <= hi;
+    return (code) => code.slice(0, lo.length) >= lo && code.slice(0, hi.length) <= hi;
   }
-  return code.startsWith(ref.replace(/[.-]/g, ''));
+  const prefix = ref.replace(/[.-]/g, '');
+  return (code) => code.startsWith(prefix);
 }
 
 /** The stems of the sentences that hold a candidate's evidence, with the note's defaults. */
@@ -47,7 +53,9 @@ export function applyTabularExcludes1(cands: Candidates): void {
     for (const note of it.notesUp(dotted(a.code))) {
       if (note.kind !== 'x1' || !a.final) continue;
       for (const ref of note.refs) {
-        const b = cands.finals().find((f) => f !== a && f.final && refCovers(ref, f.code));
+        // The first final candidate the reference covers (cands.finals(), read in place).
+        const covers = refCover(ref);
+        const b = cands.list.find((f) => f !== a && f.final && covers(f.code));
         if (!b) continue;
         const stated = statedOf(cands, [a, b]);
         let best = b.index;
