@@ -76,14 +76,18 @@ export async function readAuditEvents(
 
 /**
  * The audit rows a client's x-request-id left since `since` (oldest first). The API has no
- * client_request_id filter, so this pages back through GET /api/v1/audit-events (newest first)
- * from now to `since`, narrowed by `user` when the caller knows it.
+ * client_request_id filter (DESIGN's filters), so this reads every row since then.
  */
-export async function readAuditByClientRequestId(app: App, clientRequestId: string, since: string, user?: string): Promise<AuditEvent[]> {
+export async function readAuditByClientRequestId(app: App, clientRequestId: string, since: string): Promise<AuditEvent[]> {
+  return (await readAuditSince(app, since)).filter((r) => r.client_request_id === clientRequestId);
+}
+
+/** Every audit row since `since`, oldest first, paged back through GET /api/v1/audit-events (newest first). */
+export async function readAuditSince(app: App, since: string): Promise<AuditEvent[]> {
   const seen = new Map<string, AuditEvent>();
   let until: string | undefined;
   for (;;) {
-    const query = new URLSearchParams({ since, limit: '1000', ...(user ? { user } : {}), ...(until ? { until } : {}) });
+    const query = new URLSearchParams({ since, limit: '1000', ...(until ? { until } : {}) });
     const items = (await read(app, `/api/v1/audit-events?${query}`, OPERATOR)).items as AuditEvent[];
     for (const item of items) seen.set(item.id, item);
     if (items.length < 1000) break;
@@ -92,5 +96,5 @@ export async function readAuditByClientRequestId(app: App, clientRequestId: stri
     if (next === until) break;
     until = next;
   }
-  return [...seen.values()].filter((r) => r.client_request_id === clientRequestId).sort((a, b) => Number(a.id) - Number(b.id));
+  return [...seen.values()].sort((a, b) => Number(a.id) - Number(b.id));
 }
