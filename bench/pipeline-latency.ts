@@ -6,7 +6,7 @@
  * - visits one at a time: webhook -> note.ready p50;
  * - a catalog event (`center.upserted`) posted while a burst of visits is in the pipeline: the
  *   time until the event reads `completed`. Catalog and call events must not queue behind
- *   documentation pipelines (issue 19).
+ *   documentation pipelines.
  *
  *   tsx bench/pipeline-latency.ts [--visits 10] [--burst 8]
  */

@@ -3,7 +3,7 @@ import { autovacuumOn, tableHealth } from '../../src/db/table-health.repo.js';
 import { startDeadRowSweeper } from '../../src/jobs/dead-row-sweeper.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 
-/** Issue 20: with autovacuum off, the workers clear the dead rows ingest leaves in its hot tables. */
+/** With autovacuum off, the job runner clears the dead rows ingest leaves in its hot tables. */
 describe('dead-row sweeper', () => {
   let t: TestApp;
   beforeAll(async () => {
