@@ -1,8 +1,8 @@
 /**
  * Codify latency with the full FY2026 ICD-10-CM table imported: a 50 KB note (real CodiEsp
  * case reports joined, from ../shared/data), p50/p95 of the engine alone and of the HTTP round
- * trip (POST /v1/codify -> job -> NOTIFY -> answer), and process RSS. Targets: p50 <= 50 ms (issue 18),
- * RSS < 300 MB. Runs on a fresh database (dropped at the end) of DATABASE_URL's server, or of an
+ * trip (POST /v1/codify -> job -> NOTIFY -> answer), and process RSS. Targets: p50 <= 50 ms, RSS <
+ * 300 MB. Runs on a fresh database (dropped at the end) of DATABASE_URL's server, or of an
  * embedded PostgreSQL when it is unset.
  *
  *   tsx bench/codify-latency.ts [--runs 20] [--model balanced]
@@ -173,13 +173,13 @@ async function serviceRss(databaseUrl: string, note: string, model: CodifyModel,
       DATABASE_URL: databaseUrl,
       LOG_LEVEL: 'error',
       JWT_SECRET: BENCH_JWT_SECRET,
-      // Production refuses short keys and secrets (issue 32): each at least 32 bytes.
+      // Production refuses short keys and secrets: each at least 32 bytes.
       VOICE_API_KEYS: 'bench-api-key-'.padEnd(40, 'k'),
       OPERATOR_API_KEYS: `bench:${'bench-operator-key-'.padEnd(40, 'k')}`,
       EHR_WEBHOOK_SECRET: 'bench-ehr-webhook-secret-'.padEnd(40, 's'),
       VOICE_WEBHOOK_SECRET: 'bench-voice-webhook-secret-'.padEnd(40, 's'),
       CODIFY_RATE_LIMIT: '1000000',
-      // Production requires a key for stored secrets (issue 32); a fixed one for the bench's own database.
+      // Production requires a key for stored secrets; a fixed one for the bench's own database.
       SECRETS_ENCRYPTION_KEY: 'b'.repeat(64),
     },
   });

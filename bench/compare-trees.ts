@@ -8,7 +8,7 @@
  *    alternating A, B, B, A, A, B, ... (each tree first in half the pairs), after two warm-up
  *    visits each; p50 and p95 per tree, and where the time went (bench/pipeline-latency.ts
  *    stageTimes(): post -> run created, run queue, extraction, -> codification, codify queue,
- *    codification, -> note.ready arrived; the engine's stages changed between the trees too).
+ *    codification, -> outbox, fan-out, delivery; the engine's stages changed between the trees too).
  * 2. a catalog event behind a burst of `burst` visits, local engine (the `npm run bench` row),
  *    `burst-rounds` times per tree, alternating.
  * 3. a catalog event behind `held-visits` visits whose extractions a model server holds for
@@ -20,7 +20,7 @@
  * `cp -al node_modules /tmp/bench-before/` (hard links; the dependencies are a superset).
  *
  *   npm run bench:trees -- --before /tmp/bench-before [--after .] [--visits 30] [--burst 8]
- *     [--burst-rounds 3] [--held-visits 8] [--hold-ms 25000] [--held-rounds 3] [--only visits,burst,held] [--json out.json]
+ *     [--burst-rounds 5] [--held-visits 8] [--hold-ms 25000] [--held-rounds 5] [--only visits,burst,held] [--json out.json]
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
@@ -49,10 +49,10 @@ const { values: a } = parseArgs({
     after: { type: 'string', default: fileURLToPath(new URL('..', import.meta.url)) },
     visits: { type: 'string', default: '30' },
     burst: { type: 'string', default: '8' },
-    'burst-rounds': { type: 'string', default: '3' },
+    'burst-rounds': { type: 'string', default: '5' },
     'held-visits': { type: 'string', default: '8' },
     'hold-ms': { type: 'string', default: '25000' },
-    'held-rounds': { type: 'string', default: '3' },
+    'held-rounds': { type: 'string', default: '5' },
     only: { type: 'string', default: 'visits,burst,held' },
     json: { type: 'string' },
   },
@@ -126,7 +126,7 @@ async function main(): Promise<void> {
           const [b, f] = trees.map((t) => times.get(t)!);
           lines.push(`after / before: p50 ${(pct(f, 50) / pct(b, 50)).toFixed(2)}x, p95 ${(pct(f, 95) / pct(b, 95)).toFixed(2)}x`);
           lines.push(
-            'where the time went, p50 of each stage on its own, ms (post and arrival by the bench clock, the rest from runs and codify_runs):',
+            'where the time went, p50 of each stage on its own, ms (post and arrival by the bench clock, the rest from the runs, codify_runs, outbox and webhook_deliveries rows):',
             `| tree | ${STAGES.map((k) => STAGE_LABELS[k]).join(' | ')} | codify engine |`,
             `|---|${STAGES.map(() => '---:').join('|')}|---:|`,
           );

@@ -123,8 +123,8 @@ async function ackLatency(options: Hl7BenchOptions, senders: number, messages: n
 
 /**
  * DESIGN 2026-11-26: reading a message never holds the HTTP loop 50 ms. A crafted frame (MSH, then
- * a run of CRs: the quadratic trim of issue 31 froze /api/v1/health 2.3 s on 80 KB) of 1 MB (read
- * in the worker) and of 60 KB (read on the loop), five each, while /api/v1/health is asked every
+ * a run of CRs, which a quadratic trim would take seconds over) of 1 MB (read in the HL7 read
+ * thread) and of 60 KB (read on the loop), five each, while /api/v1/health is asked every
  * 20 ms on one keep-alive connection: the slowest health answer and the loop's longest stall.
  */
 async function healthDuringFloods(deps: AppDeps, mllpPort: number, options: Hl7BenchOptions): Promise<BenchResult[]> {

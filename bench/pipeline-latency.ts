@@ -6,7 +6,7 @@
  * - visits one at a time: webhook -> note.ready p50;
  * - a catalog event (`center.upserted`) posted while a burst of visits is in the pipeline: the
  *   time until the event reads `completed`. Catalog and call events must not queue behind
- *   documentation pipelines (issue 19).
+ *   documentation pipelines.
  *
  *   tsx bench/pipeline-latency.ts [--visits 10] [--burst 8]
  */
@@ -169,8 +169,9 @@ export async function visitLatency(service: PipelineService, patient: string): P
 }
 
 /**
- * Where one visit's time went, in ms, read from the rows both layouts share (runs, codify_runs)
- * against the bench's wall clock at the post and at the note.ready's arrival.
+ * Where one visit's time went, in ms, read from the rows both layouts share (runs, codify_runs,
+ * outbox, webhook_deliveries) against the bench's wall clock at the post and at the note.ready's
+ * arrival.
  */
 export interface StageTimes {
   /** post -> the extraction run created (intake, inbound job, pipeline start). */
@@ -187,11 +188,25 @@ export interface StageTimes {
   codify: number;
   /** the codify engine's own time (codify_runs.engine_ms). */
   codifyEngine: number;
-  /** codification ended -> note.ready at the receiver (the step to ready, outbox, fan-out, delivery). */
-  toDelivered: number;
+  /** codification ended -> note.ready recorded in the outbox (the pipeline's step to ready). */
+  toReady: number;
+  /** outbox -> the delivery row created (the outbox dispatcher's fan-out). */
+  fanOut: number;
+  /** delivery row created -> note.ready at the receiver (the delivery queue, the signed POST). */
+  delivery: number;
 }
 
-export const STAGES: (keyof StageTimes)[] = ['toRun', 'runQueue', 'extraction', 'toCodify', 'codifyQueue', 'codify', 'toDelivered'];
+export const STAGES: (keyof StageTimes)[] = [
+  'toRun',
+  'runQueue',
+  'extraction',
+  'toCodify',
+  'codifyQueue',
+  'codify',
+  'toReady',
+  'fanOut',
+  'delivery',
+];
 export const STAGE_LABELS: Record<keyof StageTimes, string> = {
   toRun: 'post -> run',
   runQueue: 'run queue',
@@ -200,10 +215,12 @@ export const STAGE_LABELS: Record<keyof StageTimes, string> = {
   codifyQueue: 'codify queue',
   codify: 'codify',
   codifyEngine: 'codify engine',
-  toDelivered: 'codify -> note.ready',
+  toReady: 'codify -> outbox',
+  fanOut: 'fan-out',
+  delivery: 'delivery',
 };
 
-/** Stage times of the visits of `patients` made by visitLatency() (one extraction run and one codification each), by patient. */
+/** Stage times of the visits of `patients` made by visitLatency() (one extraction run, codification and delivery each), by patient. */
 export async function stageTimes(service: PipelineService, patients: string[]): Promise<Map<string, StageTimes>> {
   const client = new pg.Client({ connectionString: service.dbUrl });
   await client.connect();
@@ -220,13 +237,21 @@ export async function stageTimes(service: PipelineService, patients: string[]): 
         WHERE patient_id = ANY($1) AND ended_at IS NOT NULL`,
       [patients],
     );
+    const deliveries = await client.query<{ patient_id: string; recorded: number; fanned: number }>(
+      `SELECT o.data->>'patient_id' AS patient_id, (extract(epoch FROM o.created_at) * 1000)::float8 AS recorded,
+              (extract(epoch FROM d.created_at) * 1000)::float8 AS fanned
+         FROM outbox o JOIN webhook_deliveries d ON d.event_id = o.id
+        WHERE o.type = 'note.ready' AND o.data->>'patient_id' = ANY($1)`,
+      [patients],
+    );
     const out = new Map<string, StageTimes>();
     for (const p of patients) {
       const r = runs.rows.filter((x) => x.patient_id === p);
       const c = codify.rows.filter((x) => x.patient_id === p);
       const posted = service.postedAt.get(p);
       const arrived = service.arrivedAt.get(p);
-      if (r.length !== 1 || c.length !== 1 || posted === undefined || arrived === undefined) continue;
+      const d = deliveries.rows.filter((x) => x.patient_id === p);
+      if (r.length !== 1 || c.length !== 1 || d.length !== 1 || posted === undefined || arrived === undefined) continue;
       out.set(p, {
         toRun: r[0].created_at - posted,
         runQueue: r[0].started_at - r[0].created_at,
@@ -235,7 +260,9 @@ export async function stageTimes(service: PipelineService, patients: string[]): 
         codifyQueue: c[0].started_at - c[0].created_at,
         codify: c[0].ended_at - c[0].started_at,
         codifyEngine: c[0].engine_ms,
-        toDelivered: arrived - c[0].ended_at,
+        toReady: d[0].recorded - c[0].ended_at,
+        fanOut: d[0].fanned - d[0].recorded,
+        delivery: arrived - d[0].fanned,
       });
     }
     return out;

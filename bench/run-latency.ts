@@ -1,8 +1,8 @@
 /**
  * Run latency: (1) a chat run from POST .../runs to the answer of .../join, over HTTP on
- * 127.0.0.1 with the run worker in the same process (job -> NOTIFY -> worker -> NOTIFY -> join);
+ * 127.0.0.1 with the run job loops in the same process (job -> NOTIFY -> job loop -> NOTIFY -> join);
  * (2) the local engine's extraction of a ~3,000-word visit transcript (ACI-Bench dialogues from
- * ../shared/data, joined). Targets: median <= 50 ms and <= 100 ms (issue 17). Runs on a fresh database
+ * ../shared/data, joined). Targets: median <= 50 ms and <= 100 ms. Runs on a fresh database
  * (dropped at the end) of DATABASE_URL's server, or of an embedded PostgreSQL when it is unset.
  *
  *   tsx bench/run-latency.ts [--runs 50] [--extractions 20]

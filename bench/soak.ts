@@ -1,5 +1,5 @@
 /**
- * Ingest soak (issue #20): the app in its default configuration (ROLE=all, workers in process)
+ * Ingest soak: the app in its default configuration (ROLE=all, the job runner in process)
  * takes signed unique `center.upserted` events at 50 connections, window after window, until at
  * least `--events` (300,000) were accepted in a row, while inbound_events, pgboss.job and
  * audit_log grow. Each window reports throughput, p99, server and database CPU per request, the

@@ -11,7 +11,7 @@ import type { AuditWriter } from './modules/audit/audit-writer.js';
 import type { InboundEventTypes } from './modules/inbound-events/inbound-event-type.js';
 import type { Metrics } from './metrics/metrics.js';
 
-/** What the app and its workers are built from; passed in, never module-level singletons. */
+/** What the app and its job runner are built from; passed in, never module-level singletons. */
 export interface AppDeps {
   config: Config;
   pool: Pool;

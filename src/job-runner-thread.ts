@@ -1,6 +1,6 @@
 import type { Config } from './config.js';
 import type { Logger } from './lib/logger.js';
-import { spawnWorker } from './lib/worker-pool.js';
+import { spawnThread } from './lib/thread-pool.js';
 import type { JobOutcome, Metrics } from './metrics/metrics.js';
 
 export interface JobRunnerThreadData {
@@ -40,7 +40,7 @@ export function startJobRunnerThread(
   onExit: (reason: string) => void,
   entry = ENTRY,
 ): Promise<JobRunnerThread> {
-  const thread = spawnWorker(entry, {
+  const thread = spawnThread(entry, {
     // A young generation of 8 MB rather than V8's default (up to 48 MB), as the engine's threads: a lower peak RSS.
     resourceLimits: { maxYoungGenerationSizeMb: 8 },
     workerData: { config, databaseUrl } satisfies JobRunnerThreadData,

@@ -17,7 +17,7 @@ export interface EngineDeps {
 export function createEngine(config: Config, deps: EngineDeps): ClinicalEngine {
   switch (config.ENGINE) {
     case 'local':
-      // In worker threads: no input can block the HTTP event loop (isolated-engine.ts).
+      // In threads: no input can block the HTTP event loop (isolated-engine.ts).
       return new IsolatedEngine({ codeTable: deps.codeTable, logger: deps.logger, maxQueuePerGroup: config.ENGINE_QUEUE_PER_GROUP });
     case 'openai': {
       const engine = new OpenAIEngine(config, { codeTable: () => resolveTable(deps.codeTable()), logger: deps.logger });

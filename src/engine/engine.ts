@@ -97,6 +97,6 @@ export interface ClinicalEngine {
   chat(messages: ChatMessage[], options?: ChatOptions): Promise<ChatResult>;
   extractNote(transcript: string, template: Template, options?: EngineCallOptions): Promise<ExtractionResult>;
   codify(input: CodifyInput, options?: EngineCallOptions): Promise<CodifyResult>;
-  /** Releases what the engine holds (worker threads); called once at shutdown. */
+  /** Releases what the engine holds (threads); called once at shutdown. */
   close?(): Promise<void>;
 }

@@ -4,7 +4,7 @@ import type { QueueDefinition } from './define-job.js';
 
 /**
  * pg-boss on the service's own database, with the queues it is given (the composition root's
- * registry) created or brought up to date. LISTEN/NOTIFY wakes workers the moment a job is sent
+ * registry) created or brought up to date. LISTEN/NOTIFY wakes job loops the moment a job is sent
  * (FACTS.md: median 6 ms instead of ~1 s of polling).
  */
 export async function startBoss(
@@ -20,7 +20,7 @@ export async function startBoss(
     max: 10,
     supervise: options.supervise ?? true,
     schedule: options.supervise ?? true,
-    // Expired and heartbeat-lapsed jobs (a killed worker's) are retried within seconds, not the
+    // Expired and heartbeat-lapsed jobs (a killed process's) are retried within seconds, not the
     // default minute: the run queue's heartbeat is 10 s.
     superviseIntervalSeconds: 5,
     monitorIntervalSeconds: 5,

@@ -14,9 +14,9 @@ export interface DeadRowSweeper {
 /**
  * Every ingested event leaves dead row versions behind: its job moves created -> active ->
  * completed, and the event row is claimed and then completed. Autovacuum clears them; on a
- * server where autovacuum is off (issue 20's soak ran on one), nothing did, and pg-boss's fetch
- * walked an ever longer run of dead index entries: the soak's throughput fell 44% in 60,000
- * events. When autovacuum is off, this vacuums those tables itself once enough rows are dead.
+ * server where autovacuum is off (some test servers), nothing does, and pg-boss's fetch walks an
+ * ever longer run of dead index entries, so throughput falls as events accumulate (README "Why it
+ * is built this way"). When autovacuum is off, this vacuums those tables itself once enough rows are dead.
  * With autovacuum on it does nothing.
  */
 export function startDeadRowSweeper(deps: { pool: Pool; logger: Logger }, checkMs = CHECK_MS): DeadRowSweeper {

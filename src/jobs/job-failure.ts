@@ -1,6 +1,6 @@
 import { AppError } from '../lib/errors.js';
 
-/** A job failure that retrying cannot mend: the worker records it (onFinalFailure) and does not retry. */
+/** A job failure that retrying cannot mend: the job records it (onFinalFailure) and does not retry. */
 export class PermanentJobFailure extends Error {}
 
 /** A failure retrying cannot mend: ours, or a client error (bad data, unknown resource, refused transition). */
@@ -18,7 +18,7 @@ export function jobError(err: unknown): { name: string; message: string } {
   return { name: 'JobFailure', message: e?.code ? `${name} (${e.code})` : name };
 }
 
-/** The error a worker throws for pg-boss to retry the job: stored as jobError() describes. */
+/** The error a job handler throws for pg-boss to retry the job: stored as jobError() describes. */
 export function retryableJobError(err: unknown): Error {
   const { name, message } = jobError(err);
   const out = new Error(message);

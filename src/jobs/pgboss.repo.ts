@@ -37,7 +37,7 @@ export interface EnqueueSql {
  *
  * This writes pg-boss's tables directly, which pg-boss supports (its maintainer: "direct table
  * access is in the docs"), with the values its own insert() gives a job sent without options: the
- * queue's retry, expiry, retention and dead-letter settings, and the NOTIFY that wakes workers at
+ * queue's retry, expiry, retention and dead-letter settings, and the NOTIFY that wakes job loops at
  * once on a notify queue. test/jobs/enqueue-sql.test.ts compares such a job with one from
  * boss.insert(), column by column, so a pg-boss upgrade that changes them fails there first.
  */

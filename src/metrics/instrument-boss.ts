@@ -3,7 +3,7 @@ import type { JobTimer } from './metrics.js';
 
 /**
  * The same pg-boss instance, but every handler registered through `work` is timed and counted
- * by queue and outcome. Workers stay unaware of metrics.
+ * by queue and outcome. Job handlers stay unaware of metrics.
  */
 export function instrumentBoss(boss: PgBoss, metrics: JobTimer): PgBoss {
   const work = (name: string, ...rest: unknown[]) => {

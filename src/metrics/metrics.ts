@@ -87,7 +87,7 @@ export class Metrics {
     return timeJob(queue, fn, (outcome, seconds) => this.recordJob(queue, outcome, seconds));
   }
 
-  /** One handled job: its queue, outcome and time (also those the workers' thread reports). */
+  /** One handled job: its queue, outcome and time (also those the job runner thread reports). */
   recordJob(queue: string, outcome: JobOutcome, seconds: number): void {
     this.jobDuration.observe({ queue, outcome }, seconds);
     this.jobs.inc({ queue, outcome });
@@ -96,7 +96,7 @@ export class Metrics {
 
 export type JobOutcome = 'completed' | 'failed';
 
-/** What times the workers' jobs: the process's Metrics, or a thread's messages to them (job-runner-thread.ts). */
+/** What times the job runner's jobs: the process's Metrics, or a thread's messages to them (job-runner-thread.ts). */
 export type JobTimer = Pick<Metrics, 'timeJob'>;
 
 /** Runs a job handler and reports its outcome and duration in seconds to `record`. */

@@ -112,6 +112,7 @@ describe('POST /api/v1/calls/external-questionnaire', () => {
   });
 
   describe('Idempotency-Key', () => {
+    // SQL: counting rows shows "creates nothing new" (no API lists calls), and the job rows are pg-boss's.
     const countCalls = async (questionnaireId: string) =>
       (await t.deps.pool.query('SELECT count(*)::int AS n FROM calls WHERE questionnaire_id = $1', [questionnaireId])).rows[0].n;
     const jobsFor = async (callId: string) =>

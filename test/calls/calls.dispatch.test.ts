@@ -67,6 +67,7 @@ describe('call dispatch to the voice provider', () => {
 
     expect(call).toMatchObject({ status: 'dispatched', statusReason: null, attempts: 1, providerCallId: expect.stringMatching(/^prov-/) });
     expect(call.dispatchedAt).toEqual(expect.any(String));
+    // SQL: the outbox has no read API (its events are only seen delivered, by an endpoint's receiver).
     const events = await t.deps.pool.query(`SELECT type, group_id, data FROM outbox WHERE data->>'callId' = $1`, [callId]);
     expect(events.rows).toEqual([
       {

@@ -38,6 +38,7 @@ describe('applyCallEvent', () => {
       .callId as string;
   const apply = (callId: string, event: unknown) => withTransaction(t.deps.pool, (tx) => applyCallEvent(tx, callId, event));
   const read = async (callId: string) => (await request(t.app).get(`/api/v1/calls/${callId}`).set('x-api-key', TEST_API_KEYS[0])).body;
+  // SQL: the outbox has no read API (its events are only seen delivered, by an endpoint's receiver).
   const events = async (callId: string) =>
     (await t.deps.pool.query(`SELECT type, group_id, data FROM outbox WHERE data->>'callId' = $1 ORDER BY created_at`, [callId])).rows;
 

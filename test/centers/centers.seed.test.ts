@@ -22,6 +22,7 @@ describe('centers seed', () => {
       const inserted = await Promise.all([seedCatalog(pool), seedCatalog(pool), seedCatalog(pool)]);
       const catalog = catalogFileSchema.parse(JSON.parse(readFileSync(CATALOG_FILE, 'utf8')));
       expect(inserted.sort()).toEqual([0, 0, catalog.centers.length]);
+      // SQL: the seeding is called on a pool with no app to ask, and concurrent seeds must store the catalog once.
       const counts = async () =>
         (await pool.query('SELECT (SELECT count(*) FROM centers)::int AS c, (SELECT count(*) FROM center_services)::int AS s')).rows[0];
       expect(await counts()).toEqual({ c: catalog.centers.length, s: catalog.services.length });

@@ -15,6 +15,7 @@ describe('centers: an upsert of an unchanged center', () => {
   const center = (): Center => centerSchema.parse(centerData());
 
   /** The stored row's version (xmin changes with every new row version) and its fields. */
+  // SQL: the row version (xmin) is the point: an unchanged center writes no new row, which no API can show.
   const stored = async (id: string) =>
     (
       await t.deps.pool.query(

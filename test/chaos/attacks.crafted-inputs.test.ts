@@ -189,7 +189,7 @@ describe('attacks: crafted inputs against every parser, and the gateway stays re
     // The engine of the gateway with the speaker-tag pattern of the incident, in its worker.
     const slowEngine = new IsolatedEngine({
       codeTable: () => new CodeTable(starterRows()),
-      entry: new URL('../helpers/backtracking-engine-worker.ts', import.meta.url),
+      entry: new URL('../helpers/backtracking-engine-thread.ts', import.meta.url),
       budgetMs: 2_000,
       size: 1,
     });

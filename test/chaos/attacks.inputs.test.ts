@@ -2,6 +2,7 @@ import { connect } from 'node:net';
 import { createServer, type Server } from 'node:http';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readInboundEvent } from '../helpers/api-reads.js';
 import { deepArrays, deepObjects, expectSpecAnswer } from '../helpers/chaos-http.js';
 import { encounterData, envelope, integrationSignature, postSigned } from '../helpers/inbound.js';
 import { isolatedDatabase } from '../helpers/receiver.js';
@@ -49,10 +50,10 @@ describe('attacks through inputs: webhook replay and truncation, oversized and d
     const reordered = JSON.stringify({ data: body.data, occurred_at: body.occurred_at, type: body.type, id: body.id });
     expect((await postSigned(t.app, 'ehr', reordered)).status).toBe(200);
     await expect
-      .poll(async () => (await t.deps.pool.query(`SELECT status FROM inbound_events WHERE event_id = $1`, [body.id])).rows[0]?.status, {
-        timeout: 30_000,
-      })
+      // Polled every 250 ms: each read is a request in the process that runs the pipeline's workers.
+      .poll(async () => (await readInboundEvent(t.app, body.id)).status, { timeout: 30_000, interval: 250 })
       .toBe('completed');
+    // SQL: nothing duplicated: no API lists a group's transcriptions or notes, and the outbox has no read API.
     const counts = await t.deps.pool.query(
       `SELECT (SELECT count(*) FROM inbound_events WHERE event_id = $2)::int AS events,
               (SELECT count(*) FROM transcriptions WHERE group_id = $1)::int AS transcriptions,
@@ -197,6 +198,7 @@ describe('attacks through inputs: webhook replay and truncation, oversized and d
         expectSpecAnswer(res, { path });
       }
     }
+    // SQL: the guarantee is that the injections dropped no table, which only the catalog shows.
     const tables = await t.deps.pool.query(
       `SELECT count(*)::int AS n FROM information_schema.tables WHERE table_name IN ('transcriptions', 'clinical_notes', 'webhook_endpoints')`,
     );

@@ -67,6 +67,7 @@ describe('attacks on the trust boundary', () => {
       .set('x-integration-signature', integrationSignature(integration.secret, body))
       .send(body);
     expect(res.status).toBe(403);
+    // SQL: "stores nothing" for the victim group: no API lists a group's events (the refused event has no id to GET).
     const { rows } = await t.deps.pool.query(`SELECT count(*)::int AS n FROM inbound_events WHERE group_id = $1`, [victim]);
     expect(rows[0].n).toBe(0);
   });

@@ -116,6 +116,7 @@ describe('fault: the service killed with SIGKILL mid-HL7, both directions', () =
     await expect
       .poll(
         async () =>
+          // SQL: chaos guard: every stored message counted by status after the kills (nothing lost).
           (
             await t.deps.pool.query(`SELECT count(*)::int AS n FROM inbound_events WHERE event_id = ANY($1) AND status = 'completed'`, [
               controlIds,
@@ -127,6 +128,7 @@ describe('fault: the service killed with SIGKILL mid-HL7, both directions', () =
         },
       )
       .toBe(messages.length);
+    // SQL: chaos guard: nothing duplicated (events, note.ready in the outbox, notes of the group: no API lists these).
     const rows = await t.deps.pool.query(
       `SELECT (SELECT count(*) FROM inbound_events WHERE event_id = ANY($1))::int AS events,
               (SELECT count(*) FROM outbox WHERE type = 'note.ready' AND group_id = $2)::int AS ready,
@@ -136,6 +138,7 @@ describe('fault: the service killed with SIGKILL mid-HL7, both directions', () =
     expect(rows.rows[0]).toEqual({ events: messages.length, ready: notes, notes });
 
     await expect
+      // SQL: chaos guard: every delivery row counted (nothing lost, nothing sent twice).
       .poll(
         async () => (await t.deps.pool.query(`SELECT count(*)::int AS n FROM webhook_deliveries WHERE status = 'delivered'`)).rows[0].n,
         { timeout: 90_000, interval: 500 },

@@ -99,6 +99,7 @@ describe('fault: PostgreSQL restarted under load', () => {
     expect(bad).toEqual([]);
     expect(statuses.get(503)).toBeGreaterThan(0);
     expect([...statuses.keys()].sort()).toEqual([201, 503]);
+    // SQL: chaos guard: nothing accepted lost, nothing refused stored (no API lists a group's transcriptions).
     const rows = await t.deps.pool.query(`SELECT id FROM transcriptions WHERE group_id = $1`, [caller.groupId]);
     const stored = new Set(rows.rows.map((r) => r.id));
     expect(accepted.filter((id) => !stored.has(id))).toEqual([]); // nothing accepted is lost
@@ -107,6 +108,7 @@ describe('fault: PostgreSQL restarted under load', () => {
     await expect
       .poll(
         async () =>
+          // SQL: chaos guard: every accepted run counted completed after the restart.
           (
             await t.deps.pool.query(`SELECT count(*)::int AS n FROM runs WHERE id = ANY($1) AND status = 'completed'`, [
               acceptedRuns.map((r) => r.run),
@@ -115,6 +117,7 @@ describe('fault: PostgreSQL restarted under load', () => {
         { timeout: 60_000, interval: 500 },
       )
       .toBe(acceptedRuns.length);
+    // SQL: chaos guard: no duplicated messages (every stored message of the thread, by role).
     const messages = await t.deps.pool.query(
       `SELECT role, count(*)::int AS n FROM thread_messages WHERE thread_id = $1 GROUP BY role ORDER BY role`,
       [thread],

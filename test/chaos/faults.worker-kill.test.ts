@@ -98,6 +98,7 @@ describe('fault: worker processes killed with SIGKILL under load', () => {
     await expect
       .poll(
         async () =>
+          // SQL: chaos guard: every run counted completed after the kill.
           (await t.deps.pool.query(`SELECT count(*)::int AS n FROM runs WHERE id = ANY($1) AND status = 'completed'`, [allRuns])).rows[0].n,
         {
           timeout: 90_000,
@@ -108,6 +109,7 @@ describe('fault: worker processes killed with SIGKILL under load', () => {
     await expect
       .poll(
         async () =>
+          // SQL: chaos guard: every event counted completed after the kill.
           (
             await t.deps.pool.query(`SELECT count(*)::int AS n FROM inbound_events WHERE event_id = ANY($1) AND status = 'completed'`, [
               events.map((e) => e.id),
@@ -117,6 +119,7 @@ describe('fault: worker processes killed with SIGKILL under load', () => {
       )
       .toBe(events.length)
       .catch(async (err) => {
+        // SQL: diagnostics on failure: the events with their pg-boss jobs.
         const state = await t.deps.pool.query(
           `SELECT e.event_id, e.status, e.attempts, e.error, j.state, j.retry_count, j.output FROM inbound_events e
              LEFT JOIN pgboss.job j ON j.data->>'id' = e.id::text WHERE e.event_id = ANY($1)`,
@@ -131,10 +134,12 @@ describe('fault: worker processes killed with SIGKILL under load', () => {
       expect(thread.body.messages.map((m: { role: string }) => m.role)).toEqual(['user', 'assistant', 'user', 'assistant']);
     }
     for (const x of extractions) {
+      // SQL: chaos guard: one note per run, none duplicated (no API lists the notes of a run).
       const notes = await t.deps.pool.query(`SELECT id FROM clinical_notes WHERE $1 = ANY(report_run_id)`, [x.run]);
       expect(notes.rows).toHaveLength(1);
     }
     for (const e of events) {
+      // SQL: chaos guard: nothing duplicated across the group's rows (no API lists them).
       const counts = await t.deps.pool.query(
         `SELECT (SELECT count(*) FROM transcriptions WHERE group_id = $1)::int AS transcriptions,
                 (SELECT count(*) FROM threads WHERE group_id = $1)::int AS threads,
@@ -146,8 +151,10 @@ describe('fault: worker processes killed with SIGKILL under load', () => {
       );
       expect(counts.rows[0]).toEqual({ transcriptions: 1, threads: 1, runs: 1, notes: 1, codifications: 1, ready: 1 });
     }
+    // SQL: chaos guard: every transcription stored once.
     const ownTranscriptions = await t.deps.pool.query(`SELECT count(*)::int AS n FROM transcriptions WHERE id = ANY($1)`, [transcriptions]);
     expect(ownTranscriptions.rows[0].n).toBe(transcriptions.length);
+    // SQL: chaos guard: one run.completed per run (the outbox has no read API).
     const runEvents = await t.deps.pool.query(
       `SELECT data->>'run_id' AS run, count(*)::int AS n FROM outbox WHERE type = 'run.completed' AND data->>'run_id' = ANY($1) GROUP BY 1`,
       [allRuns],
@@ -156,8 +163,10 @@ describe('fault: worker processes killed with SIGKILL under load', () => {
     expect(runEvents.rows.every((r) => r.n === 1)).toBe(true);
 
     // Every outbound event reaches the receiver: one delivery row each, delivered, a 2xx per webhook-id.
+    // SQL: chaos guard: every outbox event counted, to compare with the delivered ones.
     const outbox = await t.deps.pool.query(`SELECT count(*)::int AS n FROM outbox`);
     await expect
+      // SQL: chaos guard: every delivery row counted delivered (nothing lost).
       .poll(
         async () => (await t.deps.pool.query(`SELECT count(*)::int AS n FROM webhook_deliveries WHERE status = 'delivered'`)).rows[0].n,
         {
@@ -167,16 +176,19 @@ describe('fault: worker processes killed with SIGKILL under load', () => {
       )
       .toBe(outbox.rows[0].n)
       .catch(async (err) => {
+        // SQL: diagnostics on failure: the deliveries with their pg-boss jobs.
         const rows = await t.deps.pool.query(
           `SELECT d.status, d.attempt_count, d.last_status_code, d.lease_until, d.last_error, d.next_attempt_at, o.type,
                   (SELECT json_agg(j.state) FROM pgboss.job j WHERE j.data->>'delivery_id' = d.id::text) AS jobs
              FROM webhook_deliveries d JOIN outbox o ON o.id = d.event_id WHERE d.status <> 'delivered'`,
         );
+        // SQL: diagnostics on failure: the outbox events with no delivery row.
         const missing = await t.deps.pool.query(
           `SELECT type, count(*)::int AS n FROM outbox o WHERE NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_id = o.id) GROUP BY type`,
         );
         throw new Error(`${(err as Error).message}: ${JSON.stringify(rows.rows)} no delivery row: ${JSON.stringify(missing.rows)}`);
       });
+    // SQL: chaos guard: no event delivered twice to one endpoint.
     const perEvent = await t.deps.pool.query(
       `SELECT event_id, count(*)::int AS n FROM webhook_deliveries GROUP BY event_id HAVING count(*) > 1`,
     );
@@ -200,6 +212,7 @@ describe('fault: worker processes killed with SIGKILL under load', () => {
   }, 240_000);
 
   async function inFlightCounts() {
+    // SQL: chaos guard: nothing left open (runs, events, deliveries).
     const { rows } = await t.deps.pool.query(
       `SELECT (SELECT count(*) FROM runs WHERE status IN ('pending', 'running'))::int AS runs,
               (SELECT count(*) FROM inbound_events WHERE status <> 'completed')::int AS pipelines,

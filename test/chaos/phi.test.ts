@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readInboundEvent } from '../helpers/api-reads.js';
 import { captureProcessOutput, capturingLogger } from '../helpers/chaos-logs.js';
 import { encounterData, envelope, postSigned } from '../helpers/inbound.js';
 import { isolatedDatabase, startReceiver, type Receiver } from '../helpers/receiver.js';
@@ -52,8 +53,11 @@ describe('no PHI in logs, metrics, health or error bodies', () => {
     const event = envelope('encounter.transcript', data);
     expect((await postSigned(t.app, 'ehr', event)).status).toBe(202);
     await expect.poll(() => rx.received.some((r) => r.json.type === 'note.ready' && r.answered === 200), { timeout: 45_000 }).toBe(true);
-    const stored = await t.deps.pool.query(`SELECT original_transcript FROM transcriptions WHERE group_id = $1`, [data.group_id]);
-    expect(stored.rows[0].original_transcript).toContain(MARK); // the marker did travel the pipeline
+    const { pipeline } = await readInboundEvent(t.app, event.id);
+    const stored = await request(t.app)
+      .get(`/v1/transcriptions/${pipeline.transcription_id}`)
+      .set((await newCaller(data.group_id)).headers);
+    expect(stored.body.original_transcript).toContain(MARK); // the marker did travel the pipeline
 
     // Direct API calls.
     const caller = await newCaller();

@@ -42,6 +42,7 @@ describe('clinigate migrate and icd10 import on a database of their own', { time
     expect(first).toMatchObject({ code: 0, stderr: '' });
     const where = `127.0.0.1:${new URL(db.url).port || 5432}${new URL(db.url).pathname}`;
     expect(first.stdout).toBe(`Applied ${files.length} migrations to ${where}:\n${files.map((f) => `  ${f}\n`).join('')}`);
+    // SQL: the CLI's migrations: which are applied is migration state.
     const { rows } = await client.query<{ name: string }>('SELECT name FROM schema_migrations ORDER BY name');
     expect(rows.map((r) => r.name)).toEqual(files);
 
@@ -53,6 +54,7 @@ describe('clinigate migrate and icd10 import on a database of their own', { time
     const r = await runCli(['icd10', 'import', codesFile], { DATABASE_URL: db.url });
     expect(r).toMatchObject({ code: 0, stderr: '' });
     expect(r.stdout).toMatch(/^Imported 5 codes and 0 header rows in \d+\.\d s \(sha256 [0-9a-f]{12}\)\.\n$/);
+    // SQL: the CLI's import of codes on a database with no app.
     const { rows } = await client.query<{ code: string; description: string; billable: boolean }>(
       'SELECT code, description, billable FROM icd10_codes ORDER BY code',
     );
@@ -63,6 +65,7 @@ describe('clinigate migrate and icd10 import on a database of their own', { time
     // src/cli/icd10-import-script.ts (the npm script) is the same command: the same content is unchanged.
     const again = await runCli([codesFile], { DATABASE_URL: db.url }, 'src/cli/icd10-import-script.ts');
     expect(again).toMatchObject({ code: 0, stdout: 'Unchanged: this content is already imported (5 codes, 0 headers).\n' });
+    // SQL: the CLI's import record on a database with no app.
     expect((await client.query('SELECT count(*)::int AS n FROM icd10_imports')).rows[0].n).toBe(1);
   });
 
@@ -77,6 +80,7 @@ describe('clinigate migrate and icd10 import on a database of their own', { time
     expect(missing.stderr.trim()).toMatch(/^error: ENOENT: no such file or directory/);
     expect(malformed.code).toBe(1);
     expect(malformed.stderr.trim()).toBe('error: icd10 codes file: malformed line 1');
+    // SQL: the CLI's import left the table as it was, on a database with no app.
     expect((await client.query('SELECT count(*)::int AS n FROM icd10_codes')).rows[0].n).toBe(5);
   });
 });

@@ -201,22 +201,23 @@ describe('operations console API', () => {
     ]) {
       expect((await request(t.app).post(path).set(KEY)).status, path).toBe(404);
     }
-    expect(await auditRows(t.deps.pool, seeded.doneRun)).toEqual([{ operation: 'console.view run', status: 200, user_id: 'ops-test' }]);
-    expect(await auditRows(t.deps.pool, seeded.failedEvent)).toEqual([
+    expect(await auditRows(t.app, seeded.doneRun)).toEqual([{ operation: 'console.view run', status: 200, user_id: 'ops-test' }]);
+    expect(await auditRows(t.app, seeded.failedEvent)).toEqual([
       expect.objectContaining({ operation: 'console.view pipeline', status: 200 }),
     ]);
-    expect(await auditRows(t.deps.pool, 'not-a-uuid')).toEqual([expect.objectContaining({ operation: 'console.view run', status: 404 })]);
+    expect(await auditRows(t.app, 'not-a-uuid')).toEqual([expect.objectContaining({ operation: 'console.view run', status: 404 })]);
   });
 
   it('cancels a run as an operator (409 once ended), with audit rows', async () => {
     const res = await request(t.app).post(`/api/v1/console/runs/${seeded.pendingRun}/cancel`).set(KEY);
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ run_id: seeded.pendingRun, status: 'failed', error: { error: 'Cancelled' } });
+    // SQL: the outbox has no read API (its events are only seen delivered, by an endpoint's receiver).
     const { rows } = await t.deps.pool.query(`SELECT type FROM outbox WHERE data->>'run_id' = $1`, [seeded.pendingRun]);
     expect(rows).toEqual([{ type: 'run.failed' }]);
     expect((await request(t.app).post(`/api/v1/console/runs/${seeded.pendingRun}/cancel`).set(KEY)).status).toBe(409);
     expect((await request(t.app).post(`/api/v1/console/runs/${randomUUID()}/cancel`).set(KEY)).status).toBe(404);
-    expect((await auditRows(t.deps.pool, seeded.pendingRun)).map((r) => [r.operation, r.status])).toEqual([
+    expect((await auditRows(t.app, seeded.pendingRun)).map((r) => [r.operation, r.status])).toEqual([
       ['console.cancel run', 200],
       ['console.cancel run', 409],
     ]);
@@ -226,7 +227,7 @@ describe('operations console API', () => {
     const one = await seedDeadDelivery(t.deps.pool, 'http://127.0.0.1:9/one');
     expect((await request(t.app).post(`/api/v1/webhook-deliveries/${one.deliveryId}/replay`).set(KEY)).status).toBe(202);
     await expect
-      .poll(() => auditRows(t.deps.pool, one.deliveryId))
+      .poll(() => auditRows(t.app, one.deliveryId))
       .toEqual([expect.objectContaining({ operation: 'POST /api/v1/webhook-deliveries/:id/replay', status: 202 })]);
 
     const a = await seedDeadDelivery(t.deps.pool, 'http://127.0.0.1:9/all');
@@ -242,11 +243,13 @@ describe('operations console API', () => {
     expect(res.status).toBe(202);
     expect(res.body).toMatchObject({ endpoint_id: a.endpointId, replayed: 2 });
     expect(res.body.delivery_ids.sort()).toEqual([a.deliveryId, extra].sort());
+    // SQL: the delivery log shows the status but not the retry index a replay resets.
     const { rows } = await t.deps.pool.query(`SELECT status, retry_index FROM webhook_deliveries WHERE endpoint_id = $1`, [a.endpointId]);
     expect(rows).toEqual([
       { status: 'pending', retry_index: 0 },
       { status: 'pending', retry_index: 0 },
     ]);
+    // SQL: the job rows are pg-boss's; the point is the attempt each replayed delivery is queued with.
     const jobs = await t.deps.pool.query(
       `SELECT data FROM pgboss.job WHERE name = 'webhook-delivery' AND data->>'delivery_id' = ANY ($1)`,
       [[a.deliveryId, extra]],
@@ -256,7 +259,7 @@ describe('operations console API', () => {
       { delivery_id: extra, attempt: 4 },
     ]);
     expect((await get(`deliveries/dead?endpoint_id=${a.endpointId}`)).body).toEqual([]);
-    expect(await auditRows(t.deps.pool, a.endpointId)).toEqual([
+    expect(await auditRows(t.app, a.endpointId)).toEqual([
       expect.objectContaining({ operation: 'console.replay-dead endpoint', status: 202 }),
     ]);
     expect((await request(t.app).post(`/api/v1/console/endpoints/${randomUUID()}/replay-dead`).set(KEY)).status).toBe(404);
@@ -273,7 +276,7 @@ describe('operations console API', () => {
     expect((await request(t.app).post(`/api/v1/webhook-endpoints/${randomUUID()}/enable`).set(KEY)).status).toBe(404);
     expect((await request(t.app).post('/api/v1/webhook-endpoints/nope/enable').set(KEY)).status).toBe(404);
     await expect
-      .poll(async () => (await auditRows(t.deps.pool, d.endpointId)).map((r) => [r.operation, r.status]))
+      .poll(async () => (await auditRows(t.app, d.endpointId)).map((r) => [r.operation, r.status]))
       .toEqual([
         ['console.replay-dead endpoint', 409],
         ['POST /api/v1/webhook-endpoints/:id/enable', 200],
@@ -293,6 +296,7 @@ describe('operations console API', () => {
       pipeline: { transcription_id: seeded.failedTranscription },
     });
     expect(JSON.stringify(res.body)).not.toContain(PHI);
+    // SQL: the job row is pg-boss's; the point is that the retry queued the event's job again.
     const jobs = await t.deps.pool.query(`SELECT state FROM pgboss.job WHERE name = 'inbound-event' AND data->>'id' = $1`, [
       seeded.failedEvent,
     ]);
@@ -300,7 +304,7 @@ describe('operations console API', () => {
     expect((await request(t.app).post(`/api/v1/webhooks/events/${seeded.failedSenderId}/retry`).set(KEY)).status).toBe(409);
     expect((await request(t.app).post(`/api/v1/webhooks/events/evt-unknown-${randomUUID()}/retry`).set(KEY)).status).toBe(404);
     await expect
-      .poll(async () => (await auditRows(t.deps.pool, seeded.failedSenderId)).map((r) => [r.operation, r.status]))
+      .poll(async () => (await auditRows(t.app, seeded.failedSenderId)).map((r) => [r.operation, r.status]))
       .toEqual([
         ['POST /api/v1/webhooks/events/:id/retry', 202],
         ['POST /api/v1/webhooks/events/:id/retry', 409],

@@ -181,7 +181,7 @@ describe.skipIf(!hasChromium)('operations console in a real browser (/usr/bin/ch
     await expect.poll(async () => (await epRow.locator('td').nth(4).innerText()).trim(), { timeout: 15_000 }).toBe('1'); // delivered
     expect((await epRow.locator('td').nth(5).innerText()).trim()).toBe('0'); // dead
     await expect
-      .poll(() => auditRows(t.deps.pool, deliveryId))
+      .poll(() => auditRows(t.app, deliveryId))
       .toEqual([expect.objectContaining({ operation: 'POST /api/v1/webhook-deliveries/:id/replay', status: 202 })]);
     await page.screenshot({ path: `${ART}/console-after-replay.png`, fullPage: true });
 
@@ -197,7 +197,7 @@ describe.skipIf(!hasChromium)('operations console in a real browser (/usr/bin/ch
     await page.screenshot({ path: `${ART}/console-details.png` });
     await page.keyboard.press('Escape');
     await details.waitFor({ state: 'hidden' });
-    expect(await auditRows(t.deps.pool, seeded.doneRun)).toEqual([expect.objectContaining({ operation: 'console.view run', status: 200 })]);
+    expect(await auditRows(t.app, seeded.doneRun)).toEqual([expect.objectContaining({ operation: 'console.view run', status: 200 })]);
 
     expect(urls.filter((u) => !u.startsWith(origin))).toEqual([]);
     expect(urls.filter((u) => u.includes(KEY))).toEqual([]);

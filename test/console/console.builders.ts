@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { readAuditEvents, type App } from '../helpers/api-reads.js';
 import type { Queryable } from '../../src/db/pool.js';
 
 /** A string that must never appear in a console list answer: it stands for PHI. */
@@ -85,10 +86,11 @@ export async function seedDeadDelivery(db: Queryable, url: string, endpointStatu
   return { endpointId, eventId, deliveryId };
 }
 
-export async function auditRows(db: Queryable, resourceId: string) {
-  const { rows } = await db.query<{ operation: string; status: number; user_id: string | null }>(
-    `SELECT operation, status, user_id FROM audit_log WHERE resource_id = $1 ORDER BY id`,
-    [resourceId],
-  );
-  return rows;
+/** The audit rows of a resource, oldest first, as GET /api/v1/audit-events shows them. */
+export async function auditRows(app: App, resourceId: string) {
+  return (await readAuditEvents(app, { resource_id: resourceId })).map(({ operation, status, user }) => ({
+    operation,
+    status,
+    user_id: user,
+  }));
 }

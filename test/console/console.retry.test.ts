@@ -3,7 +3,7 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { envelope, postSigned } from '../helpers/inbound.js';
 import { isolatedDatabase } from '../helpers/receiver.js';
-import { startTestApp, TEST_OPERATOR_KEY, type TestApp } from '../helpers/test-app.js';
+import { startTestApp, TEST_API_KEYS, TEST_OPERATOR_KEY, type TestApp } from '../helpers/test-app.js';
 
 const KEY = { 'x-api-key': TEST_OPERATOR_KEY };
 const POLL = { timeout: 20_000, interval: 100 };
@@ -36,8 +36,9 @@ describe('retry of a failed inbound event, with workers', () => {
     const retry = await request(t.app).post(`/api/v1/webhooks/events/${evt.id}/retry?source=voice`).set(KEY);
     expect(retry.status).toBe(202);
     await expect.poll(status, POLL).toBe('completed');
-    const { rows } = await t.deps.pool.query(`SELECT transcript FROM calls WHERE id = $1`, [callId]);
-    expect(rows[0].transcript).toBe('patient said fine');
+    const call = await request(t.app).get(`/api/v1/calls/${callId}`).set('x-api-key', TEST_API_KEYS[0]);
+    expect(call.status).toBe(200);
+    expect(call.body.transcript).toBe('patient said fine');
     expect((await request(t.app).post(`/api/v1/webhooks/events/${evt.id}/retry?source=voice`).set(KEY)).status).toBe(409);
     expect((await request(t.app).post(`/api/v1/webhooks/events/${evt.id}/retry?source=ehr`).set(KEY)).status).toBe(404);
   });

@@ -5,7 +5,7 @@ import { LocalEngine } from '../../src/engine/local/local-engine.js';
 import { CodeTable } from '../../src/terminology/code-table.js';
 import { starterRows } from '../../src/terminology/starter-catalog.js';
 
-const BACKTRACKING = new URL('../helpers/backtracking-engine-worker.ts', import.meta.url);
+const BACKTRACKING = new URL('../helpers/backtracking-engine-thread.ts', import.meta.url);
 /** The input of issue 16 that froze the gateway for 7 s through the old speaker-tag pattern. */
 const FREEZER = '[' + ' '.repeat(2_500) + '!x';
 
@@ -23,7 +23,7 @@ async function eventLoopStall<T>(work: () => Promise<T>): Promise<{ stallMs: num
   return { stallMs, result };
 }
 
-describe('the local engine in worker threads', () => {
+describe('the local engine in threads', () => {
   const starter = new CodeTable(starterRows());
 
   it('answers exactly as the in-process engine does', async () => {
@@ -45,7 +45,7 @@ describe('the local engine in worker threads', () => {
     }
   });
 
-  it('codes against the table in force, sent again to the worker when it changes', async () => {
+  it('codes against the table in force, sent again to the thread when it changes', async () => {
     let table = starter;
     const isolated = new IsolatedEngine({ codeTable: () => table, size: 1 });
     try {
@@ -72,17 +72,17 @@ describe('the local engine in worker threads', () => {
       expect(result.status).toBe('rejected');
       expect((result as PromiseRejectedResult).reason).toBeInstanceOf(EngineLimitError);
       expect((result as PromiseRejectedResult).reason.message).toMatch(/did not finish within 1 s/);
-      // Bounds for a loaded 2-core machine: the budget plus the worker's termination.
+      // Bounds for a loaded 2-core machine: the budget plus the thread's termination.
       expect(elapsed).toBeLessThan(6_000);
       expect(stallMs).toBeLessThan(1_000);
-      // The worker was replaced: the next call is answered.
+      // The thread was replaced: the next call is answered.
       expect((await isolated.chat([{ role: 'user', content: 'plain words' }])).message.content).toBe('plain');
     } finally {
       await isolated.close();
     }
   }, 60_000);
 
-  it('stops the work of a cancelled call at once (the signal aborts the worker), queued calls included', async () => {
+  it('stops the work of a cancelled call at once (the signal aborts the thread), queued calls included', async () => {
     const isolated = new IsolatedEngine({ codeTable: () => starter, entry: BACKTRACKING, budgetMs: 60_000, size: 1 });
     try {
       await isolated.chat([{ role: 'user', content: 'warm' }]);
@@ -102,7 +102,7 @@ describe('the local engine in worker threads', () => {
     }
   }, 60_000);
 
-  it('fails a call that exhausts its worker heap with EngineLimitError, and serves the next call', async () => {
+  it('fails a call that exhausts its thread heap with EngineLimitError, and serves the next call', async () => {
     const isolated = new IsolatedEngine({ codeTable: () => starter, entry: BACKTRACKING, maxHeapMb: 64, size: 1 });
     try {
       const err = await isolated.chat([{ role: 'user', content: 'allocate' }]).catch((e: unknown) => e);

@@ -73,3 +73,28 @@ export async function readAuditEvents(
   const body = await read(app, `/api/v1/audit-events?${query}`, OPERATOR);
   return (body.items as AuditEvent[]).reverse();
 }
+
+/**
+ * The audit rows a client's x-request-id left since `since` (oldest first). The API has no
+ * client_request_id filter (DESIGN's filters), so this reads every row since then.
+ */
+export async function readAuditByClientRequestId(app: App, clientRequestId: string, since: string): Promise<AuditEvent[]> {
+  return (await readAuditSince(app, since)).filter((r) => r.client_request_id === clientRequestId);
+}
+
+/** Every audit row since `since`, oldest first, paged back through GET /api/v1/audit-events (newest first). */
+export async function readAuditSince(app: App, since: string): Promise<AuditEvent[]> {
+  const seen = new Map<string, AuditEvent>();
+  let until: string | undefined;
+  for (;;) {
+    const query = new URLSearchParams({ since, limit: '1000', ...(until ? { until } : {}) });
+    const items = (await read(app, `/api/v1/audit-events?${query}`, OPERATOR)).items as AuditEvent[];
+    for (const item of items) seen.set(item.id, item);
+    if (items.length < 1000) break;
+    // The next page ends just after the oldest row of this one (rows of that millisecond come again; kept once).
+    const next = new Date(Date.parse(items.at(-1)!.at) + 1).toISOString();
+    if (next === until) break;
+    until = next;
+  }
+  return [...seen.values()].sort((a, b) => Number(a.id) - Number(b.id));
+}

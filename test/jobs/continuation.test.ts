@@ -11,6 +11,7 @@ describe('a step’s continuation, sent in the transaction that ends the step', 
   });
   afterAll(() => t.close());
 
+  // SQL: the job rows are pg-boss's; this unit test shows what is enqueued.
   const jobs = async (queue: string) => (await t.deps.pool.query(`SELECT data, state FROM pgboss.job WHERE name = $1`, [queue])).rows;
 
   it('sends the job with the queue’s settings, and none when the step has none', async () => {

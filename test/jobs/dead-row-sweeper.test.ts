@@ -3,7 +3,7 @@ import { autovacuumOn, tableHealth } from '../../src/db/table-health.repo.js';
 import { startDeadRowSweeper } from '../../src/jobs/dead-row-sweeper.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 
-/** Issue 20: with autovacuum off, the workers clear the dead rows ingest leaves in its hot tables. */
+/** With autovacuum off, the job runner clears the dead rows ingest leaves in its hot tables. */
 describe('dead-row sweeper', () => {
   let t: TestApp;
   beforeAll(async () => {
@@ -26,6 +26,7 @@ describe('dead-row sweeper', () => {
       if (off) await expect.poll(dead, { timeout: 20_000, interval: 250 }).toBeLessThan(1_000);
       else {
         await new Promise((r) => setTimeout(r, 1_000));
+        // SQL: PostgreSQL's own statistics show the vacuum (no state of the service).
         const { rows } = await t.deps.pool.query(`SELECT vacuum_count::int AS n FROM pg_stat_user_tables WHERE relname = 'inbound_events'`);
         expect(rows[0].n).toBe(0);
       }

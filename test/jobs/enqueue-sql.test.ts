@@ -6,6 +6,7 @@ import { startTestApp, type TestApp } from '../helpers/test-app.js';
 /** Enqueues one job per data object through enqueueJobsSql, in one statement, as the ingest does. */
 async function enqueueBySql(t: TestApp, queue: string, data: object[]): Promise<number> {
   const enqueue = enqueueJobsSql(queue, 'new_jobs');
+  // SQL: this unit test runs the enqueue SQL itself.
   const { rows } = await t.deps.pool.query(
     `WITH new_jobs AS (SELECT value AS job_data FROM jsonb_array_elements($1::jsonb)),
      ${enqueue.ctes}
@@ -40,6 +41,7 @@ describe('jobs enqueued inside our own statements (pgboss.repo.ts enqueueJobsSql
     await t.deps.boss.insert(queue, [{ data: { by: 'boss' } }]);
     expect(await enqueueBySql(t, queue, [{ by: 'sql' }])).toBe(1);
 
+    // SQL: the job rows are pg-boss's; this unit test shows their timing columns.
     const { rows } = await t.deps.pool.query(
       `SELECT *, keep_until - start_after AS kept_for, created_on - start_after AS created_lag FROM pgboss.job WHERE name = $1`,
       [queue],

@@ -27,6 +27,7 @@ describe('housekeeping', () => {
     expect(removed.rateLimitWindows).toBeGreaterThanOrEqual(1);
     expect(removed.idempotencyKeys).toBeGreaterThanOrEqual(1);
 
+    // SQL: the rate-limit and idempotency rows have no API; the point is that housekeeping deletes them.
     const left = await db.query(
       `SELECT key FROM rate_limit_hits WHERE key LIKE $1 UNION ALL SELECT key FROM idempotency_keys WHERE key LIKE $1 ORDER BY 1`,
       [`%${tag}`],

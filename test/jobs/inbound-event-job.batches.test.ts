@@ -27,6 +27,7 @@ describe('inbound event job, in batches', () => {
   });
 
   const states = async (ids: string[]) =>
+    // SQL: the job's batch is run on a pool with no app; all rows of the batch, by status.
     (
       await t.deps.pool.query<{ status: string; n: number }>(
         `SELECT status, count(*)::int AS n FROM inbound_events WHERE id = ANY($1::uuid[]) GROUP BY status`,
@@ -48,8 +49,10 @@ describe('inbound event job, in batches', () => {
     runner = await startJobRunner(t.deps);
     await expect.poll(() => states(ids), { timeout: 20_000, interval: 100 }).toEqual([{ status: 'completed', n: 240 }]);
     expect(performance.now() - started).toBeLessThan(15_000);
+    // SQL: the batch's catalog writes, counted on a pool with no app.
     const centers = await t.deps.pool.query(`SELECT count(*)::int AS n FROM centers WHERE id LIKE $1`, [`${prefix}-%`]);
     expect(centers.rows[0].n).toBe(40);
+    // SQL: every row of the batch claimed once (attempts).
     const attempts = await t.deps.pool.query(`SELECT DISTINCT attempts FROM inbound_events WHERE id = ANY($1::uuid[])`, [ids]);
     expect(attempts.rows).toEqual([{ attempts: 1 }]);
   });
@@ -82,6 +85,7 @@ describe('inbound event job, in batches', () => {
           { status: 'failed', n: 1 },
         ]),
       );
+    // SQL: the one bad row's state, on a pool with no app.
     const bad = await t.deps.pool.query(`SELECT status, attempts, error FROM inbound_events WHERE id = $1`, [stored[7].id]);
     expect(bad.rows[0]).toMatchObject({ status: 'failed', attempts: 1 });
     expect(bad.rows[0].error.details).toMatch(/time zone/);

@@ -25,6 +25,7 @@ describe('data retention: the hourly housekeeping job redacts working copies of 
   });
 
   const inbound = async (eventId: string) =>
+    // SQL: the guarantee is the retention redaction of the stored data, which the API never shows.
     (
       await t.deps.pool.query(`SELECT data, type, status, group_id, redacted_at, received_at FROM inbound_events WHERE event_id = $1`, [
         eventId,
@@ -60,6 +61,7 @@ describe('data retention: the hourly housekeeping job redacts working copies of 
     const after = await inbound(oldEvent.id);
     expect(after).toMatchObject({ data: {}, type: 'encounter.transcript', status: 'completed', group_id: old.group_id });
     expect(after.received_at).toEqual(before.received_at);
+    // SQL: retention redaction of the outbox (no read API), the point of this test.
     const outbox = (await t.deps.pool.query(`SELECT type, data, redacted_at FROM outbox WHERE group_id = $1`, [old.group_id])).rows;
     expect(outbox.length).toBeGreaterThan(0);
     for (const o of outbox) expect(o).toMatchObject({ data: {}, redacted_at: expect.any(Date) });
@@ -68,6 +70,7 @@ describe('data retention: the hourly housekeeping job redacts working copies of 
     // The fresh encounter keeps its copies.
     expect((await inbound(freshEvent.id)).data.transcript).toContain(`${marker}-fresh`);
     expect(
+      // SQL: retention leaves fresh outbox rows alone (no read API).
       (await t.deps.pool.query(`SELECT count(*)::int AS n FROM outbox WHERE group_id = $1 AND redacted_at IS NULL`, [fresh.group_id]))
         .rows[0].n,
     ).toBeGreaterThan(0);
@@ -82,6 +85,7 @@ describe('data retention: the hourly housekeeping job redacts working copies of 
       event_id: string;
     }>;
     expect(deliveries).toHaveLength(2);
+    // SQL: the old group's outbox ids, to find its redacted delivery (no read API).
     const oldOutboxIds = (await t.deps.pool.query(`SELECT id FROM outbox WHERE group_id = $1`, [old.group_id])).rows.map((r) => r.id);
     const redactedDelivery = deliveries.find((d) => oldOutboxIds.includes(d.event_id))!;
     const replay = await request(t.app).post(`/api/v1/webhook-deliveries/${redactedDelivery.id}/replay`).set(operator);

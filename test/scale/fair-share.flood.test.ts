@@ -7,9 +7,9 @@ import { startIsolatedTestApp, type TestApp } from '../helpers/test-app.js';
 import { newCaller, type Caller } from '../helpers/tokens.js';
 import { newThread, runBody, VISIT } from '../runs/runs.builders.js';
 
-/** Every engine call holds its worker this long (test/helpers/paced-engine-worker.ts). */
+/** Every engine call holds its worker this long (test/helpers/paced-engine-thread.ts). */
 const ENGINE_CALL_MS = 400;
-const PACED = new URL('../helpers/paced-engine-worker.ts', import.meta.url);
+const PACED = new URL('../helpers/paced-engine-thread.ts', import.meta.url);
 const NOTE = 'Assessment: acute pharyngitis. Type 2 diabetes mellitus without complications. Plan: rest and fluids.';
 
 describe('fair share: one group floods runs and codify, another group is served in turn', { timeout: 180_000 }, () => {

@@ -115,6 +115,7 @@ describe('scale-out: two API and two worker processes on one database', () => {
   }
 
   async function state() {
+    // SQL: scale guard: nothing left open across the whole database after the run.
     const { rows } = await pool.query(
       `SELECT (SELECT count(*) FROM runs WHERE status IN ('pending', 'running'))::int AS open_runs,
               (SELECT count(*) FROM runs WHERE status = 'failed')::int AS failed_runs,
@@ -128,6 +129,7 @@ describe('scale-out: two API and two worker processes on one database', () => {
 
   /** For a failure message: deliveries not delivered, with their lease and their jobs' pg-boss state. */
   async function stragglers(): Promise<string> {
+    // SQL: diagnostics: the deliveries with their pg-boss jobs.
     const { rows } = await pool.query(
       `SELECT d.id, d.status, d.attempt_count, d.lease_until IS NOT NULL AS leased, d.next_attempt_at,
               (SELECT json_agg(json_build_object('state', j.state, 'retries', j.retry_count, 'started', j.started_on))
@@ -154,6 +156,7 @@ describe('scale-out: two API and two worker processes on one database', () => {
 
   /** Each run completed once (one assistant message, one run.completed), each pipeline once (one note, one note.ready). */
   async function verifyBatch(batch: Batch): Promise<{ rerunRuns: number; retriedEvents: number }> {
+    // SQL: scale guard: every run with its reply and its run.completed, none duplicated.
     const runs = await pool.query(
       `SELECT r.id, r.status, r.attempts,
               (SELECT count(*) FROM thread_messages m WHERE m.run_id = r.id AND m.role = 'assistant')::int AS replies,
@@ -165,6 +168,7 @@ describe('scale-out: two API and two worker processes on one database', () => {
     for (const r of runs.rows) expect(r, `run ${r.id}`).toMatchObject({ status: 'completed', replies: 1, completed_events: 1 });
 
     // Per thread, the runs' messages in submission order: user, assistant, three times.
+    // SQL: scale guard: every thread's messages in order, none duplicated.
     const threads = await pool.query(
       `SELECT thread_id, array_agg(role ORDER BY id) AS roles FROM thread_messages WHERE thread_id = ANY($1::uuid[]) GROUP BY thread_id`,
       [batch.threads],
@@ -172,6 +176,7 @@ describe('scale-out: two API and two worker processes on one database', () => {
     expect(threads.rows).toHaveLength(THREADS);
     for (const t of threads.rows) expect(t.roles).toEqual(Array.from({ length: ROUNDS }, () => ['user', 'assistant']).flat());
 
+    // SQL: scale guard: every event with its note.ready, note, transcription and run counted once.
     const events = await pool.query(
       `SELECT e.event_id, e.status, e.attempts,
               (SELECT count(*) FROM outbox o WHERE o.type = 'note.ready' AND o.data->>'event_id' = e.event_id)::int AS ready,
@@ -189,11 +194,13 @@ describe('scale-out: two API and two worker processes on one database', () => {
 
   /** Every outbound event has one delivery, delivered; the ledger records one 2xx attempt per delivery. */
   async function verifyDeliveries() {
+    // SQL: scale guard: every delivery with its attempts, none sent twice.
     const { rows } = await pool.query(
       `SELECT d.id, d.status,
               (SELECT count(*) FROM webhook_delivery_attempts a WHERE a.delivery_id = d.id AND a.status_code BETWEEN 200 AND 299)::int AS ok_attempts
        FROM webhook_deliveries d`,
     );
+    // SQL: scale guard: one delivery per outbox event (the outbox has no read API).
     const outbox = (await pool.query(`SELECT count(*)::int AS n FROM outbox`)).rows[0].n;
     expect(rows).toHaveLength(outbox);
     for (const d of rows) expect(d, `delivery ${d.id}`).toMatchObject({ status: 'delivered', ok_attempts: 1 });
@@ -227,6 +234,7 @@ describe('scale-out: two API and two worker processes on one database', () => {
       // Kill while the workers are busy: some runs or pipelines started and not finished.
       await waitFor(
         async () => {
+          // SQL: scale guard: nothing running or open after the stop.
           const { rows } = await pool.query(
             `SELECT (SELECT count(*) FROM runs WHERE status = 'running')::int AS runs,
                     (SELECT count(*) FROM inbound_events WHERE status = 'processing')::int AS events`,

@@ -47,6 +47,7 @@ describe('stored secrets: key id, bound to their row, rotation', () => {
       .send(raw);
   };
   const storedSecret = async (id: string) =>
+    // SQL: the guarantee is how the secret is sealed at rest (the API never shows it).
     (await t.deps.pool.query<{ secret: string }>(`SELECT secret FROM integrations WHERE id = $1`, [id])).rows[0].secret;
 
   it('seals with the key id, and a sealed value moved to another row opens nowhere (401, not its secret)', async () => {
@@ -104,6 +105,7 @@ describe('stored secrets: key id, bound to their row, rotation', () => {
     });
     expect(rotated.code, rotated.stderr).toBe(0);
     expect(rotated.stdout).toMatch(new RegExp(`Re-sealed \\d+ stored secrets? under key ${keyId(Buffer.from(NEW_KEY, 'hex'))}`));
+    // SQL: the guarantee is that no secret is left in clear anywhere.
     const { rows } = await t.deps.pool.query<{ secret: string }>(
       `SELECT secret FROM integrations WHERE secret <> '' UNION ALL SELECT secret FROM webhook_endpoints WHERE secret <> ''`,
     );

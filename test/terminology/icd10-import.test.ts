@@ -41,7 +41,9 @@ describe.runIf(Boolean(inject('adminDatabaseUrl')))('ICD-10-CM import into Postg
     await db.drop();
   });
 
+  // SQL: the import into the table, on a pool with no app.
   const count = async () => (await pool.query(`SELECT count(*)::int AS n FROM icd10_codes`)).rows[0].n;
+  // SQL: the import records, on a pool with no app.
   const imports = async () => (await pool.query(`SELECT count(*)::int AS n FROM icd10_imports`)).rows[0].n;
 
   it('imports a codes file, and the same content again is a no-op', async () => {
@@ -57,6 +59,7 @@ describe.runIf(Boolean(inject('adminDatabaseUrl')))('ICD-10-CM import into Postg
   it('replaces the table when the content differs, in one transaction', async () => {
     const changed = await importIcd10(pool, { codesFile: file('changed.txt', 'I10     Essential (primary) hypertension\n') });
     expect(changed.status).toBe('imported');
+    // SQL: the table as the failed import left it.
     expect((await pool.query(`SELECT code FROM icd10_codes`)).rows).toEqual([{ code: 'I10' }]);
   });
 
@@ -64,6 +67,7 @@ describe.runIf(Boolean(inject('adminDatabaseUrl')))('ICD-10-CM import into Postg
     await expect(importIcd10(pool, { codesFile: file('bad.txt', 'I10     Hypertension\n12345   not a code\n') })).rejects.toThrow(
       /malformed line 2/,
     );
+    // SQL: the table as the failed import left it.
     expect((await pool.query(`SELECT code FROM icd10_codes`)).rows).toEqual([{ code: 'I10' }]);
   });
 
@@ -74,6 +78,7 @@ describe.runIf(Boolean(inject('adminDatabaseUrl')))('ICD-10-CM import into Postg
     );
     const res = await importIcd10(pool, { codesFile: file('small2.txt', SMALL), categoriesFile: categories });
     expect(res).toMatchObject({ status: 'imported', codeCount: 3, headerCount: 1 });
+    // SQL: the stored flags (billable, header, section), on a pool with no app.
     const { rows } = await pool.query(
       `SELECT code, billable, is_header, section FROM icd10_codes WHERE code IN ('I10', 'E11') ORDER BY code`,
     );

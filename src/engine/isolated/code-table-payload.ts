@@ -1,21 +1,21 @@
 import { CodeTable } from '../../terminology/code-table.js';
 import { shippedCodeTable, type TableInForce } from '../../terminology/shipped-release.js';
 
-/** A code table as posted to an engine worker: two strings and a byte array clone in one copy each. */
+/** A code table as posted to an engine thread: two strings and a byte array clone in one copy each. */
 export interface CodeTablePayload {
   codes: string;
   descriptions: string;
   billable: Uint8Array;
 }
 
-/** The table in force as posted: its rows, or the name of the shipped release (the worker reads the file itself). */
+/** The table in force as posted: its rows, or the name of the shipped release (the thread reads the file itself). */
 export type TablePayload = CodeTablePayload | { shipped: true };
 
 export function payloadOf(table: TableInForce): TablePayload {
   return table === 'shipped' ? { shipped: true } : toPayload(table);
 }
 
-/** The worker's table: the shipped release, read from its file, or the rows posted. */
+/** The thread's table: the shipped release, read from its file, or the rows posted. */
 export function tableOf(payload: TablePayload): CodeTable {
   return 'shipped' in payload ? shippedCodeTable() : fromPayload(payload);
 }
@@ -33,7 +33,7 @@ export function toPayload(table: CodeTable): CodeTablePayload {
   return { codes: codes.join('\n'), descriptions: descriptions.join('\n'), billable };
 }
 
-/** The worker's own table, built from the same rows as the one in force in the main thread. */
+/** The thread's own table, built from the same rows as the one in force in the main thread. */
 export function fromPayload(payload: CodeTablePayload): CodeTable {
   const codes = payload.codes ? payload.codes.split('\n') : [];
   const descriptions = payload.descriptions.split('\n');

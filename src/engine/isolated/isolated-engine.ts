@@ -1,5 +1,5 @@
 import { availableParallelism } from 'node:os';
-import { WorkerBusyError, WorkerCrashError, WorkerPool, WorkerTimeoutError } from '../../lib/worker-pool.js';
+import { ThreadBusyError, ThreadCrashError, ThreadPool, ThreadTimeoutError } from '../../lib/thread-pool.js';
 import type { Logger } from '../../lib/logger.js';
 import type { TableInForce } from '../../terminology/shipped-release.js';
 import type {
@@ -21,14 +21,14 @@ import { capLineLengths } from './line-cap.js';
 export const ENGINE_BUDGET_MS = 30_000;
 
 export interface IsolatedEngineOptions {
-  /** The table in force (reloaded after an import); each worker is sent its rows when it changes, or reads the shipped release itself. */
+  /** The table in force (reloaded after an import); each thread is sent its rows when it changes, or reads the shipped release itself. */
   codeTable: () => TableInForce;
-  /** Worker threads; default: one per core beyond the first, at most 2. */
+  /** Threads; default: one per core beyond the first, at most 2. */
   size?: number;
   budgetMs?: number;
-  /** Another worker module speaking the same protocol (tests). */
+  /** Another thread module speaking the same protocol (tests). */
   entry?: URL;
-  /** Old-generation heap cap per worker, in MB. */
+  /** Old-generation heap cap per thread, in MB. */
   maxHeapMb?: number;
   /** For PHI-free notices when a call is stopped. */
   logger?: Logger;
@@ -37,25 +37,25 @@ export interface IsolatedEngineOptions {
 }
 
 /**
- * The local engine, run in worker threads so that no input can block the HTTP event loop: each
- * call gets `budgetMs` of work; a call over it (or one that exhausts its worker's heap) stops its
- * worker, which is replaced, and fails with EngineLimitError (a run ends `failed`, codify answers
+ * The local engine, run in threads so that no input can block the HTTP event loop: each
+ * call gets `budgetMs` of work; a call over it (or one that exhausts its thread's heap) stops its
+ * thread, which is replaced, and fails with EngineLimitError (a run ends `failed`, codify answers
  * 422). Lines reach the engine at most MAX_LINE_CHARS long. Waiting calls are served by group in
- * turn (lib/worker-pool.ts), so another group's burst delays a call by the running calls only.
+ * turn (lib/thread-pool.ts), so another group's burst delays a call by the running calls only.
  */
 export class IsolatedEngine implements ClinicalEngine {
   readonly name = 'local';
-  private readonly pool: WorkerPool;
+  private readonly pool: ThreadPool;
   private readonly budgetMs: number;
   private readonly versions = new WeakMap<object, number>();
   private lastVersion = 0;
 
   constructor(private readonly options: IsolatedEngineOptions) {
     this.budgetMs = options.budgetMs ?? ENGINE_BUDGET_MS;
-    this.pool = new WorkerPool({
-      entry: options.entry ?? new URL(`./engine-worker${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url),
+    this.pool = new ThreadPool({
+      entry: options.entry ?? new URL(`./engine-thread${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url),
       size: options.size ?? Math.max(1, Math.min(2, availableParallelism() - 1)),
-      // A small young generation: building the table's index in a worker peaked 25 MB higher with
+      // A small young generation: building the table's index in a thread peaked 25 MB higher with
       // V8's default (48 MB), at no measurable cost in speed.
       resourceLimits: { maxOldGenerationSizeMb: options.maxHeapMb ?? 512, maxYoungGenerationSizeMb: 8 },
       maxQueuePerGroup: options.maxQueuePerGroup,
@@ -82,7 +82,7 @@ export class IsolatedEngine implements ClinicalEngine {
     });
   }
 
-  /** Terminates the workers (runtime shutdown). */
+  /** Terminates the threads (runtime shutdown). */
   close(): Promise<void> {
     return this.pool.close();
   }
@@ -91,16 +91,16 @@ export class IsolatedEngine implements ClinicalEngine {
     try {
       return await this.pool.run<T>(op, args, { timeoutMs: this.budgetMs, signal: options?.signal, setup, group: options?.group });
     } catch (err) {
-      if (err instanceof WorkerBusyError) throw new EngineUnavailableError(`The clinical engine is busy: ${err.message}`);
-      if (err instanceof WorkerTimeoutError || err instanceof WorkerCrashError) {
+      if (err instanceof ThreadBusyError) throw new EngineUnavailableError(`The clinical engine is busy: ${err.message}`);
+      if (err instanceof ThreadTimeoutError || err instanceof ThreadCrashError) {
         // Operation and reason only: never the input.
-        this.options.logger?.warn('engine worker replaced', { operation: op, reason: err.message, budget_ms: this.budgetMs });
+        this.options.logger?.warn('engine thread replaced', { operation: op, reason: err.message, budget_ms: this.budgetMs });
       }
-      if (err instanceof WorkerTimeoutError && err.during === 'work') {
+      if (err instanceof ThreadTimeoutError && err.during === 'work') {
         throw new EngineLimitError(`The clinical engine did not finish within ${Math.round(this.budgetMs / 1000)} s; the work was stopped`);
       }
-      if (err instanceof WorkerCrashError || err instanceof WorkerTimeoutError) {
-        if (err instanceof WorkerCrashError && err.outOfMemory)
+      if (err instanceof ThreadCrashError || err instanceof ThreadTimeoutError) {
+        if (err instanceof ThreadCrashError && err.outOfMemory)
           throw new EngineLimitError('The clinical engine ran out of memory on this input; the work was stopped');
         throw new EngineUnavailableError(`The clinical engine is unavailable (${err.message})`);
       }

@@ -8,14 +8,14 @@ const byId = z.object({ id: z.string().trim().min(1).max(100) });
 
 /**
  * A catalog change that cannot apply (a service whose center is gone: a client error) will not
- * apply on retry either: the worker fails it once (jobs/job-failure.ts isPermanent).
+ * apply on retry either: the job fails it once (jobs/job-failure.ts isPermanent).
  */
 const applyOnce = (fn: () => Promise<unknown>) => fn().then(() => undefined);
 
 /**
  * EHR/HIS events that keep the centers catalog. Upserts and deletes are idempotent by id. A
- * center upsert or delete is one statement, atomic by itself: no BEGIN and COMMIT round trips
- * (issue 20); a service upsert checks its center first, so it keeps its transaction.
+ * center upsert or delete is one statement, atomic by itself: no BEGIN and COMMIT round trips;
+ * a service upsert checks its center first, so it keeps its transaction.
  */
 export const catalogEventTypes: InboundEventType[] = [
   {

@@ -33,8 +33,8 @@ export async function countCenters(db: Queryable): Promise<number> {
 
 /**
  * A center that is already stored as sent is left as it is: no new row version, and `updated_at`
- * stays the time it last changed (EHR feeds resend whole catalogs; issue 20: an unchanged upsert
- * was the largest share of the workers' database time per catalog event).
+ * stays the time it last changed (EHR feeds resend whole catalogs, and rewriting an unchanged row
+ * would be most of the database's work for such an event).
  */
 const CENTER_UPSERT = `ON CONFLICT (id) DO UPDATE SET name = EXCLUDED.name, address_line = EXCLUDED.address_line, city = EXCLUDED.city,
        postal_code = EXCLUDED.postal_code, country = EXCLUDED.country, phone = EXCLUDED.phone,

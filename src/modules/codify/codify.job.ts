@@ -23,7 +23,7 @@ export const CODIFY_QUEUE = 'codify';
  * once per process, woken by NOTIFY and by the end of the one before.
  */
 export const codifyJob = defineJob<CodifyJobData, AppDeps>({
-  // A request waits for it, so retry fast; a missed heartbeat (dead worker) retries in 30 s.
+  // A request waits for it, so retry fast; a missed heartbeat (a dead process) retries in 30 s.
   queue: {
     name: CODIFY_QUEUE,
     options: {

@@ -105,7 +105,7 @@ export async function claimCodifyRun(db: Queryable, id: string): Promise<Claimed
 
 /**
  * Ends a codification that has not ended yet, dropping its input text; undefined when it had ended
- * already (a time-out and the worker racing), else its continuation (null: none), to send in the
+ * already (a time-out and the job racing), else its continuation (null: none), to send in the
  * same transaction.
  */
 export async function endCodifyRun(

@@ -31,7 +31,7 @@ const normalise = (pages: string[]) =>
  * The PDF's text in reading order, pages joined (as unpdf's extractText with mergePages), read
  * page by page as a stream so that a document over the limits stops as soon as it passes them:
  * more than MAX_PDF_PAGES pages, or text over MAX_PDF_TEXT_BYTES (a small file may inflate to
- * millions of characters). Runs in a worker thread (pdf-worker.ts) under a time budget.
+ * millions of characters). Runs in a thread (pdf-thread.ts) under a time budget.
  */
 export async function extractPdfText(bytes: Uint8Array): Promise<PdfText> {
   let doc: Awaited<ReturnType<typeof getDocumentProxy>>;

@@ -8,7 +8,7 @@ import { runStatus } from '../runs/runs.repo.js';
 
 /**
  * POST /api/v1/console/runs/{id}/cancel: the operator's path to the runs cancel use case, for a
- * run of any group. The run ends `failed` with error `Cancelled` (its worker sees it and stops);
+ * run of any group. The run ends `failed` with error `Cancelled` (its job sees it and stops);
  * an ended run is a 409. Audited with the operator key's fingerprint (auditedAtOnce in routes.ts).
  */
 export function cancelRunAsOperator(pool: Pool) {

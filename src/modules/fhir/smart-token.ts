@@ -46,7 +46,7 @@ export class TokenError extends Error {
 
 /**
  * Access tokens of SMART Backend Services clients (client-credentials grant with a signed JWT
- * assertion), each kept until shortly before it expires. One per delivery worker process.
+ * assertion), each kept until shortly before it expires. One per process that runs delivery jobs.
  */
 export class SmartTokenCache {
   private readonly tokens = new Map<string, { token: string; until: number }>();

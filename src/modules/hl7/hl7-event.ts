@@ -13,7 +13,7 @@ export const TRANSCRIPT_TYPES = ['MDM^T02', 'ORU^R01'] as const;
 export const ADT_TYPES = ['ADT^A01', 'ADT^A04', 'ADT^A08'] as const;
 export const HL7_TYPES: readonly string[] = [...TRANSCRIPT_TYPES, ...ADT_TYPES];
 
-/** What reading a message needs of its sender (plain data: it is posted to the reader's worker too). */
+/** What reading a message needs of its sender (plain data: it is posted to the reader's thread too). */
 export type Hl7SenderProfile = Pick<
   Integration,
   'id' | 'sending_application' | 'sending_facility' | 'group_ids' | 'facility_groups' | 'identifier_systems'

@@ -18,7 +18,7 @@ const controlCharacter = () => cannotProcess(HL7_ERROR.dataTypeError, 'A field c
  * Decodes, checks and parses a whole message of a known sender and maps it to its inbound event.
  * Every step is linear in the message's size (one native scan for control characters; splitting on
  * separators), and it touches nothing but its arguments: it runs on the event loop for small
- * messages and in the reader's worker thread for large ones (hl7-reader.ts).
+ * messages and in the reader's thread for large ones (hl7-reader.ts).
  */
 export function readHl7Message(bytes: Uint8Array, charset: string, sender: Hl7SenderProfile): Hl7ReadResult {
   let type = '';

@@ -37,7 +37,7 @@ export interface InboundEventType<D = any> {
   process(deps: EventWorkDeps, event: StoredInboundEvent): Promise<void | 'continues'>;
   /**
    * Optional: the work of many events of this type at once (one statement for a batch), in the
-   * order given. When it throws, the worker falls back to process() for each, so one bad event
+   * order given. When it throws, the job falls back to process() for each, so one bad event
    * fails only itself.
    */
   processMany?(deps: EventWorkDeps, events: OpenInboundEvent[]): Promise<void>;

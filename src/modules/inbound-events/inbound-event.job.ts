@@ -22,8 +22,8 @@ const EVENTS_PER_ROUND = 200;
 const PACE_MS = 300;
 
 /**
- * The inbound event job, in batches (issue 20): with one job per fetch, the worker's eight round
- * trips per event fell behind ingest at once (ROLE=all). Each job of a batch is settled by its own
+ * The inbound event job, in batches: with one job per fetch, the round trips each event costs
+ * (eight) cannot keep pace with ingest. Each job of a batch is settled by its own
  * events' outcomes, and an event's last attempt is its job's. Its work never waits on other jobs
  * (a documentation pipeline goes on by continuation), so catalog and call events never queue
  * behind a pipeline.
@@ -43,7 +43,7 @@ export const inboundEventJob = defineJob<InboundEventJob, AppDeps>({
     },
   },
   schema: inboundEventJobSchema,
-  // notifyPollingIntervalSeconds: a NOTIFY wakes a worker only for jobs sent while it listens; a
+  // notifyPollingIntervalSeconds: a NOTIFY wakes a job loop only for jobs sent while it listens; a
   // backlog (after a restart or an outage) is drained by polling, which pg-boss otherwise does
   // every 30 s when NOTIFY is on. burstWhenBatchFull: while fetches come back full, fetch again at
   // once rather than after that poll (without it a backlog drained at one batch per second).

@@ -59,7 +59,7 @@ export interface IngestOutcome {
  * because their integration was revoked. The batch travels as one JSON document: one
  * JSON.stringify, no per-value escaping.
  *
- * Revocation is checked again here (issue 32): the sender was found in force before its body was
+ * Revocation is checked again here: the sender was found in force before its body was
  * read, but a revoke may commit while the body trickles in. The statement locks the integrations
  * of its batch FOR SHARE and keeps only those not revoked: a revoke committed before the statement
  * began is in its snapshot, one committed while it waits for the lock is seen by READ COMMITTED's
@@ -68,8 +68,8 @@ export interface IngestOutcome {
  * Events of the deployment-wide senders (no integration) take no lock.
  *
  * Each new event gets its own job `{id}`, except those marked sharedJob: they share one job
- * `{ids: [...]}` for the statement (issue 20: pg-boss's job row, its fetch and its completion
- * were the largest share of the database's work per catalog event). The worker still processes,
+ * `{ids: [...]}` for the statement (a pg-boss job row, its fetch and its completion per event
+ * would cost the database more than applying the event). The job still processes,
  * retries and records each event by itself (process-events.ts).
  */
 export async function insertInboundEventsWithJobs(db: Queryable, events: NewInboundEvent[]): Promise<IngestOutcome> {
@@ -178,7 +178,7 @@ export async function markCompletedUnclaimed(db: Queryable, ids: string[]): Prom
   });
 }
 
-/** Many events completed in one statement (the batch worker's successes). */
+/** Many events completed in one statement (the batch job's successes). */
 export async function markCompleted(db: Queryable, ids: string[]): Promise<void> {
   if (ids.length === 0) return;
   await db.query({

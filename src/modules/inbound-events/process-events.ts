@@ -72,8 +72,8 @@ async function processClaimed(deps: AppDeps, event: StoredInboundEvent, lastAtte
 
 /**
  * Events of one type in one call of its processMany(); false when it threw (nothing is logged:
- * process() will say why). One log line for the batch, naming its events (issue 20: a line per
- * event was a tenth of the worker's CPU).
+ * process() will say why). One log line for the batch, naming its events (a line per event
+ * costs CPU and says nothing more).
  */
 async function processedTogether(deps: AppDeps, group: OpenInboundEvent[]): Promise<boolean> {
   try {

@@ -63,7 +63,7 @@ export interface NewNoteInput {
 /**
  * Creates a note at version 1 with its `note.created` event, in the caller's transaction. With an
  * `id` that exists already in the group it returns the stored note and writes nothing (a retried
- * pipeline step). Links are not checked here: the HTTP handler checks them, the extraction worker
+ * pipeline step). Links are not checked here: the HTTP handler checks them, the extraction job
  * passes its own thread, run and transcription.
  */
 export async function saveNewNote(tx: Queryable, input: NewNoteInput): Promise<ClinicalNote> {
@@ -235,7 +235,7 @@ export interface UpdateNoteContentInput {
 }
 
 /**
- * The extraction worker's update: new content (and template), the thread and one more run linked.
+ * The extraction job's update: new content (and template), the thread and one more run linked.
  * A new version with a `note.updated` event; undefined when the note is not in the group.
  */
 export async function updateNoteContent(tx: Queryable, input: UpdateNoteContentInput): Promise<ClinicalNote | undefined> {

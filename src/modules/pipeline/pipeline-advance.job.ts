@@ -20,7 +20,7 @@ export type PipelineAdvance = z.infer<typeof pipelineAdvanceSchema>;
  * (PermanentJobFailure), or the last attempt's failure, fails the pipeline and its event.
  */
 export const pipelineAdvanceJob = defineJob<PipelineAdvance, AppDeps>({
-  // Its steps are short (rows and a job each): retry soon; a missed heartbeat (dead worker) retries in 30 s.
+  // Its steps are short (rows and a job each): retry soon; a missed heartbeat (a dead process) retries in 30 s.
   queue: {
     name: PIPELINE_ADVANCE_QUEUE,
     options: {

@@ -15,7 +15,7 @@ export const cancelQuery = z.looseObject({
 
 /**
  * POST .../runs/{runId}/cancel: a pending or running run ends `failed` with error `Cancelled`
- * (its worker sees the change and stops); a run that has already ended is a 409.
+ * (its job sees the change and stops); a run that has already ended is a 409.
  */
 export function cancelRun(pool: Pool) {
   return async (req: Request<RunParams>, res: Response) => {

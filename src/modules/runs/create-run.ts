@@ -10,7 +10,7 @@ import { isChatHeader, messagesTranscript, runRequestBody, type RunRequestBody }
 import { lockThread, threadHasActiveRun, type Run } from './runs.repo.js';
 import { enqueueRun } from './enqueue-run.js';
 
-/** An extraction's source and target must exist in the caller's group: 404 naming them, now rather than in the worker. */
+/** An extraction's source and target must exist in the caller's group: 404 naming them, now rather than in the job. */
 async function checkExtractionLinks(tx: Queryable, groupId: string, body: RunRequestBody): Promise<void> {
   const { transcription_id: transcriptionId, note_id: noteId } = body.config.configurable;
   if (transcriptionId !== undefined) {

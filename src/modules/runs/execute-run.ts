@@ -91,7 +91,7 @@ function engineFailure(err: unknown): RunError {
 }
 
 export interface ExecuteOptions {
-  /** pg-boss's signal: aborted when this worker lost the job (expired, failed by heartbeat). */
+  /** pg-boss's signal: aborted when this process lost the job (expired, failed by heartbeat). */
   jobSignal?: AbortSignal;
 }
 

@@ -5,7 +5,7 @@ import { abandonRun } from './execute-run.js';
 import { RUN_DEAD_QUEUE, RUN_QUEUE } from './run-execute.job.js';
 
 /**
- * A run job that failed for good (its worker crashed on every attempt, or the database was down
+ * A run job that failed for good (its process crashed on every attempt, or the database was down
  * for the last one) is copied here by pg-boss. Its run ends failed, and the failed job is deleted:
  * on the key_strict_fifo queue it would otherwise hold back every later run of the thread.
  */

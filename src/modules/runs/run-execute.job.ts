@@ -3,7 +3,7 @@ import type { AppDeps } from '../../app-deps.js';
 import { defineJob } from '../../jobs/define-job.js';
 import { abandonRun, executeRun } from './execute-run.js';
 
-type RunWorkerDeps = Pick<AppDeps, 'boss' | 'pool' | 'engine' | 'notifications' | 'logger'>;
+type RunJobDeps = Pick<AppDeps, 'boss' | 'pool' | 'engine' | 'notifications' | 'logger'>;
 
 /** Data of a run job: ids only. */
 export const runJobSchema = z.object({
@@ -29,8 +29,8 @@ export const RUN_DEAD_QUEUE = 'run-execute-dead';
  * job of its key, i.e. the thread. Run failures are stored on the run and the job completes;
  * only infrastructure errors throw (pg-boss retries), and the last attempt ends the run instead.
  */
-export const runExecuteJob = defineJob<RunJob, RunWorkerDeps>({
-  // key_strict_fifo: per-thread FIFO; a crashed worker's job is retried after a missed heartbeat, never reordered.
+export const runExecuteJob = defineJob<RunJob, RunJobDeps>({
+  // key_strict_fifo: per-thread FIFO; a crashed process's job is retried after a missed heartbeat, never reordered.
   queue: {
     name: RUN_QUEUE,
     options: {

@@ -28,7 +28,7 @@ export interface Run {
   visit_id: string | null;
 }
 
-/** What the worker needs beyond the API view: who asked, and what. */
+/** What the run job needs beyond the API view: who asked, and what. */
 export interface StoredRun extends Run {
   group_id: string;
   user_id: string;

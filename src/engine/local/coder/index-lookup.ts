@@ -3,7 +3,7 @@ import type { IndexTabular } from '../../../terminology/index-tabular.js';
 import { wordStems } from '../../../terminology/text-normalize.js';
 import type { Assertion } from './assertions.js';
 import { completeCode, newerFit, type Stated } from './complete-code.js';
-import { mainTermsByStems, readingOf, type TitleReading } from './index-terms.js';
+import { firstStemOf, mainTermsByStems, NOTHING, readingOf, stemNumbers, type TitleReading } from './index-terms.js';
 import { forEachStemPhrase, type Mention, type SentenceStems } from './mention.js';
 
 /** The note as the Index lookup reads it: stems stated anywhere (for "with"), and the encounter. */
@@ -20,6 +20,9 @@ export interface IndexNote {
   reachable: Map<number, readonly number[]>;
   /** per term, the subterms whose titles start with a stem of the note, found on first use */
   starting: Map<number, readonly number[]>;
+  /** stems numbered when the note was read (stemNumbers): `mark` holds which of them it states */
+  known: number;
+  mark: Uint8Array;
 }
 
 /** The note as the Index lookup reads it, from its sentences' stems and assertions. */
@@ -39,7 +42,13 @@ export function indexNoteOf(
   }
   if (noteStems.has(RIGHT) || noteStems.has(LEFT)) noteStems.add(UNILATERAL);
   if (noteStems.has(BOTH)) noteStems.add(BILATERAL);
-  return { it, table, notePresent, defaults, noteStems, reachable: new Map(), starting: new Map() };
+  const { ids } = stemNumbers(it);
+  const mark = new Uint8Array(ids.size);
+  for (const s of noteStems) {
+    const id = ids.get(s);
+    if (id !== undefined) mark[id] = 1;
+  }
+  return { it, table, notePresent, defaults, noteStems, reachable: new Map(), starting: new Map(), known: ids.size, mark };
 }
 
 interface Path {
@@ -133,10 +142,14 @@ export function indexMentions(
   });
   const out: Mention[] = [];
   const taken = new Set<number>();
+  // The sentence's stems by number (stemNumbers), as numbered now: later numbers are read as stems.
+  const { ids } = stemNumbers(it);
+  const known = ids.size;
+  const numbered = allStems.map((s) => ids.get(s) ?? -1);
   forEachStemPhrase(st, byStems, maxLen, (mains, start, end, len) => {
     const anchor: number[] = [];
     for (let w = start; w <= end; w++) anchor.push(w);
-    const where = new Near(slots, allStems, allLists, clause, start, end, window);
+    const where = new Near(slots, allStems, allLists, clause, start, end, window, numbered, known);
     let best: Path | undefined;
     for (const main of mains) {
       const path = descend(note, where, main, { term: main, score: len, words: anchor, combination: false }, 0);
@@ -201,7 +214,13 @@ export function indexMentions(
 }
 
 /** The sentence's stems as one main term sees them: within `window` words of it, in its clause. */
+// Which numbered stems the mention being read has in reach: a stamp per stem, the mention's own
+// stamp new for each mention (one mention is read at a time).
+let stamps = new Int32Array(0);
+let stamp = 0;
+
 class Near {
+  private readonly stamp: number;
   /** the first position in reach of each stem of the sentence (by its slot), -1 when out of reach; read once (the Index asks for the same stems many times) */
   private readonly at: Int32Array;
 
@@ -214,19 +233,37 @@ class Near {
     start: number,
     end: number,
     window: number,
+    numbered: readonly number[],
+    private readonly known: number,
   ) {
     const inClause = clause[start];
     this.at = new Int32Array(all.length).fill(-1);
+    if (stamps.length < known || stamp >= 0x3fffffff) {
+      stamps = new Int32Array(Math.max(known, 2 * stamps.length));
+      stamp = 0;
+    }
+    this.stamp = ++stamp;
     for (let k = 0; k < all.length; k++) {
       const list = lists[k];
       for (let n = 0; n < list.length; n++) {
         const w = list[n];
         if (clause[w] === inClause && w >= start - window && w <= end + window) {
           this.at[k] = w;
+          if (numbered[k] >= 0 && numbered[k] < known) stamps[numbered[k]] = this.stamp;
           break;
         }
       }
     }
+  }
+
+  /** Whether the stem numbered `id` is surely out of reach (numbered before the sentence was read, and not stamped). */
+  outOfReach(id: number): boolean {
+    return id < this.known && stamps[id] !== this.stamp;
+  }
+
+  /** Whether `stem`, numbered `id` (firstStemOf), is in reach: by its stamp when it was numbered before the sentence was read. */
+  hasNumbered(id: number, stem: string): boolean {
+    return id >= 0 && id < this.known ? stamps[id] === this.stamp : this.has(stem);
   }
 
   /** The first position of `stem` in reach, or -1. */
@@ -319,6 +356,12 @@ function descend(
   let best: Path = from;
   if (depth > 8) return best;
   for (const child of reachableChildren(note, term)) {
+    // Most subterms reached have one plain title whose first stem is out of reach: not stated,
+    // known without reading the title (what matchTerm would answer).
+    if (!inherited && unstatedPlain(it, where, child)) {
+      if (it.code[child]) best = skipLevel(note, where, child, from, depth, best);
+      continue;
+    }
     const reading = readingOf(it, child);
     if (reading.alts.length === 0 && reading.connector) {
       // A bare "with", "due to", "without": its subterms carry the connector.
@@ -350,25 +393,40 @@ function descend(
       continue;
     }
     if (m || reading.connector || inherited || !it.code[child]) continue;
-    // A level the note need not name ("Effusion, joint, knee" from "knee effusion"), when the
-    // subterm below refines that level's code (M25.40 -> M25.46-): one skip, at a cost.
-    const refines = it.code[child];
-    for (const grandchild of startingChildren(note, child)) {
-      if (!it.code[grandchild] || !sameFour(it.code[grandchild], refines)) continue;
-      const g = matchTerm(note, where, grandchild);
-      if (!g || g.score <= 0 || g.combination) continue;
-      const next = {
-        term: grandchild,
-        score: from.score + g.score - 0.5,
-        words: [...from.words, ...g.words],
-        combination: from.combination,
-        exact: from.exact,
-        loose: true,
-      };
-      if (next.score > best.score) best = descend(note, where, grandchild, next, depth + 2) ?? next;
-    }
+    best = skipLevel(note, where, child, from, depth, best);
   }
   return best;
+}
+
+/**
+ * A level the note need not name ("Effusion, joint, knee" from "knee effusion"), when the
+ * subterm below refines that level's code (M25.40 -> M25.46-): one skip, at a cost.
+ */
+function skipLevel(note: IndexNote, where: Near, child: number, from: Path, depth: number, best: Path): Path {
+  const { it } = note;
+  const refines = it.code[child];
+  for (const grandchild of startingChildren(note, child)) {
+    if (!it.code[grandchild] || !sameFour(it.code[grandchild], refines)) continue;
+    if (unstatedPlain(it, where, grandchild)) continue;
+    const g = matchTerm(note, where, grandchild);
+    if (!g || g.score <= 0 || g.combination) continue;
+    const next = {
+      term: grandchild,
+      score: from.score + g.score - 0.5,
+      words: [...from.words, ...g.words],
+      combination: from.combination,
+      exact: from.exact,
+      loose: true,
+    };
+    if (next.score > best.score) best = descend(note, where, grandchild, next, depth + 2) ?? next;
+  }
+  return best;
+}
+
+/** Term i has one title and no connector of its own, and its first stem is out of the mention's reach. */
+function unstatedPlain(it: IndexTabular, where: Near, i: number): boolean {
+  const f = firstStemOf(it, i);
+  return f >= 0 && stemNumbers(it).plain[i] === 1 && where.outOfReach(f);
 }
 
 /**
@@ -400,6 +458,10 @@ function startingChildren(note: IndexNote, term: number): readonly number[] {
 }
 
 function startsInNote(note: IndexNote, i: number): boolean {
+  const f = firstStemOf(note.it, i);
+  if (f === NOTHING) return true;
+  // One title whose first stem was numbered before the note was read: its mark says.
+  if (f >= 0 && f < note.known) return note.mark[f] === 1;
   const { alts } = readingOf(note.it, i);
   if (alts.length === 0) return true;
   for (const alt of alts) if (note.noteStems.has(alt[0])) return true;
@@ -425,18 +487,31 @@ function matchTerm(note: IndexNote, where: Near, i: number, inherited: TitleRead
   // A subterm of a bare "with" carries its connector.
   const connector = r.connector || inherited;
   if (r.alts.length === 0) return connector === 'with' || connector === 'due' ? undefined : DEFAULT_MATCH;
-  if (connector === 'without') return r.alts.some((a) => a.every((s) => note.notePresent.has(s))) ? undefined : DEFAULT_MATCH;
-  let best: TermMatch | undefined;
+  // (No closures here: the lookup calls this for every subterm it reaches, and a closure would
+  // cost every call a context.)
+  if (connector === 'without') return anyAllPresent(note, r.alts) ? undefined : DEFAULT_MATCH;
   const joined = connector === 'with' || connector === 'due';
-  for (const alt of r.alts) {
-    if (joined) {
-      if (!alt.every((s) => note.notePresent.has(s) || where.has(s))) continue;
-      const words = alt.filter((s) => where.has(s)).map((s) => where.first(s));
-      best = better(best, withNemods(note.it, where, i, { score: alt.length + 0.5, words, combination: true }));
-      continue;
-    }
-    // Cheap reject first (most subterms a note reaches state none of their words): a title read
-    // at all states its first word (below), so a sentence without it in reach skips the title.
+  // Cheap reject first (most subterms a note reaches state none of their words): a title read
+  // at all states its first word (below), so a sentence without it in reach skips the title.
+  if (!joined && r.alts.length === 1 && !where.hasNumbered(firstStemOf(note.it, i), r.alts[0][0])) return undefined;
+  return joined ? matchJoined(note, where, i, r.alts) : matchStated(note, where, i, r.alts);
+}
+
+/** A "with"/"due to" title: its words stated anywhere in the note (I.A.15). */
+function matchJoined(note: IndexNote, where: Near, i: number, alts: readonly string[][]): TermMatch | undefined {
+  let best: TermMatch | undefined;
+  for (const alt of alts) {
+    if (!alt.every((s) => note.notePresent.has(s) || where.has(s))) continue;
+    const words = alt.filter((s) => where.has(s)).map((s) => where.first(s));
+    best = better(best, withNemods(note.it, where, i, { score: alt.length + 0.5, words, combination: true }));
+  }
+  return best;
+}
+
+/** A title the sentence states in reach, whole or but for one word after the first. */
+function matchStated(note: IndexNote, where: Near, i: number, alts: readonly string[][]): TermMatch | undefined {
+  let best: TermMatch | undefined;
+  for (const alt of alts) {
     if (!where.has(alt[0])) continue;
     const stated = alt.filter((s) => where.has(s));
     // A title of several words may lack one ("angina pectoris" from "unstable angina"), at a cost.
@@ -450,6 +525,10 @@ function matchTerm(note: IndexNote, where: Near, i: number, inherited: TitleRead
     if (cand.score > 0) best = better(best, withNemods(note.it, where, i, cand));
   }
   return best;
+}
+
+function anyAllPresent(note: IndexNote, alts: readonly string[][]): boolean {
+  return alts.some((a) => a.every((s) => note.notePresent.has(s)));
 }
 
 interface TermMatch {

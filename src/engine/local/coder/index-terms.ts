@@ -138,3 +138,52 @@ export function mainTermsByStems(it: IndexTabular): { byStems: Map<string, numbe
   mainIndexes.set(it, idx);
   return idx;
 }
+
+/**
+ * Index title stems by number, read as titles are read: what the lookup tests most often (the
+ * first stem of a subterm's one title) becomes a number to look up in an array, without reading
+ * the title. One number per stem of the Index (~14,000) and one per term.
+ */
+export interface StemNumbers {
+  ids: Map<string, number>;
+  /** per term: the number of the first stem of its one title, or UNREAD, SEVERAL (titles), NOTHING (a title stating nothing) */
+  first: Int32Array;
+  /** per term, once `first` is read: 1 when it has one title and no connector ("with", "due to", "without") of its own */
+  plain: Uint8Array;
+}
+export const UNREAD = -1;
+export const SEVERAL = -2;
+export const NOTHING = -3;
+
+const numbers = new WeakMap<IndexTabular, StemNumbers>();
+let lastNumbersIt: IndexTabular | undefined;
+let lastNumbers: StemNumbers | undefined;
+
+export function stemNumbers(it: IndexTabular): StemNumbers {
+  if (it === lastNumbersIt) return lastNumbers!;
+  let n = numbers.get(it);
+  if (!n)
+    numbers.set(it, (n = { ids: new Map(), first: new Int32Array(it.title.length).fill(UNREAD), plain: new Uint8Array(it.title.length) }));
+  lastNumbersIt = it;
+  lastNumbers = n;
+  return n;
+}
+
+/** The number of term i's first title stem when it has one title (else SEVERAL or NOTHING). */
+export function firstStemOf(it: IndexTabular, i: number): number {
+  const n = stemNumbers(it);
+  let f = n.first[i];
+  if (f === UNREAD) {
+    const { alts, connector } = readingOf(it, i);
+    n.plain[i] = alts.length === 1 && connector === '' ? 1 : 0;
+    if (alts.length === 0) f = NOTHING;
+    else if (alts.length > 1) f = SEVERAL;
+    else {
+      const stem = alts[0][0];
+      f = n.ids.get(stem) ?? -1;
+      if (f < 0) n.ids.set(stem, (f = n.ids.size));
+    }
+    n.first[i] = f;
+  }
+  return f;
+}

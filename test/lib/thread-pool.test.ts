@@ -1,21 +1,21 @@
 import { describe, expect, it } from 'vitest';
-import { WorkerBusyError, WorkerPool, WorkerTimeoutError } from '../../src/lib/worker-pool.js';
+import { ThreadBusyError, ThreadPool, ThreadTimeoutError } from '../../src/lib/thread-pool.js';
 import { PdfReader } from '../../src/modules/codify/pdf-reader.js';
 import { buildPagesPdf, textContent } from '../helpers/pdf.js';
 
-const BACKTRACKING = new URL('../helpers/backtracking-engine-worker.ts', import.meta.url);
+const BACKTRACKING = new URL('../helpers/backtracking-engine-thread.ts', import.meta.url);
 const FREEZER = '[' + ' '.repeat(2_500) + '!x';
 const chat = (content: string) => ({ messages: [{ role: 'user', content }] });
 
-describe('worker pool', () => {
-  it('refuses a call at once when every worker is busy and the queue is full', async () => {
-    const pool = new WorkerPool({ entry: BACKTRACKING, size: 1, maxQueue: 1 });
+describe('thread pool', () => {
+  it('refuses a call at once when every thread is busy and the queue is full', async () => {
+    const pool = new ThreadPool({ entry: BACKTRACKING, size: 1, maxQueue: 1 });
     try {
       const running = pool.run('chat', chat(FREEZER), { timeoutMs: 1_000 });
       const queued = pool.run<{ message: { content: string } }>('chat', chat('plain'), { timeoutMs: 5_000 });
-      await expect(pool.run('chat', chat('one too many'), { timeoutMs: 1_000 })).rejects.toBeInstanceOf(WorkerBusyError);
-      await expect(running).rejects.toBeInstanceOf(WorkerTimeoutError);
-      // The queued call runs on the replacement worker.
+      await expect(pool.run('chat', chat('one too many'), { timeoutMs: 1_000 })).rejects.toBeInstanceOf(ThreadBusyError);
+      await expect(running).rejects.toBeInstanceOf(ThreadTimeoutError);
+      // The queued call runs on the replacement thread.
       expect((await queued).message.content).toBe('plain');
     } finally {
       await pool.close();
@@ -23,14 +23,14 @@ describe('worker pool', () => {
   }, 60_000);
 
   it("serves waiting groups in turn: another group's call runs next after the running one, and a group's queue has its own cap", async () => {
-    const pool = new WorkerPool({ entry: BACKTRACKING, size: 1, maxQueuePerGroup: 3 });
+    const pool = new ThreadPool({ entry: BACKTRACKING, size: 1, maxQueuePerGroup: 3 });
     const order: string[] = [];
     const call = (group: string, label: string) =>
       pool.run('chat', chat('plain'), { timeoutMs: 10_000, group }).then(() => void order.push(label));
     try {
       const flood = [call('a', 'a1'), call('a', 'a2'), call('a', 'a3'), call('a', 'a4')];
       // a1 runs, a2..a4 wait: a fifth call of group a is refused, group b's is not.
-      await expect(pool.run('chat', chat('plain'), { timeoutMs: 1_000, group: 'a' })).rejects.toBeInstanceOf(WorkerBusyError);
+      await expect(pool.run('chat', chat('plain'), { timeoutMs: 1_000, group: 'a' })).rejects.toBeInstanceOf(ThreadBusyError);
       const b = call('b', 'b1');
       await Promise.all([...flood, b]);
       expect(order).toEqual(['a1', 'b1', 'a2', 'a3', 'a4']);

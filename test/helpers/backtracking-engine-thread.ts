@@ -1,9 +1,9 @@
-import { serveTasks } from '../../src/lib/worker-tasks.js';
+import { serveTasks } from '../../src/lib/thread-tasks.js';
 
 /**
- * An engine worker with the speaker-tag pattern that froze the gateway (issue 16): three
+ * An engine thread with the speaker-tag pattern that froze the gateway (issue 16): three
  * overlapping parts, cubic backtracking on "[" followed by thousands of spaces. It shows that a
- * pattern that slow, run in a worker, costs its call and never the HTTP event loop.
+ * pattern that slow, run in a thread, costs its call and never the HTTP event loop.
  */
 const OLD_TAG = /^\s*\[\s*([a-z_ -]+?)\s*\]\s*:?\s*/i;
 

@@ -1,29 +1,29 @@
 import { Worker, type ResourceLimits, type WorkerOptions } from 'node:worker_threads';
 
 /**
- * A small pool of worker threads that run CPU-bound work on user input (the local engine, PDF
+ * A small pool of threads that run CPU-bound work on user input (the local engine, PDF
  * text) off the HTTP event loop. Each call has a time budget: a call over it terminates its
- * worker (the only way to stop a thread stuck in a regular expression or a parser), which is
- * then replaced, and the call fails with WorkerTimeoutError. A worker that dies (out of memory,
- * crash) fails its call with WorkerCrashError and is replaced too.
+ * thread (the only way to stop a thread stuck in a regular expression or a parser), which is
+ * then replaced, and the call fails with ThreadTimeoutError. A thread that dies (out of memory,
+ * crash) fails its call with ThreadCrashError and is replaced too.
  *
- * Calls wait per group (RunOptions.group): a free worker takes the next call of the waiting group
+ * Calls wait per group (RunOptions.group): a free thread takes the next call of the waiting group
  * served longest ago, so one group's burst never holds another group's call behind it: that
  * call waits only for the calls already running (DESIGN "Fair share between groups").
  *
- * Protocol (see worker-tasks.ts): the pool posts `{id, op, args, setup?}`; the worker answers
+ * Protocol (see thread-tasks.ts): the pool posts `{id, op, args, setup?}`; the thread answers
  * `{id, started: true}` when its setup is done and the budgeted work begins, then
  * `{id, ok: true, value}` or `{id, ok: false, error: {name, message}}`.
  *
  * Written here rather than taken from piscina because the engine needs what a generic pool does
- * not give: state kept per worker (its code table, sent only to a worker that lacks it) and a
- * budget that starts when that setup is done; piscina's abort would also charge a cold worker's
+ * not give: state kept per thread (its code table, sent only to a thread that lacks it) and a
+ * budget that starts when that setup is done; piscina's abort would also charge a cold thread's
  * module loading to the first call.
  */
 
-export class WorkerTimeoutError extends Error {
-  override readonly name = 'WorkerTimeoutError';
-  /** `setup`: the worker did not even start the work (spawn, module loading, setup). */
+export class ThreadTimeoutError extends Error {
+  override readonly name = 'ThreadTimeoutError';
+  /** `setup`: the thread did not even start the work (spawn, module loading, setup). */
   constructor(
     message: string,
     readonly during: 'setup' | 'work',
@@ -32,8 +32,8 @@ export class WorkerTimeoutError extends Error {
   }
 }
 
-export class WorkerCrashError extends Error {
-  override readonly name = 'WorkerCrashError';
+export class ThreadCrashError extends Error {
+  override readonly name = 'ThreadCrashError';
   constructor(
     message: string,
     readonly outOfMemory: boolean,
@@ -42,42 +42,42 @@ export class WorkerCrashError extends Error {
   }
 }
 
-/** Every worker is busy and the queue is full: the caller should try again shortly. */
-export class WorkerBusyError extends Error {
-  override readonly name = 'WorkerBusyError';
+/** Every thread is busy and the queue is full: the caller should try again shortly. */
+export class ThreadBusyError extends Error {
+  override readonly name = 'ThreadBusyError';
 }
 
-/** An error thrown inside the worker, rebuilt by name and message (never its stack). */
-export class WorkerTaskError extends Error {
+/** An error thrown inside the thread, rebuilt by name and message (never its stack). */
+export class ThreadTaskError extends Error {
   constructor(name: string, message: string) {
     super(message);
     this.name = name;
   }
 }
 
-export interface WorkerPoolOptions {
-  /** The worker module: a `.js` file in the build, a `.ts` file when running from source. */
+export interface ThreadPoolOptions {
+  /** The thread module: a `.js` file in the build, a `.ts` file when running from source. */
   entry: URL;
   size: number;
-  /** Heap caps per worker, so an input that allocates without bound kills its worker, not the process. */
+  /** Heap caps per thread, so an input that allocates without bound kills its thread, not the process. */
   resourceLimits?: ResourceLimits;
-  /** Terminate a worker idle this long (it is spawned again on the next call); unset: keep it. */
+  /** Terminate a thread idle this long (it is spawned again on the next call); unset: keep it. */
   idleMs?: number;
   /** Bound on spawning and setup before the budget starts (module loading, a code table). */
   setupTimeoutMs?: number;
-  /** Calls that may wait for a worker; one more is refused with WorkerBusyError. Unset: no bound. */
+  /** Calls that may wait for a thread; one more is refused with ThreadBusyError. Unset: no bound. */
   maxQueue?: number;
-  /** Calls of one group that may wait for a worker; one more of that group is refused with WorkerBusyError. Unset: no bound. */
+  /** Calls of one group that may wait for a thread; one more of that group is refused with ThreadBusyError. Unset: no bound. */
   maxQueuePerGroup?: number;
 }
 
 export interface RunOptions {
-  /** The budget of the work itself, from the worker's `started` answer. */
+  /** The budget of the work itself, from the thread's `started` answer. */
   timeoutMs: number;
   signal?: AbortSignal;
   /**
-   * State the worker keeps between calls (a code table): `load()` is posted with the call only
-   * to a worker that does not hold `key` yet.
+   * State the thread keeps between calls (a code table): `load()` is posted with the call only
+   * to a thread that does not hold `key` yet.
    */
   setup?: { key: unknown; load: () => unknown };
   /** Whose call this is; calls of no group wait together as one group. */
@@ -96,7 +96,7 @@ interface Task {
 }
 
 interface Slot {
-  worker?: Worker;
+  thread?: Worker;
   task?: Task;
   setupKey?: unknown;
   timer?: NodeJS.Timeout;
@@ -108,8 +108,8 @@ type Answer =
   | { id: number; ok: true; value: unknown }
   | { id: number; ok: false; error: { name: string; message: string } };
 
-/** A worker thread on `entry`; from source (tsx, vitest) it needs the TypeScript loader registered in its own thread. */
-export function spawnWorker(entry: URL, options: Omit<WorkerOptions, 'eval'> = {}): Worker {
+/** A Node worker thread on `entry`; from source (tsx, vitest) it needs the TypeScript loader registered in its own thread. */
+export function spawnThread(entry: URL, options: Omit<WorkerOptions, 'eval'> = {}): Worker {
   if (!entry.pathname.endsWith('.ts')) return new Worker(entry, options);
   const boot = `import('tsx/esm/api').then((m) => { m.register(); return import(${JSON.stringify(entry.href)}); })`;
   return new Worker(boot, { ...options, eval: true });
@@ -175,27 +175,27 @@ class FairQueue {
   }
 }
 
-export class WorkerPool {
+export class ThreadPool {
   private readonly slots: Slot[];
   private readonly queue = new FairQueue();
   private nextId = 1;
   private closed = false;
 
-  constructor(private readonly options: WorkerPoolOptions) {
+  constructor(private readonly options: ThreadPoolOptions) {
     this.slots = Array.from({ length: Math.max(1, options.size) }, () => ({}));
   }
 
   run<T>(op: string, args: unknown, options: RunOptions): Promise<T> {
-    if (this.closed) return Promise.reject(new WorkerCrashError('The worker pool is closed', false));
+    if (this.closed) return Promise.reject(new ThreadCrashError('The thread pool is closed', false));
     if (options.signal?.aborted) return Promise.reject(options.signal.reason);
     const busy = this.slots.every((s) => s.task);
     const group = options.group ?? '';
     if (busy && this.options.maxQueue !== undefined && this.queue.length >= this.options.maxQueue) {
-      return Promise.reject(new WorkerBusyError(`All workers are busy and ${this.queue.length} calls are waiting`));
+      return Promise.reject(new ThreadBusyError(`All threads are busy and ${this.queue.length} calls are waiting`));
     }
     const perGroup = this.options.maxQueuePerGroup;
     if (busy && perGroup !== undefined && this.queue.waiting(group) >= perGroup) {
-      return Promise.reject(new WorkerBusyError(`All workers are busy and ${perGroup} calls of this group are waiting`));
+      return Promise.reject(new ThreadBusyError(`All threads are busy and ${perGroup} calls of this group are waiting`));
     }
     return new Promise<T>((resolve, reject) => {
       const task: Task = { id: this.nextId++, group, op, args, options, resolve: resolve as (v: unknown) => void, reject };
@@ -211,10 +211,10 @@ export class WorkerPool {
 
   async close(): Promise<void> {
     this.closed = true;
-    for (const task of this.queue.drain()) this.settle(task, new WorkerCrashError('The worker pool is closed', false));
+    for (const task of this.queue.drain()) this.settle(task, new ThreadCrashError('The thread pool is closed', false));
     await Promise.all(
       this.slots.map(async (slot) => {
-        if (slot.task) this.settle(slot.task, new WorkerCrashError('The worker pool is closed', false));
+        if (slot.task) this.settle(slot.task, new ThreadCrashError('The thread pool is closed', false));
         await this.retire(slot);
       }),
     );
@@ -230,17 +230,17 @@ export class WorkerPool {
 
   private start(slot: Slot, task: Task): void {
     clearTimeout(slot.idleTimer);
-    const worker = (slot.worker ??= this.hire(slot));
+    const thread = (slot.thread ??= this.hire(slot));
     slot.task = task;
     const setup = task.options.setup;
     const needsSetup = setup !== undefined && slot.setupKey !== setup.key;
     if (needsSetup) slot.setupKey = undefined;
-    // Spawning and setup are bounded apart from the budget: a cold worker loads its modules first.
+    // Spawning and setup are bounded apart from the budget: a cold thread loads its modules first.
     slot.timer = setTimeout(
-      () => this.fail(slot, new WorkerTimeoutError(`The worker did not start within ${this.setupTimeoutMs} ms`, 'setup')),
+      () => this.fail(slot, new ThreadTimeoutError(`The thread did not start within ${this.setupTimeoutMs} ms`, 'setup')),
       this.setupTimeoutMs,
     );
-    worker.postMessage({ id: task.id, op: task.op, args: task.args, setup: needsSetup ? setup.load() : undefined });
+    thread.postMessage({ id: task.id, op: task.op, args: task.args, setup: needsSetup ? setup.load() : undefined });
     if (needsSetup) slot.setupKey = setup.key;
   }
 
@@ -249,42 +249,42 @@ export class WorkerPool {
   }
 
   private hire(slot: Slot): Worker {
-    const worker = spawnWorker(this.options.entry, { resourceLimits: this.options.resourceLimits });
-    // An idle worker never keeps the process alive (a call in progress does, by its timer).
-    worker.unref();
-    worker.on('message', (answer: Answer) => this.onAnswer(slot, worker, answer));
-    worker.on('error', (err: Error & { code?: string }) => {
-      if (slot.worker !== worker) return;
+    const thread = spawnThread(this.options.entry, { resourceLimits: this.options.resourceLimits });
+    // An idle thread never keeps the process alive (a call in progress does, by its timer).
+    thread.unref();
+    thread.on('message', (answer: Answer) => this.onAnswer(slot, thread, answer));
+    thread.on('error', (err: Error & { code?: string }) => {
+      if (slot.thread !== thread) return;
       const oom = err.code === 'ERR_WORKER_OUT_OF_MEMORY';
-      this.fail(slot, new WorkerCrashError(oom ? 'The worker ran out of memory' : `The worker failed (${err.name})`, oom));
+      this.fail(slot, new ThreadCrashError(oom ? 'The thread ran out of memory' : `The thread failed (${err.name})`, oom));
     });
-    worker.on('exit', () => {
-      if (slot.worker !== worker) return;
-      this.fail(slot, new WorkerCrashError('The worker exited', false));
+    thread.on('exit', () => {
+      if (slot.thread !== thread) return;
+      this.fail(slot, new ThreadCrashError('The thread exited', false));
     });
-    return worker;
+    return thread;
   }
 
-  private onAnswer(slot: Slot, worker: Worker, answer: Answer): void {
+  private onAnswer(slot: Slot, thread: Worker, answer: Answer): void {
     const task = slot.task;
-    if (slot.worker !== worker || !task || answer.id !== task.id) return;
+    if (slot.thread !== thread || !task || answer.id !== task.id) return;
     clearTimeout(slot.timer);
     if ('started' in answer) {
       const ms = task.options.timeoutMs;
-      slot.timer = setTimeout(() => this.fail(slot, new WorkerTimeoutError(`The work did not finish within ${ms} ms`, 'work')), ms);
+      slot.timer = setTimeout(() => this.fail(slot, new ThreadTimeoutError(`The work did not finish within ${ms} ms`, 'work')), ms);
       return;
     }
     slot.task = undefined;
     this.settle(
       task,
-      answer.ok ? undefined : new WorkerTaskError(answer.error.name, answer.error.message),
+      answer.ok ? undefined : new ThreadTaskError(answer.error.name, answer.error.message),
       answer.ok ? answer.value : undefined,
     );
     this.idle(slot);
     this.dispatch();
   }
 
-  /** The slot's call fails with `err`; its worker is terminated and the slot is free for the next call. */
+  /** The slot's call fails with `err`; its thread is terminated and the slot is free for the next call. */
   private fail(slot: Slot, err: Error): void {
     clearTimeout(slot.timer);
     const task = slot.task;
@@ -300,7 +300,7 @@ export class WorkerPool {
       return;
     }
     const slot = this.slots.find((s) => s.task === task);
-    // A cancelled call must not keep its thread busy: the worker is replaced.
+    // A cancelled call must not keep its thread busy: it is replaced.
     if (slot) this.fail(slot, task.options.signal?.reason ?? new Error('Aborted'));
   }
 
@@ -313,10 +313,10 @@ export class WorkerPool {
   private async retire(slot: Slot): Promise<void> {
     clearTimeout(slot.timer);
     clearTimeout(slot.idleTimer);
-    const worker = slot.worker;
-    slot.worker = undefined;
+    const thread = slot.thread;
+    slot.thread = undefined;
     slot.setupKey = undefined;
-    await worker?.terminate().catch(() => {});
+    await thread?.terminate().catch(() => {});
   }
 
   private settle(task: Task, err: unknown, value?: unknown): void {

@@ -1,10 +1,10 @@
-import { serveTasks } from '../../src/lib/worker-tasks.js';
+import { serveTasks } from '../../src/lib/thread-tasks.js';
 import { fromPayload, type CodeTablePayload } from '../../src/engine/isolated/code-table-payload.js';
 import { LocalEngine } from '../../src/engine/local/local-engine.js';
 import type { CodeTable } from '../../src/terminology/code-table.js';
 
 /**
- * Test code only: the real engine worker's local engine, with each call first holding its thread
+ * Test code only: the real engine thread's local engine, with each call first holding its thread
  * for PACED_ENGINE_MS (Atomics.wait blocks the thread as long work would, without taking a core
  * of this shared machine). Gives engine calls a known length, so queueing shows in latencies.
  */

@@ -1,16 +1,16 @@
-import { serveTasks } from '../../lib/worker-tasks.js';
+import { serveTasks } from '../../lib/thread-tasks.js';
 import type { CodeTable } from '../../terminology/code-table.js';
 import { LocalEngine } from '../local/local-engine.js';
 import { tableOf, type TablePayload } from './code-table-payload.js';
 
 /**
- * An engine worker thread: the local engine over its own copy of the code table, posted by the
+ * An engine thread: the local engine over its own copy of the code table, posted by the
  * main thread with the first codify call after the table changed (isolated-engine.ts), or read
  * from the shipped release's file when that is the table in force.
  */
 let table: CodeTable | undefined;
 const engine = new LocalEngine(() => {
-  if (!table) throw new Error('No code table was posted to this engine worker');
+  if (!table) throw new Error('No code table was posted to this engine thread');
   return table;
 });
 
