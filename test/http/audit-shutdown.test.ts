@@ -18,6 +18,7 @@ describe('audit rows at shutdown', () => {
     await runtime.stop({ graceful: false });
 
     const pool = createPool(inject('databaseUrl'), 1);
+    // SQL: the runtime is stopped, so no app is left to ask; the point is that stop() wrote every row.
     const { rows } = await pool.query(`SELECT count(*)::int AS n FROM audit_log WHERE request_id LIKE $1`, [`${prefix}-%`]);
     await pool.end();
     expect(rows[0].n).toBe(200);

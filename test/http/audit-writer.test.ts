@@ -27,6 +27,7 @@ describe('audit writer', () => {
   });
   afterAll(() => pool.end());
 
+  // SQL: the writer alone, on a pool with no app to ask.
   async function rowsOf(prefix: string): Promise<number> {
     const { rows } = await pool.query(`SELECT count(*)::int AS n FROM audit_log WHERE request_id LIKE $1`, [`${prefix}%`]);
     return rows[0].n;

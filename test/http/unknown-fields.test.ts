@@ -32,6 +32,7 @@ describe('unknown body fields', () => {
       .set(caller.headers)
       .send({ duration_seconds: 60, original_transcript: '[doctor] hello', langauge_used: 'es' });
     expectRefused(res, 'unknown field: langauge_used');
+    // SQL: "nothing is stored": no API lists a group's transcriptions (the refused one has no id to GET).
     const stored = await t.deps.pool.query('SELECT count(*)::int AS n FROM transcriptions WHERE group_id = $1', [caller.groupId]);
     expect(stored.rows[0].n).toBe(0);
   });

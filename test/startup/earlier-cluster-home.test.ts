@@ -41,6 +41,7 @@ describe.skipIf(!isRoot)('a cluster an earlier version placed outside DATA_DIR',
       const again = await startEmbeddedPostgres(dataDir, await freePort());
       try {
         expect(again.clusterDir).toBe(join(dataDir, 'pg'));
+        // SQL: the data of the moved cluster itself, before any service runs on it.
         expect(await query(again.connectionString, 'SELECT v FROM kept')).toEqual([{ v: 'before the move' }]);
       } finally {
         await again.stop();

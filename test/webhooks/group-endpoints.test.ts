@@ -1,30 +1,27 @@
 import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isolatedDatabase, Receiver, startReceiver, verifySignatures } from '../helpers/receiver.js';
+import { isolatedDatabase, verifySignatures } from '../helpers/receiver.js';
 import { startTestApp, TEST_API_KEYS, TEST_OPERATOR_KEY, type TestApp } from '../helpers/test-app.js';
 import { newCaller, type Caller } from '../helpers/tokens.js';
+import { receivers } from './webhooks.builders.js';
 
 const POLL = { timeout: 20_000, interval: 100 };
 
 describe('group-owned webhook subscriptions (/v1/webhook-endpoints)', () => {
   let db: Awaited<ReturnType<typeof isolatedDatabase>>;
   let t: TestApp;
-  const receivers: Receiver[] = [];
+  const rxs = receivers();
   beforeAll(async () => {
     db = await isolatedDatabase();
     t = await startTestApp({ env: { DATABASE_URL: db.url }, workers: true });
   });
   afterAll(async () => {
-    await Promise.all(receivers.map((r) => r.stop()));
+    await rxs.stopAll();
     await t?.close();
     await db?.drop();
   });
-  const receiver = async () => {
-    const r = await startReceiver();
-    receivers.push(r);
-    return r;
-  };
+  const receiver = () => rxs.start();
   const subscribe = (caller: Caller, body: Record<string, unknown>) =>
     request(t.app).post('/v1/webhook-endpoints').set(caller.headers).send(body);
   const transcribe = (caller: Caller) =>

@@ -102,8 +102,10 @@ describe('a pipeline started by the previous release, its codification in the en
       DROP TABLE documentation_pipelines;
       DELETE FROM schema_migrations
        WHERE name IN ('017_documentation_pipelines.sql', '032_pipeline_note_index.sql', '033_pipeline_patient_authority.sql');`);
+    // SQL: the state the previous release stored, in a column the API never showed (the upgrade is the point).
     const old = await t.deps.pool.query(`SELECT pipeline FROM inbound_events WHERE event_id = $1`, [body.id]);
     expect(Object.keys(old.rows[0].pipeline).sort()).toEqual(['codify_run_id', 'note_id', 'run_id', 'thread_id', 'transcription_id']);
+    // SQL: the job row is pg-boss's; the previous release kept the continuation in its data.
     const job = await t.deps.pool.query(`SELECT state, data FROM pgboss.job WHERE name = 'codify' AND data->>'codify_run_id' = $1`, [
       before.pipeline.codify_run_id,
     ]);
@@ -132,6 +134,7 @@ describe('a pipeline started by the previous release, its codification in the en
       expect.objectContaining({ event_id: body.id, note_id: before.pipeline.note_id, codify_run_id: before.pipeline.codify_run_id }),
     ]);
     // Nothing is left to send a second one: every pipeline-advance and codify job has ended.
+    // SQL: the job rows are pg-boss's; the point is that none is left to send a second note.ready.
     const open = await t.deps.pool.query(
       `SELECT count(*)::int AS n FROM pgboss.job WHERE name IN ('pipeline-advance', 'codify') AND state NOT IN ('completed', 'failed', 'cancelled')`,
     );

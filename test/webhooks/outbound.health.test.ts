@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { withTransaction } from '../../src/db/transaction.js';
-import { recordEvent } from '../../src/outbound-events/outbox.repo.js';
 import { isolatedDatabase, startReceiver, type Receiver } from '../helpers/receiver.js';
 import { startTestApp, TEST_OPERATOR_KEY, type TestApp } from '../helpers/test-app.js';
+import { recordNoteEvent } from './webhooks.builders.js';
 
 const KEY = { 'x-api-key': TEST_OPERATOR_KEY };
 const POLL = { timeout: 30_000, interval: 100 };
@@ -43,10 +42,7 @@ describe('endpoint health, said once', () => {
     receivers.push(r);
     return r;
   };
-  const record = (group: string) =>
-    withTransaction(t.deps.pool, (tx) =>
-      recordEvent(tx, { type: 'note.updated', groupId: group, data: { note_id: randomUUID(), group_id: group } }),
-    );
+  const record = (group: string) => recordNoteEvent(t, group);
   const alerts = (endpointId: string) =>
     monitor.received.filter((r) => r.json.data.endpoint_id === endpointId).map((r) => ({ type: r.json.type, ...r.json.data }));
   const health = async (endpointId: string) => {

@@ -1,49 +1,30 @@
 import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { withTransaction } from '../../src/db/transaction.js';
-import { recordEvent } from '../../src/outbound-events/outbox.repo.js';
-import { isolatedDatabase, startReceiver, type Receiver } from '../helpers/receiver.js';
-import { startTestApp, TEST_OPERATOR_KEY, type TestApp } from '../helpers/test-app.js';
+import { startIsolatedTestApp, TEST_OPERATOR_KEY, type TestApp } from '../helpers/test-app.js';
+import { receivers, recordNoteEvent, subscribe as subscribeAsOperator } from './webhooks.builders.js';
 
 const KEY = { 'x-api-key': TEST_OPERATOR_KEY };
 const POLL = { timeout: 30_000, interval: 50 };
 
 /** DESIGN "Delivery operations": `ordering: "patient"` and `max_per_second`, through the API and a real receiver. */
 describe('outbound order per patient and pacing', () => {
-  let db: Awaited<ReturnType<typeof isolatedDatabase>>;
   let t: TestApp;
-  const receivers: Receiver[] = [];
+  const rxs = receivers();
   beforeAll(async () => {
-    db = await isolatedDatabase();
     // Retries after 1 s each: a failing delivery holds its patient for a few seconds.
-    t = await startTestApp({ env: { DATABASE_URL: db.url, WEBHOOK_RETRY_SCHEDULE: '1,1,1' }, workers: true });
+    t = await startIsolatedTestApp({ env: { WEBHOOK_RETRY_SCHEDULE: '1,1,1' }, workers: true });
   });
   afterAll(async () => {
-    await Promise.all(receivers.map((r) => r.stop()));
+    await rxs.stopAll();
     await t?.close();
-    await db?.drop();
   });
 
-  const receiver = async () => {
-    const r = await startReceiver();
-    receivers.push(r);
-    return r;
-  };
-  const subscribe = async (body: Record<string, unknown>) => {
-    const res = await request(t.app).post('/api/v1/webhook-endpoints').set(KEY).send(body);
-    expect(res.status).toBe(201);
-    return res.body as { id: string; ordering: string; max_per_second: number | null };
-  };
+  const receiver = () => rxs.start();
+  const subscribe = (body: Record<string, unknown>) => subscribeAsOperator(t.app, body);
   /** A note event about `patient`, recorded as the pipeline records it (in its own transaction). */
   const record = (group: string, patient: string, extra: Record<string, unknown> = {}) =>
-    withTransaction(t.deps.pool, (tx) =>
-      recordEvent(tx, {
-        type: 'note.updated',
-        groupId: group,
-        data: { note_id: randomUUID(), group_id: group, patient_id: patient, ...extra },
-      }),
-    );
+    recordNoteEvent(t, group, { patient_id: patient, ...extra });
 
   /** Records e1 f1 e2 f2 e3 (e: patient P1, f: patient P2); the receiver answers 503 twice to e1. */
   const scenario = async (ordering: 'patient' | 'none') => {

@@ -2,12 +2,11 @@ import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { withTransaction } from '../../src/db/transaction.js';
-import { recordEvent } from '../../src/outbound-events/outbox.repo.js';
 import { encounterData, envelope, integrationSignature } from '../helpers/inbound.js';
-import { isolatedDatabase, startReceiver, type Received, type Receiver } from '../helpers/receiver.js';
-import { startTestApp, TEST_OPERATOR_KEY, type TestApp } from '../helpers/test-app.js';
+import { startReceiver, type Received, type Receiver } from '../helpers/receiver.js';
+import { startIsolatedTestApp, TEST_OPERATOR_KEY, type TestApp } from '../helpers/test-app.js';
 import { newCaller } from '../helpers/tokens.js';
+import { recordNoteEvent } from './webhooks.builders.js';
 
 const OPERATOR = { 'x-api-key': TEST_OPERATOR_KEY };
 const POLL = { timeout: 20_000, interval: 50 };
@@ -28,24 +27,18 @@ const verifies = (secret: string, r: Received) => {
 
 /** DESIGN "Delivery operations": secrets rotate with overlap, inbound and outbound. */
 describe('secret rotation with overlap', () => {
-  let db: Awaited<ReturnType<typeof isolatedDatabase>>;
   let t: TestApp;
   let rx: Receiver;
   beforeAll(async () => {
-    db = await isolatedDatabase();
-    t = await startTestApp({ env: { DATABASE_URL: db.url }, workers: true });
+    t = await startIsolatedTestApp({ workers: true });
     rx = await startReceiver();
   });
   afterAll(async () => {
     await rx?.stop();
     await t?.close();
-    await db?.drop();
   });
 
-  const record = (group: string) =>
-    withTransaction(t.deps.pool, (tx) =>
-      recordEvent(tx, { type: 'note.updated', groupId: group, data: { note_id: randomUUID(), group_id: group } }),
-    );
+  const record = (group: string) => recordNoteEvent(t, group);
   const delivered = async (group: string) => {
     const id = await record(group);
     await expect.poll(() => rx.forEvent(id).length, POLL).toBe(1);
