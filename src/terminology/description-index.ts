@@ -21,6 +21,15 @@ export class DescriptionIndex {
   readonly freeCount: Uint8Array;
   private readonly byRarest = new Map<number, number[]>();
   private readonly bySecond = new Map<number, number[]>();
+  /**
+   * Beside the byRarest lists, laid end to end by stem id (the list of stem id s from
+   * rarestStart[s]): each code's second rarest stem (-1: none), its rarest stem's weight and its
+   * total weight, read in place and in order.
+   */
+  readonly rarestStart: Int32Array;
+  readonly rarestSecond: Int32Array;
+  readonly rarestWeight: Float32Array;
+  readonly rarestTotal: Float32Array;
 
   constructor(descriptions: readonly string[]) {
     const n = descriptions.length;
@@ -71,6 +80,24 @@ export class DescriptionIndex {
       if (ids.length > 1) push(this.bySecond, ids[1], i);
     }
     this.start[n] = off;
+    this.rarestStart = new Int32Array(this.vocab.size + 1);
+    let posted = 0;
+    for (const codes of this.byRarest.values()) posted += codes.length;
+    this.rarestSecond = new Int32Array(posted);
+    this.rarestWeight = new Float32Array(posted);
+    this.rarestTotal = new Float32Array(posted);
+    let at = 0;
+    for (let id = 0; id < this.vocab.size; id++) {
+      this.rarestStart[id] = at;
+      for (const c of this.byRarest.get(id) ?? EMPTY) {
+        const from = this.start[c];
+        this.rarestSecond[at] = this.start[c + 1] - from > 1 ? this.stems[from + 1] : -1;
+        this.rarestWeight[at] = this.weights[this.stems[from]];
+        this.rarestTotal[at] = this.totalWeight[c];
+        at++;
+      }
+    }
+    this.rarestStart[this.vocab.size] = at;
   }
 
   stemId(stem: string): number | undefined {

@@ -153,6 +153,11 @@ export class IndexTabular {
     }));
   }
 
+  /** Every code and header with Tabular notes, with its notes. */
+  *notesByCode(): IterableIterator<[string, TabularNote[]]> {
+    for (const code of this.notesOf.keys()) yield [code, this.notes(code)];
+  }
+
   /** Notes of a code and of every header above it ("M25.461": M25.461, M25.46, M25.4, M25). */
   notesUp(code: string): TabularNote[] {
     const out: TabularNote[] = [];

@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isolatedDatabase, startReceiver, type Receiver } from '../helpers/receiver.js';
+import { isolatedDatabase, type Receiver } from '../helpers/receiver.js';
 import { startTestApp, TEST_OPERATOR_KEY, type TestApp } from '../helpers/test-app.js';
 import { newCaller, type Caller } from '../helpers/tokens.js';
+import { receivers, subscribe } from '../webhooks/webhooks.builders.js';
 import { runCli } from './cli-helpers.js';
 
 const KEY = { 'x-api-key': TEST_OPERATOR_KEY };
@@ -12,14 +13,14 @@ const POLL = { timeout: 30_000, interval: 100 };
 describe('clinigate webhooks replay --dead', { timeout: 120_000 }, () => {
   let db: Awaited<ReturnType<typeof isolatedDatabase>>;
   let t: TestApp;
-  const receivers: Receiver[] = [];
+  const rxs = receivers();
   beforeAll(async () => {
     db = await isolatedDatabase();
     // One retry right away, then dead.
     t = await startTestApp({ env: { DATABASE_URL: db.url, WEBHOOK_RETRY_SCHEDULE: '0' }, workers: true });
   });
   afterAll(async () => {
-    await Promise.all(receivers.map((r) => r.stop()));
+    await rxs.stopAll();
     await t?.close();
     await db?.drop();
   });
@@ -33,21 +34,19 @@ describe('clinigate webhooks replay --dead', { timeout: 120_000 }, () => {
 
   /** A subscriber of one group whose receiver fails, and one delivery of that group that ends dead. */
   async function deadDelivery(): Promise<{ rx: Receiver; endpoint: string; delivery: string; caller: Caller }> {
-    const rx = await startReceiver();
-    receivers.push(rx);
+    const rx = await rxs.start();
     rx.respond = () => ({ status: 500 });
     const caller = await newCaller();
-    const ep = await request(t.app).post('/api/v1/webhook-endpoints').set(KEY).send({ url: rx.url, group_id: caller.groupId });
-    expect(ep.status).toBe(201);
+    const ep = await subscribe(t.app, { url: rx.url, group_id: caller.groupId });
     const created = await request(t.app)
       .post('/v1/transcriptions/create')
       .set(caller.headers)
       .send({ duration_seconds: 5, original_transcript: 'hello' });
     expect(created.status).toBe(201);
-    await expect.poll(async () => (await deliveries(ep.body.id))[0]?.status, POLL).toBe('dead');
-    const [d] = await deliveries(ep.body.id);
+    await expect.poll(async () => (await deliveries(ep.id))[0]?.status, POLL).toBe('dead');
+    const [d] = await deliveries(ep.id);
     expect(d.attempt_count).toBe(2);
-    return { rx, endpoint: ep.body.id, delivery: d.id, caller };
+    return { rx, endpoint: ep.id, delivery: d.id, caller };
   }
 
   it('queues the dead deliveries of one endpoint, then of all; the workers send them again with the same webhook-id', async () => {

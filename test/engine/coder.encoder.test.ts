@@ -115,6 +115,14 @@ describe('the Tabular and the Index as a coder reads them (issue 28)', () => {
     for (const a of out.discarded_code_assessments) expect(a.justification).not.toMatch(/Excludes/);
   });
 
+  it('reads the Tabular inclusion terms as names of their code (I.A.11), never across the items of a list', () => {
+    expect(tabular.notes('K52.9').some((n) => n.kind === 'inc' && n.text === 'Ileitis NOS')).toBe(true);
+    const out = code('Ileitis on CT.');
+    expect(find(out.final_code_assessments, 'K52.9')?.justification).toMatch(/"Ileitis", an inclusion term of K52\.9/);
+    // Two conditions listed, not "hypertensive chronic kidney disease": the combination rules decide, the stage is kept.
+    expect(finals('Hypertension, chronic kidney disease stage 4 and heart failure.')).toEqual(expect.arrayContaining(['I13.0', 'N18.4']));
+  });
+
   it('takes personal and family history codes from the Index (History, personal / family), not a table of prefixes', () => {
     const history = (text: string) => code(text).final_code_assessments.filter((a) => /^Z8[0-7]/.test(a.code));
     // Subterms a prefix table never held: History, personal, malaria Z86.13; meningitis Z86.61; malignant neoplasm, thyroid Z85.850.

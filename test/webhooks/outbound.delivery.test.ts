@@ -5,37 +5,27 @@ import { withTransaction } from '../../src/db/transaction.js';
 import { recordEvent, type OutboundEvent } from '../../src/outbound-events/outbox.repo.js';
 import { insertEndpoint } from '../../src/modules/outbound-webhooks/endpoints/webhook-endpoints.repo.js';
 import { generateWebhookSecret } from '../../src/modules/outbound-webhooks/transport/signing.js';
-import { isolatedDatabase, Receiver, startReceiver, verifySignatures } from '../helpers/receiver.js';
-import { startTestApp, TEST_OPERATOR_KEY, type TestApp } from '../helpers/test-app.js';
+import { verifySignatures } from '../helpers/receiver.js';
+import { startIsolatedTestApp, TEST_OPERATOR_KEY, type TestApp } from '../helpers/test-app.js';
 import { newCaller } from '../helpers/tokens.js';
+import { receivers, subscribe as subscribeAsOperator } from './webhooks.builders.js';
 
 const KEY = { 'x-api-key': TEST_OPERATOR_KEY };
 const POLL = { timeout: 20_000, interval: 100 };
 
 describe('outbound webhook delivery', () => {
-  let db: Awaited<ReturnType<typeof isolatedDatabase>>;
   let t: TestApp;
-  const receivers: Receiver[] = [];
+  const rxs = receivers();
   beforeAll(async () => {
-    db = await isolatedDatabase();
-    t = await startTestApp({ env: { DATABASE_URL: db.url }, workers: true });
+    t = await startIsolatedTestApp({ workers: true });
   });
   afterAll(async () => {
-    await Promise.all(receivers.map((r) => r.stop()));
+    await rxs.stopAll();
     await t?.close();
-    await db?.drop();
   });
 
-  const receiver = async () => {
-    const r = await startReceiver();
-    receivers.push(r);
-    return r;
-  };
-  const subscribe = async (body: Record<string, unknown>) => {
-    const res = await request(t.app).post('/api/v1/webhook-endpoints').set(KEY).send(body);
-    expect(res.status).toBe(201);
-    return res.body as { id: string; secret: string };
-  };
+  const receiver = () => rxs.start();
+  const subscribe = (body: Record<string, unknown>) => subscribeAsOperator(t.app, body);
   const record = (event: OutboundEvent) => withTransaction(t.deps.pool, (tx) => recordEvent(tx, event));
   const deliveries = async (endpointId: string, query = '') => {
     const res = await request(t.app).get(`/api/v1/webhook-endpoints/${endpointId}/deliveries${query}`).set(KEY);

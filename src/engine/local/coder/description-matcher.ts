@@ -52,7 +52,17 @@ export function matchDescriptions(
   } else {
     for (const id of positions.keys()) {
       const posted = index.byRarestOf(id);
-      for (let k = 0; k < posted.length; k++) visit(posted[k]);
+      const at = index.rarestStart[id];
+      for (let k = 0; k < posted.length; k++) {
+        // With every stem required, a code whose second stem the sentence lacks is settled by
+        // its rarest's weight alone (visit reads the same figures): read beside the postings.
+        if (needAll && index.rarestSecond[at + k] >= 0 && !has(index.rarestSecond[at + k])) {
+          const covered = index.rarestWeight[at + k];
+          const total = index.rarestTotal[at + k];
+          if (total <= 0 || covered < cfg.minWeight || covered / total < cfg.minCoverage - 1e-6) continue;
+        }
+        visit(posted[k]);
+      }
     }
   }
   return out;

@@ -16,6 +16,7 @@ import { ARTIFACTS } from './learned/artifacts.js';
 import type { CoderArtifacts } from './learned/types.js';
 import { compiledLearned, matchLearned, type CompiledLearned } from './learned-matcher.js';
 import { compiledLexicon, matchLexicon, type CompiledLexicon } from './lexicon-matcher.js';
+import { compiledInclusions, matchInclusions } from './inclusion-matcher.js';
 import { LEVELS, type LevelConfig } from './levels.js';
 import type { Mention } from './mention.js';
 import { splitSentences } from './sentence-split.js';
@@ -92,6 +93,7 @@ export function codifyCandidates(
 ): Candidates {
   const cfg = LEVELS[model];
   const lex = compiledLexicon(table);
+  const inclusions = it && compiledInclusions(table, it);
   const learned = artifacts && cfg.learned ? compiledLearned(table, artifacts.lexicon, cfg.learnedMinPrecision) : undefined;
   const sentences = splitSentences(blankHeadings(text));
   const defaults = encounterDefaults(text);
@@ -105,6 +107,12 @@ export function codifyCandidates(
     const fromData: Found[] = [];
     const { st, assertions } = read[si];
     const items = sentenceMentions(table, lex, learned, cfg, s.words, s.lower, si, fromData, st, assertions);
+    if (inclusions) {
+      // An inclusion term adds a code the sentence's names and titles do not already read.
+      const named = new Set(items.map((f) => f.mention.code));
+      for (const mention of matchInclusions(inclusions, st, s.lower, si))
+        if (!named.has(mention.code)) items.push({ mention, assertion: assertionOf(assertions, mention.start, mention.end) });
+    }
     const indexed = indexNote
       ? indexMentions(indexNote, st, s.lower, assertions, si, cfg.indexWindow).map((mention) => ({
           mention,

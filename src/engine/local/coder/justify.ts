@@ -28,6 +28,8 @@ export function ruleOf(c: Candidate, table: CodeTable, text: string): string {
     case 'learned':
       return `the note states "${said}", a phrase coders assigned ${dotted(c.code)} to in the training documents`;
     case 'description':
+      if (c.found?.mention.inclusion)
+        return `the note states "${said}", an inclusion term of ${dotted(c.code)} "${table.descriptionAt(c.index)}" in the Tabular List (I.A.11)`;
       return `the note states the official title "${table.descriptionAt(c.index)}" as "${said}"`;
     case 'index':
       return `the Alphabetic Index leads from "${said}" (${c.found?.mention.indexPath ?? 'its main term'}) to ${dotted(c.code)}, verified in the Tabular List`;

@@ -9,6 +9,8 @@ export interface Mention {
   words?: number[];
   /** the Index path that led to the code ("Tear, torn > meniscus > medial") */
   indexPath?: string;
+  /** read from an inclusion term of the Tabular List, not the code's title */
+  inclusion?: boolean;
   /** the Index term the path ended at (its bracketed manifestation codes pair with the code) */
   indexTerm?: number;
   /** an Index code whose completed title the note states whole (a firm reading) */
