@@ -5,13 +5,17 @@
  * 300 MB. Runs on a fresh database (dropped at the end) of DATABASE_URL's server, or of an
  * embedded PostgreSQL when it is unset.
  *
- *   tsx bench/codify-latency.ts [--runs 20] [--model balanced]
+ * Then the service's RSS (serviceRss below): the compiled service through ingest, run joins and codify.
+ *
+ *   tsx bench/codify-latency.ts [--runs 20] [--model balanced] [--service-only] [--service-tables shipped,imported]
+ *     [--service-roots .,/tmp/before] [--ingest-seconds 20] [--joins 50] [--service-node-args "--heapsnapshot-signal=SIGUSR2"]
  */
 import { execFileSync, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createApp } from '../src/app.js';
 import type { CodifyModel } from '../src/engine/engine.js';
@@ -21,6 +25,7 @@ import { createPool } from '../src/db/pool.js';
 import { migrate } from '../src/db/migrate.js';
 import { importIcd10 } from '../src/terminology/icd10-import.js';
 import { createBenchDatabase } from './lib/database.js';
+import { eventSource, load, stopServer, workerBacklog } from './ingest.js';
 import { freePort } from '../src/lib/free-port.js';
 import { BENCH_JWT_SECRET, benchHeaders, openBenchRuntime } from './lib/runtime.js';
 import { isMain, runStandalone } from './lib/standalone.js';
@@ -33,10 +38,16 @@ const CATEGORIES_FILE = join(DATA, 'icd10cm/icd10cm-categories-April-1-2026.csv'
 const NOTES_DIR = join(DATA, 'codiesp/train/text_files_en');
 const NOTE_BYTES = 51_200;
 
-export interface CodifyLatencyOptions extends BenchContext {
+export interface CodifyLatencyOptions extends BenchContext, ServiceRssOptions {
   runs?: number;
   model?: CodifyModel;
+  /** Only the service's RSS rows (not the in-process engine and HTTP figures). */
+  serviceOnly?: boolean;
+  /** The database's table for the service's RSS: the shipped release, the full table imported, or both (default). */
+  tables?: ('shipped' | 'imported')[];
 }
+
+const ROOT = new URL('..', import.meta.url).pathname;
 
 function note50k(): string {
   let text = '';
@@ -62,16 +73,47 @@ export async function run(options: CodifyLatencyOptions): Promise<BenchResult[]>
   if (!existsSync(CODES_FILE)) throw new Error(`ICD-10-CM codes file not found: ${CODES_FILE} (set ICD10CM_FILE)`);
   const db = await createBenchDatabase(options.adminUrl, 'codify');
   const importPool = createPool(db.url, 4);
-  let imported;
+  let imported = { codeCount: 0, headerCount: 0 };
   try {
     await migrate(importPool);
-    options.log('importing the full ICD-10-CM table');
-    imported = await importIcd10(importPool, {
-      codesFile: CODES_FILE,
-      categoriesFile: existsSync(CATEGORIES_FILE) ? CATEGORIES_FILE : undefined,
-    });
+    // The import is skipped only when nothing measured reads it (the service's RSS on the shipped release alone).
+    if (!options.serviceOnly || (options.tables ?? ['imported']).includes('imported')) {
+      options.log('importing the full ICD-10-CM table');
+      imported = await importIcd10(importPool, {
+        codesFile: CODES_FILE,
+        categoriesFile: existsSync(CATEGORIES_FILE) ? CATEGORIES_FILE : undefined,
+      });
+    }
   } finally {
     await importPool.end();
+  }
+  const note = note50k();
+  const serviceRows = async (): Promise<BenchResult[]> => {
+    const rows: BenchResult[] = [];
+    const roots = options.roots?.length ? options.roots : [ROOT];
+    for (const table of options.tables ?? ['shipped', 'imported']) {
+      for (const root of roots) {
+        const label = roots.length > 1 ? root : undefined;
+        if (table === 'imported') rows.push(await serviceRss(db.url, table, note, model, { ...options, root, label }));
+        else {
+          // Nothing imported: the service migrates a fresh database and codes with the shipped release.
+          const fresh = await createBenchDatabase(options.adminUrl, 'rss');
+          try {
+            rows.push(await serviceRss(fresh.url, table, note, model, { ...options, root, label }));
+          } finally {
+            await fresh.drop();
+          }
+        }
+      }
+    }
+    return rows;
+  };
+  if (options.serviceOnly) {
+    try {
+      return await serviceRows();
+    } finally {
+      await db.drop();
+    }
   }
   const rssStart = process.memoryUsage().rss;
   const openStarted = performance.now();
@@ -84,7 +126,6 @@ export async function run(options: CodifyLatencyOptions): Promise<BenchResult[]>
     await startJobLoops(deps, codifyJob);
     const port = (server.address() as AddressInfo).port;
     const headers = await benchHeaders();
-    const note = note50k();
 
     options.log(`codify: ${Buffer.byteLength(note)}-byte note, 1 warm-up + ${runs} engine runs, ${runs} + ${runs} HTTP round trips`);
     // Warm-up: the title index, the lexicon and the NLP model load on first use.
@@ -142,7 +183,7 @@ export async function run(options: CodifyLatencyOptions): Promise<BenchResult[]>
         unit: 'MB',
         note: `this process also imported the table and runs tsx: ${Math.round(rssStart / MB)} MB before the runtime opened`,
       },
-      await serviceRss(db.url, note, model, options),
+      ...(await serviceRows()),
     ];
   } finally {
     await new Promise<void>((resolve) => server.close(() => resolve()));
@@ -152,23 +193,88 @@ export async function run(options: CodifyLatencyOptions): Promise<BenchResult[]>
 }
 
 if (isMain(import.meta.url)) {
-  const { values } = parseArgs({ options: { runs: { type: 'string', default: '20' }, model: { type: 'string', default: 'balanced' } } });
-  await runStandalone((ctx) => run({ ...ctx, runs: Number(values.runs), model: values.model as CodifyModel }));
+  const { values } = parseArgs({
+    options: {
+      runs: { type: 'string', default: '20' },
+      model: { type: 'string', default: 'balanced' },
+      'service-only': { type: 'boolean', default: false },
+      'service-roots': { type: 'string' },
+      'service-tables': { type: 'string', default: 'shipped,imported' },
+      'ingest-seconds': { type: 'string', default: '20' },
+      joins: { type: 'string', default: '50' },
+      'service-node-args': { type: 'string' },
+    },
+  });
+  await runStandalone((ctx) =>
+    run({
+      ...ctx,
+      runs: Number(values.runs),
+      model: values.model as CodifyModel,
+      serviceOnly: values['service-only'],
+      roots: values['service-roots']?.split(',').map((r) => resolve(r)),
+      tables: values['service-tables'].split(',') as ('shipped' | 'imported')[],
+      ingestSeconds: Number(values['ingest-seconds']),
+      joins: Number(values.joins),
+      nodeArgs: values['service-node-args']?.split(' ').filter(Boolean),
+    }),
+  );
+}
+
+/** Where the service's RSS is read: after each phase of the held-out measurement, in one process. */
+export interface ServiceRssOptions {
+  /** Source trees whose build is measured (default: this one); several are measured side by side, in turn. */
+  roots?: string[];
+  /** Seconds of ingest load (signed `center.upserted` events at 50 connections). */
+  ingestSeconds?: number;
+  /** Chat runs, each created and joined on its own thread. */
+  joins?: number;
+  /** Codifications of the 50 KB note. */
+  codifications?: number;
+  /** Extra node options for the service (e.g. --heapsnapshot-signal=SIGUSR2). */
+  nodeArgs?: string[];
+}
+
+interface ProcMemory {
+  rss: number;
+  hwm: number;
+}
+
+/** VmRSS and VmHWM of a process (every thread of it: the HTTP thread, the workers thread, the engine workers), in MB. */
+function procMemory(pid: number): ProcMemory {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1]);
+  return { rss: kb('VmRSS') / 1024, hwm: kb('VmHWM') / 1024 };
 }
 
 /**
- * The service's own peak RSS (VmHWM, worker threads included): the compiled build as `npm start`
- * runs it (ROLE=all, full table, engine in worker threads), after codifying the 50 KB note a few
- * times. The bench process's figure above also holds the import and tsx, which the service does not.
+ * The service's RSS as the held-out perf run measures it: the compiled build as `npm start` runs
+ * it (`node dist/main.js`, ROLE=all, production), one process taken through ingest load, then
+ * chat runs created and joined, then codifications of the 50 KB note; VmRSS and VmHWM of the
+ * process (engine worker threads included) after each phase. The goal is held to the VmHWM at
+ * the end. `table`: the database's ICD-10-CM table, the shipped release (nothing imported) or the
+ * full table imported. The bench process's own figures above also hold the import and tsx.
  */
-async function serviceRss(databaseUrl: string, note: string, model: CodifyModel, options: BenchContext): Promise<BenchResult> {
-  execFileSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json'], { stdio: 'ignore' });
+export async function serviceRss(
+  databaseUrl: string,
+  table: 'shipped' | 'imported',
+  note: string,
+  model: CodifyModel,
+  options: BenchContext & ServiceRssOptions & { root: string; label?: string },
+): Promise<BenchResult> {
+  const root = options.root;
+  execFileSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', join(root, 'tsconfig.build.json')], {
+    stdio: 'ignore',
+    cwd: root,
+  });
   const port = await freePort();
-  const child = spawn(process.execPath, ['dist/main.js'], {
+  const ehrSecret = 'bench-ehr-webhook-secret-'.padEnd(40, 's');
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), 'dist/main.js'], {
+    cwd: root,
     stdio: ['ignore', 'ignore', 'pipe'],
     env: {
       PATH: process.env.PATH,
       NODE_ENV: 'production',
+      ROLE: 'all',
       PORT: String(port),
       DATABASE_URL: databaseUrl,
       LOG_LEVEL: 'error',
@@ -176,9 +282,10 @@ async function serviceRss(databaseUrl: string, note: string, model: CodifyModel,
       // Production refuses short keys and secrets: each at least 32 bytes.
       VOICE_API_KEYS: 'bench-api-key-'.padEnd(40, 'k'),
       OPERATOR_API_KEYS: `bench:${'bench-operator-key-'.padEnd(40, 'k')}`,
-      EHR_WEBHOOK_SECRET: 'bench-ehr-webhook-secret-'.padEnd(40, 's'),
+      EHR_WEBHOOK_SECRET: ehrSecret,
       VOICE_WEBHOOK_SECRET: 'bench-voice-webhook-secret-'.padEnd(40, 's'),
       CODIFY_RATE_LIMIT: '1000000',
+      RUN_RATE_LIMIT: '1000000',
       // Production requires a key for stored secrets; a fixed one for the bench's own database.
       SECRETS_ENCRYPTION_KEY: 'b'.repeat(64),
     },
@@ -190,8 +297,7 @@ async function serviceRss(databaseUrl: string, note: string, model: CodifyModel,
   } catch (err) {
     throw new Error(`${(err as Error).message}; the service said: ${stderr.trim() || '(nothing)'}`);
   } finally {
-    child.kill('SIGTERM');
-    await new Promise((r) => (child.exitCode !== null ? r(undefined) : child.once('exit', r)));
+    await stopServer(child);
   }
 
   async function measure(): Promise<BenchResult> {
@@ -206,22 +312,70 @@ async function serviceRss(databaseUrl: string, note: string, model: CodifyModel,
       if (ok) break;
       await new Promise((r) => setTimeout(r, 100));
     }
+    const pid = child.pid!;
+    const phases: string[] = [];
+    const read = (phase: string) => {
+      const m = procMemory(pid);
+      phases.push(`${phase} ${m.rss.toFixed(0)}/${m.hwm.toFixed(0)}`);
+      options.log(
+        `service RSS (${options.label ?? root}, ${table} table) ${phase}: VmRSS ${m.rss.toFixed(0)} MB, VmHWM ${m.hwm.toFixed(0)} MB`,
+      );
+      return m;
+    };
+    read('started');
+
+    // 1. Ingest: signed unique center.upserted events at 50 connections; the workers thread applies them all.
+    const ingestSeconds = options.ingestSeconds ?? 20;
+    options.log(`service RSS: ingest load for ${ingestSeconds} s`);
+    const events = eventSource(`rss-${randomBytes(4).toString('hex')}`, 20_000, ehrSecret);
+    const ingested = await load(port, ingestSeconds, 50, events);
+    const accepted = Number(ingested.statusCodeStats?.['202']?.count ?? 0);
+    if (accepted === 0) throw new Error(`the service accepted no event (${JSON.stringify(ingested.statusCodeStats)})`);
+    const backlog = await workerBacklog(databaseUrl);
+    read('after ingest');
+
+    // 2. Chat runs: a thread, a run, its join.
     const headers = await benchHeaders();
-    const runs = 5;
-    options.log(`codify: the compiled service codifies the 50 KB note ${runs} times (its peak RSS)`);
-    for (let i = 0; i < runs; i++) {
+    const call = async (method: string, path: string, body?: unknown) => {
+      const res = await fetch(`${base}/v1/agent/threads${path}`, {
+        method,
+        headers,
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      const json = (await res.json()) as Record<string, unknown>;
+      if (!res.ok) throw new Error(`${method} /v1/agent/threads${path} answered ${res.status}`);
+      return json;
+    };
+    const joins = options.joins ?? 50;
+    options.log(`service RSS: ${joins} chat runs created and joined`);
+    for (let i = 0; i < joins; i++) {
+      const { thread_id: threadId } = await call('POST', '', {});
+      const created = await call('POST', `/${threadId}/runs`, {
+        input: { messages: [{ role: 'user', content: 'What can you do?' }] },
+        config: { configurable: { thread_id: threadId } },
+      });
+      const joined = await call('GET', `/${threadId}/runs/${created.run_id}/join?timeout=30`);
+      if (joined.status !== 'completed') throw new Error(`run ended ${String(joined.status)}`);
+    }
+    read('after joins');
+
+    // 3. Codify the 50 KB note.
+    const codifications = options.codifications ?? 5;
+    options.log(`service RSS: ${codifications} codifications of the 50 KB note`);
+    for (let i = 0; i < codifications; i++) {
       const res = await fetch(`${base}/v1/codify`, { method: 'POST', headers, body: JSON.stringify({ medical_note: note, model }) });
       await res.json();
       if (res.status !== 200) throw new Error(`the service answered POST /v1/codify ${res.status}`);
     }
-    const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
-    const peakKb = Number(/^VmHWM:\s+(\d+) kB/m.exec(status)?.[1]);
+    const end = read('after codify');
     return {
-      name: 'service RSS, peak (compiled, ROLE=all, full table)',
-      value: (peakKb * 1024) / MB,
+      name: `service RSS after ingest, joins and codify (${table} table${options.label ? `, ${options.label}` : ''})`,
+      value: end.hwm,
       unit: 'MB',
       target: { op: '<', value: 300 },
-      note: `node dist/main.js after ${runs} codifications of the 50 KB note: VmHWM of the process, engine worker threads included`,
+      note:
+        `VmHWM of \`node dist/main.js\` (ROLE=all, production; engine worker threads included); VmRSS/VmHWM MB: ${phases.join(', ')}; ` +
+        `${accepted} events accepted in ${ingestSeconds} s (backlog ${backlog?.left ?? '?'}), ${joins} runs joined, ${codifications} codifications`,
     };
   }
 }

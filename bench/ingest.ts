@@ -57,7 +57,7 @@ interface Signed {
  * worker in the same process applies each to the centers catalog), signed over its exact bytes.
  * Centers repeat over 500 ids, so the catalog stays small while the events keep coming.
  */
-function signedEvent(prefix: string, n: number): Signed {
+function signedEvent(prefix: string, n: number, secret = SECRET): Signed {
   const body = JSON.stringify({
     id: `${prefix}-${n}`,
     type: 'center.upserted',
@@ -70,14 +70,14 @@ function signedEvent(prefix: string, n: number): Signed {
       timezone: 'Europe/Madrid',
     },
   });
-  return { body, signature: `sha256=${createHmac('sha256', SECRET).update(body).digest('hex')}` };
+  return { body, signature: `sha256=${createHmac('sha256', secret).update(body).digest('hex')}` };
 }
 
 /** Bodies precomputed (HMAC off the load generator's hot path); past the pool, made on the fly. */
-function eventSource(prefix: string, size: number): () => Signed {
-  const pool = Array.from({ length: size }, (_, i) => signedEvent(prefix, i));
+export function eventSource(prefix: string, size: number, secret = SECRET): () => Signed {
+  const pool = Array.from({ length: size }, (_, i) => signedEvent(prefix, i, secret));
   let next = 0;
-  return () => (next < pool.length ? pool[next++] : signedEvent(prefix, next++));
+  return () => (next < pool.length ? pool[next++] : signedEvent(prefix, next++, secret));
 }
 
 export async function load(port: number, seconds: number, connections: number, events: () => Signed): Promise<Result> {

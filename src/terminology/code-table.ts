@@ -7,35 +7,75 @@ export interface CodeRow {
   billable: boolean;
 }
 
+/** A table's rows as columns: what an engine worker is posted, and what it builds its table from. */
+export interface CodeColumns {
+  /** undotted codes, one per row */
+  codes: string[];
+  /** every title, concatenated: title i is text.slice(starts[i], starts[i + 1]) */
+  text: string;
+  starts: Int32Array;
+  billable: Uint8Array;
+}
+
+// A code as a number that sorts as the code does: 7 places of base 37 (none, 0-9, A-Z).
+const PLACES = 7;
+const placeOf = (c: number) => (c >= 48 && c <= 57 ? c - 47 : c >= 65 && c <= 90 ? c - 54 : -1);
+
+/** The code's number, or -1 when it is not 1-7 digits and capital letters (never in a valid table). */
+function packCode(code: string): number {
+  if (code.length === 0 || code.length > PLACES) return -1;
+  let v = 0;
+  for (let i = 0; i < PLACES; i++) {
+    const d = i < code.length ? placeOf(code.charCodeAt(i)) : 0;
+    if (d < 0) return -1;
+    v = v * 37 + d;
+  }
+  return v;
+}
+
 /**
  * The ICD-10-CM codes the engine may emit, held in memory. Rows come from PostgreSQL in the
  * service, from the CMS file in the evaluation, or from the starter catalog.
+ *
+ * Compact, as every thread that codes holds one (issue 28, the service's RSS): the titles are one
+ * string with offsets, and codes are found by binary search over their numbers (a Float64Array in
+ * code order), not through a Map of 75,000 entries: ~5 MB for the full table rather than ~12.
  */
 export class CodeTable {
-  private readonly codes: string[] = [];
-  private readonly descriptions: string[] = [];
+  private readonly codes: string[];
+  private readonly text: string;
+  private readonly starts: Int32Array;
   private readonly billable: Uint8Array;
-  private readonly byCode = new Map<string, number>();
-  private readonly sorted: number[]; // indexes in code order, for prefix (children) ranges
+  /** the codes' numbers in ascending (code) order, and the row of each */
+  private readonly keys: Float64Array;
+  private readonly order: Int32Array;
+  /** codes that have no number (not ICD-10-CM's shape), looked up by name */
+  private readonly odd = new Map<string, number>();
   private descIndex: DescriptionIndex | undefined;
 
-  constructor(rows: Iterable<CodeRow>) {
-    const flags: number[] = [];
-    for (const row of rows) {
-      const code = toUndotted(row.code);
-      const existing = this.byCode.get(code);
-      if (existing !== undefined) {
-        // A billable row wins over a header row for the same code.
-        if (row.billable) flags[existing] = 1;
-        continue;
+  /** From rows (a code listed twice keeps its first row, billable if either is), or from another table's columns, adopted as they are. */
+  constructor(source: Iterable<CodeRow> | CodeColumns) {
+    const c = 'starts' in source ? source : columnsOf(source);
+    this.codes = c.codes;
+    this.text = c.text;
+    this.starts = c.starts;
+    this.billable = c.billable;
+    const { order, keys } = sortedRows(this.codes);
+    let n = 0;
+    for (let k = 0; k < order.length; k++) {
+      if (keys[k] < 0) this.odd.set(this.codes[order[k]], order[k]);
+      else {
+        order[n] = order[k];
+        keys[n++] = keys[k];
       }
-      this.byCode.set(code, this.codes.length);
-      this.codes.push(code);
-      this.descriptions.push(row.description);
-      flags.push(row.billable ? 1 : 0);
     }
-    this.billable = Uint8Array.from(flags);
-    this.sorted = this.codes.map((_, i) => i).sort((a, b) => (this.codes[a] < this.codes[b] ? -1 : 1));
+    this.keys = keys.slice(0, n);
+    this.order = order.slice(0, n);
+  }
+
+  /** The rows as columns (shared, not copied). */
+  columns(): CodeColumns {
+    return { codes: this.codes, text: this.text, starts: this.starts, billable: this.billable };
   }
 
   get size(): number {
@@ -44,7 +84,22 @@ export class CodeTable {
 
   /** Index of a code (dotted or undotted), or undefined. */
   indexOf(code: string): number | undefined {
-    return this.byCode.get(toUndotted(code));
+    const u = toUndotted(code);
+    const key = packCode(u);
+    if (key < 0) return this.odd.get(u);
+    const k = this.lowerBound(key);
+    return k < this.keys.length && this.keys[k] === key ? this.order[k] : undefined;
+  }
+
+  private lowerBound(key: number): number {
+    let lo = 0;
+    let hi = this.keys.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (this.keys[mid] < key) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
   }
 
   has(code: string): boolean {
@@ -57,7 +112,7 @@ export class CodeTable {
   }
 
   row(i: number): CodeRow {
-    return { code: this.codes[i], description: this.descriptions[i], billable: this.billable[i] === 1 };
+    return { code: this.codes[i], description: this.descriptionAt(i), billable: this.billable[i] === 1 };
   }
 
   codeAt(i: number): string {
@@ -69,7 +124,7 @@ export class CodeTable {
   }
 
   descriptionAt(i: number): string {
-    return this.descriptions[i];
+    return this.text.slice(this.starts[i], this.starts[i + 1]);
   }
 
   billableAt(i: number): boolean {
@@ -84,20 +139,24 @@ export class CodeTable {
   /** Every code under `code` (longer codes sharing its prefix), in code order. */
   descendantsOf(code: string): CodeRow[] {
     const prefix = toUndotted(code);
-    let lo = 0;
-    let hi = this.sorted.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (this.codes[this.sorted[mid]] < prefix) lo = mid + 1;
-      else hi = mid;
-    }
     const out: CodeRow[] = [];
-    for (let k = lo; k < this.sorted.length; k++) {
-      const c = this.codes[this.sorted[k]];
-      if (!c.startsWith(prefix)) break;
-      if (c !== prefix) out.push(this.row(this.sorted[k]));
+    const key = packCode(prefix);
+    if (key >= 0) {
+      for (let k = this.lowerBound(key); k < this.keys.length; k++) {
+        const c = this.codes[this.order[k]];
+        if (!c.startsWith(prefix)) break;
+        if (c !== prefix) out.push(this.row(this.order[k]));
+      }
+    } else {
+      // No number (a prefix that is not a code's shape): every code, in code order.
+      for (let k = 0; k < this.keys.length; k++) {
+        const c = this.codes[this.order[k]];
+        if (c.startsWith(prefix) && c !== prefix) out.push(this.row(this.order[k]));
+      }
     }
-    return out;
+    if (this.odd.size === 0) return out;
+    for (const [c, i] of this.odd) if (c.startsWith(prefix) && c !== prefix) out.push(this.row(i));
+    return out.sort((a, b) => (a.code < b.code ? -1 : a.code > b.code ? 1 : 0));
   }
 
   /** Direct children: the shortest codes below `code` that have no other code between them and it. */
@@ -108,7 +167,69 @@ export class CodeTable {
 
   /** The token/stem inverted index over titles, built on first use. */
   get index(): DescriptionIndex {
-    this.descIndex ??= new DescriptionIndex(this.descriptions);
+    this.descIndex ??= new DescriptionIndex(Array.from({ length: this.size }, (_, i) => this.descriptionAt(i)));
     return this.descIndex;
   }
+}
+
+/** Rows as columns, each code once: its first row, billable when any of its rows is. */
+function columnsOf(rows: Iterable<CodeRow>): CodeColumns {
+  const codes: string[] = [];
+  const titles: string[] = [];
+  const flags: number[] = [];
+  for (const row of rows) {
+    codes.push(toUndotted(row.code));
+    titles.push(row.description);
+    flags.push(row.billable ? 1 : 0);
+  }
+  const { order } = sortedRows(codes);
+  const keep = new Uint8Array(codes.length).fill(1);
+  for (let k = 1; k < order.length; k++) {
+    // The sort is stable: of equal codes, the first row comes first.
+    const first = order[k - 1];
+    const i = order[k];
+    if (codes[first] !== codes[i]) continue;
+    if (flags[i]) flags[first] = 1;
+    keep[i] = 0;
+    order[k] = first;
+  }
+  const out: CodeColumns = { codes: [], text: '', starts: new Int32Array(0), billable: new Uint8Array(0) };
+  const kept: string[] = [];
+  const billable: number[] = [];
+  for (let i = 0; i < codes.length; i++) {
+    if (!keep[i]) continue;
+    out.codes.push(codes[i]);
+    kept.push(titles[i]);
+    billable.push(flags[i]);
+  }
+  out.starts = new Int32Array(kept.length + 1);
+  let at = 0;
+  for (let i = 0; i < kept.length; i++) {
+    out.starts[i] = at;
+    at += kept[i].length;
+  }
+  out.starts[kept.length] = at;
+  out.text = kept.join('');
+  out.billable = Uint8Array.from(billable);
+  return out;
+}
+
+/** Rows in code order (stable), with each code's number (-1: none). */
+function sortedRows(codes: readonly string[]): { order: Int32Array; keys: Float64Array } {
+  const packed = new Float64Array(codes.length);
+  for (let i = 0; i < codes.length; i++) packed[i] = packCode(codes[i]);
+  const order = new Int32Array(codes.length);
+  for (let i = 0; i < order.length; i++) order[i] = i;
+  // Codes without a number sort after the others, by name, then by row.
+  order.sort((a, b) => {
+    const ka = packed[a];
+    const kb = packed[b];
+    if (ka >= 0 && kb >= 0) return ka - kb || a - b;
+    if (ka >= 0) return -1;
+    if (kb >= 0) return 1;
+    return codes[a] < codes[b] ? -1 : codes[a] > codes[b] ? 1 : a - b;
+  });
+  const keys = new Float64Array(codes.length);
+  for (let k = 0; k < order.length; k++) keys[k] = packed[order[k]];
+  return { order, keys };
 }

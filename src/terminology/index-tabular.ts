@@ -12,60 +12,83 @@ export interface TabularNote {
   refs: string[];
 }
 
+const TERM_FIELDS = 6; // title, nemod, code, see, see also, manifestation codes
+
 /**
- * The official Alphabetic Index and Tabular List notes, held as parallel arrays (no object per
- * term): term i has a level (0 for a main term), a title, nonessential modifiers, a code, and its
- * see / see-also references; its subterms are the terms after it up to `end[i]`.
+ * The official Alphabetic Index and Tabular List notes, held compactly (issue 28, the service's
+ * RSS): the compiled file's text as one string, and offsets into it (no string or object per term).
+ * Term i has a level (0 for a main term), a title, nonessential modifiers, a code, and its
+ * see / see-also references and manifestation codes, each read from the text when asked; its subterms are the terms
+ * after it up to `end[i]`.
  */
 export class IndexTabular {
   readonly level: Uint8Array;
   /** first term after the subtree of term i */
   readonly end: Int32Array;
-  readonly title: string[] = [];
-  readonly nemod: string[] = [];
-  readonly code: string[] = [];
-  readonly see: string[] = [];
-  readonly seeAlso: string[] = [];
-  /** manifestation codes the Index gives in brackets after term i's code ("G20 [F02.80]"), space separated */
-  readonly manif: string[] = [];
+  private readonly text: string;
+  /** where term i's fields start in the text */
+  private readonly termAt: Int32Array;
+  /** end of field k of term i, from termAt[i]: fieldEnd[TERM_FIELDS * i + k] */
+  private readonly fieldEnd: Uint16Array;
   /** main terms by each of their names, lower case: the title's first comma part and its one-word variants */
   private readonly mainByName = new Map<string, number[]>();
-  private readonly noteKind: NoteKind[] = [];
-  private readonly noteText: string[] = [];
-  private readonly noteRefs: string[] = [];
-  private readonly notesOf = new Map<string, number[]>();
+  /** where each Tabular note (kind, text, refs) starts in the text; a code's notes are adjacent */
+  private readonly noteAt: Int32Array;
+  /** a code's notes: noteAt[first] .. noteAt[first + count - 1], as first * 65536 + count */
+  private readonly notesOf = new Map<string, number>();
   private readonly seventh = new Map<string, string>();
-  /** every code and header of the FY2023 Tabular, undotted */
-  private readonly known = new Set<string>();
+  /** every code and header of the FY2023 Tabular, undotted, sorted */
+  private readonly known: string[];
 
   constructor(text: string) {
+    this.text = text;
     const levels: number[] = [];
+    const termAt: number[] = [];
+    const fieldEnd: number[] = [];
+    const noteAt: number[] = [];
+    let known: string[] = [];
     let at = 0;
     while (at < text.length) {
       let nl = text.indexOf('\n', at);
       if (nl < 0) nl = text.length;
-      const line = text.slice(at, nl);
+      const kind = text.charCodeAt(at);
+      const t1 = text.indexOf('\t', at);
+      if (t1 < 0 || t1 > nl) {
+        at = nl + 1;
+        continue;
+      }
+      if (kind === 0x49 /* I */) {
+        const t2 = text.indexOf('\t', t1 + 1);
+        levels.push(Number(text.slice(t1 + 1, t2)));
+        const start = t2 + 1;
+        termAt.push(start);
+        let from = start;
+        for (let k = 0; k < TERM_FIELDS; k++) {
+          let tab = k < TERM_FIELDS - 1 ? text.indexOf('\t', from) : nl;
+          if (tab < 0 || tab > nl) tab = nl;
+          fieldEnd.push(tab - start);
+          from = Math.min(tab + 1, nl);
+        }
+      } else if (kind === 0x4e /* N */) {
+        const t2 = text.indexOf('\t', t1 + 1);
+        const code = text.slice(t1 + 1, t2);
+        const n = noteAt.length;
+        const list = this.notesOf.get(code);
+        if (list === undefined) this.notesOf.set(code, n * 65536 + 1);
+        else if (Math.floor(list / 65536) + (list % 65536) === n) this.notesOf.set(code, list + 1);
+        else throw new Error(`index-tabular: the notes of ${code} are not together`);
+        noteAt.push(t2 + 1);
+      } else if (kind === 0x37 /* 7 */) {
+        const t2 = text.indexOf('\t', t1 + 1);
+        this.seventh.set(text.slice(t1 + 1, t2), text.slice(t2 + 1, nl));
+      } else if (kind === 0x43 /* C */) known = text.slice(t1 + 1, nl).split(' ');
       at = nl + 1;
-      const f = line.split('\t');
-      if (f[0] === 'I') {
-        levels.push(Number(f[1]));
-        this.title.push(f[2]);
-        this.nemod.push(f[3]);
-        this.code.push(f[4]);
-        this.see.push(f[5]);
-        this.seeAlso.push(f[6]);
-        this.manif.push(f[7] ?? '');
-      } else if (f[0] === 'N') {
-        const list = this.notesOf.get(f[1]) ?? [];
-        list.push(this.noteKind.length);
-        this.notesOf.set(f[1], list);
-        this.noteKind.push(f[2] as NoteKind);
-        this.noteText.push(f[3]);
-        this.noteRefs.push(f[4] ?? '');
-      } else if (f[0] === '7') this.seventh.set(f[1], f[2]);
-      else if (f[0] === 'C') for (const c of f[1].split(' ')) this.known.add(c);
     }
+    this.known = known.sort();
     this.level = Uint8Array.from(levels);
+    this.termAt = Int32Array.from(termAt);
+    this.fieldEnd = Uint16Array.from(fieldEnd);
+    this.noteAt = Int32Array.from(noteAt);
     this.end = new Int32Array(levels.length);
     const open: number[] = [];
     for (let i = 0; i <= levels.length; i++) {
@@ -75,7 +98,7 @@ export class IndexTabular {
     }
     for (let i = 0; i < levels.length; i++) {
       if (levels[i] !== 0) continue;
-      const parts = this.title[i].toLowerCase().split(/,\s*/);
+      const parts = this.titleOf(i).toLowerCase().split(/,\s*/);
       // "Tear, torn", "Abdomen, abdominal": one-word variants are names; "Aborter, habitual or recurrent" is one name.
       const names = [parts[0], ...parts.slice(1).filter((p) => !/\s/.test(p) && p.slice(0, 3) === parts[0].slice(0, 3))];
       for (const name of names) {
@@ -84,6 +107,43 @@ export class IndexTabular {
         this.mainByName.set(name, list);
       }
     }
+  }
+
+  private field(i: number, k: number): string {
+    const base = TERM_FIELDS * i;
+    const start = k === 0 ? 0 : this.fieldEnd[base + k - 1] + 1;
+    const end = this.fieldEnd[base + k];
+    return end <= start ? '' : this.text.slice(this.termAt[i] + start, this.termAt[i] + end);
+  }
+
+  /** Term i's title: "Effusion", "joint", "knee". */
+  titleOf(i: number): string {
+    return this.field(i, 0);
+  }
+
+  /** Term i's nonessential modifiers, as compiled ("(acute) (chronic)"), or ''. */
+  nemodOf(i: number): string {
+    return this.field(i, 1);
+  }
+
+  /** Term i's code as the Index writes it ("M25.46-"), or ''. */
+  codeOf(i: number): string {
+    return this.field(i, 2);
+  }
+
+  /** Term i's `see` reference ("Effusion, pleura"), or ''. */
+  seeOf(i: number): string {
+    return this.field(i, 3);
+  }
+
+  /** Term i's `see also` reference, or ''. */
+  seeAlsoOf(i: number): string {
+    return this.field(i, 4);
+  }
+
+  /** Manifestation codes the Index gives in brackets after term i's code ("G20 [F02.80]"), space separated, or ''. */
+  manifOf(i: number): string {
+    return this.field(i, 5);
   }
 
   get size(): number {
@@ -129,28 +189,49 @@ export class IndexTabular {
 
   /** The subterm of `at` titled `want` (or one of its comma parts); "with X" also through a bare "with" subterm. */
   private childTitled(at: number, want: string): number | undefined {
-    const named = (i: number, w: string) => this.title[i].toLowerCase().split(/,\s*/).includes(w) || this.title[i].toLowerCase() === w;
+    const named = (i: number, w: string) => {
+      const title = this.titleOf(i).toLowerCase();
+      return title.split(/,\s*/).includes(w) || title === w;
+    };
     const direct = this.children(at).find((c) => named(c, want));
     if (direct !== undefined) return direct;
     const m = /^(with|without|due to|in)\s+(.+)$/.exec(want);
     if (!m) return undefined;
-    const bare = this.children(at).find((c) => this.title[c].toLowerCase() === m[1]);
+    const bare = this.children(at).find((c) => this.titleOf(c).toLowerCase() === m[1]);
     return bare === undefined ? undefined : this.children(bare).find((c) => named(c, m[2]));
   }
 
   /** Whether the FY2023 Tabular holds this code (undotted); a code of the table in force it lacks is newer than the Index. */
   inTabular(code: string): boolean {
     // The Tabular lists codes to the 6th character; a 7th (and its X placeholders) extends one of them.
-    return this.known.has(code) || (code.length === 7 && this.known.has(code.slice(0, 6).replace(/X+$/, '')));
+    return this.isKnown(code) || (code.length === 7 && this.isKnown(code.slice(0, 6).replace(/X+$/, '')));
+  }
+
+  private isKnown(code: string): boolean {
+    let lo = 0;
+    let hi = this.known.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (this.known[mid] < code) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo < this.known.length && this.known[lo] === code;
   }
 
   /** Tabular notes of a code or header (dotted, as the Tabular writes it). */
   notes(code: string): TabularNote[] {
-    return (this.notesOf.get(code) ?? []).map((n) => ({
-      kind: this.noteKind[n],
-      text: this.noteText[n],
-      refs: this.noteRefs[n] ? this.noteRefs[n].split(' ') : [],
-    }));
+    const range = this.notesOf.get(code);
+    if (range === undefined) return [];
+    const out: TabularNote[] = [];
+    const first = Math.floor(range / 65536);
+    for (let n = first; n < first + (range % 65536); n++) {
+      const at = this.noteAt[n];
+      let nl = this.text.indexOf('\n', at);
+      if (nl < 0) nl = this.text.length;
+      const [kind, text, refs = ''] = this.text.slice(at, nl).split('\t');
+      out.push({ kind: kind as NoteKind, text, refs: refs ? refs.split(' ') : [] });
+    }
+    return out;
   }
 
   /** Every code and header with Tabular notes, with its notes. */

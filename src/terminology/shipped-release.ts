@@ -18,16 +18,20 @@ let table: CodeTable | undefined;
 
 /** The shipped FY2026 table (74,719 billable codes), read once per thread on first use. */
 export function shippedCodeTable(): CodeTable {
-  if (table) return table;
-  const text = gunzipSync(readFileSync(SHIPPED_CODES_FILE)).toString('latin1');
-  const rows = [];
-  let n = 0;
-  for (const line of text.split('\n')) {
-    const row = parseCodeLine(line, ++n);
-    if (row) rows.push({ code: row.code, description: row.description, billable: true });
-  }
-  table = new CodeTable(rows);
+  // Row by row from the file's text: the table keeps copies of its titles (one string), not slices that would hold the text.
+  table ??= new CodeTable(shippedRows(gunzipSync(readFileSync(SHIPPED_CODES_FILE)).toString('latin1')));
   return table;
+}
+
+function* shippedRows(text: string): Generator<CodeRow> {
+  let n = 0;
+  for (let at = 0; at < text.length;) {
+    let nl = text.indexOf('\n', at);
+    if (nl < 0) nl = text.length;
+    const row = parseCodeLine(text.slice(at, nl), ++n);
+    at = nl + 1;
+    if (row) yield { code: row.code, description: row.description, billable: true };
+  }
 }
 
 /** The shipped table held in this thread, if it was loaded (a test or bench can check). */

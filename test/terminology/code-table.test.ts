@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { fromPayload, toPayload } from '../../src/engine/isolated/code-table-payload.js';
 import { CodeTable } from '../../src/terminology/code-table.js';
 import { starterRows } from '../../src/terminology/starter-catalog.js';
 
@@ -48,5 +49,32 @@ describe('CodeTable', () => {
     const starter = new CodeTable(starterRows());
     expect(starter.size).toBe(starterRows().length);
     expect(starter.get('I10')?.description).toBe('Essential (primary) hypertension');
+  });
+
+  it('keeps a code listed twice once: its first title, billable when either row is', () => {
+    const twice = new CodeTable([
+      { code: 'E11', description: 'Type 2 diabetes mellitus', billable: false },
+      { code: 'I10', description: 'Essential (primary) hypertension', billable: true },
+      { code: 'E11', description: 'Type 2 diabetes mellitus (again)', billable: true },
+      { code: 'e11', description: 'Type 2 diabetes mellitus (thrice)', billable: false },
+    ]);
+    expect(twice.size).toBe(2);
+    expect(twice.get('E11')).toEqual({ code: 'E11', description: 'Type 2 diabetes mellitus', billable: true });
+    expect(twice.codeAt(1)).toBe('I10');
+  });
+
+  it('finds a code of another shape by its name (never in a valid table, but never lost)', () => {
+    const odd = new CodeTable([...rows, { code: 'E11-X', description: 'Not a code', billable: false }]);
+    expect(odd.get('E11-X')?.description).toBe('Not a code');
+    expect(odd.descendantsOf('E11').map((r) => r.code)).toEqual(['E11-X', 'E112', 'E1121', 'E119']);
+    expect(odd.get('E11.9')?.description).toBe('Type 2 diabetes mellitus without complications');
+  });
+
+  it('posts to an engine worker as columns and is rebuilt row for row', () => {
+    const posted = structuredClone(toPayload(table));
+    const copy = fromPayload(posted);
+    expect(copy.size).toBe(table.size);
+    for (let i = 0; i < table.size; i++) expect(copy.row(i)).toEqual(table.row(i));
+    expect(copy.descendantsOf('E11').map((r) => r.code)).toEqual(['E112', 'E1121', 'E119']);
   });
 });

@@ -1,10 +1,13 @@
 import { CodeTable } from '../../terminology/code-table.js';
 import { shippedCodeTable, type TableInForce } from '../../terminology/shipped-release.js';
 
-/** A code table as posted to an engine thread: two strings and a byte array clone in one copy each. */
+/** A code table as posted to an engine thread: its columns (two strings, the titles' offsets and the billable flags), one copy each. */
 export interface CodeTablePayload {
+  /** undotted codes, one per line */
   codes: string;
-  descriptions: string;
+  /** every title, concatenated; title i is text.slice(starts[i], starts[i + 1]) */
+  text: string;
+  starts: Int32Array;
   billable: Uint8Array;
 }
 
@@ -20,22 +23,14 @@ export function tableOf(payload: TablePayload): CodeTable {
   return 'shipped' in payload ? shippedCodeTable() : fromPayload(payload);
 }
 
-/** The rows of `table`, in its order (titles never contain a line break). */
+/** The rows of `table`, in its order. */
 export function toPayload(table: CodeTable): CodeTablePayload {
-  const codes: string[] = [];
-  const descriptions: string[] = [];
-  const billable = new Uint8Array(table.size);
-  for (let i = 0; i < table.size; i++) {
-    codes.push(table.codeAt(i));
-    descriptions.push(table.descriptionAt(i).replace(/[\r\n]+/g, ' '));
-    billable[i] = table.billableAt(i) ? 1 : 0;
-  }
-  return { codes: codes.join('\n'), descriptions: descriptions.join('\n'), billable };
+  const { codes, text, starts, billable } = table.columns();
+  return { codes: codes.join('\n'), text, starts, billable };
 }
 
 /** The thread's own table, built from the same rows as the one in force in the main thread. */
 export function fromPayload(payload: CodeTablePayload): CodeTable {
   const codes = payload.codes ? payload.codes.split('\n') : [];
-  const descriptions = payload.descriptions.split('\n');
-  return new CodeTable(codes.map((code, i) => ({ code, description: descriptions[i] ?? '', billable: payload.billable[i] === 1 })));
+  return new CodeTable({ codes, text: payload.text, starts: payload.starts, billable: payload.billable });
 }

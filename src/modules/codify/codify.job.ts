@@ -19,8 +19,8 @@ export type CodifyJobData = z.infer<typeof codifyJobSchema>;
 export const CODIFY_QUEUE = 'codify';
 
 /**
- * Codifications, awaited by their POST /v1/codify request or continued by a pipeline: a few
- * jobs at once per process, woken by NOTIFY.
+ * Codifications, awaited by their POST /v1/codify request or continued by a pipeline: four at
+ * once per process, woken by NOTIFY and by the end of the one before.
  */
 export const codifyJob = defineJob<CodifyJobData, AppDeps>({
   // A request waits for it, so retry fast; a missed heartbeat (a dead process) retries in 30 s.
@@ -37,8 +37,12 @@ export const codifyJob = defineJob<CodifyJobData, AppDeps>({
     },
   },
   schema: codifyJobSchema,
-  // A group holds at most 3 of the 4 slots of a process (and 3 codifications at once in the deployment).
-  fetch: { localConcurrency: 4, pollingIntervalSeconds: 0.5, notifyPollingIntervalSeconds: 1, groupConcurrency: 3 },
+  // A group holds at most 3 of the 4 loops of a process (and 3 codifications at once in the
+  // deployment), as each fetch counts them: loops woken together by one burst can each take one
+  // before the others' claims commit. Self-waking loops: when a codification ends, its loop fetches
+  // the next at once (its group's queued one, whose slot it freed) instead of sleeping out the rest
+  // of its poll; a new job wakes the idle loops by NOTIFY.
+  fetch: { pollingIntervalSeconds: 0.5, notifyPollingIntervalSeconds: 1, selfWakingLoops: 4, groupConcurrency: 3 },
   groupOf: (data) => data.group_id,
   handle: (deps, data) => runCodification(deps, data.codify_run_id),
   // A request's codification keeps its old course (its request answers 504 at its deadline); a

@@ -333,10 +333,10 @@ function compact(lower: readonly string[], words: readonly number[]): boolean {
 
 /** The titles from the main term down to term i: "Tear, torn > meniscus > medial". */
 function pathTitles(it: IndexTabular, i: number): string {
-  const out = [it.title[i]];
+  const out = [it.titleOf(i)];
   for (let j = i - 1, lv = it.level[i]; j >= 0 && lv > 0; j--) {
     if (it.level[j] < lv) {
-      out.unshift(it.title[j]);
+      out.unshift(it.titleOf(j));
       lv = it.level[j];
     }
   }
@@ -359,7 +359,7 @@ function descend(
     // Most subterms reached have one plain title whose first stem is out of reach: not stated,
     // known without reading the title (what matchTerm would answer).
     if (!inherited && unstatedPlain(it, where, child)) {
-      if (it.code[child]) best = skipLevel(note, where, child, from, depth, best);
+      if (it.codeOf(child)) best = skipLevel(note, where, child, from, depth, best);
       continue;
     }
     const reading = readingOf(it, child);
@@ -382,7 +382,7 @@ function descend(
       let next = descend(note, where, child, here, depth + 1);
       // A subterm that only says "see": its target's subterms count as its own ("Disease,
       // coronary (artery)" -> "Disease, heart, ischemic, atherosclerotic, with angina pectoris, unstable").
-      if (!it.code[child] && it.see[child] && depth < 6 && !/^(condition|category)\b/i.test(it.see[child])) {
+      if (!it.codeOf(child) && it.seeOf(child) && depth < 6 && !/^(condition|category)\b/i.test(it.seeOf(child))) {
         const target = seeTarget(it, child);
         if (target !== undefined && target !== term) {
           const via = descend(note, where, target, { ...here, term: target }, depth + 2);
@@ -392,7 +392,7 @@ function descend(
       if (next && next.score > best.score) best = next;
       continue;
     }
-    if (m || reading.connector || inherited || !it.code[child]) continue;
+    if (m || reading.connector || inherited || !it.codeOf(child)) continue;
     best = skipLevel(note, where, child, from, depth, best);
   }
   return best;
@@ -404,9 +404,9 @@ function descend(
  */
 function skipLevel(note: IndexNote, where: Near, child: number, from: Path, depth: number, best: Path): Path {
   const { it } = note;
-  const refines = it.code[child];
+  const refines = it.codeOf(child);
   for (const grandchild of startingChildren(note, child)) {
-    if (!it.code[grandchild] || !sameFour(it.code[grandchild], refines)) continue;
+    if (!it.codeOf(grandchild) || !sameFour(it.codeOf(grandchild), refines)) continue;
     if (unstatedPlain(it, where, grandchild)) continue;
     const g = matchTerm(note, where, grandchild);
     if (!g || g.score <= 0 || g.combination) continue;
@@ -441,7 +441,7 @@ function reachableChildren(note: IndexNote, term: number): readonly number[] {
   const { it } = note;
   const out: number[] = [];
   for (let child = term + 1; child < it.end[term]; child = it.end[child])
-    if (startsInNote(note, child) || (it.code[child] && startingChildren(note, child).length > 0)) out.push(child);
+    if (startsInNote(note, child) || (it.codeOf(child) && startingChildren(note, child).length > 0)) out.push(child);
   note.reachable.set(term, out);
   return out;
 }
@@ -558,8 +558,8 @@ function withNemods(it: IndexTabular, where: Near, i: number, cand: TermMatch): 
 function codeOf(note: IndexNote, where: Near, path: Path, hops: number): { code: string; path: Path } | undefined {
   const { it } = note;
   const t = path.term;
-  if (it.code[t]) return { code: it.code[t], path };
-  if (it.see[t] && hops < MAX_SEE_HOPS && !/^(condition|category)\b/i.test(it.see[t])) {
+  if (it.codeOf(t)) return { code: it.codeOf(t), path };
+  if (it.seeOf(t) && hops < MAX_SEE_HOPS && !/^(condition|category)\b/i.test(it.seeOf(t))) {
     const target = seeTarget(it, t);
     if (target !== undefined) {
       const next = descend(note, where, target, { ...path, term: target }, it.level[target]) ?? { ...path, term: target };
@@ -572,9 +572,9 @@ function codeOf(note: IndexNote, where: Near, path: Path, hops: number): { code:
   const children = it.children(t);
   for (const c of children) {
     const r = readingOf(it, c);
-    if (r.alts.length === 0 && r.connector === '' && it.code[c]) return { code: it.code[c], path };
+    if (r.alts.length === 0 && r.connector === '' && it.codeOf(c)) return { code: it.codeOf(c), path };
   }
-  const codes = children.map((c) => it.code[c]).filter(Boolean);
+  const codes = children.map((c) => it.codeOf(c)).filter(Boolean);
   if (codes.length < 2) return undefined;
   let prefix = codes[0].replace(/[.-]/g, '');
   for (const c of codes) {
@@ -590,11 +590,18 @@ const nemods = new WeakMap<IndexTabular, Map<number, string[]>>();
 
 /** Stems of term i's nonessential modifiers ("(artery) (vein)"), read on first use. */
 function nemodStems(it: IndexTabular, i: number): string[] {
-  if (!it.nemod[i]) return [];
+  if (!it.nemodOf(i)) return [];
   let cache = nemods.get(it);
   if (!cache) nemods.set(it, (cache = new Map()));
   let out = cache.get(i);
-  if (!out) cache.set(i, (out = it.nemod[i].split(/[\s()]+/).flatMap((w) => wordStems(w))));
+  if (!out)
+    cache.set(
+      i,
+      (out = it
+        .nemodOf(i)
+        .split(/[\s()]+/)
+        .flatMap((w) => wordStems(w))),
+    );
   return out;
 }
 
@@ -604,6 +611,6 @@ const seeTargets = new WeakMap<IndexTabular, Map<number, number | undefined>>();
 function seeTarget(it: IndexTabular, i: number): number | undefined {
   let cache = seeTargets.get(it);
   if (!cache) seeTargets.set(it, (cache = new Map()));
-  if (!cache.has(i)) cache.set(i, it.resolvePath(it.see[i].replace(/\s+by site$/i, '')));
+  if (!cache.has(i)) cache.set(i, it.resolvePath(it.seeOf(i).replace(/\s+by site$/i, '')));
   return cache.get(i);
 }

@@ -99,11 +99,11 @@ let lastCache: Array<TitleReading | undefined> = [];
 export function readingOf(it: IndexTabular, i: number): TitleReading {
   if (it !== lastIt) {
     let cache = readings.get(it);
-    if (!cache) readings.set(it, (cache = new Array<TitleReading | undefined>(it.title.length)));
+    if (!cache) readings.set(it, (cache = new Array<TitleReading | undefined>(it.size)));
     lastIt = it;
     lastCache = cache;
   }
-  return (lastCache[i] ??= readTitle(it.title[i], it.level[i] === 0));
+  return (lastCache[i] ??= readTitle(it.titleOf(i), it.level[i] === 0));
 }
 
 const mainIndexes = new WeakMap<IndexTabular, { byStems: Map<string, number[]>; maxLen: number }>();
@@ -163,7 +163,7 @@ export function stemNumbers(it: IndexTabular): StemNumbers {
   if (it === lastNumbersIt) return lastNumbers!;
   let n = numbers.get(it);
   if (!n)
-    numbers.set(it, (n = { ids: new Map(), first: new Int32Array(it.title.length).fill(UNREAD), plain: new Uint8Array(it.title.length) }));
+    numbers.set(it, (n = { ids: new Map(), first: new Int32Array(it.size).fill(UNREAD), plain: new Uint8Array(it.size) }));
   lastNumbersIt = it;
   lastNumbers = n;
   return n;

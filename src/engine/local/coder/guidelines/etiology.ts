@@ -27,17 +27,17 @@ export function applyEtiologyPairs(cands: Candidates): void {
   if (!it) return;
   for (const c of cands.finals()) {
     const term = c.found?.mention.indexTerm ?? cands.ctx.indexTerms?.get(c.index);
-    const brackets = term === undefined ? '' : it.manif[term];
+    const brackets = term === undefined ? '' : it.manifOf(term);
     if (!brackets) continue;
     let main = term!;
     while (main > 0 && it.level[main] > 0) main--;
-    const mainCode = it.code[main].replace(/[.-]/g, '');
+    const mainCode = it.codeOf(main).replace(/[.-]/g, '');
     for (const m of brackets.split(' ')) {
       const index = completeCode(table, m, statedAround(cands, c));
       if (index === undefined) continue;
       const made = cands.assign(
         table.codeAt(index),
-        `manifestation code the Alphabetic Index gives in brackets with ${dotted(c.code)} (${main === term ? it.title[main] : `${it.title[main]} > ... > ${it.title[term!]}`}); sequenced after it (I.A.13)`,
+        `manifestation code the Alphabetic Index gives in brackets with ${dotted(c.code)} (${main === term ? it.titleOf(main) : `${it.titleOf(main)} > ... > ${it.titleOf(term!)}`}); sequenced after it (I.A.13)`,
         [c],
       );
       if (!made || !mainCode) continue;
@@ -51,7 +51,7 @@ export function applyEtiologyPairs(cands: Candidates): void {
           continue;
         cands.discard(
           f,
-          `Discarded: the Alphabetic Index codes this ${it.title[main]} as ${dotted(c.code)} with ${dotted(made.code)} (I.A.13).`,
+          `Discarded: the Alphabetic Index codes this ${it.titleOf(main)} as ${dotted(c.code)} with ${dotted(made.code)} (I.A.13).`,
         );
       }
     }

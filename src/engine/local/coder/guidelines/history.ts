@@ -75,14 +75,14 @@ function coreOf(it: IndexTabular, i: number): string[] {
   let cache = cores.get(it);
   if (!cache) cores.set(it, (cache = new Map()));
   let out = cache.get(i);
-  if (!out) cache.set(i, (out = stems(it.title[i].split(/\s+(?:with|without|due to)\b/i)[0])));
+  if (!out) cache.set(i, (out = stems(it.titleOf(i).split(/\s+(?:with|without|due to)\b/i)[0])));
   return out;
 }
 
 /** "History" > "personal (of)" or "family (of)" in the Index. */
 function historyRoot(it: IndexTabular, family: boolean): number | undefined {
   for (const main of it.mainTerms('history')) {
-    const sub = it.children(main).find((c) => it.title[c].toLowerCase() === (family ? 'family' : 'personal'));
+    const sub = it.children(main).find((c) => it.titleOf(c).toLowerCase() === (family ? 'family' : 'personal'));
     if (sub !== undefined) return sub;
   }
   return undefined;
@@ -121,13 +121,18 @@ function historyCode(cands: Candidates, c: Candidate, family: boolean): string |
       const core = coreOf(it, child);
       if (core.length === 0 || !core.every((w) => weight.has(w))) continue;
       const own = core.filter((w) => weight.get(w) === STATED).length;
-      const code = it.code[child] && allowed.test(it.code[child]) ? it.code[child] : at.code;
+      const code = it.codeOf(child) && allowed.test(it.codeOf(child)) ? it.codeOf(child) : at.code;
       const here: Found = { terms: [...at.terms, child], stated: at.stated + own, cls: at.cls + core.length - own, code };
       if (code) found.push(here);
       if (depth >= 5) continue;
       walk(child, here, depth + 1);
-      if (!it.code[child] && it.see[child]) {
-        const target = it.resolvePath(it.see[child].replace(/\s*\([^)]*\)/g, '').replace(/\s+by site.*$/i, ''));
+      if (!it.codeOf(child) && it.seeOf(child)) {
+        const target = it.resolvePath(
+          it
+            .seeOf(child)
+            .replace(/\s*\([^)]*\)/g, '')
+            .replace(/\s+by site.*$/i, ''),
+        );
         if (target !== undefined && target !== child && !at.terms.includes(target))
           walk(target, { ...here, terms: [...here.terms, target] }, depth + 2);
       }
