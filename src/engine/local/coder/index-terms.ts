@@ -162,8 +162,7 @@ let lastNumbers: StemNumbers | undefined;
 export function stemNumbers(it: IndexTabular): StemNumbers {
   if (it === lastNumbersIt) return lastNumbers!;
   let n = numbers.get(it);
-  if (!n)
-    numbers.set(it, (n = { ids: new Map(), first: new Int32Array(it.size).fill(UNREAD), plain: new Uint8Array(it.size) }));
+  if (!n) numbers.set(it, (n = { ids: new Map(), first: new Int32Array(it.size).fill(UNREAD), plain: new Uint8Array(it.size) }));
   lastNumbersIt = it;
   lastNumbers = n;
   return n;
