@@ -2,7 +2,7 @@ import type { Queryable } from '../../../db/pool.js';
 import { CLAIMED, type ClaimedDelivery } from './webhook-deliveries.repo.js';
 
 /**
- * Slots per endpoint, kept in the database so that they hold across every worker process
+ * Slots per endpoint, kept in the database so that they hold across every process that runs jobs
  * (DESIGN "Fair share between groups"): a delivery holds one of its endpoint's
  * WEBHOOK_ENDPOINT_CONCURRENCY slots while `slot_until` lies ahead (admitted, or its attempt in
  * flight). One whose endpoint is full, or whose patient has an earlier delivery pending on an

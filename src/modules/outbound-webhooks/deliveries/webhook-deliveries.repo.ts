@@ -41,7 +41,7 @@ export const CLAIMED = `d.id, d.attempt_count, d.retry_index, e.id AS endpoint_i
 
 /**
  * Takes attempt number `attempt` of a pending delivery for `leaseSeconds`. Undefined when the
- * attempt was already made, another worker holds it, or the delivery is no longer pending.
+ * attempt was already made, another process holds it, or the delivery is no longer pending.
  */
 export async function claimDelivery(
   db: Queryable,
@@ -77,7 +77,7 @@ export interface AttemptOutcome {
 
 /**
  * Records one attempt and the delivery's new state, and releases its endpoint slot. Undefined
- * when the attempt had already been recorded (a duplicate worker): the caller then must not
+ * when the attempt had already been recorded (a duplicate job): the caller then must not
  * schedule anything. `hadSlot`: the slot was still its own (its lease had not run out), so the
  * caller may hand it on.
  */

@@ -31,7 +31,7 @@ async function paced(tx: Queryable, claimed: ClaimedDelivery): Promise<NextAttem
 
 /**
  * A delivery's own job (a retry at its time, a replay): takes attempt `attempt` if its endpoint
- * lets it go now, under the endpoint row's lock, so the limits hold across every worker process:
+ * lets it go now, under the endpoint row's lock, so the limits hold across every process that runs jobs:
  * it goes when the endpoint has a free slot and, on an `ordering: "patient"` endpoint, no earlier
  * delivery of its patient is pending; otherwise it waits, to be handed a slot later. A retired
  * endpoint's delivery is claimed as it is, so that the attempt cancels it.
@@ -69,7 +69,7 @@ export async function claimForEndpoint(pool: Pool, endpointId: string, leaseSeco
 
 /**
  * The slot an attempt just released goes to its endpoint's next waiting delivery, claimed in the
- * same transaction for the releasing worker to send (delivery-slots.repo.ts: the transfer).
+ * same transaction for the releasing job to send (delivery-slots.repo.ts: the transfer).
  */
 export async function claimNext(tx: Queryable, released: ClaimedDelivery, leaseSeconds: number): Promise<NextAttempt[]> {
   const [next] = await takeWaiting(tx, released.endpoint_id, released.ordering, 1, leaseSeconds);

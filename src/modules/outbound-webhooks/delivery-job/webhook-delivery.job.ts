@@ -11,10 +11,10 @@ import { claimAttempt, claimForEndpoint, type ClaimResult, type NextAttempt } fr
 import { Slots } from './slots.js';
 
 /**
- * Jobs that hand attempts to a worker: one per endpoint that got new deliveries (it claims as
+ * Jobs that hand attempts to a job loop: one per endpoint that got new deliveries (it claims as
  * many as the endpoint has free slots), and one per retry or replay of a delivery. The delivery
  * rows' slots, leases and attempt counters are the truth, so a duplicate or retried job is a
- * no-op and a worker that dies mid-attempt is recovered by the dispatcher's sweep
+ * no-op and a process that dies mid-attempt is recovered by the dispatcher's sweep
  * (fan-out/outbox-dispatcher.ts).
  */
 export const WEBHOOK_DELIVERY_QUEUE = 'webhook-delivery';
@@ -24,12 +24,12 @@ export const webhookDeliveryQueue: QueueDefinition = {
   name: WEBHOOK_DELIVERY_QUEUE,
   // Retries here only cover a handler that could not reach the database; HTTP retries follow
   // WEBHOOK_RETRY_SCHEDULE with a new job per attempt.
-  // heartbeatSeconds: a worker killed after fetching a batch but before claiming its deliveries
+  // heartbeatSeconds: a process killed after fetching a batch but before claiming its deliveries
   // (no lease yet, so the sweep does not see them) has its jobs retried within a minute, not at expiry.
   options: { notify: true, retryLimit: 3, retryDelay: 5, retryBackoff: true, expireInSeconds: 300, heartbeatSeconds: 30 },
 };
 
-/** How a worker fetches: large batches, since a handler only claims (the requests run beside it). */
+/** How a job loop fetches: large batches, since a handler only claims (the requests run beside it). */
 export const deliveryWorkOptions: FetchOptions = {
   batchSize: 50,
   burstWhenBatchFull: true,
@@ -179,7 +179,7 @@ export function deliveryJob(options: DeliveryJobOptions = {}) {
 /** The service's delivery job (job-registry.ts). */
 export const webhookDeliveryJob = deliveryJob();
 
-/** Starts a delivery worker with its own options (tests and benches that shorten the timeout or lease). */
+/** Starts the delivery job's loops with their own options (tests and benches that shorten the timeout or lease). */
 export async function startWebhookDeliveryLoops(deps: DeliveryDeps, options: DeliveryJobOptions = {}): Promise<void> {
   await startJobLoops(deps, deliveryJob(options));
 }

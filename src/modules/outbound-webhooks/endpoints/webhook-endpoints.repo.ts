@@ -100,7 +100,7 @@ export async function findEndpoint(db: Queryable, id: string, groupId?: string):
 
 /**
  * Takes an endpoint out of delivery (deleted by the operator, or disabled after a 410) and
- * cancels its pending deliveries; workers that already hold one see the status and stop.
+ * cancels its pending deliveries; jobs that already hold one see the status and stop.
  * A deleted endpoint's secret is wiped: nothing can sign with it again. Returns false when there
  * was no such endpoint (or it was already deleted, or it is not of `groupId` when given).
  */

@@ -36,7 +36,7 @@ export async function fanOutOutbox(db: Queryable, limit: number): Promise<{ even
 }
 
 /**
- * Pending deliveries whose worker died mid-attempt (lease expired), or whose job never ran
+ * Pending deliveries whose process died mid-attempt (lease expired), or whose job never ran
  * long after it was due: their lease is cleared and the caller queues the attempt again.
  */
 export async function takeStalledDeliveries(db: Queryable, limit: number): Promise<Array<{ id: string; attempt_count: number }>> {

@@ -25,7 +25,7 @@ export interface OutboxDispatcher {
  * Deliveries start waiting, and each endpoint that got some gets one job, which claims as many
  * as the endpoint has free slots (WEBHOOK_ENDPOINT_CONCURRENCY); each finished attempt hands its
  * slot to the next. So one endpoint's backlog stays in its table rows and never queues ahead of
- * another endpoint's work. The sweep also requeues attempts whose worker died holding them
+ * another endpoint's work. The sweep also requeues attempts whose process died holding them
  * (expired leases), and queues an endpoint job for endpoints whose waiting deliveries nobody
  * handed a slot to.
  */
@@ -63,7 +63,7 @@ export function startOutboxDispatcher(deps: DispatcherDeps, options: DispatcherO
       return rows;
     });
     if (stalled.length) deps.logger.warn('stalled webhook deliveries requeued', { count: stalled.length });
-    // Waiting deliveries no finishing attempt handed a slot to (an admitted job that never ran, a lost worker).
+    // Waiting deliveries no finishing attempt handed a slot to (an admitted job that never ran, a lost process).
     const waiting = await endpointsWithWaiting(deps.pool, batchSize);
     await sendDeliveryJobs(
       deps.boss,

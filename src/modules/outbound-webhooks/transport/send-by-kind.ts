@@ -11,7 +11,7 @@ import { sendWebhook } from './send-webhook.js';
 /** What a transport reads from the service: the outbound rules and the sealed secrets' key. */
 export type TransportDeps = Pick<AppDeps, 'config' | 'secrets'>;
 
-/** What transports keep between attempts in one worker process: FHIR access tokens, open MLLP connections. */
+/** What transports keep between attempts in one process: FHIR access tokens, open MLLP connections. */
 export interface TransportState {
   tokens: SmartTokenCache;
   mllp: MllpClientPool;
