@@ -42,7 +42,7 @@ const VISIT = [
   '[doctor] this looks like community acquired pneumonia. i will start amoxicillin 1 gram three times a day.',
 ];
 
-function mdm(controlId: string, patient: string): Hl7Message {
+export function mdm(controlId: string, patient: string): Hl7Message {
   const lines = Array.from({ length: 40 }, (_, i) => VISIT[i % VISIT.length]);
   return Hl7Message.parse(
     [

@@ -54,6 +54,34 @@ describe('outbound order per patient and pacing', () => {
     expect(successes.indexOf(f2)).toBeLessThan(successes.indexOf(e1));
   }, 60_000);
 
+  it('ordering "patient": a dispatcher that reaches a later event while another still fans out the earlier one keeps the order', async () => {
+    const rx = await receiver();
+    const group = `group-${randomUUID()}`;
+    await subscribe({ url: rx.url, group_id: group, ordering: 'patient' });
+    const patient = `MRN-${randomUUID()}`;
+    // e1 recorded (without waking the dispatchers), then held as a dispatcher holds the events it
+    // fans out: its row locked by a transaction that has not committed yet.
+    const e1 = randomUUID();
+    await t.deps.pool.query(`INSERT INTO outbox (id, type, group_id, data) VALUES ($1, 'note.updated', $2, $3)`, [
+      e1,
+      group,
+      JSON.stringify({ note_id: randomUUID(), group_id: group, patient_id: patient }),
+    ]);
+    const other = await t.deps.pool.connect();
+    try {
+      await other.query('BEGIN');
+      await other.query(`SELECT id FROM outbox WHERE id = $1 FOR UPDATE`, [e1]);
+      // e2 about the same patient, recorded after e1, while e1 is held.
+      const e2 = await recordNoteEvent(t, group, { patient_id: patient });
+      await new Promise((r) => setTimeout(r, 1_500));
+      await other.query('ROLLBACK');
+      await expect.poll(() => rx.successesById().size, POLL).toBe(2);
+      expect(rx.received.filter((r) => r.answered === 200).map((r) => r.json.id)).toEqual([e1, e2]);
+    } finally {
+      other.release();
+    }
+  }, 60_000);
+
   it('ordering "none" (the default) sends in parallel: a failing delivery holds nothing', async () => {
     const { e1, e2, e3, successes } = await scenario('none');
     expect(successes.indexOf(e2)).toBeLessThan(successes.indexOf(e1));

@@ -1,7 +1,10 @@
 import type { Queryable } from '../../../db/pool.js';
 
 /**
- * Claims undispatched outbox events (SKIP LOCKED, so parallel dispatchers take disjoint rows),
+ * Claims undispatched outbox events, oldest first (FOR UPDATE, waiting for rows another dispatcher
+ * holds: with SKIP LOCKED a dispatcher could fan out a patient's later event and commit it before
+ * another's fan-out of the earlier one, and an `ordering: "patient"` endpoint would get them
+ * reversed; rows are locked in one order, so dispatchers never deadlock),
  * creates one delivery per matching active endpoint and marks the events dispatched, all on the
  * caller's transaction. An endpoint receives events recorded after it subscribed, of its types
  * (none listed = all) and of its group (none = every group). The deliveries start waiting (with
@@ -10,7 +13,7 @@ import type { Queryable } from '../../../db/pool.js';
  */
 export async function fanOutOutbox(db: Queryable, limit: number): Promise<{ events: number; endpoints: string[] }> {
   const { rows: claimed } = await db.query<{ id: string }>(
-    `SELECT id FROM outbox WHERE dispatched_at IS NULL ORDER BY created_at, seq LIMIT $1 FOR UPDATE SKIP LOCKED`,
+    `SELECT id FROM outbox WHERE dispatched_at IS NULL ORDER BY created_at, seq LIMIT $1 FOR UPDATE`,
     [limit],
   );
   if (claimed.length === 0) return { events: 0, endpoints: [] };

@@ -19,9 +19,10 @@ export interface OutboxDispatcher {
 /**
  * Turns outbox events into deliveries, one per matching endpoint, each with its own job. It
  * wakes on the outbox channel and also sweeps on a timer (and at start), so events recorded
- * while no dispatcher listened are not left behind. Rows are claimed FOR UPDATE SKIP LOCKED and
- * the deliveries, their jobs and the dispatched mark commit together: parallel dispatchers
- * never fan out an event twice, and a crash before the commit leaves the event for the next one.
+ * while no dispatcher listened are not left behind. Rows are claimed FOR UPDATE, in record order,
+ * and the deliveries, their jobs and the dispatched mark commit together: parallel dispatchers
+ * take turns, never fan out an event twice nor one patient's events out of order, and a crash
+ * before the commit leaves the event for the next one.
  * Deliveries start waiting, and each endpoint that got some gets one job, which claims as many
  * as the endpoint has free slots (WEBHOOK_ENDPOINT_CONCURRENCY); each finished attempt hands its
  * slot to the next. So one endpoint's backlog stays in its table rows and never queues ahead of
