@@ -2,6 +2,7 @@ import request from 'supertest';
 import { expect } from 'vitest';
 import { TEST_OPERATOR_KEY } from './test-app.js';
 import type { Caller } from './tokens.js';
+import type { AuditEvent } from '../../src/modules/audit/audit.repo.js';
 
 /**
  * Reading state back through the API (STYLE.md, trait 12), for tests that would otherwise read
@@ -47,19 +48,8 @@ export async function findInboundEvent(app: App, senderId: string, source?: stri
   return res.body;
 }
 
-export interface AuditEvent {
-  id: string;
-  at: string;
-  user: string | null;
-  group_id: string | null;
-  doctor: string | null;
-  patient: string | null;
-  operation: string;
-  resource_id: string | null;
-  status: number;
-  request_id: string;
-  client_request_id: string | null;
-}
+/** What `GET /api/v1/audit-events` lists: the audit trail's own shape. */
+export type { AuditEvent };
 
 /**
  * GET /api/v1/audit-events with the filters, oldest first (the API answers newest first). The

@@ -128,10 +128,8 @@ describe('HL7 routing and identifiers', () => {
     expect(doc()!.subject!.identifier).toEqual({ system: 'urn:oid:2.16.840.1.113883.3.999.1', value: patient });
   }, 60_000);
 
-  it('keeps the authority on sign-off: MDM^T04, ADT^A08 and MDM^T08 carry it in PID-3, the signed DocumentReference and Conditions as the identifier system', async () => {
-    const patient = 'MRN-0099';
-    const system = 'urn:oid:2.16.840.1.113883.3.999.1';
-    const poll = { timeout: 45_000, interval: 100 };
+  /** Sends an MDM^T02 whose PID-3 names the GENHOSP assigning authority, and waits for its note. */
+  async function receiveWithAuthority(patient: string): Promise<{ controlId: string; noteId: string }> {
     const peer = await MllpPeer.connect(mllp.port);
     const msg = mdmT02(single, { patient, facility: 'GENHOSP' });
     expect(ackCode(await peer.send(msg.text.replace(`${patient}^^^HOSP^MR`, `${patient}^^^GENHOSP^MR`)))).toBe('AA');
@@ -140,8 +138,15 @@ describe('HL7 routing and identifiers', () => {
       const { pipeline } = await readInboundEvent(t.app, msg.controlId, 'hl7');
       return pipeline.note_ready ? (pipeline.note_id as string) : undefined;
     };
-    await expect.poll(readyNote, poll).toBeDefined();
-    const noteId = (await readyNote())!;
+    await expect.poll(readyNote, { timeout: 45_000, interval: 100 }).toBeDefined();
+    return { controlId: msg.controlId, noteId: (await readyNote())! };
+  }
+
+  it('keeps the authority on sign-off: MDM^T04, ADT^A08 and MDM^T08 carry it in PID-3, the signed DocumentReference and Conditions as the identifier system', async () => {
+    const patient = 'MRN-0099';
+    const system = 'urn:oid:2.16.840.1.113883.3.999.1';
+    const poll = { timeout: 45_000, interval: 100 };
+    const { noteId } = await receiveWithAuthority(patient);
     const caller = await newCaller(group);
     const current = await request(t.app).get(`/v1/clinical-notes/${noteId}`).set(caller.headers);
     expect(current.status).toBe(200);
@@ -179,16 +184,7 @@ describe('HL7 routing and identifiers', () => {
     const poll = { timeout: 45_000, interval: 100 };
     const receive = async () => {
       const patient = `MRN-${tag()}`;
-      const peer = await MllpPeer.connect(mllp.port);
-      const msg = mdmT02(single, { patient, facility: 'GENHOSP' });
-      expect(ackCode(await peer.send(msg.text.replace(`${patient}^^^HOSP^MR`, `${patient}^^^GENHOSP^MR`)))).toBe('AA');
-      peer.close();
-      const readyNote = async () => {
-        const { pipeline } = await readInboundEvent(t.app, msg.controlId, 'hl7');
-        return pipeline.note_ready ? (pipeline.note_id as string) : undefined;
-      };
-      await expect.poll(readyNote, poll).toBeDefined();
-      return { patient, controlId: msg.controlId, noteId: (await readyNote())! };
+      return { patient, ...(await receiveWithAuthority(patient)) };
     };
 
     // One pipeline of the release before migration 033, which kept the authority only in the
