@@ -10,6 +10,7 @@ import { readConsoleList } from '../helpers/api-reads.js';
 import { encounterData, envelope, postSigned } from '../helpers/inbound.js';
 import { isolatedDatabase, type IsolatedDatabase } from '../helpers/isolated-database.js';
 import { startTestApp, TEST_OPERATOR_KEY, type TestApp } from '../helpers/test-app.js';
+import { rewindToBeforePipelineTable } from './webhooks.builders.js';
 
 const operator = { 'x-api-key': TEST_OPERATOR_KEY };
 
@@ -160,17 +161,7 @@ describe('a pipeline started by the previous release, its run in the engine at t
 
     // The database as the previous release left it: the pipeline's steps in inbound_events.pipeline,
     // the run's continuation inside its config, no pipeline table, migration 017 not applied.
-    await t.deps.pool.query(`
-      ALTER TABLE inbound_events ADD COLUMN pipeline jsonb NOT NULL DEFAULT '{}'::jsonb;
-      UPDATE inbound_events e
-         SET pipeline = jsonb_build_object('transcription_id', p.transcription_id, 'thread_id', p.thread_id, 'run_id', p.run_id)
-        FROM documentation_pipelines p WHERE p.event_id = e.id;
-      UPDATE runs SET config = config || jsonb_build_object('continuation', continuation) WHERE continuation IS NOT NULL;
-      ALTER TABLE runs DROP COLUMN continuation;
-      ALTER TABLE codify_runs DROP COLUMN continuation;
-      DROP TABLE documentation_pipelines;
-      DELETE FROM schema_migrations
-       WHERE name IN ('017_documentation_pipelines.sql', '032_pipeline_note_index.sql', '033_pipeline_patient_authority.sql');`);
+    await rewindToBeforePipelineTable(t.deps.pool);
     // SQL: the state the previous release stored, in a column the API never showed (the upgrade is the point).
     const old = await t.deps.pool.query(`SELECT pipeline FROM inbound_events WHERE event_id = $1`, [body.id]);
     expect(old.rows[0].pipeline).toEqual({

@@ -10,6 +10,7 @@ import { encounterData, envelope, postSigned } from '../helpers/inbound.js';
 import { isolatedDatabase, type IsolatedDatabase } from '../helpers/isolated-database.js';
 import { startReceiver, type Receiver } from '../helpers/receiver.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
+import { rewindToBeforePipelineTable } from './webhooks.builders.js';
 
 /** The real engine, but every codification waits at a gate until the test opens it. */
 function codifyGatedEngine(real: ClinicalEngine) {
@@ -88,20 +89,7 @@ describe('a pipeline started by the previous release, its codification in the en
     // inbound_events.pipeline; the codification's continuation in its job's data, not on its row;
     // the run's (sent already) inside its config; no pipeline table; 017 and the later migrations
     // of its table (032, 033) not applied.
-    await t.deps.pool.query(`
-      ALTER TABLE inbound_events ADD COLUMN pipeline jsonb NOT NULL DEFAULT '{}'::jsonb;
-      UPDATE inbound_events e
-         SET pipeline = jsonb_build_object('transcription_id', p.transcription_id, 'thread_id', p.thread_id, 'run_id', p.run_id,
-                                           'note_id', p.note_id, 'codify_run_id', p.codify_run_id)
-        FROM documentation_pipelines p WHERE p.event_id = e.id;
-      UPDATE pgboss.job j SET data = j.data || jsonb_build_object('continuation', c.continuation)
-        FROM codify_runs c WHERE j.name = 'codify' AND j.data->>'codify_run_id' = c.id::text AND c.continuation IS NOT NULL;
-      UPDATE runs SET config = config || jsonb_build_object('continuation', continuation) WHERE continuation IS NOT NULL;
-      ALTER TABLE runs DROP COLUMN continuation;
-      ALTER TABLE codify_runs DROP COLUMN continuation;
-      DROP TABLE documentation_pipelines;
-      DELETE FROM schema_migrations
-       WHERE name IN ('017_documentation_pipelines.sql', '032_pipeline_note_index.sql', '033_pipeline_patient_authority.sql');`);
+    await rewindToBeforePipelineTable(t.deps.pool);
     // SQL: the state the previous release stored, in a column the API never showed (the upgrade is the point).
     const old = await t.deps.pool.query(`SELECT pipeline FROM inbound_events WHERE event_id = $1`, [body.id]);
     expect(Object.keys(old.rows[0].pipeline).sort()).toEqual(['codify_run_id', 'note_id', 'run_id', 'thread_id', 'transcription_id']);
