@@ -3,8 +3,9 @@ import type { IndexTabular } from '../../../terminology/index-tabular.js';
 import { wordStems } from '../../../terminology/text-normalize.js';
 import type { Assertion } from './assertions.js';
 import { completeCode, newerFit, type Stated } from './complete-code.js';
-import { firstStemOf, mainTermsByStems, NOTHING, readingOf, stemNumbers, type TitleReading } from './index-terms.js';
+import { codeKeyOf, firstStemOf, mainTermsByStems, NOTHING, readingOf, sameFourOf, stemNumbers, type TitleReading } from './index-terms.js';
 import { forEachStemPhrase, type Mention, type SentenceStems } from './mention.js';
+import { noteStamp, PerTerm } from './per-term.js';
 
 /** The note as the Index lookup reads it: stems stated anywhere (for "with"), and the encounter. */
 export interface IndexNote {
@@ -17,9 +18,9 @@ export interface IndexNote {
   /** every stem of the note, and the sides it implies: a subterm none of whose titles starts with one is never read */
   noteStems: ReadonlySet<string>;
   /** per term, the subterms this note's stems can reach, found on first use */
-  reachable: Map<number, readonly number[]>;
+  reachable: PerTerm;
   /** per term, the subterms whose titles start with a stem of the note, found on first use */
-  starting: Map<number, readonly number[]>;
+  starting: PerTerm;
   /** stems numbered when the note was read (stemNumbers): `mark` holds which of them it states */
   known: number;
   mark: Uint8Array;
@@ -48,7 +49,18 @@ export function indexNoteOf(
     const id = ids.get(s);
     if (id !== undefined) mark[id] = 1;
   }
-  return { it, table, notePresent, defaults, noteStems, reachable: new Map(), starting: new Map(), known: ids.size, mark };
+  const stamp = noteStamp(it.size);
+  return {
+    it,
+    table,
+    notePresent,
+    defaults,
+    noteStems,
+    reachable: new PerTerm(stamp, 0),
+    starting: new PerTerm(stamp, 1),
+    known: ids.size,
+    mark,
+  };
 }
 
 interface Path {
@@ -359,7 +371,7 @@ function descend(
     // Most subterms reached have one plain title whose first stem is out of reach: not stated,
     // known without reading the title (what matchTerm would answer).
     if (!inherited && unstatedPlain(it, where, child)) {
-      if (it.codeOf(child)) best = skipLevel(note, where, child, from, depth, best);
+      if (codeKeyOf(it, child) !== 0) best = skipLevel(note, where, child, from, depth, best);
       continue;
     }
     const reading = readingOf(it, child);
@@ -382,7 +394,7 @@ function descend(
       let next = descend(note, where, child, here, depth + 1);
       // A subterm that only says "see": its target's subterms count as its own ("Disease,
       // coronary (artery)" -> "Disease, heart, ischemic, atherosclerotic, with angina pectoris, unstable").
-      if (!it.codeOf(child) && it.seeOf(child) && depth < 6 && !/^(condition|category)\b/i.test(it.seeOf(child))) {
+      if (codeKeyOf(it, child) === 0 && it.seeOf(child) && depth < 6 && !/^(condition|category)\b/i.test(it.seeOf(child))) {
         const target = seeTarget(it, child);
         if (target !== undefined && target !== term) {
           const via = descend(note, where, target, { ...here, term: target }, depth + 2);
@@ -392,7 +404,7 @@ function descend(
       if (next && next.score > best.score) best = next;
       continue;
     }
-    if (m || reading.connector || inherited || !it.codeOf(child)) continue;
+    if (m || reading.connector || inherited || codeKeyOf(it, child) === 0) continue;
     best = skipLevel(note, where, child, from, depth, best);
   }
   return best;
@@ -404,9 +416,10 @@ function descend(
  */
 function skipLevel(note: IndexNote, where: Near, child: number, from: Path, depth: number, best: Path): Path {
   const { it } = note;
-  const refines = it.codeOf(child);
+  const refines = codeKeyOf(it, child);
   for (const grandchild of startingChildren(note, child)) {
-    if (!it.codeOf(grandchild) || !sameFour(it.codeOf(grandchild), refines)) continue;
+    const key = codeKeyOf(it, grandchild);
+    if (key === 0 || !sameFourOf(it, grandchild, key, child, refines)) continue;
     if (unstatedPlain(it, where, grandchild)) continue;
     const g = matchTerm(note, where, grandchild);
     if (!g || g.score <= 0 || g.combination) continue;
@@ -441,7 +454,7 @@ function reachableChildren(note: IndexNote, term: number): readonly number[] {
   const { it } = note;
   const out: number[] = [];
   for (let child = term + 1; child < it.end[term]; child = it.end[child])
-    if (startsInNote(note, child) || (it.codeOf(child) && startingChildren(note, child).length > 0)) out.push(child);
+    if (startsInNote(note, child) || (codeKeyOf(it, child) !== 0 && startingChildren(note, child).length > 0)) out.push(child);
   note.reachable.set(term, out);
   return out;
 }
@@ -466,19 +479,6 @@ function startsInNote(note: IndexNote, i: number): boolean {
   if (alts.length === 0) return true;
   for (const alt of alts) if (note.noteStems.has(alt[0])) return true;
   return false;
-}
-
-/** Whether two Index codes have the same first four characters, dots and dashes aside ("M25.4-", "M25.46-"). */
-function sameFour(a: string, b: string): boolean {
-  let i = 0;
-  let j = 0;
-  for (let n = 0; n < 4; n++, i++, j++) {
-    while (i < a.length && (a[i] === '.' || a[i] === '-')) i++;
-    while (j < b.length && (b[j] === '.' || b[j] === '-')) j++;
-    if (i >= a.length || j >= b.length) return i >= a.length && j >= b.length;
-    if (a.charCodeAt(i) !== b.charCodeAt(j)) return false;
-  }
-  return true;
 }
 
 /** Whether the note states term i's title: its score (stems matched), 0 for a default, undefined if not. */
@@ -558,7 +558,7 @@ function withNemods(it: IndexTabular, where: Near, i: number, cand: TermMatch): 
 function codeOf(note: IndexNote, where: Near, path: Path, hops: number): { code: string; path: Path } | undefined {
   const { it } = note;
   const t = path.term;
-  if (it.codeOf(t)) return { code: it.codeOf(t), path };
+  if (codeKeyOf(it, t) !== 0) return { code: it.codeOf(t), path };
   if (it.seeOf(t) && hops < MAX_SEE_HOPS && !/^(condition|category)\b/i.test(it.seeOf(t))) {
     const target = seeTarget(it, t);
     if (target !== undefined) {
