@@ -5,7 +5,8 @@
  * timing loop, e.g. under `node --cpu-prof` (then bench/profile-shares.ts reads the profile).
  *
  * `--dist` loads each tree's compiled build (dist/, `npm run build`) rather than its sources, so
- * a profile's lines are the build's lines; `--cpu-prof <file>` profiles the timed runs only.
+ * a profile's lines are the build's lines; `--cpu-prof <file>` profiles the timed runs only, and
+ * `--heap-prof <file>` samples what they allocate (a .heapprofile, collected objects included).
  *
  *   tsx bench/coder-ab.ts [--roots /tmp/base,.] [--runs 20] [--models fast,balanced,high-quality] [--dist] [--cpu-prof f]
  */
@@ -23,6 +24,7 @@ const { values } = parseArgs({
     models: { type: 'string', default: 'fast,balanced,high-quality' },
     dist: { type: 'boolean', default: false },
     'cpu-prof': { type: 'string' },
+    'heap-prof': { type: 'string' },
   },
 });
 const NOTES_DIR = new URL('../../shared/data/codiesp/train/text_files_en/', import.meta.url).pathname;
@@ -56,14 +58,21 @@ for (const root of roots) {
 }
 // Wall time, and the process's CPU time (user + system): on a machine other jobs load, CPU time
 // says more about the code than wall time does.
-const session = values['cpu-prof'] ? new Session() : undefined;
-const post = (method: string) =>
-  new Promise<unknown>((done, fail) => session!.post(method, (err, result) => (err ? fail(err) : done(result))));
-if (session) {
-  session.connect();
+const session = values['cpu-prof'] || values['heap-prof'] ? new Session() : undefined;
+const post = (method: string, params?: object) =>
+  new Promise<unknown>((done, fail) => session!.post(method, params, (err, result) => (err ? fail(err) : done(result))));
+session?.connect();
+if (values['cpu-prof']) {
   await post('Profiler.enable');
   await post('Profiler.start');
 }
+// Allocations sampled every 4 KB (kept or not): what the garbage collector is left to sweep.
+if (values['heap-prof'])
+  await post('HeapProfiler.startSampling', {
+    samplingInterval: 4096,
+    includeObjectsCollectedByMajorGC: true,
+    includeObjectsCollectedByMinorGC: true,
+  });
 const wall = coders.map(() => models.map(() => [] as number[]));
 const cpu = coders.map(() => models.map(() => [] as number[]));
 for (let r = 0; r < runs; r++)
@@ -77,9 +86,13 @@ for (let r = 0; r < runs; r++)
       cpu[ci][mi].push((used.user + used.system) / 1000);
     }),
   );
-if (session) {
+if (values['cpu-prof']) {
   const { profile } = (await post('Profiler.stop')) as { profile: unknown };
-  writeFileSync(values['cpu-prof']!, JSON.stringify(profile));
+  writeFileSync(values['cpu-prof'], JSON.stringify(profile));
+}
+if (values['heap-prof']) {
+  const { profile } = (await post('HeapProfiler.stopSampling')) as { profile: unknown };
+  writeFileSync(values['heap-prof'], JSON.stringify(profile));
 }
 console.log(`${Buffer.byteLength(note)}-byte note, ${runs} runs per tree and level, alternating`);
 const cell = (xs: number[]) => `min ${Math.min(...xs).toFixed(1)} p50 ${pct(xs, 50).toFixed(1)} p95 ${pct(xs, 95).toFixed(1)}`;

@@ -97,9 +97,15 @@ const NEUTRAL_TITLE = new Set([
 ]);
 const CLAUSE_BREAKS = new Set([';', ':', '(', ')', '.']);
 
-/** Clause number of each word: semicolons, colons and brackets end a clause (commas do not: "Effusion, right knee"). */
+let clauses = new Int32Array(0);
+
+/**
+ * Clause number of each word: semicolons, colons and brackets end a clause (commas do not:
+ * "Effusion, right knee"). In one buffer the thread reuses (one sentence is read at a time).
+ */
 function clausesOf(lower: readonly string[]): Int32Array {
-  const out = new Int32Array(lower.length);
+  if (clauses.length < lower.length) clauses = new Int32Array(Math.max(lower.length, 2 * clauses.length));
+  const out = clauses;
   let c = 0;
   for (let i = 0; i < lower.length; i++) {
     if (CLAUSE_BREAKS.has(lower[i])) c++;
@@ -230,10 +236,12 @@ export function indexMentions(
 // stamp new for each mention (one mention is read at a time).
 let stamps = new Int32Array(0);
 let stamp = 0;
+// The first position in reach of each stem of the sentence (by its slot), -1 when out of reach:
+// read once (the Index asks for the same stems many times), in one buffer the thread reuses.
+let firstAt = new Int32Array(0);
 
 class Near {
   private readonly stamp: number;
-  /** the first position in reach of each stem of the sentence (by its slot), -1 when out of reach; read once (the Index asks for the same stems many times) */
   private readonly at: Int32Array;
 
   /** the sentence's stems (`stems`, each at its slot) and the positions of each (`lists`), in the order the sentence states them */
@@ -249,7 +257,9 @@ class Near {
     private readonly known: number,
   ) {
     const inClause = clause[start];
-    this.at = new Int32Array(all.length).fill(-1);
+    if (firstAt.length < all.length) firstAt = new Int32Array(Math.max(all.length, 2 * firstAt.length));
+    this.at = firstAt;
+    this.at.fill(-1, 0, all.length);
     if (stamps.length < known || stamp >= 0x3fffffff) {
       stamps = new Int32Array(Math.max(known, 2 * stamps.length));
       stamp = 0;
@@ -455,9 +465,13 @@ function reachableChildren(note: IndexNote, term: number): readonly number[] {
   const out: number[] = [];
   for (let child = term + 1; child < it.end[term]; child = it.end[child])
     if (startsInNote(note, child) || (codeKeyOf(it, child) !== 0 && startingChildren(note, child).length > 0)) out.push(child);
-  note.reachable.set(term, out);
-  return out;
+  const list = out.length ? out : NONE;
+  note.reachable.set(term, list);
+  return list;
 }
+
+/** No subterm (most terms' lists): one list for all. */
+const NONE: readonly number[] = Object.freeze([]);
 
 /** The subterms of `term` whose titles start with a stem of the note (or state nothing), in order. */
 function startingChildren(note: IndexNote, term: number): readonly number[] {
@@ -466,8 +480,9 @@ function startingChildren(note: IndexNote, term: number): readonly number[] {
   const { it } = note;
   const out: number[] = [];
   for (let child = term + 1; child < it.end[term]; child = it.end[child]) if (startsInNote(note, child)) out.push(child);
-  note.starting.set(term, out);
-  return out;
+  const list = out.length ? out : NONE;
+  note.starting.set(term, list);
+  return list;
 }
 
 function startsInNote(note: IndexNote, i: number): boolean {
@@ -501,8 +516,15 @@ function matchTerm(note: IndexNote, where: Near, i: number, inherited: TitleRead
 function matchJoined(note: IndexNote, where: Near, i: number, alts: readonly string[][]): TermMatch | undefined {
   let best: TermMatch | undefined;
   for (const alt of alts) {
-    if (!alt.every((s) => note.notePresent.has(s) || where.has(s))) continue;
-    const words = alt.filter((s) => where.has(s)).map((s) => where.first(s));
+    let all = true;
+    for (const s of alt)
+      if (!note.notePresent.has(s) && !where.has(s)) {
+        all = false;
+        break;
+      }
+    if (!all) continue;
+    const words: number[] = [];
+    for (const s of alt) if (where.has(s)) words.push(where.first(s));
     best = better(best, withNemods(note.it, where, i, { score: alt.length + 0.5, words, combination: true }));
   }
   return best;
@@ -513,16 +535,15 @@ function matchStated(note: IndexNote, where: Near, i: number, alts: readonly str
   let best: TermMatch | undefined;
   for (const alt of alts) {
     if (!where.has(alt[0])) continue;
-    const stated = alt.filter((s) => where.has(s));
+    let stated = 0;
+    for (const s of alt) if (where.has(s)) stated++;
     // A title of several words may lack one ("angina pectoris" from "unstable angina"), at a cost.
-    if (stated.length < alt.length && (alt.length < 2 || stated.length < alt.length - 1 || stated[0] !== alt[0])) continue;
-    const cand = {
-      score: stated.length - (alt.length - stated.length) * 0.5,
-      words: stated.map((s) => where.first(s)),
-      combination: false,
-      loose: stated.length < alt.length,
-    };
-    if (cand.score > 0) best = better(best, withNemods(note.it, where, i, cand));
+    if (stated < alt.length && (alt.length < 2 || stated < alt.length - 1)) continue;
+    const score = stated - (alt.length - stated) * 0.5;
+    if (score <= 0) continue;
+    const words: number[] = [];
+    for (const s of alt) if (where.has(s)) words.push(where.first(s));
+    best = better(best, withNemods(note.it, where, i, { score, words, combination: false, loose: stated < alt.length }));
   }
   return best;
 }
