@@ -16,6 +16,7 @@ import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { CodifyModel } from '../src/engine/engine.js';
 import { HELD_APART_CASES } from '../test/engine/fixtures/official-guideline-cases-held-apart.js';
+import { HELD_APART_2_CASES } from '../test/engine/fixtures/official-guideline-cases-held-apart-2.js';
 import { OFFICIAL_CASES } from '../test/engine/fixtures/official-guideline-cases.js';
 import { FRESH } from '../test/engine/fixtures/fresh-visits.js';
 import { SHAPES } from '../test/engine/fixtures/visit-shapes.js';
@@ -48,6 +49,7 @@ async function notes(): Promise<Array<[string, string]>> {
   for (const v of [...VISITS, ...HELD_OUT, ...FRESH, ...SHAPES]) out.push([`visit:${v.name}`, v.transcript]);
   OFFICIAL_CASES.forEach((c, i) => out.push([`guideline:${i}:${c.rule}`, c.note]));
   HELD_APART_CASES.forEach((c, i) => out.push([`held-apart:${i}:${c.rule}`, c.note]));
+  HELD_APART_2_CASES.forEach((c, i) => out.push([`held-apart-2:${i}:${c.rule}`, c.note]));
   for (const d of await readCodiEspSplit(CODIESP_DIR, 'train')) out.push([`codiesp:${d.id}`, d.text]);
   return out;
 }
