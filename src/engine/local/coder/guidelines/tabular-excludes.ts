@@ -2,7 +2,12 @@ import { stemWords } from '../../../../terminology/text-normalize.js';
 import { type Candidate, type Candidates, dotted, sentenceAt } from '../candidate.js';
 import { fitOf, type Stated } from '../complete-code.js';
 
-/** Whether a Tabular reference ("M25.4-", "F10.2-", "E65", "R90-R93") covers an undotted code: read once for the codes it is tried on. */
+/** Whether a Tabular reference ("M25.4-", "F10.2-", "E65", "R90-R93") covers an undotted code. */
+export function refCovers(ref: string, code: string): boolean {
+  return refCover(ref)(code);
+}
+
+/** refCovers for one reference, read once for the codes it is tried on. */
 export function refCover(ref: string): (code: string) => boolean {
   const range = /^([A-Z][0-9A-Z.]*)-([A-Z][0-9A-Z.]*)$/.exec(ref);
   if (range) {
