@@ -44,12 +44,13 @@ describe('outbox dispatcher wake-ups', () => {
           await holder.query(`SELECT count(*)::int AS n FROM pg_stat_activity
              WHERE datname = current_database() AND wait_event_type = 'Lock' AND query ILIKE '%UPDATE webhook_deliveries%'`)
         ).rows[0].n as number;
-      await expect.poll(sweepWaits, { timeout: 10_000 }).toBe(1);
+      await expect.poll(sweepWaits, { timeout: 20_000 }).toBeGreaterThan(0);
       const eventId = await recordNoteEvent(t, group);
       // The dispatcher hears the event's NOTIFY while its sweep still waits.
       await new Promise((r) => setTimeout(r, 500));
       await holder.query('COMMIT');
-      await expect.poll(() => rx.received.map((r) => r.json.id), { timeout: 10_000 }).toContain(eventId);
+      // Well before the next sweep (120 s): the bug's delay.
+      await expect.poll(() => rx.received.map((r) => r.json.id), { timeout: 20_000 }).toContain(eventId);
     } finally {
       await holder.query('ROLLBACK').catch(() => {});
       await holder.end();
