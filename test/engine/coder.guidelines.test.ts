@@ -190,6 +190,18 @@ export const GUIDELINE_CASES: Case[] = [
     mustNot: ['S52.301A'],
     levels: ['balanced', 'high-quality'],
   },
+  // I.C.21.c.4: "history of X" is past when the Index classifies X's history; a chronic condition stays current.
+  {
+    rule: 'I.C.21.c.4 history of, Index-classified',
+    note: 'History of pulmonary embolism, completed anticoagulation.',
+    must: ['Z86.711'],
+    mustNot: ['I26.99'],
+    why: ['I26.99', /historical.*Index classifies its history/],
+  },
+  { rule: 'I.C.21.c.4 history of a chronic condition', note: 'History of hypertension, well controlled.', must: ['I10'], mustNot: [] },
+  // A past year dates the condition; a diagnosis date does not make a condition past.
+  { rule: 'past year', note: 'Passed a kidney stone in 2017, none since.', must: ['Z87.442'], mustNot: ['N20.0'] },
+  { rule: 'onset is not past', note: 'Type 2 diabetes diagnosed twelve years ago, takes metformin.', must: ['E11.9'], mustNot: [] },
   // I.A.12.b Excludes2 (M79.6 Excludes2 pain in joint): both are coded.
   {
     rule: 'I.A.12.b Excludes2 both coded',
