@@ -86,10 +86,44 @@ function stem(word: string): string {
   return s;
 }
 
-const wordCache = new Map<string, readonly string[]>();
+// Every stem as a number, the same for the thread's life: the coder's matchers look stems up by
+// number (arrays) rather than by name (a string hashed into a large Map, once per matcher per
+// stem of a note). A matcher numbers every stem of its keys (stemNumber); a note's stems are
+// numbered while there is room, and beyond it a stem never numbered is -1, which no key is.
+const stemNumbers = new Map<string, number>();
+const MAX_NOTE_STEM_NUMBERS = 300_000;
+
+/** The stem's number, numbering it if it has none (for the keys of a matcher: always). */
+export function stemNumber(stem: string): number {
+  let n = stemNumbers.get(stem);
+  if (n === undefined) stemNumbers.set(stem, (n = stemNumbers.size));
+  return n;
+}
+
+/** How many stems have numbers: every number is below it. */
+export const stemNumberCount = (): number => stemNumbers.size;
+
+/** A note's stem's number; -1 once the numbering is full for a stem never numbered (it is then no matcher's key). */
+function noteStemNumber(stem: string): number {
+  const n = stemNumbers.get(stem);
+  if (n !== undefined) return n;
+  return stemNumbers.size < MAX_NOTE_STEM_NUMBERS ? stemNumber(stem) : -1;
+}
+
+/** A word's stems, and their numbers. */
+interface WordStems {
+  stems: readonly string[];
+  numbers: readonly number[];
+}
+
+const wordCache = new Map<string, WordStems>();
 
 /** Lower-cases, splits on non-alphanumerics and stems; stopwords give nothing. */
 export function wordStems(raw: string, previous?: string): readonly string[] {
+  return wordStemsNumbered(raw, previous).stems;
+}
+
+function wordStemsNumbered(raw: string, previous: string | undefined): WordStems {
   // Only a Roman numeral after "type"/"grade"/... depends on the previous word; the rest is cached.
   const contextual = previous !== undefined && ROMAN_CONTEXT.has(previous);
   if (!contextual) {
@@ -111,25 +145,31 @@ export function wordStems(raw: string, previous?: string): readonly string[] {
     if (mapped) for (const m of mapped) out.push(stem(m));
     else out.push(stem(piece));
   }
-  if (!contextual && wordCache.size < 200_000) wordCache.set(raw, out);
-  return out;
+  const numbers = out.map(noteStemNumber);
+  const entry = { stems: out, numbers };
+  // A word with a stem left unnumbered is read again next time (a matcher may number it meanwhile).
+  if (!contextual && wordCache.size < 200_000 && !numbers.includes(-1)) wordCache.set(raw, entry);
+  return entry;
 }
 
-/** Stems of a run of words, with the position (index in `words`) each stem came from. */
-export function stemWords(words: readonly string[]): { stems: string[]; from: number[] } {
+/** Stems of a run of words, with the position (index in `words`) each stem came from, and each stem's number (stemNumber, or -1). */
+export function stemWords(words: readonly string[]): { stems: string[]; from: number[]; numbers: number[] } {
   const stems: string[] = [];
   const from: number[] = [];
+  const numbers: number[] = [];
   let prev: string | undefined;
   for (let i = 0; i < words.length; i++) {
     const w = words[i];
-    for (const s of wordStems(w, prev)) {
-      stems.push(s);
+    const entry = wordStemsNumbered(w, prev);
+    for (let k = 0; k < entry.stems.length; k++) {
+      stems.push(entry.stems[k]);
       from.push(i);
+      numbers.push(entry.numbers[k]);
     }
     // Only the Roman-numeral context words matter as `previous`.
     prev = w.length <= 6 ? w.toLowerCase() : undefined;
   }
-  return { stems, from };
+  return { stems, from, numbers };
 }
 
 export interface DescriptionToken {

@@ -1,6 +1,7 @@
 import type { CodeTable } from '../../../terminology/code-table.js';
 import type { LevelConfig } from './levels.js';
 import type { Mention, SentenceStems } from './mention.js';
+import { vocabIds } from './vocab-ids.js';
 
 /**
  * Finds codes whose official title the sentence states: enough of the title's required words
@@ -22,10 +23,11 @@ export function matchDescriptions(
     if (list) list.push(pos);
     else positions.set(id, [pos]);
   };
-  st.stems.forEach((s, i) => {
-    const id = index.stemId(s);
-    if (id !== undefined) put(id, i);
-  });
+  const ids = vocabIds(index);
+  for (let i = 0; i < st.stems.length; i++) {
+    const id = ids.of(st.numbers[i], st.stems[i]);
+    if (id >= 0) put(id, i);
+  }
   // Stems of titles the lexicon already found here, so "T2DM with nephropathy" reaches E11.21.
   // A window that uses such a title reaches to the end of the synonym it stands for.
   const reach = new Map<number, number>();

@@ -1,6 +1,7 @@
 import type { CodeTable } from '../../../terminology/code-table.js';
 import type { LevelConfig } from './levels.js';
 import type { Mention, SentenceStems } from './mention.js';
+import { vocabIds } from './vocab-ids.js';
 
 /**
  * The fast level's title search: a title counts when a run of consecutive stems is exactly its
@@ -45,7 +46,8 @@ function exactTitles(table: CodeTable): ExactTitles {
 export function matchExactTitles(table: CodeTable, st: SentenceStems, sentence: number, cfg: LevelConfig): Mention[] {
   const titles = exactTitles(table);
   const index = table.index;
-  const ids = st.stems.map((s) => index.stemId(s) ?? -1);
+  const vocab = vocabIds(index);
+  const ids = st.stems.map((s, k) => vocab.of(st.numbers[k], s));
   const out: Mention[] = [];
   for (let i = 0; i < ids.length; i++) {
     let h = 0;

@@ -18,7 +18,7 @@ import { compiledLearned, matchLearned, type CompiledLearned } from './learned-m
 import { compiledLexicon, matchLexicon, type CompiledLexicon } from './lexicon-matcher.js';
 import { compiledInclusions, matchInclusions } from './inclusion-matcher.js';
 import { LEVELS, type LevelConfig } from './levels.js';
-import type { Mention } from './mention.js';
+import type { Mention, SentenceStems } from './mention.js';
 import { splitSentences } from './sentence-split.js';
 import { billableFor, categoryLessSpecific, mergeByCode, mergeIndexFound, resolveSentence, type Found } from './select.js';
 import { indexMentions, indexNoteOf } from './index-lookup.js';
@@ -296,7 +296,7 @@ function sentenceMentions(
   lower: string[],
   si: number,
   learnedOut: Found[],
-  st: { stems: string[]; from: number[] },
+  st: SentenceStems,
   assertions: Assertion[],
 ): Found[] {
   const lexical = matchLexicon(lex, words, st, si);

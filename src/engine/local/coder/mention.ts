@@ -1,3 +1,5 @@
+import { stemNumber, stemNumberCount } from '../../../terminology/text-normalize.js';
+
 /** A place in the note that supports one code. Word positions are inclusive, within one sentence. */
 export interface Mention {
   code: number; // index in the CodeTable
@@ -25,16 +27,17 @@ export interface Mention {
   score: number;
 }
 
-/** Stems of one sentence, with the word each came from. */
+/** Stems of one sentence, with the word each came from and each stem's number (stemNumber, or -1). */
 export interface SentenceStems {
   stems: string[];
   from: number[];
+  numbers: number[];
 }
 
 /**
  * Calls `found` for every run of at most `maxLen` stems of the sentence that `byStems` holds
  * ("stem stem" keys), with the word span it covers: linear in the sentence (times maxLen). The
- * keys are read as a trie of stems, so a run stops at the first stem no key continues with.
+ * keys are read as a trie of stem numbers, so a run stops at the first stem no key continues with.
  */
 export function forEachStemPhrase<T>(
   st: SentenceStems,
@@ -42,40 +45,56 @@ export function forEachStemPhrase<T>(
   maxLen: number,
   found: (value: T, start: number, end: number, len: number) => void,
 ): void {
-  const { stems, from } = st;
-  const trie = trieOf(byStems);
-  for (let i = 0; i < stems.length; i++) {
-    let node = trie.get(stems[i]);
+  const { numbers, from } = st;
+  const { root, nodes } = trieOf(byStems);
+  for (let i = 0; i < numbers.length; i++) {
+    // A stem numbered after the trie was built (or not at all, -1) is no key's.
+    const r = numbers[i] >= 0 && numbers[i] < root.length ? root[numbers[i]] : 0;
+    let node = r === 0 ? undefined : nodes[r - 1];
     for (let len = 1; node !== undefined && len <= maxLen; len++) {
       if (node.value !== undefined) found(node.value, from[i], from[i + len - 1], len);
-      if (i + len >= stems.length) break;
-      node = node.next?.get(stems[i + len]);
+      if (i + len >= numbers.length) break;
+      node = node.next?.get(numbers[i + len]);
     }
   }
 }
 
 interface StemNode<T> {
   value: T | undefined;
-  next: Map<string, StemNode<T>> | undefined;
+  next: Map<number, StemNode<T>> | undefined;
 }
 
-const tries = new WeakMap<ReadonlyMap<string, unknown>, { size: number; root: Map<string, StemNode<unknown>> }>();
+/** The first stems of the keys by number (root[n]: 1 + the node's place in `nodes`, 0 for none), and the nodes below. */
+interface StemTrie<T> {
+  size: number;
+  root: Int32Array;
+  nodes: Array<StemNode<T>>;
+}
 
-/** The keys of `byStems` as a trie of stems, built once per map (rebuilt if the map grew). */
-function trieOf<T>(byStems: ReadonlyMap<string, T>): Map<string, StemNode<T>> {
+const tries = new WeakMap<ReadonlyMap<string, unknown>, StemTrie<unknown>>();
+
+/** The keys of `byStems` as a trie of stem numbers, built once per map (rebuilt if the map grew). */
+function trieOf<T>(byStems: ReadonlyMap<string, T>): StemTrie<T> {
   const hit = tries.get(byStems);
-  if (hit && hit.size === byStems.size) return hit.root as Map<string, StemNode<T>>;
-  const root = new Map<string, StemNode<T>>();
-  for (const [key, value] of byStems) {
-    let level = root;
-    let node: StemNode<T> | undefined;
-    for (const stem of key.split(' ')) {
-      if (node) level = node.next ??= new Map();
-      node = level.get(stem);
-      if (!node) level.set(stem, (node = { value: undefined, next: undefined }));
+  if (hit && hit.size === byStems.size) return hit as StemTrie<T>;
+  const keys: Array<[number[], T]> = [];
+  for (const [key, value] of byStems) keys.push([key.split(' ').map(stemNumber), value]);
+  const trie: StemTrie<T> = { size: byStems.size, root: new Int32Array(stemNumberCount()), nodes: [] };
+  for (const [numbers, value] of keys) {
+    let r = trie.root[numbers[0]];
+    if (r === 0) {
+      trie.nodes.push({ value: undefined, next: undefined });
+      trie.root[numbers[0]] = r = trie.nodes.length;
     }
-    node!.value = value;
+    let node = trie.nodes[r - 1];
+    for (let k = 1; k < numbers.length; k++) {
+      const next = (node.next ??= new Map());
+      let child = next.get(numbers[k]);
+      if (!child) next.set(numbers[k], (child = { value: undefined, next: undefined }));
+      node = child;
+    }
+    node.value = value;
   }
-  tries.set(byStems, { size: byStems.size, root });
-  return root;
+  tries.set(byStems, trie);
+  return trie;
 }
