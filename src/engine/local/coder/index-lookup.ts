@@ -224,22 +224,24 @@ export function indexMentions(
     }
     words.push(...titleWords);
     const together = titleWords.length >= 2 ? titleWords : words;
+    // Firm: the note states the path or the title plainly, in a few words together (a long
+    // sentence of a case report holds site words that belong to other findings).
+    const firm =
+      compact(lower, together) &&
+      ((titleStated && together.length >= 2) ||
+        (!code.path.loose && ((code.path.exact ?? 0) > 0 || (mainOnly && len >= 2)) && covers(lower, together)));
     out.push({
       code: index,
       sentence: si,
-      start: Math.min(...words),
-      end: Math.max(...words),
+      start: lowest(words),
+      end: highest(words),
       words: [...new Set(words)].sort((a, b) => a - b),
       denied: code.path.denied,
-      indexPath: pathTitles(it, code.path.term),
+      // (A reading that is not firm is dropped below: its path is never read.)
+      indexPath: firm ? pathTitles(it, code.path.term) : undefined,
       indexTerm: code.path.term,
       titleStated,
-      // Firm: the note states the path or the title plainly, in a few words together (a long
-      // sentence of a case report holds site words that belong to other findings).
-      firm:
-        compact(lower, together) &&
-        ((titleStated && together.length >= 2) ||
-          (!code.path.loose && ((code.path.exact ?? 0) > 0 || (mainOnly && len >= 2)) && covers(lower, together))),
+      firm,
       source: 'index',
       weight: 3 * code.path.score,
       score: Math.min(1, code.path.score / 3),
@@ -377,21 +379,39 @@ const FILLER = new Set([
 
 /** The reading states at least half of its phrase (the words between commas around it): a finding named, not a word of a narrative. */
 function covers(lower: readonly string[], words: readonly number[]): boolean {
-  const set = new Set(words);
-  let a = Math.min(...set);
-  let b = Math.max(...set);
+  let a = lowest(words);
+  let b = highest(words);
   while (a > 0 && !/^[,;:()]$/.test(lower[a - 1])) a--;
   while (b < lower.length - 1 && !/^[,;:().]$/.test(lower[b + 1])) b++;
   let content = 0;
   for (let i = a; i <= b; i++) if (/[a-z]/.test(lower[i]) && !FILLER.has(lower[i])) content++;
-  return set.size * 2 >= content;
+  return distinct(words) * 2 >= content;
+}
+
+// Small lists of word positions read without a Set or a spread (Math.min(...x) of nothing is Infinity).
+function lowest(words: readonly number[]): number {
+  let m = Infinity;
+  for (let k = 0; k < words.length; k++) if (words[k] < m) m = words[k];
+  return m;
+}
+
+function highest(words: readonly number[]): number {
+  let m = -Infinity;
+  for (let k = 0; k < words.length; k++) if (words[k] > m) m = words[k];
+  return m;
+}
+
+function distinct(words: readonly number[]): number {
+  let n = 0;
+  for (let k = 0; k < words.length; k++) if (words.indexOf(words[k]) === k) n++;
+  return n;
 }
 
 /** Words that lie together: at most one other word that says something between the first and the last. */
 function compact(lower: readonly string[], words: readonly number[]): boolean {
-  const set = new Set(words);
   let others = 0;
-  for (let i = Math.min(...set); i <= Math.max(...set); i++) if (!set.has(i) && /[a-z]/.test(lower[i]) && !FILLER.has(lower[i])) others++;
+  const last = highest(words);
+  for (let i = lowest(words); i <= last; i++) if (!words.includes(i) && /[a-z]/.test(lower[i]) && !FILLER.has(lower[i])) others++;
   return others <= 1;
 }
 
@@ -419,7 +439,11 @@ function descend(
   const { it } = note;
   let best: Path = from;
   if (depth > 8) return best;
-  for (const child of reachableChildren(note, term)) {
+  // (Indexed loops and concat, not for-of and spreads: this runs tens of thousands of times a
+  // note, often before it is optimized, when each iterator would be an object.)
+  const children = reachableChildren(note, term);
+  for (let c = 0; c < children.length; c++) {
+    const child = children[c];
     // Most subterms reached have one plain title whose first stem is out of reach: not stated,
     // known without reading the title (what matchTerm would answer).
     if (!inherited && unstatedPlain(it, where, child)) {
@@ -438,11 +462,11 @@ function descend(
       const here: Path = {
         term: child,
         score: from.score + m.score,
-        words: [...from.words, ...m.words],
+        words: from.words.concat(m.words),
         combination: from.combination || m.combination,
         exact: (from.exact ?? 0) + (m.loose ? 0 : 1),
         loose: from.loose || m.loose,
-        denied: m.denied ? [...(from.denied ?? []), ...m.words] : from.denied,
+        denied: m.denied ? (from.denied ?? []).concat(m.words) : from.denied,
       };
       let next = descend(note, where, child, here, depth + 1);
       // A subterm that only says "see": its target's subterms count as its own ("Disease,
@@ -470,16 +494,18 @@ function descend(
 function skipLevel(note: IndexNote, where: Near, child: number, from: Path, depth: number, best: Path): Path {
   const { it } = note;
   const refines = codeKeyOf(it, child);
-  for (const grandchild of startingChildren(note, child)) {
+  const grandchildren = startingChildren(note, child);
+  for (let g = 0; g < grandchildren.length; g++) {
+    const grandchild = grandchildren[g];
     const key = codeKeyOf(it, grandchild);
     if (key === 0 || !sameFourOf(it, grandchild, key, child, refines)) continue;
     if (unstatedPlain(it, where, grandchild)) continue;
-    const g = matchTerm(note, where, grandchild);
-    if (!g || g.score <= 0 || g.combination) continue;
+    const m = matchTerm(note, where, grandchild);
+    if (!m || m.score <= 0 || m.combination) continue;
     const next = {
       term: grandchild,
-      score: from.score + g.score - 0.5,
-      words: [...from.words, ...g.words],
+      score: from.score + m.score - 0.5,
+      words: from.words.concat(m.words),
       combination: from.combination,
       exact: from.exact,
       loose: true,
