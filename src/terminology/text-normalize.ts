@@ -100,6 +100,11 @@ export function stemNumber(stem: string): number {
   return n;
 }
 
+/** The stem's number if it has one, else -1 (numbers nothing). */
+export function numberedStem(stem: string): number {
+  return stemNumbers.get(stem) ?? -1;
+}
+
 /** How many stems have numbers: every number is below it. */
 export const stemNumberCount = (): number => stemNumbers.size;
 

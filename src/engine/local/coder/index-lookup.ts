@@ -1,6 +1,6 @@
 import type { CodeTable } from '../../../terminology/code-table.js';
 import type { IndexTabular } from '../../../terminology/index-tabular.js';
-import { wordStems } from '../../../terminology/text-normalize.js';
+import { stemNumber, wordStems } from '../../../terminology/text-normalize.js';
 import type { Assertion } from './assertions.js';
 import { completeCode, newerFit, type Stated } from './complete-code.js';
 import { codeKeyOf, firstStemOf, mainTermsByStems, NOTHING, readingOf, sameFourOf, stemNumbers, type TitleReading } from './index-terms.js';
@@ -110,12 +110,13 @@ function clausesOf(lower: readonly string[]): Int32Array {
   const out = clauses;
   let c = 0;
   for (let i = 0; i < lower.length; i++) {
-    if (CLAUSE_BREAKS.has(lower[i])) c++;
+    if (lower[i].length === 1 && CLAUSE_BREAKS.has(lower[i])) c++;
     out[i] = c;
   }
   return out;
 }
 const [RIGHT, LEFT, BOTH, UNILATERAL, BILATERAL] = ['right', 'left', 'both', 'unilateral', 'bilateral'].map((w) => wordStems(w)[0]);
+const [UNILATERAL_NUMBER, BILATERAL_NUMBER] = [stemNumber(UNILATERAL), stemNumber(BILATERAL)];
 
 /**
  * Codes one sentence by the Alphabetic Index, as a coder does: each main term the sentence states
@@ -140,22 +141,29 @@ export function indexMentions(
   const slots = new Map<string, number>();
   const allStems: string[] = [];
   const allLists: number[][] = [];
-  const put = (stem: string, w: number) => {
+  // The sentence's stems by number (stemNumbers), as numbered now: later numbers are read as stems.
+  const { byNumber, ids } = stemNumbers(it);
+  const known = ids.size;
+  const numbered: number[] = [];
+  const put = (stem: string, number: number, w: number) => {
     const k = slots.get(stem);
     if (k !== undefined) allLists[k].push(w);
     else {
       slots.set(stem, allStems.length);
       allStems.push(stem);
       allLists.push([w]);
+      // (A stem the note read unnumbered, -1 when the numbering was full, is looked up by name.)
+      numbered.push(number < 0 ? (ids.get(stem) ?? -1) : number < byNumber.length ? byNumber[number] : -1);
     }
   };
-  st.stems.forEach((stem, k) => {
+  for (let k = 0; k < st.stems.length; k++) {
+    const stem = st.stems[k];
     const w = st.from[k];
-    put(stem, w);
+    put(stem, st.numbers[k], w);
     // Laterality in words: a side is one side of a pair; "both" is bilateral (I.B.13).
-    if (stem === RIGHT || stem === LEFT) put(UNILATERAL, w);
-    if (stem === BOTH) put(BILATERAL, w);
-  });
+    if (stem === RIGHT || stem === LEFT) put(UNILATERAL, UNILATERAL_NUMBER, w);
+    if (stem === BOTH) put(BILATERAL, BILATERAL_NUMBER, w);
+  }
   const negated = new Set<string>();
   st.stems.forEach((s, k) => {
     if (assertions[st.from[k]] === 'negated') negated.add(s);
@@ -168,10 +176,6 @@ export function indexMentions(
   const deniedLists = negated.size ? allLists.map((list) => list.filter(isNegated)) : undefined;
   const out: Mention[] = [];
   const taken = new Set<number>();
-  // The sentence's stems by number (stemNumbers), as numbered now: later numbers are read as stems.
-  const { ids } = stemNumbers(it);
-  const known = ids.size;
-  const numbered = allStems.map((s) => ids.get(s) ?? -1);
   forEachStemPhrase(st, byStems, maxLen, (mains, start, end, len) => {
     const anchor: number[] = [];
     for (let w = start; w <= end; w++) anchor.push(w);
@@ -189,7 +193,8 @@ export function indexMentions(
       asserted ? deniedLists : undefined,
     );
     let best: Path | undefined;
-    for (const main of mains) {
+    for (let k = 0; k < mains.length; k++) {
+      const main = mains[k];
       const path = descend(note, where, main, { term: main, score: len, words: anchor, combination: false }, 0);
       if (path && (!best || path.score > best.score)) best = path;
     }
@@ -214,10 +219,7 @@ export function indexMentions(
     // Where the note states the code's own title: these words must lie together for a firm reading.
     const titleWords: number[] = [];
     let titleStated = true;
-    for (const stem of note.table
-      .descriptionAt(index)
-      .split(/[\s,]+/)
-      .flatMap((w) => wordStems(w))) {
+    for (const stem of titleStemsOf(note.table, index)) {
       if (NEUTRAL_TITLE.has(stem)) continue;
       if (where.has(stem)) titleWords.push(where.first(stem));
       else if (!present.has(stem)) titleStated = false;
@@ -252,6 +254,23 @@ export function indexMentions(
   return out
     .filter((m) => m.firm)
     .filter((m) => !out.some((o) => o !== m && o.words!.length > m.words!.length && m.words!.every((w) => o.words!.includes(w))));
+}
+
+const titleStemCache = new WeakMap<CodeTable, Map<number, readonly string[]>>();
+
+/** The stems of a code's title, read once per code (a note reaches the same codes again and again). */
+function titleStemsOf(table: CodeTable, index: number): readonly string[] {
+  let cache = titleStemCache.get(table);
+  if (!cache) titleStemCache.set(table, (cache = new Map()));
+  let out = cache.get(index);
+  if (!out) {
+    out = table
+      .descriptionAt(index)
+      .split(/[\s,]+/)
+      .flatMap((w) => wordStems(w));
+    if (cache.size < 20_000) cache.set(index, out);
+  }
+  return out;
 }
 
 /** The sentence's stems as one main term sees them: within `window` words of it, in its clause. */

@@ -1,5 +1,5 @@
 import type { IndexTabular } from '../../../terminology/index-tabular.js';
-import { wordStems } from '../../../terminology/text-normalize.js';
+import { stemNumber, stemNumberCount, wordStems } from '../../../terminology/text-normalize.js';
 
 /**
  * How an Index title reads, as the coder matches it: the stems the note must state (any one of
@@ -146,6 +146,8 @@ export function mainTermsByStems(it: IndexTabular): { byStems: Map<string, numbe
  */
 export interface StemNumbers {
   ids: Map<string, number>;
+  /** the same by the stem's thread-wide number (text-normalize's stemNumber): -1 for a stem without one here */
+  byNumber: Int32Array;
   /** per term: the number of the first stem of its one title, or UNREAD, SEVERAL (titles), NOTHING (a title stating nothing) */
   first: Int32Array;
   /** per term, once `first` is read: 1 when it has one title and no connector ("with", "due to", "without") of its own */
@@ -162,7 +164,11 @@ let lastNumbers: StemNumbers | undefined;
 export function stemNumbers(it: IndexTabular): StemNumbers {
   if (it === lastNumbersIt) return lastNumbers!;
   let n = numbers.get(it);
-  if (!n) numbers.set(it, (n = { ids: new Map(), first: new Int32Array(it.size).fill(UNREAD), plain: new Uint8Array(it.size) }));
+  if (!n)
+    numbers.set(
+      it,
+      (n = { ids: new Map(), byNumber: new Int32Array(0), first: new Int32Array(it.size).fill(UNREAD), plain: new Uint8Array(it.size) }),
+    );
   lastNumbersIt = it;
   lastNumbers = n;
   return n;
@@ -180,7 +186,16 @@ export function firstStemOf(it: IndexTabular, i: number): number {
     else {
       const stem = alts[0][0];
       f = n.ids.get(stem) ?? -1;
-      if (f < 0) n.ids.set(stem, (f = n.ids.size));
+      if (f < 0) {
+        n.ids.set(stem, (f = n.ids.size));
+        const k = stemNumber(stem);
+        if (k >= n.byNumber.length) {
+          const grown = new Int32Array(Math.max(k + 1, stemNumberCount(), 2 * n.byNumber.length)).fill(-1);
+          grown.set(n.byNumber);
+          n.byNumber = grown;
+        }
+        n.byNumber[k] = f;
+      }
     }
     n.first[i] = f;
   }

@@ -306,7 +306,7 @@ function sentenceMentions(
   let described: Mention[];
   if (cfg.descriptions === 'exact') described = matchExactTitles(table, st, si, cfg);
   else {
-    const clauses = cfg.clauses ? ([clausesOf(lower, CLAUSE_BREAKS), clausesOf(lower, CONJUNCTIONS)] as const) : undefined;
+    const clauses = cfg.clauses ? clausesOf(lower) : undefined;
     described = matchDescriptions(table, st, si, cfg, [], clauses?.[0], clauses?.[1]);
   }
   return [...lexical, ...described].map((mention) => ({ mention, assertion: assertionOf(assertions, mention.start, mention.end) }));
@@ -315,13 +315,28 @@ function sentenceMentions(
 const CLAUSE_BREAKS = new Set([',', ';', ':', '(', ')']);
 const CONJUNCTIONS = new Set(['and', 'or', '/']);
 
-/** Clause number of each word: commas, semicolons and brackets separate the items of a list. */
-function clausesOf(lower: readonly string[], breaks: ReadonlySet<string>): Int32Array {
-  const out = new Int32Array(lower.length);
-  let c = 0;
-  for (let i = 0; i < lower.length; i++) {
-    if (breaks.has(lower[i])) c++;
-    out[i] = c;
+let listItems = new Int32Array(0);
+let conjoined = new Int32Array(0);
+
+/**
+ * Clause numbers of each word: by commas, semicolons and brackets (the items of a list), and by
+ * "and", "or", "/". In two buffers the thread reuses (one sentence is read at a time).
+ */
+function clausesOf(lower: readonly string[]): readonly [Int32Array, Int32Array] {
+  if (listItems.length < lower.length) {
+    listItems = new Int32Array(Math.max(lower.length, 2 * listItems.length));
+    conjoined = new Int32Array(listItems.length);
   }
-  return out;
+  let c = 0;
+  let d = 0;
+  for (let i = 0; i < lower.length; i++) {
+    const w = lower[i];
+    if (w.length <= 3) {
+      if (CLAUSE_BREAKS.has(w)) c++;
+      if (CONJUNCTIONS.has(w)) d++;
+    }
+    listItems[i] = c;
+    conjoined[i] = d;
+  }
+  return [listItems, conjoined];
 }

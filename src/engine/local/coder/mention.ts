@@ -1,4 +1,4 @@
-import { stemNumber, stemNumberCount } from '../../../terminology/text-normalize.js';
+import { numberedStem, stemNumber, stemNumberCount } from '../../../terminology/text-normalize.js';
 
 /** A place in the note that supports one code. Word positions are inclusive, within one sentence. */
 export interface Mention {
@@ -48,13 +48,15 @@ export function forEachStemPhrase<T>(
   const { numbers, from } = st;
   const { root, nodes } = trieOf(byStems);
   for (let i = 0; i < numbers.length; i++) {
-    // A stem numbered after the trie was built (or not at all, -1) is no key's.
-    const r = numbers[i] >= 0 && numbers[i] < root.length ? root[numbers[i]] : 0;
+    // A stem numbered after the trie was built is no key's. One the note read unnumbered (-1:
+    // the numbering was full) may have been numbered since, as a key of this trie.
+    const n = numbers[i] >= 0 ? numbers[i] : numberedStem(st.stems[i]);
+    const r = n >= 0 && n < root.length ? root[n] : 0;
     let node = r === 0 ? undefined : nodes[r - 1];
     for (let len = 1; node !== undefined && len <= maxLen; len++) {
       if (node.value !== undefined) found(node.value, from[i], from[i + len - 1], len);
       if (i + len >= numbers.length) break;
-      node = node.next?.get(numbers[i + len]);
+      node = node.next?.get(numbers[i + len] >= 0 ? numbers[i + len] : numberedStem(st.stems[i + len]));
     }
   }
 }
