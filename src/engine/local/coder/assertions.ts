@@ -115,6 +115,13 @@ const BACKWARD: Array<[string, Assertion]> = [
   ['in his father', 'family'],
   ['in her father', 'family'],
   ['resolved', 'historical'],
+  ['has resolved', 'historical'],
+  ['healed', 'historical'],
+  ['has healed', 'historical'],
+  ['has fully healed', 'historical'],
+  ['cleared', 'historical'],
+  ['has cleared', 'historical'],
+  ['corrected', 'historical'],
   ['years ago', 'historical'],
   ['in the past', 'historical'],
 ];
@@ -138,6 +145,40 @@ const SCOPE = 8;
 // "asthma versus bronchitis", "pneumonia likely": these reach only their neighbours.
 const SHORT = new Set(['versus', 'vs', 'likely', 'is likely']);
 const SHORT_SCOPE = 3;
+
+// A trigger read both ways ("suspected asthma", "asthma suspected") reaches back only when it
+// closes what it speaks of: followed by the end of its clause or a word that leads no condition
+// ("pneumonia ruled out by CT", "hypertension resolved after weight loss"). "Wheezing and shortness
+// of breath, suspected asthma": the asthma is suspected, not the wheezing.
+const CLOSING = new Set([
+  ',',
+  'after',
+  'by',
+  'on',
+  'with',
+  'given',
+  'in',
+  'at',
+  'since',
+  'following',
+  'for',
+  'from',
+  'now',
+  'today',
+  'clinically',
+  'radiologically',
+  'and',
+  'or',
+  'as',
+  'per',
+  'completely',
+  'fully',
+]);
+function reachesBack(lower: readonly string[], i: number, len: number): boolean {
+  if (!FWD.get(lower[i])?.some(([p]) => p.length === len && matchAt(lower, i, p))) return true;
+  const next = lower[i + len];
+  return next === undefined || TERMINATORS.has(next) || CLOSING.has(next) || !/[a-z]/.test(next);
+}
 
 /** Triggers by their first word, longest first, so each word looks only at its own few. */
 function compile(list: Array<[string, Assertion]>): Map<string, Array<[string[], Assertion]>> {
@@ -178,7 +219,7 @@ export function triggersOf(words: readonly string[]): Trigger[] {
       out.push({ assertion: f[1], start: i, end: i + f[0].length - 1, from: i + f[0].length, to: j - 1 });
     }
     const b = BWD.get(lower[i])?.find(([p]) => matchAt(lower, i, p));
-    if (b) {
+    if (b && (SHORT.has(b[0].join(' ')) || reachesBack(lower, i, b[0].length))) {
       const scope = SHORT.has(b[0].join(' ')) ? SHORT_SCOPE : SCOPE;
       let j = i - 1;
       for (let n = 0; j >= 0 && n < scope && !TERMINATORS.has(lower[j]); j--, n++);
@@ -243,7 +284,7 @@ function assertWordsOnce(words: readonly string[]): Assertion[] {
       if (a === 'negated' && scope === SCOPE) for (const k of listContinuation(lower, i + p.length, j)) set(k, a);
     }
     const b = triggerAt(BWD, lower, i);
-    if (b) {
+    if (b && (SHORT.has(b[0].join(' ')) || reachesBack(lower, i, b[0].length))) {
       const p = b[0];
       const a = b[1];
       const scope = SHORT.has(p.join(' ')) ? SHORT_SCOPE : SCOPE;
@@ -302,9 +343,9 @@ function listContinuation(lower: readonly string[], start: number, end: number):
   return [...out, ...pending];
 }
 
-/** The strongest non-present assertion over a span of words, or 'present'. */
-export function assertionOf(assertions: readonly Assertion[], start: number, end: number): Assertion {
+/** The strongest non-present assertion over a span of words, or 'present'; `skip`: words read as the absence a title names ("without aura"). */
+export function assertionOf(assertions: readonly Assertion[], start: number, end: number, skip?: readonly number[]): Assertion {
   let best: Assertion = 'present';
-  for (let i = start; i <= end; i++) if (PRIORITY[assertions[i]] > PRIORITY[best]) best = assertions[i];
+  for (let i = start; i <= end; i++) if (PRIORITY[assertions[i]] > PRIORITY[best] && !skip?.includes(i)) best = assertions[i];
   return best;
 }

@@ -62,6 +62,8 @@ interface Path {
   exact?: number;
   /** a level was skipped or a title read without one of its words */
   loose?: boolean;
+  /** word positions a "without" subterm read as denied ("without aura", "no bleeding") */
+  denied?: number[];
 }
 
 const MAX_SEE_HOPS = 2;
@@ -140,6 +142,12 @@ export function indexMentions(
   st.stems.forEach((s, k) => {
     if (assertions[st.from[k]] === 'negated') negated.add(s);
   });
+  // A word the sentence denies never qualifies a condition it asserts ("reflux with esophagitis,
+  // no bleeding" is not "with bleeding"); it answers a "without" subterm instead. A denied
+  // condition keeps every word of its sentence (its code is discarded as negated whatever it is).
+  const isNegated = (w: number) => assertions[w] === 'negated';
+  const presentLists = negated.size ? allLists.map((list) => list.filter((w) => !isNegated(w))) : allLists;
+  const deniedLists = negated.size ? allLists.map((list) => list.filter(isNegated)) : undefined;
   const out: Mention[] = [];
   const taken = new Set<number>();
   // The sentence's stems by number (stemNumbers), as numbered now: later numbers are read as stems.
@@ -149,7 +157,19 @@ export function indexMentions(
   forEachStemPhrase(st, byStems, maxLen, (mains, start, end, len) => {
     const anchor: number[] = [];
     for (let w = start; w <= end; w++) anchor.push(w);
-    const where = new Near(slots, allStems, allLists, clause, start, end, window, numbered, known);
+    const asserted = !isNegated(start);
+    const where = new Near(
+      slots,
+      allStems,
+      asserted ? presentLists : allLists,
+      clause,
+      start,
+      end,
+      window,
+      numbered,
+      known,
+      asserted ? deniedLists : undefined,
+    );
     let best: Path | undefined;
     for (const main of mains) {
       const path = descend(note, where, main, { term: main, score: len, words: anchor, combination: false }, 0);
@@ -192,6 +212,7 @@ export function indexMentions(
       start: Math.min(...words),
       end: Math.max(...words),
       words: [...new Set(words)].sort((a, b) => a - b),
+      denied: code.path.denied,
       indexPath: pathTitles(it, code.path.term),
       indexTerm: code.path.term,
       titleStated,
@@ -223,6 +244,8 @@ class Near {
   private readonly stamp: number;
   /** the first position in reach of each stem of the sentence (by its slot), -1 when out of reach; read once (the Index asks for the same stems many times) */
   private readonly at: Int32Array;
+  /** the first position in reach where the sentence denies each stem, -1 when none */
+  private readonly deniedAt: Int32Array | undefined;
 
   /** the sentence's stems (`stems`, each at its slot) and the positions of each (`lists`), in the order the sentence states them */
   constructor(
@@ -235,8 +258,17 @@ class Near {
     window: number,
     numbered: readonly number[],
     private readonly known: number,
+    denied?: readonly number[][],
   ) {
     const inClause = clause[start];
+    const inReach = (w: number) => clause[w] === inClause && w >= start - window && w <= end + window;
+    if (denied) {
+      this.deniedAt = new Int32Array(all.length).fill(-1);
+      for (let k = 0; k < all.length; k++) {
+        const w = denied[k].find(inReach);
+        if (w !== undefined) this.deniedAt[k] = w;
+      }
+    }
     this.at = new Int32Array(all.length).fill(-1);
     if (stamps.length < known || stamp >= 0x3fffffff) {
       stamps = new Int32Array(Math.max(known, 2 * stamps.length));
@@ -275,6 +307,12 @@ class Near {
   has(stem: string): boolean {
     const k = this.slots.get(stem);
     return k !== undefined && this.at[k] >= 0;
+  }
+
+  /** The first position in reach where the sentence denies `stem`, or -1. */
+  deniedFirst(stem: string): number {
+    const k = this.slots.get(stem);
+    return k === undefined || !this.deniedAt ? -1 : this.deniedAt[k];
   }
 
   /** The stems in reach, in the order the sentence states them. */
@@ -378,6 +416,7 @@ function descend(
         combination: from.combination || m.combination,
         exact: (from.exact ?? 0) + (m.loose ? 0 : 1),
         loose: from.loose || m.loose,
+        denied: m.denied ? [...(from.denied ?? []), ...m.words] : from.denied,
       };
       let next = descend(note, where, child, here, depth + 1);
       // A subterm that only says "see": its target's subterms count as its own ("Disease,
@@ -489,7 +528,7 @@ function matchTerm(note: IndexNote, where: Near, i: number, inherited: TitleRead
   if (r.alts.length === 0) return connector === 'with' || connector === 'due' ? undefined : DEFAULT_MATCH;
   // (No closures here: the lookup calls this for every subterm it reaches, and a closure would
   // cost every call a context.)
-  if (connector === 'without') return anyAllPresent(note, r.alts) ? undefined : DEFAULT_MATCH;
+  if (connector === 'without') return anyAllPresent(note, r.alts) ? undefined : (matchDenied(where, r.alts) ?? DEFAULT_MATCH);
   const joined = connector === 'with' || connector === 'due';
   // Cheap reject first (most subterms a note reaches state none of their words): a title read
   // at all states its first word (below), so a sentence without it in reach skips the title.
@@ -527,6 +566,17 @@ function matchStated(note: IndexNote, where: Near, i: number, alts: readonly str
   return best;
 }
 
+/** A "without" title whose words the sentence denies in reach ("migraine without aura"): stated, as the absence it names. */
+function matchDenied(where: Near, alts: readonly string[][]): TermMatch | undefined {
+  let best: TermMatch | undefined;
+  for (const alt of alts) {
+    const words = alt.map((s) => where.deniedFirst(s));
+    if (words.some((w) => w < 0)) continue;
+    best = better(best, { score: alt.length, words, combination: false, denied: true });
+  }
+  return best;
+}
+
 function anyAllPresent(note: IndexNote, alts: readonly string[][]): boolean {
   return alts.some((a) => a.every((s) => note.notePresent.has(s)));
 }
@@ -536,6 +586,8 @@ interface TermMatch {
   words: number[];
   combination: boolean;
   loose?: boolean;
+  /** the words are denied in the note, as a "without" title names them */
+  denied?: boolean;
 }
 
 /** A title with nothing to state (a default): read, never changed (only a match with a score above 0 is extended). */

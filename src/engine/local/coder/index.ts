@@ -116,7 +116,7 @@ export function codifyCandidates(
     const indexed = indexNote
       ? indexMentions(indexNote, st, s.lower, assertions, si, cfg.indexWindow).map((mention) => ({
           mention,
-          assertion: assertionOf(assertions, mention.start, mention.end),
+          assertion: assertionOf(assertions, mention.start, mention.end, mention.denied),
         }))
       : [];
     const lower = s.lower;
