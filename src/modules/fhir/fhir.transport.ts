@@ -2,8 +2,8 @@ import type { Bundle } from '@medplum/fhirtypes';
 import { badRequest } from '../../lib/errors.js';
 import { noteReadySchema } from '../../outbound-events/note-ready.js';
 import { noteSignoffSchema } from '../../outbound-events/note-signoff.js';
-import type { OutboundTransport } from '../outbound-webhooks/transport/outbound-transport.js';
-import { resolveTarget, SsrfError } from '../outbound-webhooks/transport/ssrf-guard.js';
+import { refusedAs, type OutboundTransport } from '../outbound-webhooks/transport/outbound-transport.js';
+import { resolveTarget } from '../outbound-webhooks/transport/ssrf-guard.js';
 import { noteBundle } from './note-bundle.js';
 import { noteSignoffBundle } from './note-signoff-bundle.js';
 import { sendFhirNote } from './send-fhir.js';
@@ -51,19 +51,9 @@ export const fhirTransport: OutboundTransport<FhirMessage, SmartTokenCache> = {
     sendFhirNote({ url: to.url, ...message, cacheKey: to.endpointId, tokens, rules: to.rules, timeoutMs }),
   /** The base and the token URL must be reachable under the rules; the key must sign RS384 or ES384. */
   async checkDestination({ url, auth }, rules) {
-    try {
-      await resolveTarget(url, rules);
-    } catch (err) {
-      if (err instanceof SsrfError) throw badRequest(`url: ${err.message}`);
-      throw err;
-    }
+    await refusedAs('url', resolveTarget(url, rules));
     if (!auth) return;
-    try {
-      await resolveTarget(auth.token_url, rules);
-    } catch (err) {
-      if (err instanceof SsrfError) throw badRequest(`auth.token_url: ${err.message}`);
-      throw err;
-    }
+    await refusedAs('auth.token_url', resolveTarget(auth.token_url, rules));
     try {
       signingKey(auth.private_key);
     } catch (err) {

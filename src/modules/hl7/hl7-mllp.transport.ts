@@ -1,9 +1,7 @@
 import type { Hl7Message } from '@medplum/core';
-import { badRequest } from '../../lib/errors.js';
 import { noteReadySchema } from '../../outbound-events/note-ready.js';
 import { noteSignoffSchema } from '../../outbound-events/note-signoff.js';
-import type { Built, OutboundTransport } from '../outbound-webhooks/transport/outbound-transport.js';
-import { SsrfError } from '../outbound-webhooks/transport/ssrf-guard.js';
+import { refusedAs, type Built, type OutboundTransport } from '../outbound-webhooks/transport/outbound-transport.js';
 import { MllpClientPool } from './mllp-client.js';
 import { noteDiagnosesA08, noteMdmT02, type Receiver } from './note-messages.js';
 import { noteSignoffMdm, signedDiagnosesA08 } from './note-signoff-messages.js';
@@ -43,12 +41,5 @@ export const hl7MllpTransport: OutboundTransport<Hl7Message[], MllpClientPool> =
     }),
   newState: () => new MllpClientPool(),
   send: (to, messages, timeoutMs, connections) => sendHl7Note({ url: to.url, messages, rules: to.rules, timeoutMs, connections }),
-  async checkDestination({ url }, rules) {
-    try {
-      await resolveMllpUrl(url, rules);
-    } catch (err) {
-      if (err instanceof SsrfError) throw badRequest(`url: ${err.message}`);
-      throw err;
-    }
-  },
+  checkDestination: ({ url }, rules) => refusedAs('url', resolveMllpUrl(url, rules)),
 };

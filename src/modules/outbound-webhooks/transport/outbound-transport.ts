@@ -1,7 +1,8 @@
 import type { Config } from '../../../config.js';
 import type { SecretBox } from '../../../lib/secret-box.js';
 import type { ClaimedDelivery } from '../deliveries/webhook-deliveries.repo.js';
-import { outboundRules, type OutboundRules } from './ssrf-guard.js';
+import { badRequest } from '../../../lib/errors.js';
+import { outboundRules, SsrfError, type OutboundRules } from './ssrf-guard.js';
 
 /**
  * The contract between the delivery job and the kinds of destination. Each kind is declared by the
@@ -62,6 +63,16 @@ export interface OutboundTransport<M, S> {
   send(to: Destination, message: M, timeoutMs: number, state: S): Promise<SendResult>;
   /** At subscription: throws an AppError (400) naming the field when the destination cannot be reached under the rules. */
   checkDestination(destination: NewDestination, rules: OutboundRules): Promise<void>;
+}
+
+/** A destination check of `checkDestination`: an address the rules refuse (SsrfError) is a 400 naming `field`. */
+export async function refusedAs(field: string, check: Promise<unknown>): Promise<void> {
+  try {
+    await check;
+  } catch (err) {
+    if (err instanceof SsrfError) throw badRequest(`${field}: ${err.message}`);
+    throw err;
+  }
 }
 
 // Each kind names its own message and state; the table of kinds holds them all.

@@ -1,8 +1,7 @@
-import { badRequest } from '../../../lib/errors.js';
-import type { OutboundTransport } from './outbound-transport.js';
+import { refusedAs, type OutboundTransport } from './outbound-transport.js';
 import { messageBody } from './payload.js';
 import { sendWebhook } from './send-webhook.js';
-import { resolveTarget, SsrfError } from './ssrf-guard.js';
+import { resolveTarget } from './ssrf-guard.js';
 
 /** A webhook's message: the JSON body, signed as sent with the endpoint's secret (and, after a rotation, its previous one). */
 export interface WebhookMessage {
@@ -31,12 +30,5 @@ export const webhookTransport: OutboundTransport<WebhookMessage, undefined> = {
       rules: to.rules,
       timeoutMs,
     }),
-  async checkDestination({ url }, rules) {
-    try {
-      await resolveTarget(url, rules);
-    } catch (err) {
-      if (err instanceof SsrfError) throw badRequest(`url: ${err.message}`);
-      throw err;
-    }
-  },
+  checkDestination: ({ url }, rules) => refusedAs('url', resolveTarget(url, rules)),
 };
