@@ -2,6 +2,7 @@ import type { CodeTrait } from '../../engine.js';
 import type { Candidate, NoteContext } from './candidate.js';
 import { triggersOf, type Trigger } from './assertions.js';
 
+const HISTORY_OF_WORDS = /^(personal history|history|hx|h\/o)\b/i;
 const RESOLVED = /^(has )?(fully )?(resolved|resolves|resolution|recovered|healed|cleared|corrected)\b/i;
 
 /**
@@ -30,6 +31,8 @@ export function traitsOf(c: Candidate, ctx: NoteContext): CodeTrait[] {
       if (reaching.some((o) => o !== t && o.start <= t.start && o.end >= t.end && o.end - o.start > t.end - t.start)) continue;
       const text = s.words.slice(t.start, t.end + 1).join(' ');
       const name = t.assertion === 'historical' && RESOLVED.test(text) ? 'resolved' : t.assertion;
+      // "history of" before a condition kept current (a chronic one the note lists) is no trait of it.
+      if (name === 'historical' && c.final && c.assertion === 'present' && HISTORY_OF_WORDS.test(text)) continue;
       if (name === 'present' || seen.has(`${name}:${text}`)) continue;
       seen.add(`${name}:${text}`);
       out.push({ name, text });
