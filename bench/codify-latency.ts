@@ -9,6 +9,7 @@
  *
  *   tsx bench/codify-latency.ts [--runs 20] [--model balanced] [--service-only] [--service-tables shipped,imported]
  *     [--service-roots .,/tmp/before] [--ingest-seconds 20] [--joins 50] [--service-node-args "--heapsnapshot-signal=SIGUSR2"]
+ *     [--service-engine-threads 1,2]
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -92,16 +93,22 @@ export async function run(options: CodifyLatencyOptions): Promise<BenchResult[]>
     const rows: BenchResult[] = [];
     const roots = options.roots?.length ? options.roots : [ROOT];
     for (const table of options.tables ?? ['shipped', 'imported']) {
-      for (const root of roots) {
-        const label = roots.length > 1 ? root : undefined;
-        if (table === 'imported') rows.push(await serviceRss(db.url, table, note, model, { ...options, root, label }));
-        else {
-          // Nothing imported: the service migrates a fresh database and codes with the shipped release.
-          const fresh = await createBenchDatabase(options.adminUrl, 'rss');
-          try {
-            rows.push(await serviceRss(fresh.url, table, note, model, { ...options, root, label }));
-          } finally {
-            await fresh.drop();
+      for (const engineThreads of options.engineThreads ?? [undefined]) {
+        for (const root of roots) {
+          const label =
+            [roots.length > 1 ? root : '', engineThreads === undefined ? '' : `ENGINE_THREADS=${engineThreads}`]
+              .filter(Boolean)
+              .join(', ') || undefined;
+          const each = { ...options, root, label, engineThreads: engineThreads === undefined ? undefined : [engineThreads] };
+          if (table === 'imported') rows.push(await serviceRss(db.url, table, note, model, each));
+          else {
+            // Nothing imported: the service migrates a fresh database and codes with the shipped release.
+            const fresh = await createBenchDatabase(options.adminUrl, 'rss');
+            try {
+              rows.push(await serviceRss(fresh.url, table, note, model, each));
+            } finally {
+              await fresh.drop();
+            }
           }
         }
       }
@@ -203,6 +210,7 @@ if (isMain(import.meta.url)) {
       'ingest-seconds': { type: 'string', default: '20' },
       joins: { type: 'string', default: '50' },
       'service-node-args': { type: 'string' },
+      'service-engine-threads': { type: 'string' },
     },
   });
   await runStandalone((ctx) =>
@@ -216,6 +224,7 @@ if (isMain(import.meta.url)) {
       ingestSeconds: Number(values['ingest-seconds']),
       joins: Number(values.joins),
       nodeArgs: values['service-node-args']?.split(' ').filter(Boolean),
+      engineThreads: values['service-engine-threads']?.split(',').map(Number),
     }),
   );
 }
@@ -232,6 +241,8 @@ export interface ServiceRssOptions {
   codifications?: number;
   /** Extra node options for the service (e.g. --heapsnapshot-signal=SIGUSR2). */
   nodeArgs?: string[];
+  /** ENGINE_THREADS values, each measured in turn (a machine with more cores runs 2); unset: the service's default. */
+  engineThreads?: number[];
 }
 
 interface ProcMemory {
@@ -288,6 +299,7 @@ export async function serviceRss(
       RUN_RATE_LIMIT: '1000000',
       // Production requires a key for stored secrets; a fixed one for the bench's own database.
       SECRETS_ENCRYPTION_KEY: 'b'.repeat(64),
+      ...(options.engineThreads ? { ENGINE_THREADS: String(options.engineThreads[0]) } : {}),
     },
   });
   let stderr = '';
