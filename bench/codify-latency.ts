@@ -9,7 +9,7 @@
  *
  *   tsx bench/codify-latency.ts [--runs 20] [--model balanced] [--service-only] [--service-tables shipped,imported]
  *     [--service-roots .,/tmp/before] [--ingest-seconds 20] [--joins 50] [--service-node-args "--heapsnapshot-signal=SIGUSR2"]
- *     [--service-engine-threads 1,2]
+ *     [--service-engine-threads 1,2] [--service-codify-concurrency 2]
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -211,6 +211,7 @@ if (isMain(import.meta.url)) {
       joins: { type: 'string', default: '50' },
       'service-node-args': { type: 'string' },
       'service-engine-threads': { type: 'string' },
+      'service-codify-concurrency': { type: 'string', default: '2' },
     },
   });
   await runStandalone((ctx) =>
@@ -225,6 +226,7 @@ if (isMain(import.meta.url)) {
       joins: Number(values.joins),
       nodeArgs: values['service-node-args']?.split(' ').filter(Boolean),
       engineThreads: values['service-engine-threads']?.split(',').map(Number),
+      codifyConcurrency: Number(values['service-codify-concurrency']),
     }),
   );
 }
@@ -239,6 +241,8 @@ export interface ServiceRssOptions {
   joins?: number;
   /** Codifications of the 50 KB note. */
   codifications?: number;
+  /** Codifications sent at a time (default 2: with ENGINE_THREADS=2 both engine threads load their tables, as on a 3+ core machine). */
+  codifyConcurrency?: number;
   /** Extra node options for the service (e.g. --heapsnapshot-signal=SIGUSR2). */
   nodeArgs?: string[];
   /** ENGINE_THREADS values, each measured in turn (a machine with more cores runs 2); unset: the service's default. */
@@ -372,13 +376,19 @@ export async function serviceRss(
     read('after joins');
 
     // 3. Codify the 50 KB note.
-    const codifications = options.codifications ?? 5;
-    options.log(`service RSS: ${codifications} codifications of the 50 KB note`);
-    for (let i = 0; i < codifications; i++) {
-      const res = await fetch(`${base}/v1/codify`, { method: 'POST', headers, body: JSON.stringify({ medical_note: note, model }) });
-      await res.json();
-      if (res.status !== 200) throw new Error(`the service answered POST /v1/codify ${res.status}`);
-    }
+    const codifications = options.codifications ?? 6;
+    const concurrency = options.codifyConcurrency ?? 2;
+    options.log(`service RSS: ${codifications} codifications of the 50 KB note, ${concurrency} at a time`);
+    let sent = 0;
+    const codifyLoop = async () => {
+      while (sent < codifications) {
+        sent++;
+        const res = await fetch(`${base}/v1/codify`, { method: 'POST', headers, body: JSON.stringify({ medical_note: note, model }) });
+        await res.json();
+        if (res.status !== 200) throw new Error(`the service answered POST /v1/codify ${res.status}`);
+      }
+    };
+    await Promise.all(Array.from({ length: concurrency }, codifyLoop));
     const end = read('after codify');
     return {
       name: `service RSS after ingest, joins and codify (${table} table${options.label ? `, ${options.label}` : ''})`,
@@ -387,7 +397,7 @@ export async function serviceRss(
       target: { op: '<', value: 300 },
       note:
         `VmHWM of \`node dist/main.js\` (ROLE=all, production; engine worker threads included); VmRSS/VmHWM MB: ${phases.join(', ')}; ` +
-        `${accepted} events accepted in ${ingestSeconds} s (backlog ${backlog?.left ?? '?'}), ${joins} runs joined, ${codifications} codifications`,
+        `${accepted} events accepted in ${ingestSeconds} s (backlog ${backlog?.left ?? '?'}), ${joins} runs joined, ${codifications} codifications ${concurrency} at a time`,
     };
   }
 }
