@@ -19,6 +19,11 @@
  * before issue 30, `git worktree add --detach /tmp/bench-before 4de7bb1` and
  * `cp -al node_modules /tmp/bench-before/` (hard links; the dependencies are a superset).
  *
+ * More than two trees (the first is the baseline, each round starts one tree later):
+ * `--trees before=/tmp/bench-before,start=/tmp/bench-start,after=.` instead of --before/--after.
+ * The visits section also prints the time between every two moments the rows and pg-boss jobs of
+ * a visit record (bench/pipeline-timeline.ts), hop by hop.
+ *
  *   npm run bench:trees -- --before /tmp/bench-before [--after .] [--visits 30] [--burst 8]
  *     [--burst-rounds 5] [--held-visits 8] [--hold-ms 25000] [--held-rounds 5] [--only visits,burst,held] [--json out.json]
  */
@@ -32,6 +37,7 @@ import { describeHeld, measureHeldCatalog, type HeldCatalog } from './held-catal
 import { openBenchServer } from './lib/database.js';
 import { logToStderr } from './lib/standalone.js';
 import { median, pct } from './lib/stats.js';
+import { gapMedians, visitTimelines, type Timeline } from './pipeline-timeline.js';
 import {
   catalogBehindBurst,
   stageTimes,
@@ -46,6 +52,7 @@ import {
 const { values: a } = parseArgs({
   options: {
     before: { type: 'string' },
+    trees: { type: 'string' },
     after: { type: 'string', default: fileURLToPath(new URL('..', import.meta.url)) },
     visits: { type: 'string', default: '30' },
     burst: { type: 'string', default: '8' },
@@ -59,7 +66,7 @@ const { values: a } = parseArgs({
 });
 
 interface Tree {
-  label: 'before' | 'after';
+  label: string;
   root: string;
   commit: string;
 }
@@ -69,7 +76,7 @@ const load = () =>
     .map((n) => n.toFixed(2))
     .join(' ');
 
-function tree(label: Tree['label'], dir: string): Tree {
+function tree(label: string, dir: string): Tree {
   const root = resolve(dir);
   if (!existsSync(join(root, 'src/main.ts'))) throw new Error(`${label}: no src/main.ts in ${root}`);
   if (!existsSync(join(root, 'node_modules/tsx'))) throw new Error(`${label}: ${root} has no node_modules (cp -al node_modules ${root}/)`);
@@ -77,14 +84,26 @@ function tree(label: Tree['label'], dir: string): Tree {
   return { label, root, commit };
 }
 
-/** Order of the pair `i`: A,B then B,A, so each tree goes first as often as the other. */
-const pairOrder = <T>(i: number, x: T, y: T): T[] => (i % 2 === 0 ? [x, y] : [y, x]);
+/** Order of round `i`: the trees rotated by one each round, so each goes first (and last) as often as the others. */
+const roundOrder = <T>(i: number, xs: T[]): T[] => xs.map((_, k) => xs[(i + k) % xs.length]);
+
+/** `--trees label=dir,label=dir,...` (two or more, the first the baseline), else `--before` and `--after`. */
+function treesOf(): Tree[] {
+  if (a.trees)
+    return a.trees.split(',').map((spec) => {
+      const [label, dir] = spec.split('=');
+      if (!label || !dir) throw new Error(`--trees: expected label=dir, got ${spec}`);
+      return tree(label, dir);
+    });
+  if (!a.before) throw new Error('--before DIR is required (a worktree of the commit to compare, with node_modules)');
+  return [tree('before', a.before), tree('after', a.after)];
+}
 
 const fmt = (n: number) => n.toFixed(0);
 
 async function main(): Promise<void> {
-  if (!a.before) throw new Error('--before DIR is required (a worktree of the commit to compare, with node_modules)');
-  const trees = [tree('before', a.before), tree('after', a.after)];
+  const trees = treesOf();
+  if (trees.length < 2) throw new Error('two trees or more');
   const only = new Set(a.only.split(',').map((s) => s.trim()));
   const visits = Number(a.visits);
   const burst = Number(a.burst);
@@ -107,12 +126,14 @@ async function main(): Promise<void> {
           logToStderr(`visits: ${visits} per tree, alternating`);
           const patients = Array.from({ length: visits }, (_, i) => `pt-seq-${i}`);
           for (let i = 0; i < visits; i++)
-            for (const t of pairOrder(i, trees[0], trees[1])) times.get(t)!.push(await visitLatency(services.get(t)!, patients[i]));
+            for (const t of roundOrder(i, trees)) times.get(t)!.push(await visitLatency(services.get(t)!, patients[i]));
           const loadAfter = load();
           // Where the time went: the engine's work (which changed between the trees too) apart
           // from intake, queues, pipeline steps and delivery.
           const stages = new Map<Tree, Map<string, StageTimes>>();
+          const timelines = new Map<Tree, Map<string, Timeline>>();
           for (const t of trees) stages.set(t, await stageTimes(services.get(t)!, patients));
+          for (const t of trees) timelines.set(t, await visitTimelines(services.get(t)!, patients));
           lines.push(
             `webhook -> note.ready, local engine, ${visits} visits per tree one at a time, alternating (load average before ${loadBefore}, after ${loadAfter})`,
           );
@@ -123,8 +144,13 @@ async function main(): Promise<void> {
               `| ${t.label} ${t.commit.split(' ')[0]} | ${fmt(pct(x, 50))} | ${fmt(pct(x, 95))} | ${fmt(Math.min(...x))} | ${fmt(Math.max(...x))} |`,
             );
           }
-          const [b, f] = trees.map((t) => times.get(t)!);
-          lines.push(`after / before: p50 ${(pct(f, 50) / pct(b, 50)).toFixed(2)}x, p95 ${(pct(f, 95) / pct(b, 95)).toFixed(2)}x`);
+          const b = times.get(trees[0])!;
+          for (const t of trees.slice(1)) {
+            const f = times.get(t)!;
+            lines.push(
+              `${t.label} / ${trees[0].label}: p50 ${(pct(f, 50) / pct(b, 50)).toFixed(2)}x, p95 ${(pct(f, 95) / pct(b, 95)).toFixed(2)}x`,
+            );
+          }
           lines.push(
             'where the time went, p50 of each stage on its own, ms (post and arrival by the bench clock, the rest from the runs, codify_runs, outbox and webhook_deliveries rows):',
             `| tree | ${STAGES.map((k) => STAGE_LABELS[k]).join(' | ')} | codify engine |`,
@@ -143,8 +169,21 @@ async function main(): Promise<void> {
                 : '-';
             lines.push(`| ${t.label} (${s.length} of ${visits} visits) | ${STAGES.map(p50).join(' | ')} | ${p50('codifyEngine')} |`);
           }
+          lines.push(
+            '',
+            "hop by hop, p50 ms (bench/pipeline-timeline.ts: row times are their transaction's start, `<queue> fetched` the job's fetch; - where a tree has no such hop):",
+            `| gap | ${trees.map((t) => t.label).join(' | ')} |`,
+            `|---|${trees.map(() => '---:').join('|')}|`,
+          );
+          for (const row of gapMedians(trees.map((t) => timelines.get(t)!.values())))
+            lines.push(`| ${row.gap} | ${row.p50.map((x) => (x === undefined ? '-' : x.toFixed(1))).join(' | ')} |`);
           lines.push('');
-          json.visits = Object.fromEntries(trees.map((t) => [t.label, { ms: times.get(t), stages: Object.fromEntries(stages.get(t)!) }]));
+          json.visits = Object.fromEntries(
+            trees.map((t) => [
+              t.label,
+              { ms: times.get(t), stages: Object.fromEntries(stages.get(t)!), timelines: Object.fromEntries(timelines.get(t)!) },
+            ]),
+          );
         }
         if (only.has('burst')) {
           const rounds = Number(a['burst-rounds']);
@@ -152,8 +191,7 @@ async function main(): Promise<void> {
           const loadBefore = load();
           logToStderr(`burst: ${rounds} rounds per tree, alternating`);
           for (let i = 0; i < rounds; i++)
-            for (const t of pairOrder(i, trees[0], trees[1]))
-              results.get(t)!.push(await catalogBehindBurst(services.get(t)!, burst, `burst-${i}`));
+            for (const t of roundOrder(i, trees)) results.get(t)!.push(await catalogBehindBurst(services.get(t)!, burst, `burst-${i}`));
           lines.push(
             `catalog event completed behind ${burst} visits, local engine, ${rounds} rounds per tree (load average before ${loadBefore}, after ${load()})`,
           );
@@ -181,7 +219,7 @@ async function main(): Promise<void> {
       const results = new Map<Tree, { m: HeldCatalog; load: string }[]>(trees.map((t) => [t, []]));
       const loadBefore = load();
       for (let i = 0; i < rounds; i++)
-        for (const t of pairOrder(i, trees[0], trees[1])) {
+        for (const t of roundOrder(i, trees)) {
           logToStderr(`held: round ${i + 1} of ${rounds}, ${t.label}`);
           const m = await measureHeldCatalog({
             adminUrl: server.adminUrl,

@@ -1,21 +1,24 @@
 // Scores the guideline cases written from the Official Guidelines at each level with the full FY2026
-// table: passes per failure class, must-have recall, and forbidden codes emitted. Two sets, reported
-// apart: the 49 tuned on (test/engine/fixtures/official-guideline-cases.ts) and the held-apart set
-// (official-guideline-cases-held-apart.ts), never tuned on. `npm run eval:guidelines [-- --set tuned|held-apart] [--verbose]`.
+// table: passes per failure class, must-have recall, and forbidden codes emitted. Three sets, reported
+// apart: the 49 tuned on (test/engine/fixtures/official-guideline-cases.ts) and two held-apart sets
+// (official-guideline-cases-held-apart.ts and -held-apart-2.ts), never tuned on.
+// `npm run eval:guidelines [-- --set tuned|held-apart|held-apart-2] [--verbose]`.
 import type { CodifyModel } from '../src/engine/engine.js';
 import { codifyText } from '../src/engine/local/coder/index.js';
 import { HELD_APART_CASES } from '../test/engine/fixtures/official-guideline-cases-held-apart.js';
+import { HELD_APART_2_CASES } from '../test/engine/fixtures/official-guideline-cases-held-apart-2.js';
 import { OFFICIAL_CASES, type OfficialCase } from '../test/engine/fixtures/official-guideline-cases.js';
 import { loadFullTable } from './lib/full-table.js';
 
 const MODELS: CodifyModel[] = ['fast', 'balanced', 'high-quality'];
 const VERBOSE = process.argv.includes('--verbose');
-const SET = process.argv.includes('--set') ? process.argv[process.argv.indexOf('--set') + 1] : 'both';
-const ALL_SETS: [string, OfficialCase[]][] = [
-  ['tuned (49)', OFFICIAL_CASES],
-  [`held apart (${HELD_APART_CASES.length})`, HELD_APART_CASES],
+const SET = process.argv.includes('--set') ? process.argv[process.argv.indexOf('--set') + 1] : 'all';
+const ALL_SETS: [string, string, OfficialCase[]][] = [
+  ['tuned', `tuned (${OFFICIAL_CASES.length})`, OFFICIAL_CASES],
+  ['held-apart', `held apart (${HELD_APART_CASES.length})`, HELD_APART_CASES],
+  ['held-apart-2', `held apart 2 (${HELD_APART_2_CASES.length})`, HELD_APART_2_CASES],
 ];
-const SETS = ALL_SETS.filter(([name]) => SET === 'both' || name.startsWith(SET === 'held-apart' ? 'held' : SET));
+const SETS = ALL_SETS.filter(([id]) => SET === 'all' || SET === id).map(([, name, cases]) => [name, cases] as const);
 
 /** A forbidden entry ending in "-" forbids every code under its prefix. */
 const forbidden = (code: string, rule: string) => (rule.endsWith('-') ? code.startsWith(rule.slice(0, -1)) : code === rule);

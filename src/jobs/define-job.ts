@@ -40,14 +40,22 @@ export interface FetchOptions {
   notifyPollingIntervalSeconds?: number;
   burstWhenBatchFull?: boolean;
   /**
-   * Separate work() registrations, each waking itself after a job so it fetches the next at once
-   * (the run queue: a thread's next run starts without waiting out a poll).
+   * This many loops (one work() registration, `localConcurrency` of them), each fetching its next
+   * job as soon as its job ends instead of sleeping out its poll (the run queue: a thread's next
+   * run starts at once).
    */
   selfWakingLoops?: number;
   /** A batch loop fetches at most this often unless its batch came back full (loop-pace.ts). */
   paceMs?: number;
-  /** At most this many active jobs of one group (`groupOf`) in the queue, counted in the database across processes. */
-  groupConcurrency?: number;
+  /**
+   * In each process, at most this many of one group's (`groupOf`) jobs of the queue run at once,
+   * fewer than the loops, so a flooding group always leaves the process a loop for the others.
+   * pg-boss counts them in the process, across the registration's loops, so the bound is exact: a
+   * job fetched past it (loops woken together race their fetches) is given back at once, still on
+   * the same attempt, and the next fetch leaves its group out. Not a bound across processes: each
+   * process runs up to this many of the group's jobs.
+   */
+  localGroupConcurrency?: number;
 }
 
 interface JobBase<D, Deps extends JobDeps> {
@@ -61,8 +69,8 @@ interface JobBase<D, Deps extends JobDeps> {
    * Fair share between groups (DESIGN.md): the group whose work the job is. Such a job is sent as
    * pg-boss's `group` at priority -(the group's jobs already outstanding in this queue), so every
    * fetch, in any process, takes groups in turn (a group's first job before another's second);
-   * with `fetch.groupConcurrency` no group holds more than that many of the queue's jobs at once,
-   * across every process, so a flood never takes all the job loops.
+   * with `fetch.localGroupConcurrency` no group runs more than that many of the queue's jobs at
+   * once in a process, so a flood never takes all of a process's job loops.
    */
   groupOf?(data: D): string | undefined;
   /** Ids for every log line of the job (correlation id, group, doctor): never PHI. */
@@ -191,15 +199,24 @@ export async function startJobLoops<Deps extends JobDeps>(deps: Deps, def: AnyJo
     await deps.boss.work(def.queue.name, options, paceMs ? paced(handler, { batchSize: fetch.batchSize ?? 1, paceMs }) : handler);
     return;
   }
-  const options = { batchSize: 1, ...fetch, includeMetadata: true } as const;
-  for (let i = 0; i < (selfWakingLoops ?? 1); i++) {
-    let loopId = '';
-    loopId = await deps.boss.work(def.queue.name, options, async ([job]: Job[]) => {
-      try {
-        await runOne(deps, def, job);
-      } finally {
-        if (selfWakingLoops) deps.boss.notifyWorker(loopId);
-      }
-    });
-  }
+  // The loops of one registration share pg-boss's count of each group's running jobs
+  // (localGroupConcurrency): separate registrations would not.
+  const options = { batchSize: 1, ...fetch, ...(selfWakingLoops && { localConcurrency: selfWakingLoops }), includeMetadata: true } as const;
+  let loopsId = '';
+  loopsId = await deps.boss.work(def.queue.name, options, async ([job]: Job[]) => {
+    try {
+      await runOne(deps, def, job);
+    } finally {
+      if (selfWakingLoops) wakeBusyLoops(deps.boss, loopsId);
+    }
+  });
+}
+
+/**
+ * Each busy loop of the registration fetches again as soon as its job ends: the one whose job is
+ * ending is among them (pg-boss tells a handler no loop id of its own), and the others would be
+ * woken by their own jobs' ends anyway. Idle loops are left to their poll and NOTIFY.
+ */
+function wakeBusyLoops(boss: PgBoss, loopsId: string): void {
+  for (const loop of boss.getWipData()) if (loop.workId === loopsId && loop.count > 0) boss.notifyWorker(loop.id);
 }

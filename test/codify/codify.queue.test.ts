@@ -22,7 +22,7 @@ function slowCodifyEngine(real: ClinicalEngine): ClinicalEngine {
 }
 
 /**
- * A group holds at most 3 of the codify queue's 4 loops (codify.job.ts groupConcurrency). Its
+ * A group holds at most 3 of the codify queue's 4 loops (codify.job.ts localGroupConcurrency). Its
  * further codifications wait in the queue until one of its own ends; the loop that ends it must
  * take the next at once, not after sleeping out the rest of its poll.
  */

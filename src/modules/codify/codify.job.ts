@@ -37,12 +37,12 @@ export const codifyJob = defineJob<CodifyJobData, AppDeps>({
     },
   },
   schema: codifyJobSchema,
-  // A group holds at most 3 of the 4 loops of a process (and 3 codifications at once in the
-  // deployment), as each fetch counts them: loops woken together by one burst can each take one
-  // before the others' claims commit. Self-waking loops: when a codification ends, its loop fetches
-  // the next at once (its group's queued one, whose slot it freed) instead of sleeping out the rest
-  // of its poll; a new job wakes the idle loops by NOTIFY.
-  fetch: { pollingIntervalSeconds: 0.5, notifyPollingIntervalSeconds: 1, selfWakingLoops: 4, groupConcurrency: 3 },
+  // A group runs at most 3 codifications at once in a process, on 4 loops (define-job.ts
+  // localGroupConcurrency: counted in the process, so loops woken together by one burst cannot all
+  // take the group's). Self-waking loops: when a codification ends, its loop fetches the next at
+  // once (its group's queued one, whose slot it freed) instead of sleeping out the rest of its
+  // poll; a new job wakes the idle loops by NOTIFY.
+  fetch: { pollingIntervalSeconds: 0.5, notifyPollingIntervalSeconds: 1, selfWakingLoops: 4, localGroupConcurrency: 3 },
   groupOf: (data) => data.group_id,
   handle: (deps, data) => runCodification(deps, data.codify_run_id),
   // A request's codification keeps its old course (its request answers 504 at its deadline); a

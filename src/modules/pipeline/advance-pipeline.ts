@@ -167,15 +167,30 @@ export async function advancePipeline(
 ): Promise<DocumentationPipeline['step'] | undefined> {
   return withTransaction(deps.pool, async (tx) => {
     const pipeline = await lockPipeline(tx, eventId);
-    const transition = pipeline && TRANSITIONS[pipeline.step];
-    if (!transition) return undefined;
+    if (!pipeline || !TRANSITIONS[pipeline.step]) return undefined;
     const event = await findInboundEvent(tx, eventId);
     if (!event) throw new Error(`Inbound event ${eventId} is gone`);
-    const change = await transition({ deps, tx, event, data: encounterTranscriptData.parse(event.data), pipeline });
-    if (!change) return undefined;
-    await movePipeline(tx, eventId, change);
-    return change.step;
+    return advanceLocked(deps, tx, event, pipeline);
   });
+}
+
+/**
+ * The transition out of the step a pipeline is at, on the caller's transaction, which holds the
+ * pipeline's row (locked, or inserted by it): what the step makes and the pipeline's next step.
+ * The new step, or undefined when what the step waits for has not ended.
+ */
+export async function advanceLocked(
+  deps: Pick<AppDeps, 'boss'>,
+  tx: PoolClient,
+  event: StoredInboundEvent,
+  pipeline: DocumentationPipeline,
+): Promise<DocumentationPipeline['step'] | undefined> {
+  const transition = TRANSITIONS[pipeline.step];
+  if (!transition) return undefined;
+  const change = await transition({ deps, tx, event, data: encounterTranscriptData.parse(event.data), pipeline });
+  if (!change) return undefined;
+  await movePipeline(tx, event.id, change);
+  return change.step;
 }
 
 /** A step failed for good: the pipeline fails at it, and its event fails with the reason, together. */

@@ -14,22 +14,29 @@ import {
   type DocumentationPipeline,
   type PipelineChange,
 } from './documentation-pipelines.repo.js';
+import { advanceLocked } from './advance-pipeline.js';
 import { encounterTranscriptData } from './encounter-transcript-data.js';
 import { pipelineAdvanceJob } from './pipeline-advance.job.js';
 
 /**
- * The inbound event's job (encounter.transcript, an HL7 MDM/ORU): the pipeline's first step.
- * Stores the transcription and the pipeline at `transcribed`, and queues its next step, in one
- * transaction. Run again (a crash, an operator's retry of the failed event), it finds the row:
- * a failed pipeline restarts the step it failed at; one still going is left to its jobs.
- * 'continues': the pipeline's last step ends the event (end-event.ts).
+ * The inbound event's job (encounter.transcript, an HL7 MDM/ORU): the pipeline's start. Stores
+ * the transcription and the pipeline at `transcribed`, and makes its first transition
+ * (transcribed -> extracting: the thread and the extraction run), in one transaction: the run is
+ * queued by the job that stored the visit, not by a pipeline-advance job that this one would
+ * queue (a queue hop of its own: commit, NOTIFY, fetch). Each later transition is a
+ * pipeline-advance job's. Run again (a crash,
+ * an operator's retry of the failed event), it finds the row: a failed pipeline restarts the step
+ * it failed at, and one left at `transcribed` (started by the release that queued its first
+ * transition) has that job queued again; one still going is left to its jobs. 'continues': the
+ * pipeline's last step ends the event (end-event.ts).
  */
 export async function startPipeline(deps: Pick<AppDeps, 'pool' | 'boss'>, event: StoredInboundEvent): Promise<'continues'> {
   const data = encounterTranscriptData.parse(event.data);
   await withTransaction(deps.pool, async (tx) => {
     const transcriptionId = derivedUuid('pipeline', event.id, 'transcription');
     const patient = { patient_authority: data.patient_authority ?? null, patient_system: data.patient_system ?? null };
-    if (await insertPipeline(tx, { event_id: event.id, transcription_id: transcriptionId, ...patient })) {
+    const inserted = await insertPipeline(tx, { event_id: event.id, transcription_id: transcriptionId, ...patient });
+    if (inserted) {
       const transcription = await insertTranscription(tx, {
         id: transcriptionId,
         groupId: data.group_id,
@@ -43,7 +50,7 @@ export async function startPipeline(deps: Pick<AppDeps, 'pool' | 'boss'>, event:
         correlationId: event.correlation_id,
       });
       await recordTranscriptionCreated(tx, transcription, event.correlation_id);
-      await sendAdvance(deps, tx, event);
+      await advanceLocked(deps, tx, event, inserted);
       return;
     }
     const pipeline = (await lockPipeline(tx, event.id))!;

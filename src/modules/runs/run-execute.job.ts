@@ -46,9 +46,9 @@ export const runExecuteJob = defineJob<RunJob, RunJobDeps>({
     },
   },
   schema: runJobSchema,
-  // A group holds at most 3 of the 4 loops of a process (and 3 runs at once in the deployment):
-  // another group's run is always taken at once, and its engine call waits only for the running one.
-  fetch: { pollingIntervalSeconds: 0.5, notifyPollingIntervalSeconds: 2, selfWakingLoops: 4, groupConcurrency: 3 },
+  // A group runs at most 3 runs at once in a process, on 4 loops: another group's run is always
+  // taken at once, and its engine call waits only for the running ones.
+  fetch: { pollingIntervalSeconds: 0.5, notifyPollingIntervalSeconds: 2, selfWakingLoops: 4, localGroupConcurrency: 3 },
   groupOf: (data) => data.group_id,
   context: (data) => ({ correlationId: data.correlation_id }),
   async handle(deps, data, attempt) {

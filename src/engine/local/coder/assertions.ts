@@ -115,6 +115,13 @@ const BACKWARD: Array<[string, Assertion]> = [
   ['in his father', 'family'],
   ['in her father', 'family'],
   ['resolved', 'historical'],
+  ['has resolved', 'historical'],
+  ['healed', 'historical'],
+  ['has healed', 'historical'],
+  ['has fully healed', 'historical'],
+  ['cleared', 'historical'],
+  ['has cleared', 'historical'],
+  ['corrected', 'historical'],
   ['years ago', 'historical'],
   ['in the past', 'historical'],
 ];
@@ -139,6 +146,40 @@ const SCOPE = 8;
 const SHORT = new Set(['versus', 'vs', 'likely', 'is likely']);
 const SHORT_SCOPE = 3;
 
+// A trigger read both ways ("suspected asthma", "asthma suspected") reaches back only when it
+// closes what it speaks of: followed by the end of its clause or a word that leads no condition
+// ("pneumonia ruled out by CT", "hypertension resolved after weight loss"). "Wheezing and shortness
+// of breath, suspected asthma": the asthma is suspected, not the wheezing.
+const CLOSING = new Set([
+  ',',
+  'after',
+  'by',
+  'on',
+  'with',
+  'given',
+  'in',
+  'at',
+  'since',
+  'following',
+  'for',
+  'from',
+  'now',
+  'today',
+  'clinically',
+  'radiologically',
+  'and',
+  'or',
+  'as',
+  'per',
+  'completely',
+  'fully',
+]);
+function reachesBack(lower: readonly string[], i: number, len: number): boolean {
+  if (!FWD.get(lower[i])?.some(([p]) => p.length === len && matchAt(lower, i, p))) return true;
+  const next = lower[i + len];
+  return next === undefined || TERMINATORS.has(next) || CLOSING.has(next) || !/[a-z]/.test(next);
+}
+
 /** Triggers by their first word, longest first, so each word looks only at its own few. */
 function compile(list: Array<[string, Assertion]>): Map<string, Array<[string[], Assertion]>> {
   const byFirst = new Map<string, Array<[string[], Assertion]>>();
@@ -152,6 +193,16 @@ function compile(list: Array<[string, Assertion]>): Map<string, Array<[string[],
   return byFirst;
 }
 const FWD = compile(FORWARD);
+// "History of X" is past for some conditions and a chronic current one for others (a PMH list's
+// "history of hypertension"): it asserts nothing by itself here. The history rule reads it
+// (guidelines/history.ts), and traits name it.
+export const HISTORY_OF: Array<[string, Assertion]> = [
+  ['history of', 'historical'],
+  ['personal history of', 'historical'],
+  ['hx of', 'historical'],
+  ['h/o', 'historical'],
+];
+const FWD_TRAITS = compile([...FORWARD, ...HISTORY_OF]);
 const BWD = compile(BACKWARD);
 
 /** A trigger found in a sentence: what it asserts, its words, and the words it reaches. */
@@ -170,15 +221,15 @@ export function triggersOf(words: readonly string[]): Trigger[] {
   const lower = words.map((w) => w.toLowerCase());
   const out: Trigger[] = [];
   for (let i = 0; i < lower.length; i++) {
-    const f = FWD.get(lower[i])?.find(([p]) => matchAt(lower, i, p));
+    const f = FWD_TRAITS.get(lower[i])?.find(([p]) => matchAt(lower, i, p));
     if (f) {
       const scope = SHORT.has(f[0].join(' ')) ? SHORT_SCOPE : SCOPE;
       let j = i + f[0].length;
       for (let n = 0; j < lower.length && n < scope && !TERMINATORS.has(lower[j]); j++, n++);
       out.push({ assertion: f[1], start: i, end: i + f[0].length - 1, from: i + f[0].length, to: j - 1 });
     }
-    const b = BWD.get(lower[i])?.find(([p]) => matchAt(lower, i, p));
-    if (b) {
+    const b = backwardAt(lower, i, true);
+    if (b && (SHORT.has(b[0].join(' ')) || reachesBack(lower, i, b[0].length))) {
       const scope = SHORT.has(b[0].join(' ')) ? SHORT_SCOPE : SCOPE;
       let j = i - 1;
       for (let n = 0; j >= 0 && n < scope && !TERMINATORS.has(lower[j]); j--, n++);
@@ -207,6 +258,37 @@ function triggerAt(
   const entries = byFirst.get(lower[i]);
   if (entries) for (let k = 0; k < entries.length; k++) if (matchAt(lower, i, entries[k][0])) return entries[k];
   return undefined;
+}
+
+const PAST_YEAR = /^(19[5-9]\d|20[0-2]\d)$/;
+// A time that dates when a condition began ("diagnosed ten years ago", "since 2015") does not make
+// it past; one that dates the condition itself does ("kidney stones in 2018", "an MI years ago").
+const ONSET = new Set([
+  'diagnosed',
+  'diagnosis',
+  'dx',
+  'onset',
+  'began',
+  'begun',
+  'started',
+  'since',
+  'known',
+  'first',
+  'initially',
+  'developed',
+]);
+
+/**
+ * The backward trigger at i: one of BACKWARD, or with `years` a past year ("in 2018", historical:
+ * like "history of", the history rule reads it, guidelines/history.ts); a historical one is no
+ * trigger when its reach says when the condition began.
+ */
+function backwardAt(lower: readonly string[], i: number, years = false): [string[], Assertion] | undefined {
+  let b = triggerAt(BWD, lower, i);
+  if (!b && years && lower[i] === 'in' && PAST_YEAR.test(lower[i + 1] ?? '')) b = [[lower[i], lower[i + 1]], 'historical'];
+  if (!b || b[1] !== 'historical') return b;
+  for (let j = i - 1, n = 0; j >= 0 && n < SCOPE && !TERMINATORS.has(lower[j]); j--, n++) if (ONSET.has(lower[j])) return undefined;
+  return b;
 }
 
 const asserted = new WeakMap<readonly string[], Assertion[]>();
@@ -242,8 +324,8 @@ function assertWordsOnce(words: readonly string[]): Assertion[] {
         set(j, a);
       if (a === 'negated' && scope === SCOPE) for (const k of listContinuation(lower, i + p.length, j)) set(k, a);
     }
-    const b = triggerAt(BWD, lower, i);
-    if (b) {
+    const b = backwardAt(lower, i);
+    if (b && (SHORT.has(b[0].join(' ')) || reachesBack(lower, i, b[0].length))) {
       const p = b[0];
       const a = b[1];
       const scope = SHORT.has(p.join(' ')) ? SHORT_SCOPE : SCOPE;
@@ -302,9 +384,9 @@ function listContinuation(lower: readonly string[], start: number, end: number):
   return [...out, ...pending];
 }
 
-/** The strongest non-present assertion over a span of words, or 'present'. */
-export function assertionOf(assertions: readonly Assertion[], start: number, end: number): Assertion {
+/** The strongest non-present assertion over a span of words, or 'present'; `skip`: words read as the absence a title names ("without aura"). */
+export function assertionOf(assertions: readonly Assertion[], start: number, end: number, skip?: readonly number[]): Assertion {
   let best: Assertion = 'present';
-  for (let i = start; i <= end; i++) if (PRIORITY[assertions[i]] > PRIORITY[best]) best = assertions[i];
+  for (let i = start; i <= end; i++) if (PRIORITY[assertions[i]] > PRIORITY[best] && !skip?.includes(i)) best = assertions[i];
   return best;
 }

@@ -12,21 +12,37 @@ export interface Stated {
 // Words of a title that say nothing the note must state.
 const NEUTRAL = new Set(['unspecifi', 'other', 'nec', 'current', 'injuri', 'encount', 'mention', 'not', 'elsewher', 'classifi', 'specifi']);
 
-const titleCache = new Map<string, Array<{ stem: string; without: boolean }>>();
+/** A title word as a note must state it: plainly, after "without", or after "unspecified as to". */
+interface TitleStem {
+  stem: string;
+  without: boolean;
+  /** "unspecified as to perforation": fits a note that says nothing of it */
+  unstated?: boolean;
+}
+const titleCache = new Map<string, TitleStem[]>();
 
-/** The stems of a title, each marked when it follows "without" (until the next comma). */
-function titleStems(title: string): Array<{ stem: string; without: boolean }> {
+/** The stems of a title, each marked when it follows "without" or "unspecified as to" (until the next comma). */
+function titleStems(title: string): TitleStem[] {
   let out = titleCache.get(title);
   if (out) return out;
   out = [];
   for (const clause of title.toLowerCase().split(',')) {
     let without = false;
-    for (const w of clause.split(/\s+/)) {
+    let unstated = false;
+    const words = clause.trim().split(/\s+/);
+    for (let k = 0; k < words.length; k++) {
+      const w = words[k];
       if (w === 'without') {
         without = true;
         continue;
       }
-      for (const stem of wordStems(w)) if (!out.some((o) => o.stem === stem)) out.push({ stem, without });
+      if (w === 'unspecified' && words[k + 1] === 'as' && words[k + 2] === 'to') {
+        unstated = true;
+        k += 2;
+        continue;
+      }
+      for (const stem of wordStems(w))
+        if (!out.some((o) => o.stem === stem)) out.push(unstated ? { stem, without, unstated } : { stem, without });
     }
   }
   if (titleCache.size < 100_000) titleCache.set(title, out);
@@ -36,12 +52,14 @@ function titleStems(title: string): Array<{ stem: string; without: boolean }> {
 /**
  * How well a title fits what the note states: +1 for each stated word, -1 for each word the note
  * does not state (a site, a side, a type), 0 for neutral words; a "without X" clause fits when X
- * is not stated, and is against it when X is.
+ * is denied, and is against it when X is stated; "unspecified as to X" fits when the note says
+ * nothing of X, either way.
  */
 export function fitOf(title: string, stated: Stated): number {
   let s = 0;
-  for (const { stem, without } of titleStems(title)) {
-    if (without) {
+  for (const { stem, without, unstated } of titleStems(title)) {
+    if (unstated) s += stated.present.has(stem) || stated.negated.has(stem) ? -1 : 1;
+    else if (without) {
       if (stated.negated.has(stem)) s += 1;
       else if (stated.present.has(stem)) s -= 1;
     } else if (stated.present.has(stem) && !stated.negated.has(stem)) s += 1;
@@ -91,7 +109,7 @@ function newerIn(table: CodeTable, category: string, known: (code: string) => bo
 
 /** How many of a title's words the note states. */
 function statedWords(title: string, stated: Stated): number {
-  return titleStems(title).filter((t) => !t.without && stated.present.has(t.stem) && !stated.negated.has(t.stem)).length;
+  return titleStems(title).filter((t) => !t.without && !t.unstated && stated.present.has(t.stem) && !stated.negated.has(t.stem)).length;
 }
 
 /**

@@ -1,6 +1,8 @@
 import { wordStems } from '../../../terminology/text-normalize.js';
 
 const SEQUELA = /\b(sequela|sequelae|late effects? of|residuals? of)\b/i;
+// Malunion and nonunion are read at a later encounter for the fracture (7th characters P and K).
+const UNION = /\b(malunion|mal-union|nonunion|non-union)\b/i;
 const SUBSEQUENT = /\b(follow[- ]?up|healing|subsequent encounter|routine healing|cast check|re-?check|aftercare)\b/i;
 const OPEN = /\bopen (fracture|wound)|\bcompound fracture/i;
 const NONDISPLACED = /\b(non-?displaced|undisplaced|hairline)\b/i;
@@ -10,12 +12,13 @@ const stems = (words: string) => words.split(' ').flatMap((w) => wordStems(w));
 /**
  * The words that complete a code by default, as the guidelines read a note that does not say
  * otherwise (I.C.19.a, I.C.19.c.1): the encounter's 7th character (initial while the injury is
- * treated; subsequent with routine healing in a follow-up for a healing injury; sequela for a late
- * effect), and a fracture closed and displaced.
+ * treated; subsequent with routine healing in a follow-up for a healing injury, subsequent with
+ * the note's own malunion or nonunion; sequela for a late effect), and a fracture closed and displaced.
  */
 export function encounterDefaults(text: string): string[] {
   const out: string[] = [];
   if (SEQUELA.test(text)) out.push(...stems('sequela'));
+  else if (UNION.test(text)) out.push(...stems('subsequent encounter'));
   else if (SUBSEQUENT.test(text)) out.push(...stems('subsequent encounter routine healing'));
   else out.push(...stems('initial encounter'));
   if (!OPEN.test(text)) out.push(...stems('closed'));

@@ -7,6 +7,8 @@ export interface Mention {
   source: 'lexicon' | 'learned' | 'description' | 'index';
   /** the words an Index lookup matched (its main term and subterms), when they are not all of start..end */
   words?: number[];
+  /** words an Index "without" subterm read as denied ("aura" of "migraine without aura"): they do not deny the code */
+  denied?: number[];
   /** the Index path that led to the code ("Tear, torn > meniscus > medial") */
   indexPath?: string;
   /** read from an inclusion term of the Tabular List, not the code's title */

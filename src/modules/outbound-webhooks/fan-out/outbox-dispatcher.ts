@@ -73,7 +73,8 @@ export function startOutboxDispatcher(deps: DispatcherDeps, options: DispatcherO
     );
   };
 
-  // One pass at a time; a wake-up during a pass asks for one more pass.
+  // One pass at a time; a wake-up during a pass (its sweep included) asks for one more fan-out, so
+  // an event recorded while the sweep ran is fanned out when it ends, not at the next sweep.
   const run = (withSweep: boolean): Promise<void> => {
     if (stopped) return Promise.resolve();
     if (running) {
@@ -81,12 +82,14 @@ export function startOutboxDispatcher(deps: DispatcherDeps, options: DispatcherO
       return running;
     }
     running = (async () => {
+      let sweep = withSweep;
       try {
         do {
           again = false;
           await fanOutAll();
+          if (sweep) await requeueStalled();
+          sweep = false;
         } while (again && !stopped);
-        if (withSweep) await requeueStalled();
       } catch (err) {
         if (!stopped) deps.logger.error('outbox dispatch failed; the next sweep retries', { error_name: (err as Error).name });
       } finally {

@@ -1,4 +1,5 @@
 import { type Candidates, dotted } from '../candidate.js';
+import { excludesBetween } from './tabular-excludes.js';
 
 /**
  * Excludes1 pairs from the ICD-10-CM Tabular List ("NOT CODED HERE": the two are never coded
@@ -15,7 +16,8 @@ export const EXCLUDES1: Array<[string[], string[], string]> = [
   [['R6883'], ['R50', 'A41', 'A40'], 'R68.83 is chills without fever; fever with chills is R50.9'],
   [['Z720'], ['F17'], 'Z72.0 Excludes1 nicotine dependence (F17)'],
   [['Z87891'], ['F172'], 'Z87.891 Excludes1 current nicotine dependence (F17.2)'],
-  [['R51'], ['G43', 'G44'], 'R51 Excludes1 migraine and other headache syndromes (G43-G44)'],
+  // The Excludes1 is at G43 and G44 ("headache NOS (R51.9)"); R51's own note is an Excludes2.
+  [['R51'], ['G43', 'G44'], 'G43 and G44 Excludes1 headache NOS (R51.9)'],
   [['R42'], ['H81'], 'R42 Excludes1 vertiginous syndromes (H81)'],
   [['R569'], ['G40'], 'R56.9 Excludes1 epilepsy (G40)'],
   [['F32'], ['F33', 'F31', 'F3481'], 'F32 Excludes1 recurrent depressive disorder (F33), bipolar disorder (F31)'],
@@ -34,13 +36,16 @@ export const EXCLUDES1: Array<[string[], string[], string]> = [
   [['I2510'], ['I252', 'I2511'], 'I25.10 is less specific than the stated atherosclerotic heart disease'],
 ];
 
-/** Applies the Excludes1 pairs: the dropped code's justification names the note and the kept code. */
+/**
+ * Applies the Excludes1 pairs: the dropped code's justification names the note and the kept code.
+ * A pair the Tabular calls Excludes2 (and not Excludes1 the other way) is never dropped here.
+ */
 export function applyExcludes1(cands: Candidates): void {
   for (const [drop, keep, note] of EXCLUDES1) {
     const kept = cands.finalsIn(...keep);
     if (kept.length === 0) continue;
     for (const d of cands.finalsIn(...drop)) {
-      if (kept.includes(d)) continue;
+      if (kept.includes(d) || kept.some((k) => excludesBetween(cands, d, k, 'x2') && !excludesBetween(cands, d, k, 'x1'))) continue;
       cands.discard(d, `Discarded: ${note}; ${dotted(kept[0].code)} is coded.`);
     }
   }

@@ -1,5 +1,6 @@
 import type { IndexTabular } from '../../../../terminology/index-tabular.js';
 import { stemWords } from '../../../../terminology/text-normalize.js';
+import { triggersOf } from '../assertions.js';
 import { type Candidate, type Candidates, dotted } from '../candidate.js';
 
 // The Tabular's chapter and block titles a history subterm may name instead of the condition
@@ -149,6 +150,63 @@ function historyCode(cands: Candidates, c: Candidate, family: boolean): string |
   return refined[0]?.code;
 }
 
+// Words that keep a condition current whatever "history of" says (I.C.21.c.4: a history code is
+// for a condition that no longer exists and is not treated).
+const CURRENT = new Set([
+  'current',
+  'currently',
+  'active',
+  'ongoing',
+  'recurrent',
+  'recurrence',
+  'recurred',
+  'now',
+  'still',
+  'persistent',
+  'flare',
+  'exacerbation',
+  'today',
+  'chronic',
+  'treated',
+  'on',
+]);
+
+/**
+ * "History of X", or X dated in a past year (I.C.21.c.4), states a past condition when the
+ * Alphabetic Index classifies its history ("History, personal (of), calculi, renal Z87.442"), and nothing in its sentence says it
+ * is current or treated; a condition whose history the Index does not classify ("history of
+ * hypertension") is a chronic one the note lists, and stays current.
+ */
+function applyHistoryOf(cands: Candidates): void {
+  const { sentences } = cands.ctx;
+  for (const c of cands.finals()) {
+    const m = c.found?.mention;
+    if (!m || c.origin === 'learned' || c.assertion !== 'present' || /^[ZVWXY]/.test(c.code)) continue;
+    const words = sentences[m.sentence]?.words;
+    if (!words) continue;
+    // The condition the phrase names first ("history of kidney stones"), not an item further down
+    // a list of past medical history ("a history of brucellosis, hypercholesterolemia, hyperuricemia").
+    // Or the condition dated in a past year ("kidney stones in 2019").
+    const said = triggersOf(words).some(
+      (t) =>
+        t.assertion === 'historical' &&
+        ((/^(personal history|history|hx|h\/o)/i.test(words[t.start]) &&
+          t.from <= m.start &&
+          m.start <= t.from + 2 &&
+          !words.slice(t.from, m.start).some((w) => /^[,;]$/.test(w))) ||
+          (t.end === t.start + 1 &&
+            words[t.start].toLowerCase() === 'in' &&
+            /^\d{4}$/.test(words[t.end]) &&
+            t.from <= m.start &&
+            t.to >= m.end)),
+    );
+    if (!said || words.some((w) => CURRENT.has(w.toLowerCase()))) continue;
+    if (!historyCode(cands, c, false)) continue;
+    c.assertion = 'historical';
+    cands.discard(c, 'Discarded: historical, not a current condition ("history of" or a past year, and the Index classifies its history).');
+  }
+}
+
 /**
  * A condition in a relative is coded as family history; one the note says is past (resolved,
  * treated, "history of" with nothing current) as personal history, never as a current condition
@@ -156,6 +214,7 @@ function historyCode(cands: Candidates, c: Candidate, family: boolean): string |
  * family (of)" and the subterm the condition states.
  */
 export function applyHistory(cands: Candidates): void {
+  applyHistoryOf(cands);
   for (const c of [...cands.list]) {
     if (c.final || (c.assertion !== 'family' && c.assertion !== 'historical') || c.origin === 'learned' || c.code.startsWith('Z')) continue;
     const family = c.assertion === 'family';

@@ -1,4 +1,5 @@
 import type { Candidates } from '../candidate.js';
+import { excludes2Between } from './tabular-excludes.js';
 
 // Confirmed diagnosis (prefix) -> the signs and symptoms routinely part of it (guidelines I.B.4-5).
 // A symptom not in its diagnosis' list (hematuria in pneumonia) is still coded.
@@ -72,7 +73,7 @@ const INTEGRAL: Array<[string[], string[]]> = [
   [['M10'], ['M2557', 'M255']],
 ];
 
-/** Drops symptom codes integral to a confirmed diagnosis in the same note; says which one. */
+/** Drops symptom codes integral to a confirmed diagnosis in the same note, save an Excludes2 pair; says which one. */
 export function applyIntegralSymptoms(cands: Candidates): void {
   for (const [dx, symptoms] of INTEGRAL) {
     // Final means confirmed, or coded as established in an inpatient record (II.H).
@@ -80,6 +81,8 @@ export function applyIntegralSymptoms(cands: Candidates): void {
     if (confirmed.length === 0) continue;
     for (const s of cands.finalsIn(...symptoms)) {
       const d = confirmed[0];
+      // An Excludes2 between them says the symptom is not part of the diagnosis (I.A.12.b).
+      if (excludes2Between(cands, s, d)) continue;
       cands.discard(
         s,
         `Discarded: a sign or symptom integral to the confirmed diagnosis ${dotted(d.code)} is not coded separately (guidelines I.B.4-5).`,

@@ -8,7 +8,7 @@ export function refCovers(ref: string, code: string): boolean {
 }
 
 /** refCovers for one reference, read once for the codes it is tried on. */
-function refCover(ref: string): (code: string) => boolean {
+export function refCover(ref: string): (code: string) => boolean {
   const range = /^([A-Z][0-9A-Z.]*)-([A-Z][0-9A-Z.]*)$/.exec(ref);
   if (range) {
     const lo = range[1].replace('.', '');
@@ -18,6 +18,22 @@ function refCover(ref: string): (code: string) => boolean {
   const prefix = ref.replace(/[.-]/g, '');
   return (code) => code.startsWith(prefix);
 }
+
+/**
+ * Whether the Tabular has an Excludes note of `kind` between two codes, at either one or its
+ * headers. An Excludes2 (I.A.12.b: "not included here") means the two may be coded together: no
+ * rule may then drop one as part of the other, as it would for an Excludes1 pair or a symptom
+ * integral to a diagnosis.
+ */
+export function excludesBetween(cands: Candidates, a: Candidate, b: Candidate, kind: 'x1' | 'x2'): boolean {
+  const it = cands.ctx.it;
+  if (!it) return false;
+  const names = (x: Candidate, y: Candidate) =>
+    it.notesUp(dotted(x.code)).some((n) => n.kind === kind && n.refs.some((r) => refCovers(r, y.code)));
+  return names(a, b) || names(b, a);
+}
+
+export const excludes2Between = (cands: Candidates, a: Candidate, b: Candidate) => excludesBetween(cands, a, b, 'x2');
 
 /** The stems of the sentences that hold a candidate's evidence, with the note's defaults. */
 function statedOf(cands: Candidates, list: Candidate[]): Stated {
