@@ -202,6 +202,29 @@ export const GUIDELINE_CASES: Case[] = [
   // A past year dates the condition; a diagnosis date does not make a condition past.
   { rule: 'past year', note: 'Passed a kidney stone in 2017, none since.', must: ['Z87.442'], mustNot: ['N20.0'] },
   { rule: 'onset is not past', note: 'Type 2 diabetes diagnosed twelve years ago, takes metformin.', must: ['E11.9'], mustNot: [] },
+  // I.C.21.c.13: the examination the visit is for, by the Index (Examination > kind), with or without findings.
+  { rule: 'I.C.21.c.13 dental exam', note: 'Routine dental examination; teeth and gums healthy.', must: ['Z01.20'], mustNot: ['Z00.00'] },
+  {
+    rule: 'I.C.21.c.13 driving license exam',
+    note: 'Physical for a driving license; normal.',
+    must: ['Z02.4'],
+    mustNot: ['Z00.00'],
+  },
+  {
+    rule: 'I.C.21.c.13 hearing exam with a finding',
+    note: 'Hearing examination; wax in the right ear canal.',
+    must: ['Z01.118'],
+    mustNot: ['Z01.10'],
+    levels: ['balanced', 'high-quality'], // fast reads no "wax in the ear" (Index subterms)
+  },
+  {
+    rule: 'a finding exam is no encounter',
+    note: 'Physical examination revealed a soft systolic murmur.',
+    must: [],
+    mustNot: ['Z00.00', 'Z00.01'],
+  },
+  // An acronym inclusion term ("PRES" at I67.83) is a word of its own.
+  { rule: 'acronym inclusion term', note: 'Pre-operative visit for knee surgery.', must: [], mustNot: ['I67.83'] },
   // I.A.12.b Excludes2 (M79.6 Excludes2 pain in joint): both are coded.
   {
     rule: 'I.A.12.b Excludes2 both coded',

@@ -6,6 +6,8 @@ import { forEachStemPhrase, type Mention, type SentenceStems } from './mention.j
 export interface CompiledInclusions {
   byStems: Map<string, number>; // "stem stem" -> code index
   maxLen: number;
+  /** inclusion terms that are one acronym ("PRES" at I67.83): stated only as that word, in capitals */
+  acronyms: Map<string, number>;
 }
 
 const cache = new WeakMap<IndexTabular, WeakMap<CodeTable, CompiledInclusions>>();
@@ -21,7 +23,7 @@ export function compiledInclusions(table: CodeTable, it: IndexTabular): Compiled
   if (!byTable) cache.set(it, (byTable = new WeakMap()));
   let out = byTable.get(table);
   if (out) return out;
-  out = { byStems: new Map(), maxLen: 1 };
+  out = { byStems: new Map(), maxLen: 1, acronyms: new Map() };
   const ambiguous = new Set<string>();
   for (const [code, notes] of it.notesByCode()) {
     const index = table.indexOf(code.replace('.', ''));
@@ -31,6 +33,11 @@ export function compiledInclusions(table: CodeTable, it: IndexTabular): Compiled
       // cost 0.047 precision for no recall, their texts being classes more than names.)
       if (n.kind !== 'inc' || /[:;]|\bclassified elsewhere\b/i.test(n.text)) continue;
       const phrase = n.text.replace(/\([^)]*\)|\[[^\]]*\]/g, ' ').replace(/\bNOS\b/g, ' ');
+      // An acronym is a word of its own: "PRES" is not the "pre" of "pre-employment".
+      if (/^\s*[A-Z][A-Z0-9]+\s*$/.test(phrase)) {
+        out.acronyms.set(phrase.trim(), index);
+        continue;
+      }
       const stems = phrase.split(/[\s,]+/).flatMap((w) => wordStems(w));
       if (stems.length === 0 || stems.length > 6) continue;
       const key = stems.join(' ');
@@ -49,8 +56,19 @@ export function compiledInclusions(table: CodeTable, it: IndexTabular): Compiled
  * Inclusion terms a sentence states, read like a title stated whole; never across the items of a
  * list ("Hypertension, chronic kidney disease" is two conditions, not "hypertensive chronic kidney disease").
  */
-export function matchInclusions(inc: CompiledInclusions, st: SentenceStems, lower: readonly string[], sentence: number): Mention[] {
+export function matchInclusions(
+  inc: CompiledInclusions,
+  st: SentenceStems,
+  lower: readonly string[],
+  sentence: number,
+  words?: readonly string[],
+): Mention[] {
   const out: Mention[] = [];
+  if (words && inc.acronyms.size)
+    words.forEach((w, k) => {
+      const code = inc.acronyms.get(w);
+      if (code !== undefined) out.push({ code, sentence, start: k, end: k, source: 'description', weight: 7, score: 1, inclusion: true });
+    });
   forEachStemPhrase(st, inc.byStems, inc.maxLen, (code, start, end, len) => {
     for (let k = start + 1; k < end; k++) if (/^[,;:()]$/.test(lower[k])) return;
     out.push({ code, sentence, start, end, source: 'description', weight: 4 + 3 * len, score: 1, inclusion: true });

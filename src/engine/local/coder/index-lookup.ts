@@ -3,8 +3,9 @@ import type { IndexTabular } from '../../../terminology/index-tabular.js';
 import { wordStems } from '../../../terminology/text-normalize.js';
 import type { Assertion } from './assertions.js';
 import { completeCode, newerFit, type Stated } from './complete-code.js';
-import { firstStemOf, mainTermsByStems, NOTHING, readingOf, stemNumbers, type TitleReading } from './index-terms.js';
+import { codeKeyOf, firstStemOf, mainTermsByStems, NOTHING, readingOf, sameFourOf, stemNumbers, type TitleReading } from './index-terms.js';
 import { forEachStemPhrase, type Mention, type SentenceStems } from './mention.js';
+import { noteStamp, PerTerm } from './per-term.js';
 
 /** The note as the Index lookup reads it: stems stated anywhere (for "with"), and the encounter. */
 export interface IndexNote {
@@ -17,9 +18,9 @@ export interface IndexNote {
   /** every stem of the note, and the sides it implies: a subterm none of whose titles starts with one is never read */
   noteStems: ReadonlySet<string>;
   /** per term, the subterms this note's stems can reach, found on first use */
-  reachable: Map<number, readonly number[]>;
+  reachable: PerTerm;
   /** per term, the subterms whose titles start with a stem of the note, found on first use */
-  starting: Map<number, readonly number[]>;
+  starting: PerTerm;
   /** stems numbered when the note was read (stemNumbers): `mark` holds which of them it states */
   known: number;
   mark: Uint8Array;
@@ -48,7 +49,18 @@ export function indexNoteOf(
     const id = ids.get(s);
     if (id !== undefined) mark[id] = 1;
   }
-  return { it, table, notePresent, defaults, noteStems, reachable: new Map(), starting: new Map(), known: ids.size, mark };
+  const stamp = noteStamp(it.size);
+  return {
+    it,
+    table,
+    notePresent,
+    defaults,
+    noteStems,
+    reachable: new PerTerm(stamp, 0),
+    starting: new PerTerm(stamp, 1),
+    known: ids.size,
+    mark,
+  };
 }
 
 interface Path {
@@ -87,9 +99,15 @@ const NEUTRAL_TITLE = new Set([
 ]);
 const CLAUSE_BREAKS = new Set([';', ':', '(', ')', '.']);
 
-/** Clause number of each word: semicolons, colons and brackets end a clause (commas do not: "Effusion, right knee"). */
+let clauses = new Int32Array(0);
+
+/**
+ * Clause number of each word: semicolons, colons and brackets end a clause (commas do not:
+ * "Effusion, right knee"). In one buffer the thread reuses (one sentence is read at a time).
+ */
 function clausesOf(lower: readonly string[]): Int32Array {
-  const out = new Int32Array(lower.length);
+  if (clauses.length < lower.length) clauses = new Int32Array(Math.max(lower.length, 2 * clauses.length));
+  const out = clauses;
   let c = 0;
   for (let i = 0; i < lower.length; i++) {
     if (CLAUSE_BREAKS.has(lower[i])) c++;
@@ -239,10 +257,14 @@ export function indexMentions(
 // stamp new for each mention (one mention is read at a time).
 let stamps = new Int32Array(0);
 let stamp = 0;
+// The first position in reach of each stem of the sentence (by its slot), -1 when out of reach:
+// read once (the Index asks for the same stems many times), in one buffer the thread reuses; the
+// same for the positions where the sentence denies each stem.
+let firstAt = new Int32Array(0);
+let deniedFirstAt = new Int32Array(0);
 
 class Near {
   private readonly stamp: number;
-  /** the first position in reach of each stem of the sentence (by its slot), -1 when out of reach; read once (the Index asks for the same stems many times) */
   private readonly at: Int32Array;
   /** the first position in reach where the sentence denies each stem, -1 when none */
   private readonly deniedAt: Int32Array | undefined;
@@ -263,13 +285,17 @@ class Near {
     const inClause = clause[start];
     const inReach = (w: number) => clause[w] === inClause && w >= start - window && w <= end + window;
     if (denied) {
-      this.deniedAt = new Int32Array(all.length).fill(-1);
+      if (deniedFirstAt.length < all.length) deniedFirstAt = new Int32Array(Math.max(all.length, 2 * deniedFirstAt.length));
+      this.deniedAt = deniedFirstAt;
+      this.deniedAt.fill(-1, 0, all.length);
       for (let k = 0; k < all.length; k++) {
         const w = denied[k].find(inReach);
         if (w !== undefined) this.deniedAt[k] = w;
       }
     }
-    this.at = new Int32Array(all.length).fill(-1);
+    if (firstAt.length < all.length) firstAt = new Int32Array(Math.max(all.length, 2 * firstAt.length));
+    this.at = firstAt;
+    this.at.fill(-1, 0, all.length);
     if (stamps.length < known || stamp >= 0x3fffffff) {
       stamps = new Int32Array(Math.max(known, 2 * stamps.length));
       stamp = 0;
@@ -397,7 +423,7 @@ function descend(
     // Most subterms reached have one plain title whose first stem is out of reach: not stated,
     // known without reading the title (what matchTerm would answer).
     if (!inherited && unstatedPlain(it, where, child)) {
-      if (it.codeOf(child)) best = skipLevel(note, where, child, from, depth, best);
+      if (codeKeyOf(it, child) !== 0) best = skipLevel(note, where, child, from, depth, best);
       continue;
     }
     const reading = readingOf(it, child);
@@ -421,7 +447,7 @@ function descend(
       let next = descend(note, where, child, here, depth + 1);
       // A subterm that only says "see": its target's subterms count as its own ("Disease,
       // coronary (artery)" -> "Disease, heart, ischemic, atherosclerotic, with angina pectoris, unstable").
-      if (!it.codeOf(child) && it.seeOf(child) && depth < 6 && !/^(condition|category)\b/i.test(it.seeOf(child))) {
+      if (codeKeyOf(it, child) === 0 && it.seeOf(child) && depth < 6 && !/^(condition|category)\b/i.test(it.seeOf(child))) {
         const target = seeTarget(it, child);
         if (target !== undefined && target !== term) {
           const via = descend(note, where, target, { ...here, term: target }, depth + 2);
@@ -431,7 +457,7 @@ function descend(
       if (next && next.score > best.score) best = next;
       continue;
     }
-    if (m || reading.connector || inherited || !it.codeOf(child)) continue;
+    if (m || reading.connector || inherited || codeKeyOf(it, child) === 0) continue;
     best = skipLevel(note, where, child, from, depth, best);
   }
   return best;
@@ -443,9 +469,10 @@ function descend(
  */
 function skipLevel(note: IndexNote, where: Near, child: number, from: Path, depth: number, best: Path): Path {
   const { it } = note;
-  const refines = it.codeOf(child);
+  const refines = codeKeyOf(it, child);
   for (const grandchild of startingChildren(note, child)) {
-    if (!it.codeOf(grandchild) || !sameFour(it.codeOf(grandchild), refines)) continue;
+    const key = codeKeyOf(it, grandchild);
+    if (key === 0 || !sameFourOf(it, grandchild, key, child, refines)) continue;
     if (unstatedPlain(it, where, grandchild)) continue;
     const g = matchTerm(note, where, grandchild);
     if (!g || g.score <= 0 || g.combination) continue;
@@ -480,10 +507,14 @@ function reachableChildren(note: IndexNote, term: number): readonly number[] {
   const { it } = note;
   const out: number[] = [];
   for (let child = term + 1; child < it.end[term]; child = it.end[child])
-    if (startsInNote(note, child) || (it.codeOf(child) && startingChildren(note, child).length > 0)) out.push(child);
-  note.reachable.set(term, out);
-  return out;
+    if (startsInNote(note, child) || (codeKeyOf(it, child) !== 0 && startingChildren(note, child).length > 0)) out.push(child);
+  const list = out.length ? out : NONE;
+  note.reachable.set(term, list);
+  return list;
 }
+
+/** No subterm (most terms' lists): one list for all. */
+const NONE: readonly number[] = Object.freeze([]);
 
 /** The subterms of `term` whose titles start with a stem of the note (or state nothing), in order. */
 function startingChildren(note: IndexNote, term: number): readonly number[] {
@@ -492,8 +523,9 @@ function startingChildren(note: IndexNote, term: number): readonly number[] {
   const { it } = note;
   const out: number[] = [];
   for (let child = term + 1; child < it.end[term]; child = it.end[child]) if (startsInNote(note, child)) out.push(child);
-  note.starting.set(term, out);
-  return out;
+  const list = out.length ? out : NONE;
+  note.starting.set(term, list);
+  return list;
 }
 
 function startsInNote(note: IndexNote, i: number): boolean {
@@ -505,19 +537,6 @@ function startsInNote(note: IndexNote, i: number): boolean {
   if (alts.length === 0) return true;
   for (const alt of alts) if (note.noteStems.has(alt[0])) return true;
   return false;
-}
-
-/** Whether two Index codes have the same first four characters, dots and dashes aside ("M25.4-", "M25.46-"). */
-function sameFour(a: string, b: string): boolean {
-  let i = 0;
-  let j = 0;
-  for (let n = 0; n < 4; n++, i++, j++) {
-    while (i < a.length && (a[i] === '.' || a[i] === '-')) i++;
-    while (j < b.length && (b[j] === '.' || b[j] === '-')) j++;
-    if (i >= a.length || j >= b.length) return i >= a.length && j >= b.length;
-    if (a.charCodeAt(i) !== b.charCodeAt(j)) return false;
-  }
-  return true;
 }
 
 /** Whether the note states term i's title: its score (stems matched), 0 for a default, undefined if not. */
@@ -540,8 +559,15 @@ function matchTerm(note: IndexNote, where: Near, i: number, inherited: TitleRead
 function matchJoined(note: IndexNote, where: Near, i: number, alts: readonly string[][]): TermMatch | undefined {
   let best: TermMatch | undefined;
   for (const alt of alts) {
-    if (!alt.every((s) => note.notePresent.has(s) || where.has(s))) continue;
-    const words = alt.filter((s) => where.has(s)).map((s) => where.first(s));
+    let all = true;
+    for (const s of alt)
+      if (!note.notePresent.has(s) && !where.has(s)) {
+        all = false;
+        break;
+      }
+    if (!all) continue;
+    const words: number[] = [];
+    for (const s of alt) if (where.has(s)) words.push(where.first(s));
     best = better(best, withNemods(note.it, where, i, { score: alt.length + 0.5, words, combination: true }));
   }
   return best;
@@ -552,16 +578,15 @@ function matchStated(note: IndexNote, where: Near, i: number, alts: readonly str
   let best: TermMatch | undefined;
   for (const alt of alts) {
     if (!where.has(alt[0])) continue;
-    const stated = alt.filter((s) => where.has(s));
+    let stated = 0;
+    for (const s of alt) if (where.has(s)) stated++;
     // A title of several words may lack one ("angina pectoris" from "unstable angina"), at a cost.
-    if (stated.length < alt.length && (alt.length < 2 || stated.length < alt.length - 1 || stated[0] !== alt[0])) continue;
-    const cand = {
-      score: stated.length - (alt.length - stated.length) * 0.5,
-      words: stated.map((s) => where.first(s)),
-      combination: false,
-      loose: stated.length < alt.length,
-    };
-    if (cand.score > 0) best = better(best, withNemods(note.it, where, i, cand));
+    if (stated < alt.length && (alt.length < 2 || stated < alt.length - 1)) continue;
+    const score = stated - (alt.length - stated) * 0.5;
+    if (score <= 0) continue;
+    const words: number[] = [];
+    for (const s of alt) if (where.has(s)) words.push(where.first(s));
+    best = better(best, withNemods(note.it, where, i, { score, words, combination: false, loose: stated < alt.length }));
   }
   return best;
 }
@@ -610,7 +635,7 @@ function withNemods(it: IndexTabular, where: Near, i: number, cand: TermMatch): 
 function codeOf(note: IndexNote, where: Near, path: Path, hops: number): { code: string; path: Path } | undefined {
   const { it } = note;
   const t = path.term;
-  if (it.codeOf(t)) return { code: it.codeOf(t), path };
+  if (codeKeyOf(it, t) !== 0) return { code: it.codeOf(t), path };
   if (it.seeOf(t) && hops < MAX_SEE_HOPS && !/^(condition|category)\b/i.test(it.seeOf(t))) {
     const target = seeTarget(it, t);
     if (target !== undefined) {

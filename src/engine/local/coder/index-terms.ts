@@ -186,3 +186,65 @@ export function firstStemOf(it: IndexTabular, i: number): number {
   }
   return f;
 }
+
+// Term codes as numbers, read once per term: the lookup asks whether a term has a code, and
+// whether two codes share their first four characters, tens of thousands of times a note, and
+// IndexTabular.codeOf makes a new string each time.
+const UNREAD_KEY = 0x7fffffff;
+/** a code that does not pack (no character to pack, or one past ASCII): compared as strings */
+const ODD_KEY = -1;
+const codeKeys = new WeakMap<IndexTabular, Int32Array>();
+let lastKeysIt: IndexTabular | undefined;
+let lastKeys: Int32Array = new Int32Array(0);
+
+/**
+ * Term i's code as a number: 0 when it has none, else its first four characters (dots and
+ * dashes aside) one byte each (ASCII, so never UNREAD_KEY), so two codes with the same key have the same first four
+ * characters ("M25.4-" and "M25.46-" do, "M25" and "M25.4" do not); ODD_KEY for a code that does not pack.
+ */
+export function codeKeyOf(it: IndexTabular, i: number): number {
+  if (it !== lastKeysIt) {
+    let keys = codeKeys.get(it);
+    if (!keys) codeKeys.set(it, (keys = new Int32Array(it.size).fill(UNREAD_KEY)));
+    lastKeysIt = it;
+    lastKeys = keys;
+  }
+  let k = lastKeys[i];
+  if (k === UNREAD_KEY) lastKeys[i] = k = packFour(it.codeOf(i));
+  return k;
+}
+
+function packFour(code: string): number {
+  if (code === '') return 0;
+  let v = 0;
+  let n = 0;
+  for (let i = 0; i < code.length && n < 4; i++) {
+    const c = code.charCodeAt(i);
+    if (c === 0x2e || c === 0x2d) continue; // . -
+    if (c === 0 || c > 0x7e) return ODD_KEY;
+    v = v * 256 + c;
+    n++;
+  }
+  // Fewer than four characters: the missing places stay 0, as a code that ends there.
+  for (; n < 4; n++) v *= 256;
+  return v === 0 ? ODD_KEY : v;
+}
+
+/** Whether terms a and b (with keys ka, kb, both coded) have codes with the same first four characters, dots and dashes aside. */
+export function sameFourOf(it: IndexTabular, a: number, ka: number, b: number, kb: number): boolean {
+  if (ka !== ODD_KEY && kb !== ODD_KEY) return ka === kb;
+  return sameFour(it.codeOf(a), it.codeOf(b));
+}
+
+/** Whether two Index codes have the same first four characters, dots and dashes aside ("M25.4-", "M25.46-"). */
+export function sameFour(a: string, b: string): boolean {
+  let i = 0;
+  let j = 0;
+  for (let n = 0; n < 4; n++, i++, j++) {
+    while (i < a.length && (a[i] === '.' || a[i] === '-')) i++;
+    while (j < b.length && (b[j] === '.' || b[j] === '-')) j++;
+    if (i >= a.length || j >= b.length) return i >= a.length && j >= b.length;
+    if (a.charCodeAt(i) !== b.charCodeAt(j)) return false;
+  }
+  return true;
+}

@@ -110,7 +110,7 @@ export function codifyCandidates(
     if (inclusions) {
       // An inclusion term adds a code the sentence's names and titles do not already read.
       const named = new Set(items.map((f) => f.mention.code));
-      for (const mention of matchInclusions(inclusions, st, s.lower, si))
+      for (const mention of matchInclusions(inclusions, st, s.lower, si, s.words))
         if (!named.has(mention.code)) items.push({ mention, assertion: assertionOf(assertions, mention.start, mention.end) });
     }
     const indexed = indexNote

@@ -1,7 +1,7 @@
 import { stemWords } from '../../../../terminology/text-normalize.js';
 import { type Candidate, type Candidates, dotted, sentenceAt } from '../candidate.js';
 import { completeCode, type Stated } from '../complete-code.js';
-import { refCovers } from './tabular-excludes.js';
+import { refCover } from './tabular-excludes.js';
 
 /** The stems of the sentences holding a candidate, with the note's defaults (encounter, closed, displaced). */
 function statedAround(cands: Candidates, c: Candidate): Stated {
@@ -60,13 +60,9 @@ export function applyEtiologyPairs(cands: Candidates): void {
     for (const note of it.notesUp(dotted(c.code))) {
       if (note.kind !== 'ua' && note.kind !== 'cf') continue;
       for (const ref of note.refs) {
+        const covers = refCover(ref);
         const other = cands.list.find(
-          (o) =>
-            !o.final &&
-            o.assertion === 'present' &&
-            o.origin !== 'learned' &&
-            o.found?.lessSpecificThan === c.index &&
-            refCovers(ref, o.code),
+          (o) => !o.final && o.assertion === 'present' && o.origin !== 'learned' && o.found?.lessSpecificThan === c.index && covers(o.code),
         );
         if (!other) continue;
         cands.assign(
@@ -94,8 +90,9 @@ export function etiologyPairs(cands: Candidates): Array<[Candidate, Candidate]> 
     for (const note of it.notesUp(dotted(c.code))) {
       if (note.kind !== 'cf' && note.kind !== 'ua') continue;
       for (const ref of note.refs) {
+        const covers = refCover(ref);
         for (const o of finals) {
-          if (o === c || !refCovers(ref, o.code)) continue;
+          if (o === c || !covers(o.code)) continue;
           const pair: [Candidate, Candidate] = note.kind === 'cf' ? [o, c] : [c, o];
           if (!out.some(([a, b]) => a === pair[0] && b === pair[1])) out.push(pair);
         }

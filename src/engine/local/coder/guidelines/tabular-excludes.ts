@@ -8,7 +8,7 @@ export function refCovers(ref: string, code: string): boolean {
 }
 
 /** refCovers for one reference, read once for the codes it is tried on. */
-function refCover(ref: string): (code: string) => boolean {
+export function refCover(ref: string): (code: string) => boolean {
   const range = /^([A-Z][0-9A-Z.]*)-([A-Z][0-9A-Z.]*)$/.exec(ref);
   if (range) {
     const lo = range[1].replace('.', '');
