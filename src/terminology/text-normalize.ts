@@ -75,28 +75,36 @@ const WORD_MAP: Record<string, string[]> = {
 const ROMAN: Record<string, string> = { i: '1', ii: '2', iii: '3', iv: '4', v: '5' };
 const ROMAN_CONTEXT = new Set(['type', 'grade', 'stage', 'class', 'degree']);
 
+// Each thread's word caches: bounded (a full cache starts again, so memory stays flat however many
+// notes a thread reads), and keyed by copies, never by slices of a note (which would keep the whole note).
+const CACHED_WORDS = 50_000;
+const ownCopy = (s: string) => (s.length < 13 ? s : (' ' + s).slice(1));
+
 const stemCache = new Map<string, string>();
 function stem(word: string): string {
   let s = stemCache.get(word);
   if (s === undefined) {
     // The Porter stemmer makes "duodenitis" "duoden", like "duodenal": an inflammation is not its organ.
     s = /^\d/.test(word) ? word : word.endsWith('itis') ? word : porterStemmer.stem(word);
-    if (stemCache.size < 200_000) stemCache.set(word, s);
+    if (stemCache.size >= CACHED_WORDS) stemCache.clear();
+    stemCache.set(ownCopy(word), s);
   }
   return s;
 }
 
 // Every stem as a number, the same for the thread's life: the coder's matchers look stems up by
 // number (arrays) rather than by name (a string hashed into a large Map, once per matcher per
-// stem of a note). A matcher numbers every stem of its keys (stemNumber); a note's stems are
-// numbered while there is room, and beyond it a stem never numbered is -1, which no key is.
+// stem of a note). A matcher numbers every stem of its keys (stemNumber: the titles', the
+// Index's and the lexicons' vocabularies, ~40,000); a note's stems are numbered while fewer than
+// MAX_NOTE_STEM_NUMBERS have numbers (memory stays bounded however many notes a thread reads),
+// and beyond it a stem never numbered is -1, which no key is (read by name where it matters).
 const stemNumbers = new Map<string, number>();
-const MAX_NOTE_STEM_NUMBERS = 300_000;
+const MAX_NOTE_STEM_NUMBERS = 100_000;
 
 /** The stem's number, numbering it if it has none (for the keys of a matcher: always). */
 export function stemNumber(stem: string): number {
   let n = stemNumbers.get(stem);
-  if (n === undefined) stemNumbers.set(stem, (n = stemNumbers.size));
+  if (n === undefined) stemNumbers.set(ownCopy(stem), (n = stemNumbers.size));
   return n;
 }
 
@@ -153,7 +161,10 @@ function wordStemsNumbered(raw: string, previous: string | undefined): WordStems
   const numbers = out.map(noteStemNumber);
   const entry = { stems: out, numbers };
   // A word with a stem left unnumbered is read again next time (a matcher may number it meanwhile).
-  if (!contextual && wordCache.size < 200_000 && !numbers.includes(-1)) wordCache.set(raw, entry);
+  if (!contextual && !numbers.includes(-1)) {
+    if (wordCache.size >= CACHED_WORDS) wordCache.clear();
+    wordCache.set(ownCopy(raw), entry);
+  }
   return entry;
 }
 
