@@ -44,10 +44,10 @@ module.exports = {
       name: 'nothing-to-composition-root',
       severity: 'error',
       comment:
-        'Only the composition root (main, server, runtime, app, the job and event registries, the job runner and its thread, the CLI) assembles the modules.',
+        'Only the composition root (main, server, runtime, app, the job, event and transport registries, the job runner and its thread, the CLI) assembles the modules.',
       from: { path: '^src/(modules|jobs|db|lib|http|engine|terminology|metrics|outbound-events)/' },
       to: {
-        path: '^src/(main|server|runtime|app|job-registry|event-registry|job-runner|job-runner-thread|job-runner-thread-entry)\\.ts$|^src/cli/',
+        path: '^src/(main|server|runtime|app|job-registry|event-registry|transport-registry|job-runner|job-runner-thread|job-runner-thread-entry)\\.ts$|^src/cli/',
       },
     },
   ],

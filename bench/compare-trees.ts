@@ -108,7 +108,7 @@ async function main(): Promise<void> {
   const visits = Number(a.visits);
   const burst = Number(a.burst);
   const lines: string[] = [
-    `clinigate: two trees side by side, Node ${process.version}, ${cpus().length} cores (${cpus()[0]?.model.trim()})`,
+    `clinigate: ${trees.length} trees side by side, Node ${process.version}, ${cpus().length} cores (${cpus()[0]?.model.trim()})`,
     ...trees.map((t) => `  ${t.label}: ${t.root} at ${t.commit}`),
   ];
   const json: Record<string, unknown> = { at: new Date().toISOString(), trees };

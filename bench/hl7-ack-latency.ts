@@ -21,7 +21,7 @@ import { freePort } from '../src/lib/free-port.js';
 import { startMllpListener } from '../src/modules/hl7/mllp-listener.js';
 import { insertIntegration } from '../src/modules/integrations/integrations.repo.js';
 import { insertEndpoint } from '../src/modules/outbound-webhooks/endpoints/webhook-endpoints.repo.js';
-import { generateWebhookSecret } from '../src/modules/outbound-webhooks/transport/signing.js';
+import { generateWebhookSecret } from '../src/lib/webhook-secret.js';
 import { createBenchDatabase } from './lib/database.js';
 import { openBenchRuntime } from './lib/runtime.js';
 import { isMain, runStandalone } from './lib/standalone.js';

@@ -14,7 +14,7 @@ import { Hl7Server } from '@medplum/hl7';
 import { createApp } from '../src/app.js';
 import { freePort } from '../src/lib/free-port.js';
 import { insertEndpoint } from '../src/modules/outbound-webhooks/endpoints/webhook-endpoints.repo.js';
-import { generateWebhookSecret } from '../src/modules/outbound-webhooks/transport/signing.js';
+import { generateWebhookSecret } from '../src/lib/webhook-secret.js';
 import { startJobRunner } from '../src/job-runner.js';
 import { createBenchDatabase } from './lib/database.js';
 import { benchHeaders, openBenchRuntime } from './lib/runtime.js';

@@ -16,7 +16,7 @@ import { startWebhookDeliveryLoops } from '../src/modules/outbound-webhooks/deli
 import { recordEvent } from '../src/outbound-events/outbox.repo.js';
 import { insertEndpoint } from '../src/modules/outbound-webhooks/endpoints/webhook-endpoints.repo.js';
 import { startOutboxDispatcher } from '../src/modules/outbound-webhooks/fan-out/outbox-dispatcher.js';
-import { generateWebhookSecret } from '../src/modules/outbound-webhooks/transport/signing.js';
+import { generateWebhookSecret } from '../src/lib/webhook-secret.js';
 import { createBenchDatabase } from './lib/database.js';
 import { openBenchRuntime } from './lib/runtime.js';
 import { isMain, runStandalone } from './lib/standalone.js';

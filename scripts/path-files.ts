@@ -5,10 +5,13 @@
  *
  * - A path is the chain of stages an event passes through: the inbound handler (the signed EHR
  *   webhook's route handler, or the MLLP listener), the inbound-event job, the event type's
- *   handler, the pipeline job, the extraction run's job, the codify job, the outbox dispatcher and
- *   the outbound delivery job. Stages meet through queues, the event registry and the job registry
- *   (composition root), not through imports, so each stage is a seed; the stages' files are named
- *   below for each layout (4de7bb1's names first, then today's), and the first that exists is used.
+ *   handler, the pipeline job, the extraction run's job, the codify job, the outbox dispatcher, the
+ *   outbound delivery job and the transport of the path's destination kind (the EHR path's
+ *   `note.ready` goes to a JSON webhook, the HL7 path's to an HL7 receiver over MLLP). Stages meet
+ *   through queues and the root's registries (jobs, event types, transports), not through imports,
+ *   so each stage is a seed; the stages' files are named below for each layout, and the first that
+ *   exists is used. Where the delivery job still imported every kind (send-by-kind.ts, up to
+ *   h30-path), that file is the transport's seed: the job reached it anyway, so older counts hold.
  * - A file is on the path when it is a seed or reachable from one by following imports inside
  *   src/ (node_modules not followed; the composition root, which no module imports, is never
  *   reached). Type-only imports are followed (a reader follows them too); `--runtime` leaves them out.
@@ -71,6 +74,10 @@ export const PATHS: Record<string, Stage[]> = {
       files: ['src/modules/inbound-webhooks/types/encounter-transcript.ts', 'src/modules/pipeline/encounter-transcript.event.ts'],
     },
     ...DELIVERY,
+    {
+      name: 'webhook transport',
+      files: ['src/modules/outbound-webhooks/transport/webhook.transport.ts', 'src/modules/outbound-webhooks/transport/send-by-kind.ts'],
+    },
   ],
   hl7: [
     { name: 'MLLP listener', files: ['src/modules/hl7-inbound/mllp-listener.ts', 'src/modules/hl7/mllp-listener.ts'] },
@@ -83,6 +90,10 @@ export const PATHS: Record<string, Stage[]> = {
       files: ['src/modules/inbound-webhooks/types/hl7-messages.ts', 'src/modules/hl7/hl7-messages.event.ts'],
     },
     ...DELIVERY,
+    {
+      name: 'hl7-mllp transport',
+      files: ['src/modules/hl7/hl7-mllp.transport.ts', 'src/modules/outbound-webhooks/transport/send-by-kind.ts'],
+    },
   ],
 };
 

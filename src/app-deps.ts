@@ -10,6 +10,7 @@ import type { SecretBox } from './lib/secret-box.js';
 import type { AuditWriter } from './modules/audit/audit-writer.js';
 import type { InboundEventTypes } from './modules/inbound-events/inbound-event-type.js';
 import type { Metrics } from './metrics/metrics.js';
+import type { OutboundTransports } from './modules/outbound-webhooks/transport/outbound-transport.js';
 
 /** What the app and its job runner are built from; passed in, never module-level singletons. */
 export interface AppDeps {
@@ -27,6 +28,8 @@ export interface AppDeps {
   secrets: SecretBox;
   /** The inbound event types every feature declares (event-registry.ts), found by source and type. */
   eventTypes: InboundEventTypes;
+  /** The kinds of outbound destination every protocol module declares (transport-registry.ts), found by kind. */
+  transports: OutboundTransports;
 }
 
 export interface Guards {

@@ -13,6 +13,7 @@ import { AuditWriter } from './modules/audit/audit-writer.js';
 import { sealStoredSecrets } from './modules/secrets/seal-stored-secrets.js';
 import { openCodeTableStore, type CodeTableStore } from './terminology/code-table-store.js';
 import { eventTypes } from './event-registry.js';
+import { transports } from './transport-registry.js';
 
 export interface RuntimeOptions {
   /** pg-boss maintenance and schedules in this process (off in tests that start many). */
@@ -57,7 +58,19 @@ export async function openRuntime(config: Config, databaseUrl: string, logger: L
   const audit = new AuditWriter(pool, logger);
   const secrets = new SecretBox(encryptionKeys(config));
   await sealStoredSecrets(pool, secrets, logger);
-  const deps: AppDeps = { config, pool, boss, logger, engine, notifications, metrics: new Metrics(pool), audit, secrets, eventTypes };
+  const deps: AppDeps = {
+    config,
+    pool,
+    boss,
+    logger,
+    engine,
+    notifications,
+    metrics: new Metrics(pool),
+    audit,
+    secrets,
+    eventTypes,
+    transports,
+  };
   return {
     deps,
     codeTables,

@@ -1,6 +1,5 @@
 import { z } from 'zod';
 
-/** A code as the codification gave it: code and description read by HL7 (DG1) and FHIR (Condition); the rest kept as sent. */
 /**
  * The patient id's assigning authority (HL7 PID-3 CX.4) and its FHIR identifier system, when the
  * sender named one: carried by every note event (note.ready, note.signed, note.amended), so the
@@ -12,6 +11,14 @@ export const patientAuthorityFields = {
   patient_system: z.string().nullable().optional().default(null),
 };
 
+/**
+ * The identifier system of an assigning authority no map names (PID-3 CX.4 `GENHOSP` ->
+ * `urn:clinigate:authority:GENHOSP`): what the HL7 intake records as `patient_system` when the
+ * sender's integration maps none, and what the FHIR builder falls back to for a payload without it.
+ */
+export const authorityUrn = (authority: string) => `urn:clinigate:authority:${encodeURIComponent(authority)}`;
+
+/** A code as the codification gave it: code and description read by HL7 (DG1) and FHIR (Condition); the rest kept as sent. */
 const codeAssessment = z.looseObject({ code: z.string(), description: z.string().optional().default('') });
 
 /**

@@ -1,7 +1,8 @@
 import { createHmac } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
-import { generateWebhookSecret, integrationSignature, signPayload } from '../../src/modules/outbound-webhooks/transport/signing.js';
+import { generateWebhookSecret } from '../../src/lib/webhook-secret.js';
+import { integrationSignature, signPayload } from '../../src/modules/outbound-webhooks/transport/signing.js';
 
 describe('outbound signing (src/modules/outbound-webhooks/transport/signing.ts)', () => {
   const body = JSON.stringify({ id: 'evt_1', type: 'call.updated', data: { callId: 'c1', note: 'ünïcode' } });

@@ -4,14 +4,15 @@ import net, { type AddressInfo } from 'node:net';
 import tls from 'node:tls';
 import { Hl7Message } from '@medplum/core';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { fhirTransport } from '../../src/modules/fhir/fhir.transport.js';
+import { noteBundle } from '../../src/modules/fhir/note-bundle.js';
+import { SmartTokenCache } from '../../src/modules/fhir/smart-token.js';
+import { hl7MessagesOf, hl7MllpTransport } from '../../src/modules/hl7/hl7-mllp.transport.js';
 import { MllpClientPool } from '../../src/modules/hl7/mllp-client.js';
 import { MllpDeframer, mllpFrame } from '../../src/modules/hl7/mllp-frames.js';
-import { noteBundle } from '../../src/modules/fhir/note-bundle.js';
-import { hl7MessagesOf } from '../../src/modules/outbound-webhooks/transport/note-by-kind.js';
-import type { OutboundDelivery } from '../../src/modules/outbound-webhooks/transport/outbound-delivery.js';
-import { newTransportState, sendDelivery, type TransportState } from '../../src/modules/outbound-webhooks/transport/send-by-kind.js';
-import { resolveMllpUrl } from '../../src/modules/outbound-webhooks/transport/send-hl7-mllp.js';
-import { resolveTarget, SsrfError } from '../../src/modules/outbound-webhooks/transport/ssrf-guard.js';
+import { resolveMllpUrl } from '../../src/modules/hl7/send-hl7-mllp.js';
+import type { Destination } from '../../src/modules/outbound-webhooks/transport/outbound-transport.js';
+import { resolveTarget, SsrfError, type OutboundRules } from '../../src/modules/outbound-webhooks/transport/ssrf-guard.js';
 import { noteReadySchema } from '../../src/outbound-events/note-ready.js';
 import { selfSignedCertificate } from './test-certificates.js';
 
@@ -74,25 +75,25 @@ async function rawDestination(answer: (message: Hl7Message) => Buffer | undefine
 }
 const aa = (m: Hl7Message) => mllpFrame(Buffer.from(m.buildAck({ ackCode: 'AA' }).toString()));
 
-function hl7Delivery(url: string, rules = LOOPBACK): OutboundDelivery {
-  const deliveryId = randomUUID();
-  const messages = hl7MessagesOf('note.ready', note(), deliveryId, { application: 'EPIC-IB', facility: 'GENHOSP' });
-  if (typeof messages === 'string') throw new Error(messages);
-  return { kind: 'hl7-mllp', deliveryId, endpointId: randomUUID(), url, rules, messages };
+/** A note.ready delivery to an HL7 destination, built as the delivery job builds it, sent by the hl7-mllp transport on `connections`. */
+function sendHl7(url: string, timeoutMs: number, connections: MllpClientPool, rules: OutboundRules = LOOPBACK) {
+  const to: Destination = { deliveryId: randomUUID(), endpointId: randomUUID(), url, rules };
+  const built = hl7MessagesOf('note.ready', note(), to.deliveryId, { application: 'EPIC-IB', facility: 'GENHOSP' });
+  if (!('send' in built)) throw new Error(JSON.stringify(built));
+  return hl7MllpTransport.send(to, built.send, timeoutMs, connections);
 }
 
 describe('outbound addresses, read caps and kept MLLP connections (DESIGN 2026-11-26)', () => {
-  const states: TransportState[] = [];
-  const state = () => {
-    const s = newTransportState();
-    states.push(s);
-    return s;
+  const states: MllpClientPool[] = [];
+  const state = (pool = new MllpClientPool()) => {
+    states.push(pool);
+    return pool;
   };
   const stops: Array<() => Promise<void>> = [];
   afterEach(async () => {
     for (const stop of stops.splice(0)) await stop();
   });
-  afterAll(() => states.forEach((s) => s.mllp.close()));
+  afterAll(() => states.forEach((s) => s.close()));
 
   it('sends only over TLS to public addresses; cleartext only inside OUTBOUND_ALLOW_CIDRS (or under WEBHOOK_ALLOW_PRIVATE)', async () => {
     const none = { allowPrivate: false, allowCidrs: [] };
@@ -111,7 +112,7 @@ describe('outbound addresses, read caps and kept MLLP connections (DESIGN 2026-1
     await expect(resolveMllpUrl('mllp://10.20.30.40:2575', vpn)).resolves.toMatchObject({ tls: false, address: '10.20.30.40' });
     await expect(resolveMllpUrl('mllp://10.99.0.1:2575', vpn)).rejects.toThrow(/non-public/);
     // At delivery time too: a refused address is dead at once, nothing sent.
-    const result = await sendDelivery(hl7Delivery('mllp://127.0.0.1:9', { allowPrivate: false, allowCidrs: [] }), 1_000, state());
+    const result = await sendHl7('mllp://127.0.0.1:9', 1_000, state(), { allowPrivate: false, allowCidrs: [] });
     expect(result).toMatchObject({ permanent: true, error: expect.stringMatching(/^refused: /) });
   });
 
@@ -120,9 +121,9 @@ describe('outbound addresses, read caps and kept MLLP connections (DESIGN 2026-1
     stops.push(dest.stop);
     const s = state();
     const url = `mllp://127.0.0.1:${dest.port}`;
-    for (let i = 0; i < 3; i++) expect(await sendDelivery(hl7Delivery(url), 2_000, s)).toMatchObject({ delivered: true });
+    for (let i = 0; i < 3; i++) expect(await sendHl7(url, 2_000, s)).toMatchObject({ delivered: true });
     // Three deliveries at once share it too, one after another.
-    const together = await Promise.all([1, 2, 3].map(() => sendDelivery(hl7Delivery(url), 2_000, s)));
+    const together = await Promise.all([1, 2, 3].map(() => sendHl7(url, 2_000, s)));
     expect(together.every((r) => r.delivered)).toBe(true);
     expect(dest.connections).toBe(1);
     expect(dest.received.map((m) => m.header.getComponent(9, 1))).toEqual(Array(6).fill(['MDM', 'ADT']).flat());
@@ -132,7 +133,7 @@ describe('outbound addresses, read caps and kept MLLP connections (DESIGN 2026-1
     expect(dest.received[0].getSegment('PID')!.getField(3).toString()).toBe('MRN-0099^^^GENHOSP^MR');
     dest.dropConnections();
     await new Promise((r) => setTimeout(r, 100));
-    expect(await sendDelivery(hl7Delivery(url), 2_000, s)).toMatchObject({ delivered: true });
+    expect(await sendHl7(url, 2_000, s)).toMatchObject({ delivered: true });
     expect(dest.connections).toBe(2);
   });
 
@@ -140,7 +141,7 @@ describe('outbound addresses, read caps and kept MLLP connections (DESIGN 2026-1
     const huge = mllpFrame(Buffer.alloc(2 * 1024 * 1024, 'A'.charCodeAt(0)));
     const dest = await rawDestination(() => huge);
     stops.push(dest.stop);
-    const result = await sendDelivery(hl7Delivery(`mllp://127.0.0.1:${dest.port}`), 5_000, state());
+    const result = await sendHl7(`mllp://127.0.0.1:${dest.port}`, 5_000, state());
     expect(result.delivered).toBeUndefined();
     expect(result.permanent).toBeFalsy();
     expect(result.error).toMatch(/ACK larger than 1048576 bytes/);
@@ -151,10 +152,9 @@ describe('outbound addresses, read caps and kept MLLP connections (DESIGN 2026-1
     const dest = await rawDestination(aa, { cert: cert.cert, key: cert.key });
     stops.push(dest.stop);
     const url = `mllps://127.0.0.1:${dest.port}`;
-    const trusting: TransportState = { ...state(), mllp: new MllpClientPool({ ca: cert.cert }) };
-    states.push(trusting);
-    expect(await sendDelivery(hl7Delivery(url), 3_000, trusting)).toMatchObject({ delivered: true });
-    const untrusted = await sendDelivery(hl7Delivery(url), 3_000, state());
+    const trusting = state(new MllpClientPool({ ca: cert.cert }));
+    expect(await sendHl7(url, 3_000, trusting)).toMatchObject({ delivered: true });
+    const untrusted = await sendHl7(url, 3_000, state());
     expect(untrusted.delivered).toBeUndefined();
     expect(untrusted.error).toMatch(/self.signed|certificate/i);
     expect(dest.received).toHaveLength(2); // the trusted delivery's MDM^T02 and ADT^A08 only
@@ -183,19 +183,11 @@ describe('outbound addresses, read caps and kept MLLP connections (DESIGN 2026-1
     const before = process.memoryUsage().rss;
     let peak = before;
     const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 10);
-    const result = await sendDelivery(
-      {
-        kind: 'fhir',
-        deliveryId: randomUUID(),
-        endpointId: randomUUID(),
-        url: `${base}/fhir`,
-        rules: LOOPBACK,
-        client: { token_url: `${base}/token`, client_id: 'c' },
-        privateKey,
-        bundle: noteBundle(note(), new Date()),
-      },
+    const result = await fhirTransport.send(
+      { deliveryId: randomUUID(), endpointId: randomUUID(), url: `${base}/fhir`, rules: LOOPBACK },
+      { client: { token_url: `${base}/token`, client_id: 'c' }, privateKey, bundle: noteBundle(note(), new Date()) },
       10_000,
-      state(),
+      new SmartTokenCache(),
     );
     clearInterval(sampler);
     expect(result.error).toMatch(/token: token response larger than 65536 bytes/);

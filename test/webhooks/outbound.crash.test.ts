@@ -21,12 +21,13 @@ const { startBoss } = await import(root + 'src/jobs/boss.ts');
 const { QUEUES } = await import(root + 'src/job-registry.ts');
 const { createLogger } = await import(root + 'src/lib/logger.ts');
 const { startWebhookDeliveryLoops } = await import(root + 'src/modules/outbound-webhooks/delivery-job/webhook-delivery.job.ts');
+const { transports } = await import(root + 'src/transport-registry.ts');
 const config = parseConfig(process.env);
 const logger = createLogger('error');
 const pool = createPool(config.DATABASE_URL);
 const boss = await startBoss(config.DATABASE_URL, logger, QUEUES, { supervise: false });
 const secrets = new SecretBox(decodeKey(config.SECRETS_ENCRYPTION_KEY));
-await startWebhookDeliveryLoops({ config, pool, boss, logger, secrets }, { timeoutMs: 60000, leaseSeconds: 3 });
+await startWebhookDeliveryLoops({ config, pool, boss, logger, secrets, transports }, { timeoutMs: 60000, leaseSeconds: 3 });
 console.log('worker ready');
 `;
 

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withTransaction } from '../../src/db/transaction.js';
 import { recordEvent, type OutboundEvent } from '../../src/outbound-events/outbox.repo.js';
 import { insertEndpoint } from '../../src/modules/outbound-webhooks/endpoints/webhook-endpoints.repo.js';
-import { generateWebhookSecret } from '../../src/modules/outbound-webhooks/transport/signing.js';
+import { generateWebhookSecret } from '../../src/lib/webhook-secret.js';
 import { verifySignatures } from '../helpers/receiver.js';
 import { startIsolatedTestApp, TEST_OPERATOR_KEY, type TestApp } from '../helpers/test-app.js';
 import { newCaller } from '../helpers/tokens.js';

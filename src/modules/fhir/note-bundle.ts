@@ -1,8 +1,8 @@
 import type { Bundle, BundleEntry, Condition, DocumentReference, Encounter, Patient, Reference } from '@medplum/fhirtypes';
 import { TEMPLATE_FIELDS, type Template } from '../../engine/templates.js';
-import type { NoteReady } from '../../outbound-events/note-ready.js';
+import { authorityUrn, type NoteReady } from '../../outbound-events/note-ready.js';
 import { derivedUuid } from '../../lib/derived-id.js';
-import { LOINC_PROGRESS_NOTE, renderNoteText } from './note-text.js';
+import { LOINC_PROGRESS_NOTE, renderNoteText } from '../notes/note-text.js';
 
 export const ICD10CM_SYSTEM = 'http://hl7.org/fhir/sid/icd-10-cm';
 const URI = 'urn:ietf:rfc:3986';
@@ -25,9 +25,6 @@ export interface NoteSubject {
   doctor_id: string | null;
   visit_id: string | null;
 }
-
-/** The identifier system of an assigning authority no map names (PID-3 CX.4 `GENHOSP` -> `urn:clinigate:authority:GENHOSP`). */
-export const authorityUrn = (authority: string) => `urn:clinigate:authority:${encodeURIComponent(authority)}`;
 
 const patientSystem = (note: NoteSubject) =>
   note.patient_system ?? (note.patient_authority ? authorityUrn(note.patient_authority) : undefined);

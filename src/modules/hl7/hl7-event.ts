@@ -3,7 +3,7 @@ import { TEMPLATES, type Template } from '../../engine/templates.js';
 import { describeZodError } from '../../http/validate.js';
 import { encounterTranscriptData } from '../pipeline/encounter-transcript-data.js';
 import { unescapeHl7 } from './hl7-escape.js';
-import { authorityUrn } from '../fhir/note-bundle.js';
+import { authorityUrn } from '../../outbound-events/note-ready.js';
 import type { Integration } from '../integrations/integrations.repo.js';
 import { cannotProcess, HL7_ERROR, reject } from './hl7-ack.js';
 import { transcriptOf } from './hl7-transcript.js';

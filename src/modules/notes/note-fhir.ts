@@ -1,4 +1,4 @@
-import { LOINC_PROGRESS_NOTE, renderNoteText } from '../fhir/note-text.js';
+import { LOINC_PROGRESS_NOTE, renderNoteText } from './note-text.js';
 import { isUuid } from '../../http/validate.js';
 import type { DocumentReference, Reference } from '@medplum/fhirtypes';
 import type { NoteRow } from './notes.repo.js';

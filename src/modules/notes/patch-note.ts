@@ -8,6 +8,7 @@ import { assertOwnership, mergeNoteContent, noteFieldsShape, READ_ONLY_FIELDS, r
 import { noteEtag } from './note-etag.js';
 import { checkNoteLinks } from './note-links.js';
 import { applyNoteChange, toClinicalNote } from './save-note.js';
+import { recordAmendment } from './signoff-event.js';
 
 /**
  * Partial: every field optional, fields not sent keep their values (so do content sections not sent,
@@ -49,8 +50,8 @@ export function patchNote(pool: Pool) {
       );
     }
     const { userId, groupId } = req.principal!;
-    const result = await withTransaction(pool, (tx) =>
-      applyNoteChange(tx, {
+    const result = await withTransaction(pool, async (tx) => {
+      const changed = await applyNoteChange(tx, {
         noteId: id,
         groupId,
         userId,
@@ -68,8 +69,10 @@ export function patchNote(pool: Pool) {
             feedback: body.feedback,
           };
         },
-      }),
-    );
+      });
+      if (changed?.amended) await recordAmendment(tx, changed.row);
+      return changed;
+    });
     if (!result) throw notFound('Clinical note', id);
     res.set('ETag', noteEtag(result.row.version)).json(toClinicalNote(result.row));
   };

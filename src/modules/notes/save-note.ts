@@ -8,18 +8,7 @@ import { recordEvent } from '../../outbound-events/outbox.repo.js';
 import type { NoteEvidence } from '../../engine/engine.js';
 import { ifMatchSatisfied, noteEtag } from './note-etag.js';
 import { keptEvidence } from './note-evidence.js';
-import { signoffEvent } from './signoff-event.js';
-import {
-  findNote,
-  insertNote,
-  lastCodificationCodes,
-  insertNoteVersion,
-  notePatientAuthority,
-  updateNoteRow,
-  type ClinicalNote,
-  type NoteFields,
-  type NoteRow,
-} from './notes.repo.js';
+import { findNote, insertNote, insertNoteVersion, updateNoteRow, type ClinicalNote, type NoteFields, type NoteRow } from './notes.repo.js';
 
 export type { ClinicalNote } from './notes.repo.js';
 
@@ -127,6 +116,8 @@ export interface ApplyChangeInput {
 export interface ApplyChangeResult {
   row: NoteRow;
   changedFields: string[];
+  /** A new version of a signed or amended note: the caller records its `note.amended` in the same transaction (recordAmendment). */
+  amended: boolean;
 }
 
 function stableJson(value: unknown): string {
@@ -142,6 +133,8 @@ function stableJson(value: unknown): string {
  * UPDATE) serialises concurrent writers, so every change becomes its own version and none is lost.
  * A change that sets every field to the value it already has writes nothing (same version, same
  * ETag), so a retried request does not make a spurious version. Undefined: no such note in the group.
+ * A change of a signed note is an amendment (`amended`): its `note.amended` is the caller's to
+ * record (signoff-event.ts recordAmendment), so the engine's writes, which never amend, carry no sign-off code.
  */
 export async function applyNoteChange(tx: Queryable, input: ApplyChangeInput): Promise<ApplyChangeResult | undefined> {
   const current = await findNote(tx, input.groupId, input.noteId, true);
@@ -191,7 +184,8 @@ export async function applyNoteChange(tx: Queryable, input: ApplyChangeInput): P
         );
 
   const changedFields: string[] = CHANGEABLE.filter((f) => stableJson(next[f]) !== stableJson(current[f]));
-  if (changedFields.length === 0 && stableJson(next.evidence) === stableJson(current.evidence)) return { row: current, changedFields };
+  if (changedFields.length === 0 && stableJson(next.evidence) === stableJson(current.evidence))
+    return { row: current, changedFields, amended: false };
   if (signed) {
     // An amendment: the signature fields stay, the status says the signed text has changed.
     next.status = 'amended';
@@ -215,11 +209,7 @@ export async function applyNoteChange(tx: Queryable, input: ApplyChangeInput): P
     groupId: note.group_id,
     data: { note_id: note.id, template: note.template, version: note.version, group_id: note.group_id, changed_fields: changedFields },
   });
-  if (signed) {
-    const patient = await notePatientAuthority(tx, row.id);
-    await recordEvent(tx, signoffEvent('note.amended', row, patient, (await lastCodificationCodes(tx, row.id)) ?? []));
-  }
-  return { row, changedFields };
+  return { row, changedFields, amended: signed };
 }
 
 export interface UpdateNoteContentInput {

@@ -1,6 +1,7 @@
 import { noteSignoffSchema, type NoteSignoff, type NoteSignoffEvent } from '../../outbound-events/note-signoff.js';
-import type { OutboundEvent } from '../../outbound-events/outbox.repo.js';
-import type { NoteRow, PatientAuthority } from './notes.repo.js';
+import type { Queryable } from '../../db/pool.js';
+import { recordEvent, type OutboundEvent } from '../../outbound-events/outbox.repo.js';
+import { lastCodificationCodes, notePatientAuthority, type NoteRow, type PatientAuthority } from './notes.repo.js';
 
 /**
  * The event of a signature or an amendment of `row` (its current version); `patient` is the
@@ -34,4 +35,10 @@ export function signoffEvent(
     ai_generated_content: row.ai_generated_content,
   });
   return { type, groupId: row.group_id, data };
+}
+
+/** Records the `note.amended` of an amendment (applyNoteChange's `amended`), after its `note.updated`, in the caller's transaction. */
+export async function recordAmendment(tx: Queryable, row: NoteRow): Promise<void> {
+  const patient = await notePatientAuthority(tx, row.id);
+  await recordEvent(tx, signoffEvent('note.amended', row, patient, (await lastCodificationCodes(tx, row.id)) ?? []));
 }

@@ -14,8 +14,8 @@ const byId = audited({ param: 'id' });
 const created = audited({ created: { body: 'id' } });
 
 /** Webhook endpoints: an operator's (any group, or every group) and a hospital group's own. */
-export function webhookEndpointsRoutes(router: IRouter, { pool, config, secrets, guards }: RouteDeps): void {
-  router.post('/api/v1/webhook-endpoints', ...guards.operator, created, createEndpoint(pool, config, secrets, operatorOwner));
+export function webhookEndpointsRoutes(router: IRouter, { pool, config, secrets, transports, guards }: RouteDeps): void {
+  router.post('/api/v1/webhook-endpoints', ...guards.operator, created, createEndpoint(pool, config, secrets, transports, operatorOwner));
   router.get('/api/v1/webhook-endpoints', ...guards.operator, listEndpointsHandler(pool, operatorOwner));
   router.delete('/api/v1/webhook-endpoints/:id', ...guards.operator, byId, deleteEndpoint(pool, operatorOwner));
   router.post('/api/v1/webhook-endpoints/:id/enable', ...guards.operator, byId, enableEndpointHandler(pool));
@@ -26,7 +26,7 @@ export function webhookEndpointsRoutes(router: IRouter, { pool, config, secrets,
     rotateSecret(pool, secrets, 'webhook_endpoints', operatorOwner),
   );
   // A hospital group's own subscriptions, with its bearer token: its group's events only.
-  router.post('/v1/webhook-endpoints', ...guards.clinical, created, createEndpoint(pool, config, secrets, groupOwner));
+  router.post('/v1/webhook-endpoints', ...guards.clinical, created, createEndpoint(pool, config, secrets, transports, groupOwner));
   router.get('/v1/webhook-endpoints', ...guards.clinical, listEndpointsHandler(pool, groupOwner));
   router.delete('/v1/webhook-endpoints/:id', ...guards.clinical, byId, deleteEndpoint(pool, groupOwner));
   router.post(

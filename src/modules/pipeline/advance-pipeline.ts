@@ -7,7 +7,7 @@ import { derivedUuid } from '../../lib/derived-id.js';
 import { noteReadySchema } from '../../outbound-events/note-ready.js';
 import { codifyJob } from '../codify/codify.job.js';
 import { findCodifyRun, insertCodifyRun } from '../codify/codify.repo.js';
-import { renderNoteText } from '../fhir/note-text.js';
+import { renderNoteText } from '../notes/note-text.js';
 import { endInboundEvent } from '../inbound-events/end-event.js';
 import { findInboundEvent, type StoredInboundEvent } from '../inbound-events/inbound-events.repo.js';
 import { findNote, setNoteVisit } from '../notes/notes.repo.js';

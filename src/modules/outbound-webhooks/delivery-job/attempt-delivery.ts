@@ -5,13 +5,12 @@ import { cancelDelivery, recordAttempt, type AttemptOutcome, type ClaimedDeliver
 import { announceHealth } from '../endpoints/endpoint-health.js';
 import { countAttempt, resetHealth } from '../endpoints/endpoint-health.repo.js';
 import { retireEndpoint } from '../endpoints/webhook-endpoints.repo.js';
-import { sendByKind, newTransportState, type TransportState } from '../transport/send-by-kind.js';
-import { DELIVERY_TIMEOUT_MS } from '../transport/send-webhook.js';
+import { DELIVERY_TIMEOUT_MS, type DeliverySender } from '../transport/outbound-transport.js';
 import { claimNext, type NextAttempt } from './claim-attempt.js';
 import { cancelReason, deliveryOutcome } from './delivery-outcome.js';
 
-/** What a delivery attempt reads and writes: the database, the queue, the settings, the sealed secrets and the log. */
-export type DeliveryDeps = Pick<AppDeps, 'config' | 'pool' | 'boss' | 'logger' | 'secrets'>;
+/** What a delivery attempt reads and writes: the database, the queue, the settings, the sealed secrets, the log and the kinds of destination. */
+export type DeliveryDeps = Pick<AppDeps, 'config' | 'pool' | 'boss' | 'logger' | 'secrets' | 'transports'>;
 
 /** Queues the next attempt in the caller's transaction: the delivery job's own `send` (webhook-delivery.job.ts). */
 export type SendNextAttempt = (
@@ -47,12 +46,12 @@ export async function attemptDelivery(
   attempt: number,
   sendNextAttempt: SendNextAttempt,
   timeoutMs = DELIVERY_TIMEOUT_MS,
-  transport: TransportState = newTransportState(),
+  send: DeliverySender = deps.transports.sender(deps),
   leaseSeconds = Math.ceil(timeoutMs / 1000) + 5,
 ): Promise<AttemptResult> {
   const notSent = cancelReason(d);
   if (notSent) return cancelAndAdmit(deps, d, notSent, leaseSeconds);
-  const result = await sendByKind(deps, d, timeoutMs, transport);
+  const result = await send(d, timeoutMs);
   if (typeof result === 'string') return cancelAndAdmit(deps, d, result, leaseSeconds);
   const decided = deliveryOutcome(result, { index: d.retry_index, schedule: deps.config.WEBHOOK_RETRY_SCHEDULE });
   const outcome: AttemptOutcome = {

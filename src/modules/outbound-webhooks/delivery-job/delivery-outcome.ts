@@ -1,4 +1,4 @@
-import type { SendResult } from '../transport/send-result.js';
+import type { SendResult } from '../transport/outbound-transport.js';
 
 /** What one attempt makes of its delivery. */
 export type DeliveryOutcome =

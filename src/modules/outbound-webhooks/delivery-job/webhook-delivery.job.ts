@@ -4,8 +4,7 @@ import { z } from 'zod';
 import type { Queryable } from '../../../db/pool.js';
 import { defineJob, startJobLoops, type BatchItem, type FetchOptions, type QueueDefinition } from '../../../jobs/define-job.js';
 import { bossDb } from '../../../jobs/pgboss.repo.js';
-import { newTransportState } from '../transport/send-by-kind.js';
-import { DELIVERY_TIMEOUT_MS } from '../transport/send-webhook.js';
+import { DELIVERY_TIMEOUT_MS } from '../transport/outbound-transport.js';
 import { attemptDelivery, type DeliveryDeps } from './attempt-delivery.js';
 import { claimAttempt, claimForEndpoint, type ClaimResult, type NextAttempt } from './claim-attempt.js';
 import { Slots } from './slots.js';
@@ -87,7 +86,7 @@ export type DeliveryJobResult = 'claimed' | 'waiting' | 'skipped';
  * timeout and never a batch of other deliveries. When an attempt ends, the transaction that
  * records it also claims the endpoint's next waiting deliveries, and this process sends them at
  * once: a busy endpoint's backlog never passes through the job queue, so it never queues ahead of
- * another endpoint's job. The process slots and FHIR tokens it keeps are this process's.
+ * another endpoint's job. The process slots and the transports' state it keeps (FHIR tokens, MLLP connections) are this process's.
  */
 export function createDeliveryHandler(
   deps: DeliveryDeps,
@@ -96,7 +95,7 @@ export function createDeliveryHandler(
   const timeoutMs = options.timeoutMs ?? DELIVERY_TIMEOUT_MS;
   const leaseSeconds = options.leaseSeconds ?? Math.ceil(timeoutMs / 1000) + 5;
   const slots = new Slots(options.maxInFlight ?? 1_000);
-  const transport = newTransportState();
+  const sender = deps.transports.sender(deps);
   const concurrency = deps.config.WEBHOOK_ENDPOINT_CONCURRENCY;
 
   /** Sends a claimed attempt (after its pacing wait), then the deliveries its endpoint handed the freed slot to, in turn. */
@@ -105,7 +104,7 @@ export function createDeliveryHandler(
     let next: NextAttempt[] = [];
     try {
       if (first.waitMs > 0) await sleep(first.waitMs);
-      next = (await attemptDelivery(deps, claimed, claimed.attempt_count + 1, sendDeliveryJobs, timeoutMs, transport, leaseSeconds)).next;
+      next = (await attemptDelivery(deps, claimed, claimed.attempt_count + 1, sendDeliveryJobs, timeoutMs, sender, leaseSeconds)).next;
     } catch (err) {
       deps.logger.error('webhook attempt not recorded; its lease will expire and it will be retried', {
         delivery_id: claimed.id,
@@ -147,7 +146,7 @@ export function createDeliveryHandler(
 /**
  * The delivery job (defineJob): batches of attempts, each claimed by the handler and sent beside
  * the job. Only a claim that could not reach the database throws; that job alone is retried.
- * One handler (its slots and FHIR tokens) per job definition, made on the first batch.
+ * One handler (its slots, FHIR tokens and MLLP connections) per job definition, made on the first batch.
  */
 export function deliveryJob(options: DeliveryJobOptions = {}) {
   let handle: ((data: DeliveryJob) => Promise<DeliveryJobResult>) | undefined;

@@ -9,10 +9,9 @@ import { bodyObject, parseWith } from '../../../http/validate.js';
 import { badRequest, forbidden, unprocessable } from '../../../lib/errors.js';
 import { isPrintable } from '../../../lib/printable-id.js';
 import type { SecretBox } from '../../../lib/secret-box.js';
-import { PrivateKeyError, signingKey } from '../../fhir/smart-token.js';
-import { resolveMllpUrl } from '../transport/send-hl7-mllp.js';
-import { generateWebhookSecret } from '../transport/signing.js';
-import { outboundRules, resolveTarget, SsrfError, type OutboundRules } from '../transport/ssrf-guard.js';
+import { generateWebhookSecret } from '../../../lib/webhook-secret.js';
+import { ENDPOINT_KINDS, type OutboundTransports } from '../transport/outbound-transport.js';
+import { outboundRules } from '../transport/ssrf-guard.js';
 import { OUTBOUND_EVENT_TYPES } from '../../../outbound-events/outbound-event-types.js';
 import type { EndpointOwner } from './endpoint-owner.js';
 import { insertEndpoint, lockAndCountGroupEndpoints } from './webhook-endpoints.repo.js';
@@ -24,7 +23,7 @@ export const createEndpointBody = z.strictObject({
   description: z.string().max(1000).nullable().optional(),
   thin: z.boolean().optional().default(false),
   // DESIGN "Hospital protocols": a signed JSON webhook, an HL7 v2 destination over MLLP, or a FHIR R4 server.
-  kind: z.enum(['webhook', 'hl7-mllp', 'fhir']).optional().default('webhook'),
+  kind: z.enum(ENDPOINT_KINDS).optional().default('webhook'),
   auth: z
     .strictObject({
       token_url: z.string().min(1).max(2048),
@@ -62,33 +61,12 @@ function checkKind(body: EndpointBody): string[] {
   return body.events.length ? body.events : [...NOTE_EVENTS];
 }
 
-/** The destination (and a FHIR token URL) must be reachable under the SSRF rules; a FHIR key must sign RS384 or ES384. */
-async function checkDestination(body: EndpointBody, rules: OutboundRules): Promise<void> {
-  try {
-    if (body.kind === 'hl7-mllp') await resolveMllpUrl(body.url, rules);
-    else await resolveTarget(body.url, rules);
-    if (body.auth) {
-      try {
-        await resolveTarget(body.auth.token_url, rules);
-      } catch (err) {
-        if (err instanceof SsrfError) throw new SsrfError(`auth.token_url: ${err.message}`);
-        throw err;
-      }
-      signingKey(body.auth.private_key);
-    }
-  } catch (err) {
-    if (err instanceof SsrfError) throw badRequest(err.message.startsWith('auth.') ? err.message : `url: ${err.message}`);
-    if (err instanceof PrivateKeyError) throw badRequest(`auth.private_key: ${err.message}`);
-    throw err;
-  }
-}
-
 /**
  * POST /api/v1/webhook-endpoints (operator key: any group, or none for operator-wide) and
  * POST /v1/webhook-endpoints (a group's token: always that group's): 201 with the endpoint and
  * its secret, which is never shown again and is stored sealed.
  */
-export function createEndpoint(pool: Pool, config: Config, secrets: SecretBox, owner: EndpointOwner) {
+export function createEndpoint(pool: Pool, config: Config, secrets: SecretBox, transports: OutboundTransports, owner: EndpointOwner) {
   return async (req: Request, res: Response) => {
     const body = parseWith(createEndpointBody, bodyObject(req.body));
     const ownGroup = owner(req);
@@ -96,7 +74,8 @@ export function createEndpoint(pool: Pool, config: Config, secrets: SecretBox, o
       throw forbidden('group_id must be the group of the token; an endpoint for another group or for every group needs an operator key');
     }
     const events = checkKind(body);
-    await checkDestination(body, outboundRules(config));
+    // The kind's own check (transport-registry.ts): the destination (and a FHIR token URL) reachable under the SSRF rules, a FHIR key that signs RS384 or ES384.
+    await transports.of(body.kind).checkDestination(body, outboundRules(config));
     const secret = generateWebhookSecret();
     const { private_key: privateKey, ...auth } = body.auth ?? { private_key: undefined };
     const groupId = ownGroup ?? body.group_id ?? null;

@@ -1,11 +1,9 @@
 import type { AxiosError } from 'axios';
 import { VERSION } from '../../../lib/version.js';
 import { parseRetryAfter } from './retry-after.js';
-import type { SendResult } from './send-result.js';
+import { DELIVERY_TIMEOUT_MS, type SendResult } from './outbound-transport.js';
 import { signedPost } from './signed-post.js';
 import { resolveTarget, SsrfError, type OutboundRules } from './ssrf-guard.js';
-
-export const DELIVERY_TIMEOUT_MS = 15_000;
 
 export interface SendRequest {
   url: string;

@@ -17,8 +17,6 @@ export interface SignedHeaders {
   'webhook-signature': string;
 }
 
-export { generateWebhookSecret } from '../../../lib/webhook-secret.js';
-
 export function integrationSignature(secret: string, body: string | Buffer): string {
   return `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
 }

@@ -1,15 +1,15 @@
 import axios, { AxiosError } from 'axios';
-import { SmartTokenCache, TokenError, type SmartClient } from '../../fhir/smart-token.js';
 import type { Bundle } from '@medplum/fhirtypes';
-import { VERSION } from '../../../lib/version.js';
-import { parseRetryAfter } from './retry-after.js';
-import type { SendResult } from './send-result.js';
-import { pinnedLookup, resolveTarget, SsrfError, type OutboundRules } from './ssrf-guard.js';
+import { VERSION } from '../../lib/version.js';
+import type { SendResult } from '../outbound-webhooks/transport/outbound-transport.js';
+import { parseRetryAfter } from '../outbound-webhooks/transport/retry-after.js';
+import { pinnedLookup, resolveTarget, SsrfError, type OutboundRules } from '../outbound-webhooks/transport/ssrf-guard.js';
+import { SmartTokenCache, TokenError, type SmartClient } from './smart-token.js';
 
 export interface FhirSendRequest {
   /** The FHIR R4 base; the transaction is POSTed to it. */
   url: string;
-  /** The transaction to POST (built from the event by send-by-kind). */
+  /** The transaction to POST (built from the event by fhir.transport.ts). */
   bundle: Bundle;
   client: SmartClient;
   privateKey: string;

@@ -1,7 +1,7 @@
 import { Hl7Message } from '@medplum/core';
-import { MllpClientError, type MllpClientPool } from '../../hl7/mllp-client.js';
-import type { SendResult } from './send-result.js';
-import { resolveHost, SsrfError, type OutboundRules } from './ssrf-guard.js';
+import type { SendResult } from '../outbound-webhooks/transport/outbound-transport.js';
+import { resolveHost, SsrfError, type OutboundRules } from '../outbound-webhooks/transport/ssrf-guard.js';
+import { MllpClientError, type MllpClientPool } from './mllp-client.js';
 
 /** `mllps://host:port` (MLLP over TLS) or `mllp://host:port`; throws SsrfError (a clear 400 at subscription) for anything else. */
 export function parseMllpUrl(raw: string): { host: string; port: number; tls: boolean } {
