@@ -9,6 +9,7 @@
  *
  *   tsx bench/codify-latency.ts [--runs 20] [--model balanced] [--service-only] [--service-tables shipped,imported]
  *     [--service-roots .,/tmp/before] [--ingest-seconds 20] [--joins 50] [--service-node-args "--heapsnapshot-signal=SIGUSR2"]
+ *     [--service-engine-threads 1,2] [--service-codify-concurrency 2]
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -92,16 +93,22 @@ export async function run(options: CodifyLatencyOptions): Promise<BenchResult[]>
     const rows: BenchResult[] = [];
     const roots = options.roots?.length ? options.roots : [ROOT];
     for (const table of options.tables ?? ['shipped', 'imported']) {
-      for (const root of roots) {
-        const label = roots.length > 1 ? root : undefined;
-        if (table === 'imported') rows.push(await serviceRss(db.url, table, note, model, { ...options, root, label }));
-        else {
-          // Nothing imported: the service migrates a fresh database and codes with the shipped release.
-          const fresh = await createBenchDatabase(options.adminUrl, 'rss');
-          try {
-            rows.push(await serviceRss(fresh.url, table, note, model, { ...options, root, label }));
-          } finally {
-            await fresh.drop();
+      for (const engineThreads of options.engineThreads ?? [undefined]) {
+        for (const root of roots) {
+          const label =
+            [roots.length > 1 ? root : '', engineThreads === undefined ? '' : `ENGINE_THREADS=${engineThreads}`]
+              .filter(Boolean)
+              .join(', ') || undefined;
+          const each = { ...options, root, label, engineThreads: engineThreads === undefined ? undefined : [engineThreads] };
+          if (table === 'imported') rows.push(await serviceRss(db.url, table, note, model, each));
+          else {
+            // Nothing imported: the service migrates a fresh database and codes with the shipped release.
+            const fresh = await createBenchDatabase(options.adminUrl, 'rss');
+            try {
+              rows.push(await serviceRss(fresh.url, table, note, model, each));
+            } finally {
+              await fresh.drop();
+            }
           }
         }
       }
@@ -203,6 +210,8 @@ if (isMain(import.meta.url)) {
       'ingest-seconds': { type: 'string', default: '20' },
       joins: { type: 'string', default: '50' },
       'service-node-args': { type: 'string' },
+      'service-engine-threads': { type: 'string' },
+      'service-codify-concurrency': { type: 'string', default: '2' },
     },
   });
   await runStandalone((ctx) =>
@@ -216,6 +225,8 @@ if (isMain(import.meta.url)) {
       ingestSeconds: Number(values['ingest-seconds']),
       joins: Number(values.joins),
       nodeArgs: values['service-node-args']?.split(' ').filter(Boolean),
+      engineThreads: values['service-engine-threads']?.split(',').map(Number),
+      codifyConcurrency: Number(values['service-codify-concurrency']),
     }),
   );
 }
@@ -230,8 +241,12 @@ export interface ServiceRssOptions {
   joins?: number;
   /** Codifications of the 50 KB note. */
   codifications?: number;
+  /** Codifications sent at a time (default 2: with ENGINE_THREADS=2 both engine threads load their tables, as on a 3+ core machine). */
+  codifyConcurrency?: number;
   /** Extra node options for the service (e.g. --heapsnapshot-signal=SIGUSR2). */
   nodeArgs?: string[];
+  /** ENGINE_THREADS values, each measured in turn (a machine with more cores runs 2); unset: the service's default. */
+  engineThreads?: number[];
 }
 
 interface ProcMemory {
@@ -288,6 +303,7 @@ export async function serviceRss(
       RUN_RATE_LIMIT: '1000000',
       // Production requires a key for stored secrets; a fixed one for the bench's own database.
       SECRETS_ENCRYPTION_KEY: 'b'.repeat(64),
+      ...(options.engineThreads ? { ENGINE_THREADS: String(options.engineThreads[0]) } : {}),
     },
   });
   let stderr = '';
@@ -360,13 +376,19 @@ export async function serviceRss(
     read('after joins');
 
     // 3. Codify the 50 KB note.
-    const codifications = options.codifications ?? 5;
-    options.log(`service RSS: ${codifications} codifications of the 50 KB note`);
-    for (let i = 0; i < codifications; i++) {
-      const res = await fetch(`${base}/v1/codify`, { method: 'POST', headers, body: JSON.stringify({ medical_note: note, model }) });
-      await res.json();
-      if (res.status !== 200) throw new Error(`the service answered POST /v1/codify ${res.status}`);
-    }
+    const codifications = options.codifications ?? 6;
+    const concurrency = options.codifyConcurrency ?? 2;
+    options.log(`service RSS: ${codifications} codifications of the 50 KB note, ${concurrency} at a time`);
+    let sent = 0;
+    const codifyLoop = async () => {
+      while (sent < codifications) {
+        sent++;
+        const res = await fetch(`${base}/v1/codify`, { method: 'POST', headers, body: JSON.stringify({ medical_note: note, model }) });
+        await res.json();
+        if (res.status !== 200) throw new Error(`the service answered POST /v1/codify ${res.status}`);
+      }
+    };
+    await Promise.all(Array.from({ length: concurrency }, codifyLoop));
     const end = read('after codify');
     return {
       name: `service RSS after ingest, joins and codify (${table} table${options.label ? `, ${options.label}` : ''})`,
@@ -375,7 +397,7 @@ export async function serviceRss(
       target: { op: '<', value: 300 },
       note:
         `VmHWM of \`node dist/main.js\` (ROLE=all, production; engine worker threads included); VmRSS/VmHWM MB: ${phases.join(', ')}; ` +
-        `${accepted} events accepted in ${ingestSeconds} s (backlog ${backlog?.left ?? '?'}), ${joins} runs joined, ${codifications} codifications`,
+        `${accepted} events accepted in ${ingestSeconds} s (backlog ${backlog?.left ?? '?'}), ${joins} runs joined, ${codifications} codifications ${concurrency} at a time`,
     };
   }
 }

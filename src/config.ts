@@ -99,6 +99,8 @@ const envSchema = z.object({
   RUN_RATE_LIMIT: z.coerce.number().int().min(1).default(120),
   // Engine calls that may wait per group; past it codify answers 503 (runs wait as jobs).
   ENGINE_QUEUE_PER_GROUP: z.coerce.number().int().min(1).default(50),
+  // Local engine threads per process; unset: one per core beyond the first, at most 2.
+  ENGINE_THREADS: z.coerce.number().int().min(1).max(16).optional(),
   CODIFY_TIMEOUT_MS: z.coerce.number().int().min(1).default(600_000),
   WEBHOOK_RETRY_SCHEDULE: z
     .string()

@@ -18,16 +18,19 @@ export function createEngine(config: Config, deps: EngineDeps): ClinicalEngine {
   switch (config.ENGINE) {
     case 'local':
       // In threads: no input can block the HTTP event loop (isolated-engine.ts).
-      return new IsolatedEngine({ codeTable: deps.codeTable, logger: deps.logger, maxQueuePerGroup: config.ENGINE_QUEUE_PER_GROUP });
+      return new IsolatedEngine(isolatedOptions(config, deps));
     case 'openai': {
       const engine = new OpenAIEngine(config, { codeTable: () => resolveTable(deps.codeTable()), logger: deps.logger });
       return config.ENGINE_FALLBACK === 'local'
-        ? new FallbackEngine(
-            engine,
-            new IsolatedEngine({ codeTable: deps.codeTable, logger: deps.logger, maxQueuePerGroup: config.ENGINE_QUEUE_PER_GROUP }),
-            deps.logger,
-          )
+        ? new FallbackEngine(engine, new IsolatedEngine(isolatedOptions(config, deps)), deps.logger)
         : engine;
     }
   }
 }
+
+const isolatedOptions = (config: Config, deps: EngineDeps) => ({
+  codeTable: deps.codeTable,
+  logger: deps.logger,
+  maxQueuePerGroup: config.ENGINE_QUEUE_PER_GROUP,
+  size: config.ENGINE_THREADS,
+});

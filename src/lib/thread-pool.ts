@@ -12,7 +12,7 @@ import { Worker, type ResourceLimits, type WorkerOptions } from 'node:worker_thr
  * call waits only for the calls already running (DESIGN "Fair share between groups").
  *
  * Protocol (see thread-tasks.ts): the pool posts `{id, op, args, setup?}`; the thread answers
- * `{id, started: true}` when its setup is done and the budgeted work begins, then
+ * `{id, started: true, built?}` when its setup is done and the budgeted work begins, then
  * `{id, ok: true, value}` or `{id, ok: false, error: {name, message}}`.
  *
  * Written here rather than taken from piscina because the engine needs what a generic pool does
@@ -79,7 +79,13 @@ export interface RunOptions {
    * State the thread keeps between calls (a code table): `load()` is posted with the call only
    * to a thread that does not hold `key` yet.
    */
-  setup?: { key: unknown; load: () => unknown };
+  setup?: {
+    key: unknown;
+    /** The state to post; a promise when it is being built elsewhere (the call waits for it, within the setup bound). */
+    load: () => unknown;
+    /** What the thread's setup answered with `started`: state it built, for the calls of other threads. */
+    built?: (value: unknown) => void;
+  };
   /** Whose call this is; calls of no group wait together as one group. */
   group?: string;
 }
@@ -104,7 +110,7 @@ interface Slot {
 }
 
 type Answer =
-  | { id: number; started: true }
+  | { id: number; started: true; built?: unknown }
   | { id: number; ok: true; value: unknown }
   | { id: number; ok: false; error: { name: string; message: string } };
 
@@ -240,8 +246,14 @@ export class ThreadPool {
       () => this.fail(slot, new ThreadTimeoutError(`The thread did not start within ${this.setupTimeoutMs} ms`, 'setup')),
       this.setupTimeoutMs,
     );
-    thread.postMessage({ id: task.id, op: task.op, args: task.args, setup: needsSetup ? setup.load() : undefined });
+    const post = (state: unknown) => thread.postMessage({ id: task.id, op: task.op, args: task.args, setup: state });
+    const state = needsSetup ? setup.load() : undefined;
     if (needsSetup) slot.setupKey = setup.key;
+    if (!(state instanceof Promise)) return post(state);
+    void state.then(
+      (s) => slot.task === task && slot.thread === thread && post(s),
+      (err: unknown) => slot.task === task && this.fail(slot, err instanceof Error ? err : new Error(String(err))),
+    );
   }
 
   private get setupTimeoutMs(): number {
@@ -270,6 +282,7 @@ export class ThreadPool {
     if (slot.thread !== thread || !task || answer.id !== task.id) return;
     clearTimeout(slot.timer);
     if ('started' in answer) {
+      if (answer.built !== undefined) task.options.setup?.built?.(answer.built);
       const ms = task.options.timeoutMs;
       slot.timer = setTimeout(() => this.fail(slot, new ThreadTimeoutError(`The work did not finish within ${ms} ms`, 'work')), ms);
       return;

@@ -13,16 +13,16 @@ interface TaskMessage {
 
 /**
  * The thread's side of thread-pool.ts: applies a call's `setup` (if it brings one), answers
- * `started`, runs the handler named by `op` and answers its value or its error (name and
+ * `started` (with what the setup returned, if anything: state built here for other threads), runs the handler named by `op` and answers its value or its error (name and
  * message only: a message may not carry input text, handlers throw fixed messages).
  */
-export function serveTasks(handlers: Record<string, TaskHandler>, setup?: (payload: unknown) => void): void {
+export function serveTasks(handlers: Record<string, TaskHandler>, setup?: (payload: unknown) => unknown): void {
   const port = parentPort;
   if (!port) throw new Error('serveTasks() runs in a thread');
   port.on('message', async (msg: TaskMessage) => {
     try {
-      if (msg.setup !== undefined) setup?.(msg.setup);
-      port.postMessage({ id: msg.id, started: true });
+      const built = msg.setup !== undefined ? setup?.(msg.setup) : undefined;
+      port.postMessage(built === undefined ? { id: msg.id, started: true } : { id: msg.id, started: true, built });
       const handler = handlers[msg.op];
       if (!handler) throw new Error(`Unknown thread task ${msg.op}`);
       port.postMessage({ id: msg.id, ok: true, value: await handler(msg.args) });

@@ -1,4 +1,5 @@
-import { DescriptionIndex } from './description-index.js';
+import { DescriptionIndex, type DescriptionIndexParts } from './description-index.js';
+import { inSharedMemory, SharedText, type SharedTextParts } from './shared-text.js';
 import { toDotted, toUndotted } from './icd10-file.js';
 
 export interface CodeRow {
@@ -7,14 +8,23 @@ export interface CodeRow {
   billable: boolean;
 }
 
-/** A table's rows as columns: what an engine worker is posted, and what it builds its table from. */
+/**
+ * A table's rows as columns, in shared memory: what every engine thread is posted and adopts as it
+ * is (issue 28: one copy for all threads). Row i's code is codes.slice(i * width, (i + 1) * width)
+ * without its padding, its title text.slice(starts[i], starts[i + 1]).
+ */
 export interface CodeColumns {
-  /** undotted codes, one per row */
-  codes: string[];
-  /** every title, concatenated: title i is text.slice(starts[i], starts[i + 1]) */
-  text: string;
+  /** undotted codes, each padded with spaces to `width`, laid end to end */
+  codes: SharedTextParts;
+  width: number;
+  text: SharedTextParts;
   starts: Int32Array;
   billable: Uint8Array;
+  /** the numbered codes' numbers in ascending (code) order, and the row of each */
+  keys: Float64Array;
+  order: Int32Array;
+  /** the title index, once built (posted with the table: no thread builds it again) */
+  index?: DescriptionIndexParts;
 }
 
 // A code as a number that sorts as the code does: 7 places of base 37 (none, 0-9, A-Z).
@@ -37,16 +47,19 @@ function packCode(code: string): number {
  * The ICD-10-CM codes the engine may emit, held in memory. Rows come from PostgreSQL in the
  * service, from the CMS file in the evaluation, or from the starter catalog.
  *
- * Compact, as every thread that codes holds one (issue 28, the service's RSS): the titles are one
- * string with offsets, and codes are found by binary search over their numbers (a Float64Array in
- * code order), not through a Map of 75,000 entries: ~5 MB for the full table rather than ~12.
+ * Compact, as every thread that codes holds one (issue 28, the service's RSS): the titles are bytes
+ * in shared memory with offsets, and codes are found by binary search over their numbers (a
+ * Float64Array in code order), not through a Map of 75,000 entries. Every array but the codes'
+ * text (one string, ~0.5 MB) is shared: a table posted to a thread is adopted, not copied.
  */
 export class CodeTable {
-  private readonly codes: string[];
-  private readonly text: string;
+  /** every code padded to `width`, end to end: this thread's own string, sliced on each read */
+  private readonly codeText: string;
+  private readonly width: number;
+  private readonly text: SharedText;
+  private readonly source: CodeColumns;
   private readonly starts: Int32Array;
   private readonly billable: Uint8Array;
-  /** the codes' numbers in ascending (code) order, and the row of each */
   private readonly keys: Float64Array;
   private readonly order: Int32Array;
   /** codes that have no number (not ICD-10-CM's shape), looked up by name */
@@ -56,30 +69,30 @@ export class CodeTable {
   /** From rows (a code listed twice keeps its first row, billable if either is), or from another table's columns, adopted as they are. */
   constructor(source: Iterable<CodeRow> | CodeColumns) {
     const c = 'starts' in source ? source : columnsOf(source);
-    this.codes = c.codes;
-    this.text = c.text;
+    this.source = c;
+    this.codeText = new SharedText(c.codes).slice(0);
+    this.width = c.width;
+    this.text = new SharedText(c.text);
     this.starts = c.starts;
     this.billable = c.billable;
-    const { order, keys } = sortedRows(this.codes);
-    let n = 0;
-    for (let k = 0; k < order.length; k++) {
-      if (keys[k] < 0) this.odd.set(this.codes[order[k]], order[k]);
-      else {
-        order[n] = order[k];
-        keys[n++] = keys[k];
+    this.keys = c.keys;
+    this.order = c.order;
+    if (this.keys.length < this.starts.length - 1) {
+      for (let i = 0; i < this.size; i++) {
+        const code = this.codeAt(i);
+        if (packCode(code) < 0 && !this.odd.has(code)) this.odd.set(code, i);
       }
     }
-    this.keys = keys.slice(0, n);
-    this.order = order.slice(0, n);
+    if (c.index) this.descIndex = new DescriptionIndex(c.index);
   }
 
-  /** The rows as columns (shared, not copied). */
+  /** The rows as columns (shared, not copied), with the title index when it was built. */
   columns(): CodeColumns {
-    return { codes: this.codes, text: this.text, starts: this.starts, billable: this.billable };
+    return { ...this.source, index: this.descIndex?.parts() };
   }
 
   get size(): number {
-    return this.codes.length;
+    return this.starts.length - 1;
   }
 
   /** Index of a code (dotted or undotted), or undefined. */
@@ -112,15 +125,17 @@ export class CodeTable {
   }
 
   row(i: number): CodeRow {
-    return { code: this.codes[i], description: this.descriptionAt(i), billable: this.billable[i] === 1 };
+    return { code: this.codeAt(i), description: this.descriptionAt(i), billable: this.billable[i] === 1 };
   }
 
   codeAt(i: number): string {
-    return this.codes[i];
+    const at = i * this.width;
+    const code = this.codeText.slice(at, at + this.width);
+    return code.charCodeAt(this.width - 1) === 0x20 ? code.trimEnd() : code;
   }
 
   dottedAt(i: number): string {
-    return toDotted(this.codes[i]);
+    return toDotted(this.codeAt(i));
   }
 
   descriptionAt(i: number): string {
@@ -143,14 +158,14 @@ export class CodeTable {
     const key = packCode(prefix);
     if (key >= 0) {
       for (let k = this.lowerBound(key); k < this.keys.length; k++) {
-        const c = this.codes[this.order[k]];
+        const c = this.codeAt(this.order[k]);
         if (!c.startsWith(prefix)) break;
         if (c !== prefix) out.push(this.row(this.order[k]));
       }
     } else {
       // No number (a prefix that is not a code's shape): every code, in code order.
       for (let k = 0; k < this.keys.length; k++) {
-        const c = this.codes[this.order[k]];
+        const c = this.codeAt(this.order[k]);
         if (c.startsWith(prefix) && c !== prefix) out.push(this.row(this.order[k]));
       }
     }
@@ -193,25 +208,33 @@ function columnsOf(rows: Iterable<CodeRow>): CodeColumns {
     keep[i] = 0;
     order[k] = first;
   }
-  const out: CodeColumns = { codes: [], text: '', starts: new Int32Array(0), billable: new Uint8Array(0) };
-  const kept: string[] = [];
-  const billable: number[] = [];
-  for (let i = 0; i < codes.length; i++) {
-    if (!keep[i]) continue;
-    out.codes.push(codes[i]);
-    kept.push(titles[i]);
-    billable.push(flags[i]);
-  }
-  out.starts = new Int32Array(kept.length + 1);
+  const kept: number[] = [];
+  for (let i = 0; i < codes.length; i++) if (keep[i]) kept.push(i);
+  const starts = new Int32Array(new SharedArrayBuffer(4 * (kept.length + 1)));
+  const billable = new Uint8Array(new SharedArrayBuffer(kept.length));
   let at = 0;
-  for (let i = 0; i < kept.length; i++) {
-    out.starts[i] = at;
-    at += kept[i].length;
-  }
-  out.starts[kept.length] = at;
-  out.text = kept.join('');
-  out.billable = Uint8Array.from(billable);
-  return out;
+  let width = 1;
+  kept.forEach((i, row) => {
+    starts[row] = at;
+    at += titles[i].length;
+    billable[row] = flags[i];
+    width = Math.max(width, codes[i].length);
+  });
+  starts[kept.length] = at;
+  const keptCodes = kept.map((i) => codes[i]);
+  // The numbered codes in code order: the lookup's keys, and the row of each.
+  const sorted = sortedRows(keptCodes);
+  let numbered = 0;
+  while (numbered < sorted.keys.length && sorted.keys[numbered] >= 0) numbered++;
+  return {
+    codes: SharedText.from(keptCodes.map((c) => c.padEnd(width, ' ')).join('')).parts,
+    width,
+    text: SharedText.from(kept.map((i) => titles[i]).join('')).parts,
+    starts,
+    billable,
+    keys: inSharedMemory(sorted.keys.subarray(0, numbered)),
+    order: inSharedMemory(sorted.order.subarray(0, numbered)),
+  };
 }
 
 /** Rows in code order (stable), with each code's number (-1: none). */

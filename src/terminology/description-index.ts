@@ -5,99 +5,90 @@ const GENERIC = new Set(
   ['diseas', 'disord', 'syndrom', 'condit', 'abnorm', 'type', 'stage', 'state', 'finding'].flatMap((w) => [w, ...wordStems(w)]),
 );
 
+/** A built index as posted to another thread: its arrays (in shared memory) and its stems, one per line in id order. */
+export interface DescriptionIndexParts {
+  vocab: string;
+  weights: Float32Array;
+  start: Int32Array;
+  stems: Int32Array;
+  totalWeight: Float32Array;
+  freeCount: Uint8Array;
+  rarestStart: Int32Array;
+  rarestCode: Int32Array;
+  rarestSecond: Int32Array;
+  rarestWeight: Float32Array;
+  rarestTotal: Float32Array;
+  secondStart: Int32Array;
+  secondCode: Int32Array;
+}
+
 /**
  * Inverted index over official titles. Each code keeps its required stems (the ones a note has to
  * state) with IDF weights, and is posted under its one or two rarest stems, so a sentence only
  * visits codes whose rarest word it contains: the full table stays cheap to scan.
+ *
+ * Built once, in shared memory (issue 28, the service's RSS): the thread that builds it posts its
+ * parts, and every engine thread adopts them; only the stems' Map is each thread's own.
  */
 export class DescriptionIndex {
   readonly vocab = new Map<string, number>();
-  weights: Float32Array = new Float32Array(0);
+  readonly weights: Float32Array;
   /** required stem ids of code i: stems.subarray(start[i], start[i + 1]) */
   readonly start: Int32Array;
-  stems: Int32Array = new Int32Array(0);
+  readonly stems: Int32Array;
   readonly totalWeight: Float32Array;
   /** how many tokens of the title are free (unspecified, without ...) */
   readonly freeCount: Uint8Array;
-  private readonly byRarest = new Map<number, number[]>();
-  private readonly bySecond = new Map<number, number[]>();
   /**
-   * Beside the byRarest lists, laid end to end by stem id (the list of stem id s from
-   * rarestStart[s]): each code's second rarest stem (-1: none), its rarest stem's weight and its
-   * total weight, read in place and in order.
+   * The codes posted under each stem, laid end to end by stem id (those of stem id s from
+   * rarestStart[s]): each code's row, its second rarest stem (-1: none), its rarest stem's weight
+   * and its total weight, read in place and in order.
    */
   readonly rarestStart: Int32Array;
+  readonly rarestCode: Int32Array;
   readonly rarestSecond: Int32Array;
   readonly rarestWeight: Float32Array;
   readonly rarestTotal: Float32Array;
+  /** the codes whose second rarest stem is s: secondCode from secondStart[s] */
+  private readonly secondStart: Int32Array;
+  private readonly secondCode: Int32Array;
 
-  constructor(descriptions: readonly string[]) {
-    const n = descriptions.length;
-    this.start = new Int32Array(n + 1);
-    this.totalWeight = new Float32Array(n);
-    this.freeCount = new Uint8Array(n);
-    const perCode: number[][] = new Array(n);
-    const df: number[] = [];
-    let total = 0;
-    for (let i = 0; i < n; i++) {
-      const ids: number[] = [];
-      let free = 0;
-      for (const t of descriptionTokens(descriptions[i])) {
-        if (t.free) {
-          free++;
-          continue;
-        }
-        let id = this.vocab.get(t.stem);
-        if (id === undefined) {
-          id = this.vocab.size;
-          this.vocab.set(t.stem, id);
-          df.push(0);
-        }
-        if (!ids.includes(id)) ids.push(id);
-      }
-      for (const id of ids) df[id]++;
-      perCode[i] = ids;
-      this.freeCount[i] = Math.min(free, 255);
-      total += ids.length;
-    }
-    this.weights = new Float32Array(df.length);
-    for (const [stem, id] of this.vocab) {
-      const idf = Math.log((n + 1) / (df[id] + 0.5));
-      this.weights[id] = GENERIC.has(stem) ? idf * 0.3 : idf;
-    }
-    this.stems = new Int32Array(total);
-    let off = 0;
-    for (let i = 0; i < n; i++) {
-      this.start[i] = off;
-      const ids = perCode[i].sort((a, b) => this.weights[b] - this.weights[a]);
-      let w = 0;
-      for (const id of ids) {
-        this.stems[off++] = id;
-        w += this.weights[id];
-      }
-      this.totalWeight[i] = w;
-      if (ids.length > 0) push(this.byRarest, ids[0], i);
-      if (ids.length > 1) push(this.bySecond, ids[1], i);
-    }
-    this.start[n] = off;
-    this.rarestStart = new Int32Array(this.vocab.size + 1);
-    let posted = 0;
-    for (const codes of this.byRarest.values()) posted += codes.length;
-    this.rarestSecond = new Int32Array(posted);
-    this.rarestWeight = new Float32Array(posted);
-    this.rarestTotal = new Float32Array(posted);
-    let at = 0;
-    for (let id = 0; id < this.vocab.size; id++) {
-      this.rarestStart[id] = at;
-      for (const c of this.byRarest.get(id) ?? EMPTY) {
-        const from = this.start[c];
-        this.rarestSecond[at] = this.start[c + 1] - from > 1 ? this.stems[from + 1] : -1;
-        this.rarestWeight[at] = this.weights[this.stems[from]];
-        this.rarestTotal[at] = this.totalWeight[c];
-        at++;
-      }
-    }
-    this.rarestStart[this.vocab.size] = at;
+  constructor(source: readonly string[] | DescriptionIndexParts) {
+    const p = Array.isArray(source) ? build(source as readonly string[]) : (source as DescriptionIndexParts);
+    if (p.vocab) p.vocab.split('\n').forEach((stem, id) => this.vocab.set(stem, id));
+    this.weights = p.weights;
+    this.start = p.start;
+    this.stems = p.stems;
+    this.totalWeight = p.totalWeight;
+    this.freeCount = p.freeCount;
+    this.rarestStart = p.rarestStart;
+    this.rarestCode = p.rarestCode;
+    this.rarestSecond = p.rarestSecond;
+    this.rarestWeight = p.rarestWeight;
+    this.rarestTotal = p.rarestTotal;
+    this.secondStart = p.secondStart;
+    this.secondCode = p.secondCode;
+  }
+
+  /** The index as posted to another thread (its arrays shared, not copied). */
+  parts(): DescriptionIndexParts {
+    const { weights, start, stems, totalWeight, freeCount, rarestStart, rarestCode, rarestSecond, rarestWeight, rarestTotal } = this;
+    const vocab = [...this.vocab.keys()].join('\n');
+    return {
+      vocab,
+      weights,
+      start,
+      stems,
+      totalWeight,
+      freeCount,
+      rarestStart,
+      rarestCode,
+      rarestSecond,
+      rarestWeight,
+      rarestTotal,
+      secondStart: this.secondStart,
+      secondCode: this.secondCode,
+    };
   }
 
   stemId(stem: string): number | undefined {
@@ -108,26 +99,117 @@ export class DescriptionIndex {
     return this.stems.subarray(this.start[code], this.start[code + 1]);
   }
 
-  /** Codes whose rarest required stem is `stemId` (each code is posted under exactly one). */
-  byRarestOf(stemId: number): readonly number[] {
-    return this.byRarest.get(stemId) ?? EMPTY;
+  /** Codes whose rarest required stem is `stemId` (each code is posted under exactly one), in row order. */
+  byRarestOf(stemId: number): Int32Array {
+    return this.rarestCode.subarray(this.rarestStart[stemId], this.rarestStart[stemId + 1]);
   }
 
   /** Codes whose rarest required stem (or, when `wide`, second rarest) is among `stemIds`. */
   candidates(stemIds: Iterable<number>, wide: boolean): Set<number> {
     const out = new Set<number>();
     for (const id of stemIds) {
-      for (const c of this.byRarest.get(id) ?? []) out.add(c);
-      if (wide) for (const c of this.bySecond.get(id) ?? []) out.add(c);
+      for (let k = this.rarestStart[id]; k < this.rarestStart[id + 1]; k++) out.add(this.rarestCode[k]);
+      if (wide) for (let k = this.secondStart[id]; k < this.secondStart[id + 1]; k++) out.add(this.secondCode[k]);
     }
     return out;
   }
 }
 
-const EMPTY: readonly number[] = [];
+/** The index of `descriptions`, built in this thread and laid out in shared memory. */
+function build(descriptions: readonly string[]): DescriptionIndexParts {
+  const vocab = new Map<string, number>();
+  const n = descriptions.length;
+  const start = new Int32Array(new SharedArrayBuffer(4 * (n + 1)));
+  const totalWeight = new Float32Array(new SharedArrayBuffer(4 * n));
+  const freeCount = new Uint8Array(new SharedArrayBuffer(n));
+  const perCode: number[][] = new Array(n);
+  const df: number[] = [];
+  let total = 0;
+  for (let i = 0; i < n; i++) {
+    const ids: number[] = [];
+    let free = 0;
+    for (const t of descriptionTokens(descriptions[i])) {
+      if (t.free) {
+        free++;
+        continue;
+      }
+      let id = vocab.get(t.stem);
+      if (id === undefined) {
+        id = vocab.size;
+        vocab.set(t.stem, id);
+        df.push(0);
+      }
+      if (!ids.includes(id)) ids.push(id);
+    }
+    for (const id of ids) df[id]++;
+    perCode[i] = ids;
+    freeCount[i] = Math.min(free, 255);
+    total += ids.length;
+  }
+  const weights = new Float32Array(new SharedArrayBuffer(4 * df.length));
+  for (const [stem, id] of vocab) {
+    const idf = Math.log((n + 1) / (df[id] + 0.5));
+    weights[id] = GENERIC.has(stem) ? idf * 0.3 : idf;
+  }
+  const stems = new Int32Array(new SharedArrayBuffer(4 * total));
+  // Per stem id, how many codes it is the rarest (second rarest) stem of; then the lists, in row order.
+  const rarestCount = new Int32Array(vocab.size + 1);
+  const secondCount = new Int32Array(vocab.size + 1);
+  let off = 0;
+  for (let i = 0; i < n; i++) {
+    start[i] = off;
+    const ids = perCode[i].sort((a, b) => weights[b] - weights[a]);
+    let w = 0;
+    for (const id of ids) {
+      stems[off++] = id;
+      w += weights[id];
+    }
+    totalWeight[i] = w;
+    if (ids.length > 0) rarestCount[ids[0]]++;
+    if (ids.length > 1) secondCount[ids[1]]++;
+  }
+  start[n] = off;
+  const rarestStart = offsets(rarestCount);
+  const secondStart = offsets(secondCount);
+  const posted = rarestStart[vocab.size];
+  const rarestCode = new Int32Array(new SharedArrayBuffer(4 * posted));
+  const rarestSecond = new Int32Array(new SharedArrayBuffer(4 * posted));
+  const rarestWeight = new Float32Array(new SharedArrayBuffer(4 * posted));
+  const rarestTotal = new Float32Array(new SharedArrayBuffer(4 * posted));
+  const secondCode = new Int32Array(new SharedArrayBuffer(4 * secondStart[vocab.size]));
+  const rarestAt = rarestStart.slice();
+  const secondAt = secondStart.slice();
+  for (let c = 0; c < n; c++) {
+    const from = start[c];
+    const count = start[c + 1] - from;
+    if (count > 1) secondCode[secondAt[stems[from + 1]]++] = c;
+    if (count === 0) continue;
+    const at = rarestAt[stems[from]]++;
+    rarestCode[at] = c;
+    rarestSecond[at] = count > 1 ? stems[from + 1] : -1;
+    rarestWeight[at] = weights[stems[from]];
+    rarestTotal[at] = totalWeight[c];
+  }
+  return {
+    vocab: [...vocab.keys()].join('\n'),
+    weights,
+    start,
+    stems,
+    totalWeight,
+    freeCount,
+    rarestStart,
+    rarestCode,
+    rarestSecond,
+    rarestWeight,
+    rarestTotal,
+    secondStart,
+    secondCode,
+  };
+}
 
-function push(map: Map<number, number[]>, key: number, value: number): void {
-  const list = map.get(key);
-  if (list) list.push(value);
-  else map.set(key, [value]);
+/** Counts per id as start offsets in shared memory: offsets[id] = the sum of counts before id (one more, the total). */
+function offsets(counts: Int32Array): Int32Array {
+  const out = new Int32Array(new SharedArrayBuffer(4 * counts.length));
+  for (let id = 1; id < counts.length; id++) out[id] = out[id - 1] + counts[id - 1];
+  return out;
 }

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
+import { inSharedMemory, SharedText, type SharedTextParts } from './shared-text.js';
 import { SHIPPED_INDEX_TABULAR_FILE } from './shipped-release.js';
 
 /** Kinds of Tabular notes, as compiled (scripts/compile-icd10cm.ts). */
@@ -14,99 +15,112 @@ export interface TabularNote {
 
 const TERM_FIELDS = 6; // title, nemod, code, see, see also, manifestation codes
 
+/** The Index and Tabular as posted to another thread: the compiled text and its offsets, all in shared memory. */
+export interface IndexTabularParts {
+  text: SharedTextParts;
+  level: Uint8Array;
+  end: Int32Array;
+  termAt: Int32Array;
+  fieldEnd: Uint16Array;
+  noteAt: Int32Array;
+  seventhAt: Int32Array;
+  /** every code and header of the FY2023 Tabular, undotted, sorted, each padded to `knownWidth` */
+  known: SharedTextParts;
+  knownWidth: number;
+}
+
 /**
  * The official Alphabetic Index and Tabular List notes, held compactly (issue 28, the service's
- * RSS): the compiled file's text as one string, and offsets into it (no string or object per term).
- * Term i has a level (0 for a main term), a title, nonessential modifiers, a code, and its
- * see / see-also references and manifestation codes, each read from the text when asked; its subterms are the terms
- * after it up to `end[i]`.
+ * RSS): the compiled file's text as bytes in shared memory, and offsets into it (no string or
+ * object per term), so every engine thread reads one copy. Term i has a level (0 for a main term),
+ * a title, nonessential modifiers, a code, and its see / see-also references and manifestation
+ * codes, each read from the text when asked; its subterms are the terms after it up to `end[i]`.
+ * The lookups by name and by code are each thread's own, built on first use.
  */
 export class IndexTabular {
   readonly level: Uint8Array;
   /** first term after the subtree of term i */
   readonly end: Int32Array;
-  private readonly text: string;
+  private readonly text: SharedText;
   /** where term i's fields start in the text */
   private readonly termAt: Int32Array;
   /** end of field k of term i, from termAt[i]: fieldEnd[TERM_FIELDS * i + k] */
   private readonly fieldEnd: Uint16Array;
-  /** main terms by each of their names, lower case: the title's first comma part and its one-word variants */
-  private readonly mainByName = new Map<string, number[]>();
   /** where each Tabular note (kind, text, refs) starts in the text; a code's notes are adjacent */
   private readonly noteAt: Int32Array;
-  /** a code's notes: noteAt[first] .. noteAt[first + count - 1], as first * 65536 + count */
-  private readonly notesOf = new Map<string, number>();
-  private readonly seventh = new Map<string, string>();
-  /** every code and header of the FY2023 Tabular, undotted, sorted */
-  private readonly known: string[];
+  /** where each 7th-character line starts */
+  private readonly seventhAt: Int32Array;
+  private readonly known: SharedText;
+  private readonly knownWidth: number;
+  private readonly source: IndexTabularParts;
+  private byName: Map<string, number[]> | undefined;
+  private byCode: Map<string, number> | undefined;
+  private seventhByCode: Map<string, string> | undefined;
 
-  constructor(text: string) {
-    this.text = text;
-    const levels: number[] = [];
-    const termAt: number[] = [];
-    const fieldEnd: number[] = [];
-    const noteAt: number[] = [];
-    let known: string[] = [];
-    let at = 0;
-    while (at < text.length) {
-      let nl = text.indexOf('\n', at);
-      if (nl < 0) nl = text.length;
-      const kind = text.charCodeAt(at);
-      const t1 = text.indexOf('\t', at);
-      if (t1 < 0 || t1 > nl) {
-        at = nl + 1;
-        continue;
-      }
-      if (kind === 0x49 /* I */) {
-        const t2 = text.indexOf('\t', t1 + 1);
-        levels.push(Number(text.slice(t1 + 1, t2)));
-        const start = t2 + 1;
-        termAt.push(start);
-        let from = start;
-        for (let k = 0; k < TERM_FIELDS; k++) {
-          let tab = k < TERM_FIELDS - 1 ? text.indexOf('\t', from) : nl;
-          if (tab < 0 || tab > nl) tab = nl;
-          fieldEnd.push(tab - start);
-          from = Math.min(tab + 1, nl);
-        }
-      } else if (kind === 0x4e /* N */) {
-        const t2 = text.indexOf('\t', t1 + 1);
-        const code = text.slice(t1 + 1, t2);
-        const n = noteAt.length;
-        const list = this.notesOf.get(code);
-        if (list === undefined) this.notesOf.set(code, n * 65536 + 1);
-        else if (Math.floor(list / 65536) + (list % 65536) === n) this.notesOf.set(code, list + 1);
-        else throw new Error(`index-tabular: the notes of ${code} are not together`);
-        noteAt.push(t2 + 1);
-      } else if (kind === 0x37 /* 7 */) {
-        const t2 = text.indexOf('\t', t1 + 1);
-        this.seventh.set(text.slice(t1 + 1, t2), text.slice(t2 + 1, nl));
-      } else if (kind === 0x43 /* C */) known = text.slice(t1 + 1, nl).split(' ');
-      at = nl + 1;
-    }
-    this.known = known.sort();
-    this.level = Uint8Array.from(levels);
-    this.termAt = Int32Array.from(termAt);
-    this.fieldEnd = Uint16Array.from(fieldEnd);
-    this.noteAt = Int32Array.from(noteAt);
-    this.end = new Int32Array(levels.length);
-    const open: number[] = [];
-    for (let i = 0; i <= levels.length; i++) {
-      const lv = i < levels.length ? levels[i] : -1;
-      while (open.length && levels[open[open.length - 1]] >= lv) this.end[open.pop()!] = i;
-      if (i < levels.length) open.push(i);
-    }
-    for (let i = 0; i < levels.length; i++) {
-      if (levels[i] !== 0) continue;
+  /** From the compiled file's text, or from another thread's parts, adopted as they are. */
+  constructor(source: string | IndexTabularParts) {
+    const p = typeof source === 'string' ? parse(source) : source;
+    this.source = p;
+    this.text = new SharedText(p.text);
+    this.level = p.level;
+    this.end = p.end;
+    this.termAt = p.termAt;
+    this.fieldEnd = p.fieldEnd;
+    this.noteAt = p.noteAt;
+    this.seventhAt = p.seventhAt;
+    this.known = new SharedText(p.known);
+    this.knownWidth = p.knownWidth;
+  }
+
+  /** The Index and Tabular as posted to another thread (shared, not copied). */
+  parts(): IndexTabularParts {
+    return this.source;
+  }
+
+  /** main terms by each of their names, lower case: the title's first comma part and its one-word variants */
+  private get mainByName(): Map<string, number[]> {
+    if (this.byName) return this.byName;
+    this.byName = new Map();
+    for (let i = 0; i < this.size; i++) {
+      if (this.level[i] !== 0) continue;
       const parts = this.titleOf(i).toLowerCase().split(/,\s*/);
       // "Tear, torn", "Abdomen, abdominal": one-word variants are names; "Aborter, habitual or recurrent" is one name.
       const names = [parts[0], ...parts.slice(1).filter((p) => !/\s/.test(p) && p.slice(0, 3) === parts[0].slice(0, 3))];
       for (const name of names) {
-        const list = this.mainByName.get(name) ?? [];
+        const list = this.byName.get(name) ?? [];
         list.push(i);
-        this.mainByName.set(name, list);
+        this.byName.set(name, list);
       }
     }
+    return this.byName;
+  }
+
+  /** a code's notes: noteAt[first] .. noteAt[first + count - 1], as first * 65536 + count */
+  private get notesOf(): Map<string, number> {
+    if (this.byCode) return this.byCode;
+    this.byCode = new Map();
+    for (let n = 0; n < this.noteAt.length; n++) {
+      // "N\t<code>\t" precedes each note
+      const at = this.noteAt[n] - 1;
+      const code = this.text.slice(this.text.lastIndexOf(0x09, at - 1) + 1, at);
+      const list = this.byCode.get(code);
+      this.byCode.set(code, list === undefined ? n * 65536 + 1 : list + 1);
+    }
+    return this.byCode;
+  }
+
+  private get seventh(): Map<string, string> {
+    if (this.seventhByCode) return this.seventhByCode;
+    this.seventhByCode = new Map();
+    for (const at of this.seventhAt) {
+      let nl = this.text.indexOf(0x0a, at);
+      if (nl < 0) nl = this.text.length;
+      const line = this.text.slice(at, nl);
+      const t1 = line.indexOf('\t');
+      const t2 = line.indexOf('\t', t1 + 1);
+      this.seventhByCode.set(line.slice(t1 + 1, t2), line.slice(t2 + 1));
+    }
+    return this.seventhByCode;
   }
 
   private field(i: number, k: number): string {
@@ -208,14 +222,17 @@ export class IndexTabular {
   }
 
   private isKnown(code: string): boolean {
+    const w = this.knownWidth;
+    if (code.length > w) return false;
+    const key = code.padEnd(w, ' ');
     let lo = 0;
-    let hi = this.known.length;
+    let hi = this.known.length / w;
     while (lo < hi) {
       const mid = (lo + hi) >> 1;
-      if (this.known[mid] < code) lo = mid + 1;
+      if (this.known.slice(mid * w, mid * w + w) < key) lo = mid + 1;
       else hi = mid;
     }
-    return lo < this.known.length && this.known[lo] === code;
+    return lo < this.known.length / w && this.known.slice(lo * w, lo * w + w) === key;
   }
 
   /** Tabular notes of a code or header (dotted, as the Tabular writes it). */
@@ -226,7 +243,7 @@ export class IndexTabular {
     const first = Math.floor(range / 65536);
     for (let n = first; n < first + (range % 65536); n++) {
       const at = this.noteAt[n];
-      let nl = this.text.indexOf('\n', at);
+      let nl = this.text.indexOf(0x0a, at);
       if (nl < 0) nl = this.text.length;
       const [kind, text, refs = ''] = this.text.slice(at, nl).split('\t');
       out.push({ kind: kind as NoteKind, text, refs: refs ? refs.split(' ') : [] });
@@ -266,8 +283,80 @@ export function ancestry(code: string): string[] {
 
 let shipped: IndexTabular | undefined;
 
-/** The shipped Index and Tabular (FY2023), read once per thread on first use. */
+/** The shipped Index and Tabular (FY2023), read once per thread on first use, or adopted from another thread's parts. */
 export function shippedIndexTabular(): IndexTabular {
   shipped ??= new IndexTabular(gunzipSync(readFileSync(SHIPPED_INDEX_TABULAR_FILE)).toString('utf8'));
   return shipped;
+}
+
+/** This thread's shipped Index and Tabular becomes the one another thread read (its parts, posted). */
+export function adoptShippedIndexTabular(parts: IndexTabularParts): IndexTabular {
+  if (shipped?.parts() !== parts) shipped = new IndexTabular(parts);
+  return shipped;
+}
+
+/** The compiled file's lines as offsets, the arrays in shared memory; the text is copied there too. */
+function parse(text: string): IndexTabularParts {
+  const levels: number[] = [];
+  const termAt: number[] = [];
+  const fieldEnd: number[] = [];
+  const noteAt: number[] = [];
+  const seventhAt: number[] = [];
+  const noteCodes = new Set<string>();
+  let lastNoteCode = '';
+  let known: string[] = [];
+  let at = 0;
+  while (at < text.length) {
+    let nl = text.indexOf('\n', at);
+    if (nl < 0) nl = text.length;
+    const kind = text.charCodeAt(at);
+    const t1 = text.indexOf('\t', at);
+    if (t1 < 0 || t1 > nl) {
+      at = nl + 1;
+      continue;
+    }
+    if (kind === 0x49 /* I */) {
+      const t2 = text.indexOf('\t', t1 + 1);
+      levels.push(Number(text.slice(t1 + 1, t2)));
+      const start = t2 + 1;
+      termAt.push(start);
+      let from = start;
+      for (let k = 0; k < TERM_FIELDS; k++) {
+        let tab = k < TERM_FIELDS - 1 ? text.indexOf('\t', from) : nl;
+        if (tab < 0 || tab > nl) tab = nl;
+        fieldEnd.push(tab - start);
+        from = Math.min(tab + 1, nl);
+      }
+    } else if (kind === 0x4e /* N */) {
+      const t2 = text.indexOf('\t', t1 + 1);
+      const code = text.slice(t1 + 1, t2);
+      if (code !== lastNoteCode && noteCodes.has(code)) throw new Error(`index-tabular: the notes of ${code} are not together`);
+      noteCodes.add(code);
+      lastNoteCode = code;
+      noteAt.push(t2 + 1);
+    } else if (kind === 0x37 /* 7 */) seventhAt.push(at);
+    else if (kind === 0x43 /* C */) known = text.slice(t1 + 1, nl).split(' ');
+    at = nl + 1;
+  }
+  known.sort();
+  const end = new Int32Array(new SharedArrayBuffer(4 * levels.length));
+  const open: number[] = [];
+  for (let i = 0; i <= levels.length; i++) {
+    const lv = i < levels.length ? levels[i] : -1;
+    while (open.length && levels[open[open.length - 1]] >= lv) end[open.pop()!] = i;
+    if (i < levels.length) open.push(i);
+  }
+  let knownWidth = 1;
+  for (const c of known) knownWidth = Math.max(knownWidth, c.length);
+  return {
+    text: SharedText.from(text).parts,
+    level: inSharedMemory(Uint8Array.from(levels)),
+    end,
+    termAt: inSharedMemory(Int32Array.from(termAt)),
+    fieldEnd: inSharedMemory(Uint16Array.from(fieldEnd)),
+    noteAt: inSharedMemory(Int32Array.from(noteAt)),
+    seventhAt: inSharedMemory(Int32Array.from(seventhAt)),
+    known: SharedText.from(known.map((c) => c.padEnd(knownWidth, ' ')).join('')).parts,
+    knownWidth,
+  };
 }

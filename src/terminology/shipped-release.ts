@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
-import { CodeTable, type CodeRow } from './code-table.js';
+import { CodeTable, type CodeColumns, type CodeRow } from './code-table.js';
 import { parseCodeLine } from './icd10-file.js';
 
 /**
@@ -42,13 +42,23 @@ export type TableInForce = CodeTable | 'shipped';
 
 export const resolveTable = (t: TableInForce): CodeTable => (t === 'shipped' ? shippedCodeTable() : t);
 
+/** This thread's shipped table becomes the one an engine thread built (its columns, posted back: shared memory). */
+export function adoptShippedCodeTable(columns: CodeColumns): void {
+  table ??= new CodeTable(columns);
+}
+
 let lookup: { text: string; starts: Int32Array } | undefined;
 
 /**
- * One code's row of the shipped table, without building the table: the file's text and its line
- * starts sorted by code (a thread that only verifies codes holds ~7 MB, not the table and its index).
+ * One code's row of the shipped table: from the table when this thread holds it (the thread that
+ * owns the engine threads shares theirs), else without building it, from the file's text and its
+ * line starts sorted by code (~7 MB, not the table and its index).
  */
 export function shippedRow(code: string): CodeRow | undefined {
+  if (table) {
+    const row = table.get(code);
+    return row && { ...row, code };
+  }
   lookup ??= shippedLookup();
   const { text, starts } = lookup;
   const key = code.padEnd(7, ' ');

@@ -75,13 +75,19 @@ const WORD_MAP: Record<string, string[]> = {
 const ROMAN: Record<string, string> = { i: '1', ii: '2', iii: '3', iv: '4', v: '5' };
 const ROMAN_CONTEXT = new Set(['type', 'grade', 'stage', 'class', 'degree']);
 
+// Each thread's word caches: bounded (a full cache starts again, so memory stays flat however many
+// notes a thread reads), and keyed by copies, never by slices of a note (which would keep the whole note).
+const CACHED_WORDS = 50_000;
+const ownCopy = (s: string) => (s.length < 13 ? s : (' ' + s).slice(1));
+
 const stemCache = new Map<string, string>();
 function stem(word: string): string {
   let s = stemCache.get(word);
   if (s === undefined) {
     // The Porter stemmer makes "duodenitis" "duoden", like "duodenal": an inflammation is not its organ.
     s = /^\d/.test(word) ? word : word.endsWith('itis') ? word : porterStemmer.stem(word);
-    if (stemCache.size < 200_000) stemCache.set(word, s);
+    if (stemCache.size >= CACHED_WORDS) stemCache.clear();
+    stemCache.set(ownCopy(word), s);
   }
   return s;
 }
@@ -111,7 +117,10 @@ export function wordStems(raw: string, previous?: string): readonly string[] {
     if (mapped) for (const m of mapped) out.push(stem(m));
     else out.push(stem(piece));
   }
-  if (!contextual && wordCache.size < 200_000) wordCache.set(raw, out);
+  if (!contextual) {
+    if (wordCache.size >= CACHED_WORDS) wordCache.clear();
+    wordCache.set(ownCopy(raw), out);
+  }
   return out;
 }
 

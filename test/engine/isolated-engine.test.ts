@@ -43,7 +43,22 @@ describe('the local engine in threads', () => {
     } finally {
       await isolated.close();
     }
-  });
+  }, 60_000);
+
+  it('two threads coding at once answer as the in-process engine does: one builds the tables, the other adopts them', async () => {
+    const local = new LocalEngine(() => starter);
+    const isolated = new IsolatedEngine({ codeTable: () => starter, size: 2 });
+    try {
+      const inputs = ['Essential hypertension.', 'Type 2 diabetes mellitus without complications. Right knee effusion.'].map((text) => ({
+        text,
+        model: 'balanced' as const,
+      }));
+      const answers = await Promise.all(inputs.map((input) => isolated.codify(input)));
+      for (const [i, input] of inputs.entries()) expect(answers[i]).toEqual(await local.codify(input));
+    } finally {
+      await isolated.close();
+    }
+  }, 60_000);
 
   it('codes against the table in force, sent again to the thread when it changes', async () => {
     let table = starter;

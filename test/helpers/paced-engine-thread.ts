@@ -1,5 +1,5 @@
 import { serveTasks } from '../../src/lib/thread-tasks.js';
-import { fromPayload, type CodeTablePayload } from '../../src/engine/isolated/code-table-payload.js';
+import { tablesOf, type TablesMessage } from '../../src/engine/isolated/code-table-payload.js';
 import { LocalEngine } from '../../src/engine/local/local-engine.js';
 import type { CodeTable } from '../../src/terminology/code-table.js';
 
@@ -21,7 +21,9 @@ serveTasks(
     extractNote: (a) => (hold(), engine.extractNote(a.transcript, a.template)),
     codify: (a) => (hold(), engine.codify(a.input)),
   },
-  (payload) => {
-    table = fromPayload(payload as CodeTablePayload);
+  (message) => {
+    const tables = tablesOf(message as TablesMessage);
+    table = tables.table;
+    return tables.built;
   },
 );

@@ -4,6 +4,7 @@ import { PdfReader } from '../../src/modules/codify/pdf-reader.js';
 import { buildPagesPdf, textContent } from '../helpers/pdf.js';
 
 const BACKTRACKING = new URL('../helpers/backtracking-engine-thread.ts', import.meta.url);
+const SHARED_STATE = new URL('../helpers/shared-state-thread.ts', import.meta.url);
 const FREEZER = '[' + ' '.repeat(2_500) + '!x';
 const chat = (content: string) => ({ messages: [{ role: 'user', content }] });
 
@@ -34,6 +35,35 @@ describe('thread pool', () => {
       const b = call('b', 'b1');
       await Promise.all([...flood, b]);
       expect(order).toEqual(['a1', 'b1', 'a2', 'a3', 'a4']);
+    } finally {
+      await pool.close();
+    }
+  }, 60_000);
+
+  it('state one thread built in its setup is posted back, and a thread set up meanwhile waits for it and shares it', async () => {
+    const pool = new ThreadPool({ entry: SHARED_STATE, size: 2 });
+    let state: unknown;
+    let done: (s: unknown) => void = () => {};
+    const waiting = new Promise((resolve) => (done = resolve));
+    let builds = 0;
+    // As the isolated engine does: the first setup builds, later ones wait for what it posts back.
+    const setup = {
+      key: 1,
+      load: () => state ?? (builds++ === 0 ? { build: true } : waiting),
+      built: (s: unknown) => done((state = s)),
+    };
+    type Counted = { builder: number; thread: number; count: number };
+    try {
+      const [a, b] = await Promise.all([
+        pool.run<Counted>('count', {}, { timeoutMs: 10_000, setup }),
+        pool.run<Counted>('count', {}, { timeoutMs: 10_000, setup }),
+      ]);
+      expect(a.thread).not.toBe(b.thread);
+      expect(builds).toBe(2);
+      // One thread built the counter; both counted on it.
+      expect(a.builder).toBe(b.builder);
+      expect([a.count, b.count].sort()).toEqual([1, 2]);
+      expect(state).toMatchObject({ builder: a.builder });
     } finally {
       await pool.close();
     }

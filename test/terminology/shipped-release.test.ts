@@ -3,7 +3,7 @@ import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { codifyText } from '../../src/engine/local/coder/index.js';
 import { parseCodeLine } from '../../src/terminology/icd10-file.js';
-import { shippedIndexTabular } from '../../src/terminology/index-tabular.js';
+import { IndexTabular, shippedIndexTabular } from '../../src/terminology/index-tabular.js';
 import { SHIPPED_CODES_FILE, SHIPPED_INDEX_TABULAR_FILE, shippedCodeTable, shippedRow } from '../../src/terminology/shipped-release.js';
 
 // The shipped release as the engine workers hold it, compactly (one string of titles and offsets,
@@ -29,7 +29,7 @@ describe('the shipped ICD-10-CM release', () => {
     expect(table.has('M25.46')).toBe(false);
     expect(table.descendantsOf('S83.241').map((r) => r.code)).toEqual(['S83241A', 'S83241D', 'S83241S']);
     expect(table.childrenOf('M25.46').map((r) => r.code)).toEqual(['M25461', 'M25462', 'M25469']);
-    // A fresh install verifies codes by row, without building the table: the same titles.
+    // Codes are verified by row (from the table when the thread holds it, else from the file's lines): the same titles.
     for (const code of ['A000', 'M25461', 'Z880', 'S83241A', rows[rows.length - 1].code]) expect(shippedRow(code)).toEqual(table.get(code));
     expect(shippedRow('M2546')).toBeUndefined();
   });
@@ -66,6 +66,12 @@ describe('the shipped ICD-10-CM release', () => {
     expect(knee).toBeLessThan(it23.end[effusion]);
     expect(it23.inTabular('E6681')).toBe(false);
     expect(it23.notes('Z99.99')).toEqual([]);
+    // As another thread adopts it (the same shared memory): the same terms, notes and codes.
+    const adopted = new IndexTabular(it23.parts());
+    expect(adopted.resolvePath('Effusion, joint, knee')).toBe(knee);
+    expect(adopted.notes('M25.4')).toEqual(it23.notes('M25.4'));
+    expect(adopted.seventhOf('S83.241A')).toEqual(it23.seventhOf('S83.241A'));
+    expect(adopted.inTabular('M25461')).toBe(true);
   });
 
   it('codes from the shipped data a code outside any starter list', () => {

@@ -1,36 +1,36 @@
-import { CodeTable } from '../../terminology/code-table.js';
-import { shippedCodeTable, type TableInForce } from '../../terminology/shipped-release.js';
+import { CodeTable, type CodeColumns } from '../../terminology/code-table.js';
+import { adoptShippedIndexTabular, shippedIndexTabular, type IndexTabularParts } from '../../terminology/index-tabular.js';
+import { shippedCodeTable } from '../../terminology/shipped-release.js';
 
-/** A code table as posted to an engine thread: its columns (two strings, the titles' offsets and the billable flags), one copy each. */
+/**
+ * The tables an engine thread codes with: the code table in force with its title index, and the
+ * shipped Index and Tabular, as columns in shared memory. The first thread to need them builds
+ * them and posts their parts back; every other thread adopts the same memory (issue 28, the
+ * service's RSS: one copy of the tables, however many threads code).
+ */
 export interface CodeTablePayload {
-  /** undotted codes, one per line */
-  codes: string;
-  /** every title, concatenated; title i is text.slice(starts[i], starts[i + 1]) */
-  text: string;
-  starts: Int32Array;
-  billable: Uint8Array;
+  table: CodeColumns;
+  indexTabular: IndexTabularParts;
 }
 
-/** The table in force as posted: its rows, or the name of the shipped release (the thread reads the file itself). */
-export type TablePayload = CodeTablePayload | { shipped: true };
+/** What a thread is posted: the tables, or what to build them from (the shipped release, or an imported table's columns). */
+export type TablesMessage = CodeTablePayload | { build: 'shipped' | CodeColumns };
 
-export function payloadOf(table: TableInForce): TablePayload {
-  return table === 'shipped' ? { shipped: true } : toPayload(table);
-}
-
-/** The thread's table: the shipped release, read from its file, or the rows posted. */
-export function tableOf(payload: TablePayload): CodeTable {
-  return 'shipped' in payload ? shippedCodeTable() : fromPayload(payload);
-}
-
-/** The rows of `table`, in its order. */
+/** `table`'s columns, with its title index (built here if it was not) and the shipped Index and Tabular. */
 export function toPayload(table: CodeTable): CodeTablePayload {
-  const { codes, text, starts, billable } = table.columns();
-  return { codes: codes.join('\n'), text, starts, billable };
+  void table.index;
+  return { table: table.columns(), indexTabular: shippedIndexTabular().parts() };
 }
 
-/** The thread's own table, built from the same rows as the one in force in the main thread. */
+/** The thread's table over the posted columns; the posted Index and Tabular become this thread's shipped one. */
 export function fromPayload(payload: CodeTablePayload): CodeTable {
-  const codes = payload.codes ? payload.codes.split('\n') : [];
-  return new CodeTable({ codes, text: payload.text, starts: payload.starts, billable: payload.billable });
+  adoptShippedIndexTabular(payload.indexTabular);
+  return new CodeTable(payload.table);
+}
+
+/** A thread's tables from its message: adopted, or built here (then `built` is what to post back for the other threads). */
+export function tablesOf(message: TablesMessage): { table: CodeTable; built?: CodeTablePayload } {
+  if (!('build' in message)) return { table: fromPayload(message) };
+  const table = message.build === 'shipped' ? shippedCodeTable() : new CodeTable(message.build);
+  return { table, built: toPayload(table) };
 }

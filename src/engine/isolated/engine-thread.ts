@@ -1,12 +1,13 @@
 import { serveTasks } from '../../lib/thread-tasks.js';
 import type { CodeTable } from '../../terminology/code-table.js';
 import { LocalEngine } from '../local/local-engine.js';
-import { tableOf, type TablePayload } from './code-table-payload.js';
+import { tablesOf, type TablesMessage } from './code-table-payload.js';
 
 /**
- * An engine thread: the local engine over its own copy of the code table, posted by the
- * main thread with the first codify call after the table changed (isolated-engine.ts), or read
- * from the shipped release's file when that is the table in force.
+ * An engine thread: the local engine over the code table, its title index and the Index and
+ * Tabular, set up with the first codify call after the table changed (isolated-engine.ts): built
+ * here by the first thread, which posts their parts back, and adopted by every other thread (their
+ * arrays are shared memory, one copy for all).
  */
 let table: CodeTable | undefined;
 const engine = new LocalEngine(() => {
@@ -20,9 +21,10 @@ serveTasks(
     extractNote: (a) => engine.extractNote(a.transcript, a.template),
     codify: (a) => engine.codify(a.input),
   },
-  (payload) => {
-    table = tableOf(payload as TablePayload);
-    // The title index is built here, in setup, not inside the first call's budget.
-    void table.index;
+  (message) => {
+    // Built here when no other thread has built them yet (the first thread of a table): the parts go back to be shared.
+    const tables = tablesOf(message as TablesMessage);
+    table = tables.table;
+    return tables.built;
   },
 );

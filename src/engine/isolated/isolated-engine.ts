@@ -1,5 +1,5 @@
 import { availableParallelism } from 'node:os';
-import { ThreadBusyError, ThreadCrashError, ThreadPool, ThreadTimeoutError } from '../../lib/thread-pool.js';
+import { ThreadBusyError, ThreadCrashError, ThreadPool, ThreadTimeoutError, type RunOptions } from '../../lib/thread-pool.js';
 import type { Logger } from '../../lib/logger.js';
 import type { TableInForce } from '../../terminology/shipped-release.js';
 import type {
@@ -14,7 +14,8 @@ import type {
 } from '../engine.js';
 import { EngineLimitError, EngineUnavailableError } from '../engine-errors.js';
 import type { Template } from '../templates.js';
-import { payloadOf } from './code-table-payload.js';
+import { adoptShippedCodeTable } from '../../terminology/shipped-release.js';
+import type { CodeTablePayload, TablesMessage } from './code-table-payload.js';
 import { capLineLengths } from './line-cap.js';
 
 /** A local engine call's budget: ~100x the extraction of a long visit on a loaded 2-core machine. */
@@ -49,6 +50,11 @@ export class IsolatedEngine implements ClinicalEngine {
   private readonly budgetMs: number;
   private readonly versions = new WeakMap<object, number>();
   private lastVersion = 0;
+  /**
+   * The tables of the last version coded: built by the first thread set up for it, which posts
+   * their parts back; the threads set up meanwhile wait for them, and every thread shares them.
+   */
+  private tables?: { version: number; payload?: CodeTablePayload; building?: Promise<TablesMessage>; done?: (m: TablesMessage) => void };
 
   constructor(private readonly options: IsolatedEngineOptions) {
     this.budgetMs = options.budgetMs ?? ENGINE_BUDGET_MS;
@@ -72,14 +78,42 @@ export class IsolatedEngine implements ClinicalEngine {
     return this.call('extractNote', { transcript: capLineLengths(transcript), template }, options);
   }
 
-  codify(input: CodifyInput, options?: EngineCallOptions): Promise<CodifyResult> {
+  async codify(input: CodifyInput, options?: EngineCallOptions): Promise<CodifyResult> {
     const table = this.options.codeTable();
     let version = table === 'shipped' ? 0 : this.versions.get(table);
     if (version === undefined) this.versions.set(table as object, (version = ++this.lastVersion));
-    return this.call('codify', { input: { ...input, text: capLineLengths(input.text) } }, options, {
-      key: version,
-      load: () => payloadOf(table),
-    });
+    let builder = false;
+    const message = (): TablesMessage | Promise<TablesMessage> => {
+      let t = this.tables;
+      if (t?.version !== version) t = this.tables = { version };
+      if (t.payload) return t.payload;
+      if (t.building) return t.building;
+      builder = true;
+      t.building = new Promise((resolve) => (t.done = resolve));
+      return { build: table === 'shipped' ? 'shipped' : table.columns() };
+    };
+    const built = (payload: unknown) => {
+      const t = this.tables;
+      if (t?.version !== version) return;
+      t.payload = payload as CodeTablePayload;
+      t.done?.(t.payload);
+      if (table === 'shipped') adoptShippedCodeTable(t.payload.table);
+    };
+    try {
+      return await this.call<CodifyResult>('codify', { input: { ...input, text: capLineLengths(input.text) } }, options, {
+        key: version,
+        load: message,
+        built,
+      });
+    } catch (err) {
+      // Its builder failed before they were built: the threads waiting for the tables build them each.
+      const t = this.tables;
+      if (builder && t?.version === version && !t.payload) {
+        t.done?.({ build: table === 'shipped' ? 'shipped' : table.columns() });
+        this.tables = undefined;
+      }
+      throw err;
+    }
   }
 
   /** Terminates the threads (runtime shutdown). */
@@ -87,7 +121,7 @@ export class IsolatedEngine implements ClinicalEngine {
     return this.pool.close();
   }
 
-  private async call<T>(op: string, args: unknown, options?: EngineCallOptions, setup?: { key: unknown; load: () => unknown }): Promise<T> {
+  private async call<T>(op: string, args: unknown, options?: EngineCallOptions, setup?: RunOptions['setup']): Promise<T> {
     try {
       return await this.pool.run<T>(op, args, { timeoutMs: this.budgetMs, signal: options?.signal, setup, group: options?.group });
     } catch (err) {
