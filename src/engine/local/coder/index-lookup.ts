@@ -239,7 +239,9 @@ export function indexMentions(
       firm:
         compact(lower, together) &&
         ((titleStated && together.length >= 2) ||
-          (!code.path.loose && ((code.path.exact ?? 0) > 0 || (mainOnly && len >= 2)) && covers(lower, together))),
+          (!code.path.loose &&
+            ((code.path.exact ?? 0) > 0 || (mainOnly && len >= 2)) &&
+            (covers(lower, together) || adjacent(code.path.words)))),
       source: 'index',
       weight: 3 * code.path.score,
       score: Math.min(1, code.path.score / 3),
@@ -385,6 +387,12 @@ function covers(lower: readonly string[], words: readonly number[]): boolean {
   let content = 0;
   for (let i = a; i <= b; i++) if (/[a-z]/.test(lower[i]) && !FILLER.has(lower[i])) content++;
   return set.size * 2 >= content;
+}
+
+/** A main term and its subterm stated as one phrase, word after word ("heat stroke"): a name, wherever it stands. */
+function adjacent(words: readonly number[]): boolean {
+  const set = [...new Set(words)].sort((x, y) => x - y);
+  return set.length >= 2 && set[set.length - 1] - set[0] === set.length - 1;
 }
 
 /** Words that lie together: at most one other word that says something between the first and the last. */
