@@ -225,6 +225,37 @@ export const GUIDELINE_CASES: Case[] = [
   },
   // An acronym inclusion term ("PRES" at I67.83) is a word of its own.
   { rule: 'acronym inclusion term', note: 'Pre-operative visit for knee surgery.', must: [], mustNot: ['I67.83'] },
+  // An Index subterm "moderate or severe" is stated by either word.
+  {
+    rule: 'Index "or" subterm',
+    note: 'Stimulant use disorder is not suspected; cannabis use disorder, moderate.',
+    must: ['F12.20'],
+    mustNot: ['F12.10', 'F12.90'],
+    levels: ['balanced', 'high-quality'],
+  },
+  // I.B.13: "both eyes" is bilateral, never the "unspecified eye" code because the note says "eye".
+  {
+    rule: 'I.B.13 both eyes',
+    note: 'Cortical cataract in both eyes, age-related.',
+    must: ['H25.013'],
+    mustNot: ['H25.019'],
+    levels: ['balanced', 'high-quality'],
+  },
+  // A measure named after a condition is not the condition.
+  {
+    rule: 'stroke volume is a measure',
+    note: 'Cardiac output and stroke volume measured on the echo were within normal limits.',
+    must: [],
+    mustNot: ['I63.9'],
+  },
+  // A main term and its subterm stated as one phrase are a name, even in a long sentence.
+  {
+    rule: 'Index phrase in a long sentence',
+    note: 'After several months of morning stiffness and back pain she was referred and ankylosing spondylitis was confirmed by imaging.',
+    must: ['M45.9'],
+    mustNot: [],
+    levels: ['balanced', 'high-quality'],
+  },
   // I.A.12.b Excludes2 (M79.6 Excludes2 pain in joint): both are coded.
   {
     rule: 'I.A.12.b Excludes2 both coded',

@@ -18,7 +18,10 @@ interface TitleStem {
   without: boolean;
   /** "unspecified as to perforation": fits a note that says nothing of it */
   unstated?: boolean;
+  /** "unspecified eye": fits a note that states no side */
+  sideOpen?: boolean;
 }
+const SIDES = ['right', 'left', 'bilater', 'both'].flatMap((w) => wordStems(w));
 const titleCache = new Map<string, TitleStem[]>();
 
 /** The stems of a title, each marked when it follows "without" or "unspecified as to" (until the next comma). */
@@ -26,10 +29,14 @@ function titleStems(title: string): TitleStem[] {
   let out = titleCache.get(title);
   if (out) return out;
   out = [];
-  for (const clause of title.toLowerCase().split(',')) {
+  const clauses = title.toLowerCase().split(',');
+  for (let c = 0; c < clauses.length; c++) {
     let without = false;
     let unstated = false;
-    const words = clause.trim().split(/\s+/);
+    const words = clauses[c].trim().split(/\s+/);
+    // A later clause "unspecified eye", "unspecified side": what the note left open; its words
+    // fit only a note that states no side ("in both eyes" is not "unspecified eye").
+    const open = c > 0 && words[0] === 'unspecified' && words[1] !== 'as';
     for (let k = 0; k < words.length; k++) {
       const w = words[k];
       if (w === 'without') {
@@ -42,7 +49,8 @@ function titleStems(title: string): TitleStem[] {
         continue;
       }
       for (const stem of wordStems(w))
-        if (!out.some((o) => o.stem === stem)) out.push(unstated ? { stem, without, unstated } : { stem, without });
+        if (!out.some((o) => o.stem === stem))
+          out.push(unstated ? { stem, without, unstated } : open ? { stem, without, sideOpen: true } : { stem, without });
     }
   }
   if (titleCache.size < 100_000) titleCache.set(title, out);
@@ -57,8 +65,9 @@ function titleStems(title: string): TitleStem[] {
  */
 export function fitOf(title: string, stated: Stated): number {
   let s = 0;
-  for (const { stem, without, unstated } of titleStems(title)) {
+  for (const { stem, without, unstated, sideOpen } of titleStems(title)) {
     if (unstated) s += stated.present.has(stem) || stated.negated.has(stem) ? -1 : 1;
+    else if (sideOpen) s += stated.present.has(stem) && !SIDES.some((w) => stated.present.has(w)) ? 1 : 0;
     else if (without) {
       if (stated.negated.has(stem)) s += 1;
       else if (stated.present.has(stem)) s -= 1;

@@ -231,7 +231,9 @@ export function indexMentions(
     const firm =
       compact(lower, together) &&
       ((titleStated && together.length >= 2) ||
-        (!code.path.loose && ((code.path.exact ?? 0) > 0 || (mainOnly && len >= 2)) && covers(lower, together)));
+        (!code.path.loose &&
+          ((code.path.exact ?? 0) > 0 || (mainOnly && len >= 2)) &&
+          (covers(lower, together) || adjacent(code.path.words))));
     out.push({
       code: index,
       sentence: si,
@@ -424,6 +426,12 @@ function distinct(words: readonly number[]): number {
   let n = 0;
   for (let k = 0; k < words.length; k++) if (words.indexOf(words[k]) === k) n++;
   return n;
+}
+
+/** A main term and its subterm stated as one phrase, word after word ("heat stroke"): a name, wherever it stands. */
+function adjacent(words: readonly number[]): boolean {
+  const set = [...new Set(words)].sort((x, y) => x - y);
+  return set.length >= 2 && set[set.length - 1] - set[0] === set.length - 1;
 }
 
 /** Words that lie together: at most one other word that says something between the first and the last. */

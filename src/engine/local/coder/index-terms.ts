@@ -62,7 +62,7 @@ const stemsOf = (text: string) =>
     .filter((s) => !NEUTRAL.has(s));
 
 /** Reads one title: main terms (`main`) keep only their first comma part and its close variants. */
-export function readTitle(raw: string, main: boolean): TitleReading {
+export function readTitle(raw: string, main: boolean, coded = true): TitleReading {
   let t = raw
     .toLowerCase()
     .replace(/\([^)]*\)/g, ' ')
@@ -83,6 +83,8 @@ export function readTitle(raw: string, main: boolean): TitleReading {
   const variant = (p: string) => !/\s/.test(p) && p.slice(0, 3) === head.slice(0, 3);
   if (main) alts = [parts[0] ?? '', ...parts.slice(1).filter(variant)].map(stemsOf);
   else if (parts.length > 1 && parts.every((p) => !/\s/.test(p))) alts = parts.map(stemsOf);
+  // "moderate or severe" (F12.20): either word states it; an uncoded "healed or old" is read whole.
+  else if (coded && parts.length === 1 && /^[a-z-]+ or [a-z-]+$/.test(parts[0])) alts = parts[0].split(' or ').map(stemsOf);
   else alts = [stemsOf(parts.join(' '))];
   // Durations ("three-day", "2 weeks") say when, not what: a title of such words alone is not read.
   alts = alts.filter((a) => a.length > 0);
@@ -103,7 +105,7 @@ export function readingOf(it: IndexTabular, i: number): TitleReading {
     lastIt = it;
     lastCache = cache;
   }
-  return (lastCache[i] ??= readTitle(it.titleOf(i), it.level[i] === 0));
+  return (lastCache[i] ??= readTitle(it.titleOf(i), it.level[i] === 0, it.codeOf(i) !== ''));
 }
 
 const mainIndexes = new WeakMap<IndexTabular, { byStems: Map<string, number[]>; maxLen: number }>();

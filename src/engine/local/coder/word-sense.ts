@@ -9,7 +9,9 @@ const NOT_A_CONDITION = new Set(
   (
     'medication medications medicine clinic clinics education educator screening screen vaccine vaccines vaccination ' +
     'test tests testing panel team service services specialist center centre program programme protocol unit ' +
-    'ward nurse consult consultation society association foundation awareness prevention prophylaxis kit'
+    'ward nurse consult consultation society association foundation awareness prevention prophylaxis kit ' +
+    // A measure or a rating named after the condition: "stroke volume", "stroke risk", "pain score".
+    'volume risk scale score index rate workup work-up'
   ).split(' '),
 );
 const URINARY = /^(urinat|urine|micturi|void|pee)/;
