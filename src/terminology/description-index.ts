@@ -52,9 +52,11 @@ export class DescriptionIndex {
   /** the codes whose second rarest stem is s: secondCode from secondStart[s] */
   private readonly secondStart: Int32Array;
   private readonly secondCode: Int32Array;
+  private readonly source: DescriptionIndexParts;
 
   constructor(source: readonly string[] | DescriptionIndexParts) {
     const p = Array.isArray(source) ? build(source as readonly string[]) : (source as DescriptionIndexParts);
+    this.source = p;
     if (p.vocab) p.vocab.split('\n').forEach((stem, id) => this.vocab.set(stem, id));
     this.weights = p.weights;
     this.start = p.start;
@@ -72,23 +74,7 @@ export class DescriptionIndex {
 
   /** The index as posted to another thread (its arrays shared, not copied). */
   parts(): DescriptionIndexParts {
-    const { weights, start, stems, totalWeight, freeCount, rarestStart, rarestCode, rarestSecond, rarestWeight, rarestTotal } = this;
-    const vocab = [...this.vocab.keys()].join('\n');
-    return {
-      vocab,
-      weights,
-      start,
-      stems,
-      totalWeight,
-      freeCount,
-      rarestStart,
-      rarestCode,
-      rarestSecond,
-      rarestWeight,
-      rarestTotal,
-      secondStart: this.secondStart,
-      secondCode: this.secondCode,
-    };
+    return this.source;
   }
 
   stemId(stem: string): number | undefined {

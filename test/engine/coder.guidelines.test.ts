@@ -248,6 +248,9 @@ export const GUIDELINE_CASES: Case[] = [
     must: [],
     mustNot: ['I63.9'],
   },
+  // "on RA" after an oxygen reading is room air.
+  { rule: 'RA as room air', note: 'Saturating 96 % on RA, afebrile.', must: [], mustNot: ['M06.9'] },
+  { rule: 'RA as the disease', note: 'RA, on methotrexate for five years.', must: ['M06.9'], mustNot: [] },
   // A main term and its subterm stated as one phrase are a name, even in a long sentence.
   {
     rule: 'Index phrase in a long sentence',

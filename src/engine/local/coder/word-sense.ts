@@ -141,6 +141,10 @@ export function senseProblem(table: CodeTable, m: Mention, lower: readonly strin
   if (m.start === m.end && SIGN_NOUN.has(next) && !table.descriptionAt(m.code).toLowerCase().includes(span[0])) {
     return `"${span[0].toUpperCase()} ${next}" names the site of the ${next}, not the condition the abbreviation also stands for.`;
   }
+  // "SpO2 98% on RA", "saturating well on RA": room air, not rheumatoid arthritis.
+  if (span.length === 1 && span[0] === 'ra' && (prev === 'on' || lower.slice(Math.max(0, m.start - 3), m.start).includes('%'))) {
+    return '"RA" after an oxygen reading ("on RA") is room air, not rheumatoid arthritis.';
+  }
   // "pain medication", "diabetes education": the condition word names something else.
   if (m.end - m.start <= 1 && NOT_A_CONDITION.has(next)) {
     return `"${span.join(' ')} ${next}" names a ${next}, not the condition.`;
