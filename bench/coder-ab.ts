@@ -10,11 +10,12 @@
  *
  *   tsx bench/coder-ab.ts [--roots /tmp/base,.] [--runs 20] [--models fast,balanced,high-quality] [--dist] [--cpu-prof f]
  */
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
+import { note50k } from './lib/note-50k.js';
 import { pct } from './lib/stats.js';
 
 const { values } = parseArgs({
@@ -27,19 +28,6 @@ const { values } = parseArgs({
     'heap-prof': { type: 'string' },
   },
 });
-const NOTES_DIR = new URL('../../shared/data/codiesp/train/text_files_en/', import.meta.url).pathname;
-
-/** bench/codify-latency.ts's note: train documents joined in file order up to 51,200 bytes. */
-function note50k(): string {
-  let text = '';
-  for (const f of readdirSync(NOTES_DIR).sort()) {
-    text += readFileSync(join(NOTES_DIR, f), 'utf8') + '\n';
-    if (Buffer.byteLength(text) >= 51_200) break;
-  }
-  let out = text.slice(0, 51_200);
-  while (Buffer.byteLength(out) > 51_200) out = out.slice(0, -1);
-  return out;
-}
 
 type Codify = (table: unknown, text: string, model: string) => { final_code_assessments: unknown[] };
 const roots = values.roots.split(',').map((r) => resolve(r));

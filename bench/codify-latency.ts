@@ -13,7 +13,7 @@
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
@@ -32,12 +32,11 @@ import { BENCH_JWT_SECRET, benchHeaders, openBenchRuntime } from './lib/runtime.
 import { isMain, runStandalone } from './lib/standalone.js';
 import { pct } from './lib/stats.js';
 import type { BenchContext, BenchResult } from './lib/types.js';
+import { note50k } from './lib/note-50k.js';
 
 const DATA = new URL('../../shared/data/', import.meta.url).pathname;
 const CODES_FILE = process.env.ICD10CM_FILE ?? join(DATA, 'icd10cm/icd10cm-codes-2026.txt');
 const CATEGORIES_FILE = join(DATA, 'icd10cm/icd10cm-categories-April-1-2026.csv');
-const NOTES_DIR = join(DATA, 'codiesp/train/text_files_en');
-const NOTE_BYTES = 51_200;
 
 export interface CodifyLatencyOptions extends BenchContext, ServiceRssOptions {
   runs?: number;
@@ -49,21 +48,6 @@ export interface CodifyLatencyOptions extends BenchContext, ServiceRssOptions {
 }
 
 const ROOT = new URL('..', import.meta.url).pathname;
-
-function note50k(): string {
-  let text = '';
-  if (existsSync(NOTES_DIR)) {
-    for (const f of readdirSync(NOTES_DIR).sort()) {
-      text += readFileSync(join(NOTES_DIR, f), 'utf8') + '\n';
-      if (Buffer.byteLength(text) >= NOTE_BYTES) break;
-    }
-  } else {
-    text = 'Patient with hypertension and type 2 diabetes presents with cough and fever. Denies chest pain.\n'.repeat(600);
-  }
-  let out = text.slice(0, NOTE_BYTES);
-  while (Buffer.byteLength(out) > NOTE_BYTES) out = out.slice(0, -1);
-  return out;
-}
 
 const MB = 1024 * 1024;
 const ms0 = (n: number) => `${n.toFixed(0)} ms`;

@@ -10,7 +10,7 @@
 //
 // For a baseline from another commit: `git archive <commit> | tar -x -C /tmp/base`, link this
 // tree's node_modules into it, and run with --root /tmp/base. The notes always come from this tree.
-import { createWriteStream, existsSync, readdirSync, readFileSync } from 'node:fs';
+import { createWriteStream, existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -21,6 +21,7 @@ import { OFFICIAL_CASES } from '../test/engine/fixtures/official-guideline-cases
 import { FRESH } from '../test/engine/fixtures/fresh-visits.js';
 import { SHAPES } from '../test/engine/fixtures/visit-shapes.js';
 import { HELD_OUT, VISITS } from '../test/engine/fixtures/visits.js';
+import { note50k } from '../bench/lib/note-50k.js';
 import { readCodiEspSplit } from './lib/codiesp.js';
 import { CODIESP_DIR, ICD10_DIR } from './lib/full-table.js';
 
@@ -31,21 +32,8 @@ const { values, positionals } = parseArgs({
   options: { root: { type: 'string', default: '.' }, out: { type: 'string' }, compare: { type: 'boolean', default: false } },
 });
 
-/** The bench's 50 KB note (bench/codify-latency.ts): train documents joined in file order. */
-function note50k(): string {
-  const dir = join(CODIESP_DIR, 'train/text_files_en');
-  let text = '';
-  for (const f of readdirSync(dir).sort()) {
-    text += readFileSync(join(dir, f), 'utf8') + '\n';
-    if (Buffer.byteLength(text) >= 51_200) break;
-  }
-  let out = text.slice(0, 51_200);
-  while (Buffer.byteLength(out) > 51_200) out = out.slice(0, -1);
-  return out;
-}
-
 async function notes(): Promise<Array<[string, string]>> {
-  const out: Array<[string, string]> = [['bench-50kb', note50k()]];
+  const out: Array<[string, string]> = [['bench-50kb', note50k(join(CODIESP_DIR, 'train/text_files_en'))]];
   for (const v of [...VISITS, ...HELD_OUT, ...FRESH, ...SHAPES]) out.push([`visit:${v.name}`, v.transcript]);
   OFFICIAL_CASES.forEach((c, i) => out.push([`guideline:${i}:${c.rule}`, c.note]));
   HELD_APART_CASES.forEach((c, i) => out.push([`held-apart:${i}:${c.rule}`, c.note]));
