@@ -24,11 +24,10 @@ import { pipelineAdvanceJob } from './pipeline-advance.job.js';
  * (transcribed -> extracting: the thread and the extraction run), in one transaction: the run is
  * queued by the job that stored the visit, not by a pipeline-advance job that this one would
  * queue (a queue hop of its own: commit, NOTIFY, fetch). Each later transition is a
- * pipeline-advance job's. Run again (a crash,
- * an operator's retry of the failed event), it finds the row: a failed pipeline restarts the step
- * it failed at, and one left at `transcribed` (started by the release that queued its first
- * transition) has that job queued again; one still going is left to its jobs. 'continues': the
- * pipeline's last step ends the event (end-event.ts).
+ * pipeline-advance job's. Run again (a crash, an operator's retry of the failed event), it finds
+ * the row: a failed pipeline restarts the step it failed at, and one left at `transcribed`
+ * (started by the release that queued its first transition) has that job queued again; one still
+ * going is left to its jobs. 'continues': the pipeline's last step ends the event (end-event.ts).
  */
 export async function startPipeline(deps: Pick<AppDeps, 'pool' | 'boss'>, event: StoredInboundEvent): Promise<'continues'> {
   const data = encounterTranscriptData.parse(event.data);
