@@ -2,6 +2,7 @@ import { stemWords } from '../../../../terminology/text-normalize.js';
 import { type Candidate, type Candidates, dotted, sentenceAt } from '../candidate.js';
 import { completeCode, type Stated } from '../complete-code.js';
 import { refCover } from './tabular-excludes.js';
+import { notesUpOf } from './tabular-notes.js';
 
 /** The stems of the sentences holding a candidate, with the note's defaults (encounter, closed, displaced). */
 function statedAround(cands: Candidates, c: Candidate): Stated {
@@ -57,7 +58,7 @@ export function applyEtiologyPairs(cands: Candidates): void {
     }
   }
   for (const c of cands.finals()) {
-    for (const note of it.notesUp(dotted(c.code))) {
+    for (const note of notesUpOf(cands.ctx, c.code)) {
       if (note.kind !== 'ua' && note.kind !== 'cf') continue;
       for (const ref of note.refs) {
         const covers = refCover(ref);
@@ -87,7 +88,7 @@ export function etiologyPairs(cands: Candidates): Array<[Candidate, Candidate]> 
   const finals = cands.finals();
   const out: Array<[Candidate, Candidate]> = [];
   for (const c of finals) {
-    for (const note of it.notesUp(dotted(c.code))) {
+    for (const note of notesUpOf(cands.ctx, c.code)) {
       if (note.kind !== 'cf' && note.kind !== 'ua') continue;
       for (const ref of note.refs) {
         const covers = refCover(ref);

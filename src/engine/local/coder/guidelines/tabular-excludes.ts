@@ -1,14 +1,27 @@
 import { stemWords } from '../../../../terminology/text-normalize.js';
 import { type Candidate, type Candidates, dotted, sentenceAt } from '../candidate.js';
 import { fitOf, type Stated } from '../complete-code.js';
+import { notesUpOf } from './tabular-notes.js';
 
 /** Whether a Tabular reference ("M25.4-", "F10.2-", "E65", "R90-R93") covers an undotted code. */
 export function refCovers(ref: string, code: string): boolean {
   return refCover(ref)(code);
 }
 
+// The references' tests, read once per thread (the Tabular holds a bounded set of references).
+const covers = new Map<string, (code: string) => boolean>();
+
 /** refCovers for one reference, read once for the codes it is tried on. */
 export function refCover(ref: string): (code: string) => boolean {
+  let test = covers.get(ref);
+  if (!test) {
+    if (covers.size >= 20_000) covers.clear();
+    covers.set(ref, (test = readRef(ref)));
+  }
+  return test;
+}
+
+function readRef(ref: string): (code: string) => boolean {
   const range = /^([A-Z][0-9A-Z.]*)-([A-Z][0-9A-Z.]*)$/.exec(ref);
   if (range) {
     const lo = range[1].replace('.', '');
@@ -26,10 +39,9 @@ export function refCover(ref: string): (code: string) => boolean {
  * integral to a diagnosis.
  */
 export function excludesBetween(cands: Candidates, a: Candidate, b: Candidate, kind: 'x1' | 'x2'): boolean {
-  const it = cands.ctx.it;
-  if (!it) return false;
+  if (!cands.ctx.it) return false;
   const names = (x: Candidate, y: Candidate) =>
-    it.notesUp(dotted(x.code)).some((n) => n.kind === kind && n.refs.some((r) => refCovers(r, y.code)));
+    notesUpOf(cands.ctx, x.code).some((n) => n.kind === kind && n.refs.some((r) => refCovers(r, y.code)));
   return names(a, b) || names(b, a);
 }
 
@@ -66,7 +78,7 @@ export function applyTabularExcludes1(cands: Candidates): void {
   const { table } = cands.ctx;
   for (const a of cands.finals()) {
     if (!a.final) continue;
-    for (const note of it.notesUp(dotted(a.code))) {
+    for (const note of notesUpOf(cands.ctx, a.code)) {
       if (note.kind !== 'x1' || !a.final) continue;
       for (const ref of note.refs) {
         // The first final candidate the reference covers (cands.finals(), read in place).
