@@ -85,11 +85,6 @@ export class DescriptionIndex {
     return this.stems.subarray(this.start[code], this.start[code + 1]);
   }
 
-  /** Codes whose rarest required stem is `stemId` (each code is posted under exactly one), in row order. */
-  byRarestOf(stemId: number): Int32Array {
-    return this.rarestCode.subarray(this.rarestStart[stemId], this.rarestStart[stemId + 1]);
-  }
-
   /** Codes whose rarest required stem (or, when `wide`, second rarest) is among `stemIds`. */
   candidates(stemIds: Iterable<number>, wide: boolean): Set<number> {
     const out = new Set<number>();

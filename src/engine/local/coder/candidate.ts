@@ -74,7 +74,19 @@ export class Candidates {
 
   /** Final codes starting with any of `prefixes` (undotted). */
   finalsIn(...prefixes: string[]): Candidate[] {
-    return this.list.filter((c) => c.final && prefixes.some((p) => c.code.startsWith(p)));
+    // (Loops, not filter and some: the rules ask this for every candidate, and a closure per candidate adds up.)
+    const out: Candidate[] = [];
+    for (let i = 0; i < this.list.length; i++) {
+      const c = this.list[i];
+      if (!c.final) continue;
+      for (let k = 0; k < prefixes.length; k++) {
+        if (c.code.startsWith(prefixes[k])) {
+          out.push(c);
+          break;
+        }
+      }
+    }
+    return out;
   }
 
   /** Final codes the note states (a learned association is no statement a rule may build on). */

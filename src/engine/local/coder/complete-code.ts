@@ -4,7 +4,7 @@ import { wordStems } from '../../../terminology/text-normalize.js';
 /** What the note states around a mention, as the completion of a code reads it. */
 export interface Stated {
   /** stems the note states as present (with the defaults: encounter, closed, displaced) */
-  present: ReadonlySet<string>;
+  present: { has(stem: string): boolean };
   /** stems the note denies ("no dyskinesia") */
   negated: ReadonlySet<string>;
 }

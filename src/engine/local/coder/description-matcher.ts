@@ -52,18 +52,18 @@ export function matchDescriptions(
   if (cfg.wideCandidates) {
     for (const code of index.candidates(positions.keys(), true)) visit(code);
   } else {
+    // (The postings are read by place, not through a subarray view, an object per stem.)
+    const { rarestStart, rarestCode, rarestSecond, rarestWeight, rarestTotal } = index;
     for (const id of positions.keys()) {
-      const posted = index.byRarestOf(id);
-      const at = index.rarestStart[id];
-      for (let k = 0; k < posted.length; k++) {
+      for (let k = rarestStart[id]; k < rarestStart[id + 1]; k++) {
         // With every stem required, a code whose second stem the sentence lacks is settled by
         // its rarest's weight alone (visit reads the same figures): read beside the postings.
-        if (needAll && index.rarestSecond[at + k] >= 0 && !has(index.rarestSecond[at + k])) {
-          const covered = index.rarestWeight[at + k];
-          const total = index.rarestTotal[at + k];
+        if (needAll && rarestSecond[k] >= 0 && !has(rarestSecond[k])) {
+          const covered = rarestWeight[k];
+          const total = rarestTotal[k];
           if (total <= 0 || covered < cfg.minWeight || covered / total < cfg.minCoverage - 1e-6) continue;
         }
-        visit(posted[k]);
+        visit(rarestCode[k]);
       }
     }
   }

@@ -137,61 +137,50 @@ export function indexMentions(
   const { it } = note;
   const { byStems, maxLen } = mainTermsByStems(it);
   const clause = clausesOf(lower);
-  // Each stem of the sentence (its slot), and the positions of each, in the order first stated.
+  // Each stem of the sentence (its slot, in the order first stated), and each occurrence of a
+  // stem (its slot and word), in word order.
   const slots = new Map<string, number>();
   const allStems: string[] = [];
-  const allLists: number[][] = [];
   // The sentence's stems by number (stemNumbers), as numbered now: later numbers are read as stems.
   const { byNumber, ids } = stemNumbers(it);
   const known = ids.size;
   const numbered: number[] = [];
-  const put = (stem: string, number: number, w: number) => {
-    const k = slots.get(stem);
-    if (k !== undefined) allLists[k].push(w);
-    else {
-      slots.set(stem, allStems.length);
+  const occurrences = Occurrences.ready(2 * st.stems.length);
+  let negatedAny = false;
+  const put = (stem: string, number: number, w: number, denied: boolean) => {
+    let k = slots.get(stem);
+    if (k === undefined) {
+      slots.set(stem, (k = allStems.length));
       allStems.push(stem);
-      allLists.push([w]);
       // (A stem the note read unnumbered, -1 when the numbering was full, is looked up by name.)
       numbered.push(number < 0 ? (ids.get(stem) ?? -1) : number < byNumber.length ? byNumber[number] : -1);
     }
+    occurrences.add(k, w, denied);
   };
+  const negated = new Set<string>();
   for (let k = 0; k < st.stems.length; k++) {
     const stem = st.stems[k];
     const w = st.from[k];
-    put(stem, st.numbers[k], w);
+    const denied = assertions[w] === 'negated';
+    if (denied) {
+      negated.add(stem);
+      negatedAny = true;
+    }
+    put(stem, st.numbers[k], w, denied);
     // Laterality in words: a side is one side of a pair; "both" is bilateral (I.B.13).
-    if (stem === RIGHT || stem === LEFT) put(UNILATERAL, UNILATERAL_NUMBER, w);
-    if (stem === BOTH) put(BILATERAL, BILATERAL_NUMBER, w);
+    if (stem === RIGHT || stem === LEFT) put(UNILATERAL, UNILATERAL_NUMBER, w, denied);
+    if (stem === BOTH) put(BILATERAL, BILATERAL_NUMBER, w, denied);
   }
-  const negated = new Set<string>();
-  st.stems.forEach((s, k) => {
-    if (assertions[st.from[k]] === 'negated') negated.add(s);
-  });
   // A word the sentence denies never qualifies a condition it asserts ("reflux with esophagitis,
   // no bleeding" is not "with bleeding"); it answers a "without" subterm instead. A denied
   // condition keeps every word of its sentence (its code is discarded as negated whatever it is).
-  const isNegated = (w: number) => assertions[w] === 'negated';
-  const presentLists = negated.size ? allLists.map((list) => list.filter((w) => !isNegated(w))) : allLists;
-  const deniedLists = negated.size ? allLists.map((list) => list.filter(isNegated)) : undefined;
   const out: Mention[] = [];
   const taken = new Set<number>();
   forEachStemPhrase(st, byStems, maxLen, (mains, start, end, len) => {
     const anchor: number[] = [];
     for (let w = start; w <= end; w++) anchor.push(w);
-    const asserted = !isNegated(start);
-    const where = new Near(
-      slots,
-      allStems,
-      asserted ? presentLists : allLists,
-      clause,
-      start,
-      end,
-      window,
-      numbered,
-      known,
-      asserted ? deniedLists : undefined,
-    );
+    const asserted = assertions[start] !== 'negated';
+    const where = new Near(slots, allStems, occurrences, clause, start, end, window, numbered, known, asserted, asserted && negatedAny);
     let best: Path | undefined;
     for (let k = 0; k < mains.length; k++) {
       const main = mains[k];
@@ -204,8 +193,8 @@ export function indexMentions(
     const mainOnly = best.words.length <= anchor.length;
     const code = codeOf(note, where, best, 0);
     if (code === undefined) return;
-    const present = where.stems();
-    for (const d of note.defaults) present.add(d);
+    // The stems in reach and the defaults, read through the mention's reach (no set of them made).
+    const present = new InReachOrDefault(where, note.defaults);
     const stated: Stated = { present, negated };
     const completed = completeCode(note.table, code.code, stated);
     const newer = completed === undefined ? undefined : newerFit(note.table, completed, stated, (c) => it.inTabular(c));
@@ -275,6 +264,50 @@ function titleStemsOf(table: CodeTable, index: number): readonly string[] {
   return out;
 }
 
+/**
+ * The occurrences of a sentence's stems, in word order: each one's slot (its stem), word, and
+ * whether the sentence denies it. In buffers the thread reuses (one sentence is read at a time).
+ */
+class Occurrences {
+  private static current = new Occurrences(64);
+  slot: Int32Array;
+  word: Int32Array;
+  denied: Uint8Array;
+  size = 0;
+
+  private constructor(capacity: number) {
+    this.slot = new Int32Array(capacity);
+    this.word = new Int32Array(capacity);
+    this.denied = new Uint8Array(capacity);
+  }
+
+  /** The thread's buffers, emptied, for at most `most` occurrences. */
+  static ready(most: number): Occurrences {
+    if (Occurrences.current.slot.length < most) Occurrences.current = new Occurrences(Math.max(most, 2 * Occurrences.current.slot.length));
+    Occurrences.current.size = 0;
+    return Occurrences.current;
+  }
+
+  add(slot: number, word: number, denied: boolean): void {
+    this.slot[this.size] = slot;
+    this.word[this.size] = word;
+    this.denied[this.size] = denied ? 1 : 0;
+    this.size++;
+  }
+
+  /** The first occurrence at word `w` or after it (words are in order). */
+  firstFrom(w: number): number {
+    let lo = 0;
+    let hi = this.size;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (this.word[mid] < w) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+}
+
 /** The sentence's stems as one main term sees them: within `window` words of it, in its clause. */
 // Which numbered stems the mention being read has in reach: a stamp per stem, the mention's own
 // stamp new for each mention (one mention is read at a time).
@@ -292,29 +325,29 @@ class Near {
   /** the first position in reach where the sentence denies each stem, -1 when none */
   private readonly deniedAt: Int32Array | undefined;
 
-  /** the sentence's stems (`stems`, each at its slot) and the positions of each (`lists`), in the order the sentence states them */
+  /**
+   * The sentence's stems (`all`, each at its slot) and their occurrences in word order; `asserted`:
+   * the mention is not denied, so a denied occurrence never states a stem (it is read by
+   * deniedFirst, when `readDenied`).
+   */
   constructor(
     private readonly slots: ReadonlyMap<string, number>,
-    private readonly all: readonly string[],
-    lists: readonly number[][],
+    all: readonly string[],
+    occurrences: Occurrences,
     clause: Int32Array,
     start: number,
     end: number,
     window: number,
     numbered: readonly number[],
     private readonly known: number,
-    denied?: readonly number[][],
+    asserted: boolean,
+    readDenied: boolean,
   ) {
     const inClause = clause[start];
-    const inReach = (w: number) => clause[w] === inClause && w >= start - window && w <= end + window;
-    if (denied) {
+    if (readDenied) {
       if (deniedFirstAt.length < all.length) deniedFirstAt = new Int32Array(Math.max(all.length, 2 * deniedFirstAt.length));
       this.deniedAt = deniedFirstAt;
       this.deniedAt.fill(-1, 0, all.length);
-      for (let k = 0; k < all.length; k++) {
-        const w = denied[k].find(inReach);
-        if (w !== undefined) this.deniedAt[k] = w;
-      }
     }
     if (firstAt.length < all.length) firstAt = new Int32Array(Math.max(all.length, 2 * firstAt.length));
     this.at = firstAt;
@@ -324,15 +357,19 @@ class Near {
       stamp = 0;
     }
     this.stamp = ++stamp;
-    for (let k = 0; k < all.length; k++) {
-      const list = lists[k];
-      for (let n = 0; n < list.length; n++) {
-        const w = list[n];
-        if (clause[w] === inClause && w >= start - window && w <= end + window) {
-          this.at[k] = w;
-          if (numbered[k] >= 0 && numbered[k] < known) stamps[numbered[k]] = this.stamp;
-          break;
-        }
+    // In word order, so the first occurrence in reach of each stem is the first met.
+    const { slot, word, denied, size } = occurrences;
+    const last = end + window;
+    for (let j = occurrences.firstFrom(start - window); j < size; j++) {
+      const w = word[j];
+      if (w > last) break;
+      if (clause[w] !== inClause) continue;
+      const k = slot[j];
+      if (asserted && denied[j] === 1) {
+        if (this.deniedAt && this.deniedAt[k] < 0) this.deniedAt[k] = w;
+      } else if (this.at[k] < 0) {
+        this.at[k] = w;
+        if (numbered[k] >= 0 && numbered[k] < known) stamps[numbered[k]] = this.stamp;
       }
     }
   }
@@ -363,12 +400,17 @@ class Near {
     const k = this.slots.get(stem);
     return k === undefined || !this.deniedAt ? -1 : this.deniedAt[k];
   }
+}
 
-  /** The stems in reach, in the order the sentence states them. */
-  stems(): Set<string> {
-    const out = new Set<string>();
-    for (let k = 0; k < this.all.length; k++) if (this.at[k] >= 0) out.add(this.all[k]);
-    return out;
+/** What a mention's completion reads as stated: a stem in its reach, or a default of the note (encounter, closed, displaced). */
+class InReachOrDefault {
+  constructor(
+    private readonly where: Near,
+    private readonly defaults: readonly string[],
+  ) {}
+
+  has(stem: string): boolean {
+    return this.where.has(stem) || this.defaults.includes(stem);
   }
 }
 
@@ -468,8 +510,11 @@ function descend(
   if (depth > 8) return best;
   // (Indexed loops and concat, not for-of and spreads: this runs tens of thousands of times a
   // note, often before it is optimized, when each iterator would be an object.)
-  const children = reachableChildren(note, term);
-  for (let c = 0; c < children.length; c++) {
+  const reachable = reachableChildren(note, term);
+  // (Read in place: a list added meanwhile may move the buffer, never this list in the one read here.)
+  const children = reachable.items;
+  const last = reachable.to(term);
+  for (let c = reachable.from(term); c < last; c++) {
     const child = children[c];
     // Most subterms reached have one plain title whose first stem is out of reach: not stated,
     // known without reading the title (what matchTerm would answer).
@@ -521,8 +566,10 @@ function descend(
 function skipLevel(note: IndexNote, where: Near, child: number, from: Path, depth: number, best: Path): Path {
   const { it } = note;
   const refines = codeKeyOf(it, child);
-  const grandchildren = startingChildren(note, child);
-  for (let g = 0; g < grandchildren.length; g++) {
+  const starting = startingChildren(note, child);
+  const grandchildren = starting.items;
+  const last = starting.to(child);
+  for (let g = starting.from(child); g < last; g++) {
     const grandchild = grandchildren[g];
     const key = codeKeyOf(it, grandchild);
     if (key === 0 || !sameFourOf(it, grandchild, key, child, refines)) continue;
@@ -554,32 +601,50 @@ function unstatedPlain(it: IndexTabular, where: Near, i: number): boolean {
  * coded subterm with such a subterm below it (a level the note need not name), and bare connectors
  * and defaults. The others would be read and rejected every time the term is reached.
  */
-function reachableChildren(note: IndexNote, term: number): readonly number[] {
-  const hit = note.reachable.get(term);
-  if (hit) return hit;
+function reachableChildren(note: IndexNote, term: number): PerTerm {
+  const lists = note.reachable;
+  if (lists.has(term)) return lists;
   const { it } = note;
-  const out: number[] = [];
-  for (let child = term + 1; child < it.end[term]; child = it.end[child])
-    if (startsInNote(note, child) || (codeKeyOf(it, child) !== 0 && startingChildren(note, child).length > 0)) out.push(child);
-  const list = out.length ? out : NONE;
-  note.reachable.set(term, list);
-  return list;
+  let n = 0;
+  for (let child = term + 1; child < it.end[term]; child = it.end[child]) {
+    if (!startsInNote(note, child) && (codeKeyOf(it, child) === 0 || !startsAny(note, child))) continue;
+    if (n === reachScratch.length) reachScratch = grown(reachScratch);
+    reachScratch[n++] = child;
+  }
+  lists.set(term, reachScratch, n);
+  return lists;
 }
-
-/** No subterm (most terms' lists): one list for all. */
-const NONE: readonly number[] = Object.freeze([]);
 
 /** The subterms of `term` whose titles start with a stem of the note (or state nothing), in order. */
-function startingChildren(note: IndexNote, term: number): readonly number[] {
-  const hit = note.starting.get(term);
-  if (hit) return hit;
+function startingChildren(note: IndexNote, term: number): PerTerm {
+  const lists = note.starting;
+  if (lists.has(term)) return lists;
   const { it } = note;
-  const out: number[] = [];
-  for (let child = term + 1; child < it.end[term]; child = it.end[child]) if (startsInNote(note, child)) out.push(child);
-  const list = out.length ? out : NONE;
-  note.starting.set(term, list);
-  return list;
+  let n = 0;
+  for (let child = term + 1; child < it.end[term]; child = it.end[child]) {
+    if (!startsInNote(note, child)) continue;
+    if (n === startScratch.length) startScratch = grown(startScratch);
+    startScratch[n++] = child;
+  }
+  lists.set(term, startScratch, n);
+  return lists;
 }
+
+/** Whether a subterm of `term` starts with a stem of the note. */
+function startsAny(note: IndexNote, term: number): boolean {
+  const lists = startingChildren(note, term);
+  return lists.to(term) > lists.from(term);
+}
+
+// Where a term's list is gathered before it is added to the note's lists (PerTerm): one buffer
+// each, reused (the starting lists are found while a reachable one is gathered).
+let reachScratch = new Int32Array(256);
+let startScratch = new Int32Array(256);
+const grown = (a: Int32Array) => {
+  const out = new Int32Array(2 * a.length);
+  out.set(a);
+  return out;
+};
 
 function startsInNote(note: IndexNote, i: number): boolean {
   const f = firstStemOf(note.it, i);
