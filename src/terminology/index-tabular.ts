@@ -130,6 +130,12 @@ export class IndexTabular {
     return end <= start ? '' : this.text.slice(this.termAt[i] + start, this.termAt[i] + end);
   }
 
+  /** Whether term i's field k is empty, known without decoding it. */
+  private fieldEmpty(i: number, k: number): boolean {
+    const base = TERM_FIELDS * i;
+    return this.fieldEnd[base + k] <= (k === 0 ? 0 : this.fieldEnd[base + k - 1] + 1);
+  }
+
   /** Term i's title: "Effusion", "joint", "knee". */
   titleOf(i: number): string {
     return this.field(i, 0);
@@ -140,6 +146,11 @@ export class IndexTabular {
     return this.field(i, 1);
   }
 
+  /** Whether term i has nonessential modifiers (nemodOf(i) is not ''), without reading them. */
+  hasNemod(i: number): boolean {
+    return !this.fieldEmpty(i, 1);
+  }
+
   /** Term i's code as the Index writes it ("M25.46-"), or ''. */
   codeOf(i: number): string {
     return this.field(i, 2);
@@ -148,6 +159,11 @@ export class IndexTabular {
   /** Term i's `see` reference ("Effusion, pleura"), or ''. */
   seeOf(i: number): string {
     return this.field(i, 3);
+  }
+
+  /** Whether term i has a `see` reference (seeOf(i) is not ''), without reading it. */
+  hasSee(i: number): boolean {
+    return !this.fieldEmpty(i, 3);
   }
 
   /** Term i's `see also` reference, or ''. */

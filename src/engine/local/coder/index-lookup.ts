@@ -543,7 +543,7 @@ function descend(
       let next = descend(note, where, child, here, depth + 1);
       // A subterm that only says "see": its target's subterms count as its own ("Disease,
       // coronary (artery)" -> "Disease, heart, ischemic, atherosclerotic, with angina pectoris, unstable").
-      if (codeKeyOf(it, child) === 0 && it.seeOf(child) && depth < 6 && !/^(condition|category)\b/i.test(it.seeOf(child))) {
+      if (codeKeyOf(it, child) === 0 && depth < 6 && it.hasSee(child) && !/^(condition|category)\b/i.test(it.seeOf(child))) {
         const target = seeTarget(it, child);
         if (target !== undefined && target !== term) {
           const via = descend(note, where, target, { ...here, term: target }, depth + 2);
@@ -754,7 +754,7 @@ function codeOf(note: IndexNote, where: Near, path: Path, hops: number): { code:
   const { it } = note;
   const t = path.term;
   if (codeKeyOf(it, t) !== 0) return { code: it.codeOf(t), path };
-  if (it.seeOf(t) && hops < MAX_SEE_HOPS && !/^(condition|category)\b/i.test(it.seeOf(t))) {
+  if (hops < MAX_SEE_HOPS && it.hasSee(t) && !/^(condition|category)\b/i.test(it.seeOf(t))) {
     const target = seeTarget(it, t);
     if (target !== undefined) {
       const next = descend(note, where, target, { ...path, term: target }, it.level[target]) ?? { ...path, term: target };
@@ -785,7 +785,7 @@ const nemods = new WeakMap<IndexTabular, Map<number, string[]>>();
 
 /** Stems of term i's nonessential modifiers ("(artery) (vein)"), read on first use. */
 function nemodStems(it: IndexTabular, i: number): string[] {
-  if (!it.nemodOf(i)) return [];
+  if (!it.hasNemod(i)) return [];
   let cache = nemods.get(it);
   if (!cache) nemods.set(it, (cache = new Map()));
   let out = cache.get(i);
