@@ -10,6 +10,7 @@ import { applySubstanceUse } from './guidelines/substance-use.js';
 import { applyFeverChills } from './guidelines/fever.js';
 import { applyHistory } from './guidelines/history.js';
 import { applyIntegralSymptoms } from './guidelines/integral.js';
+import { applyPlannedVisits } from './guidelines/planned-visit.js';
 import { applyQualifiers } from './guidelines/qualifiers.js';
 import { applySequelae } from './guidelines/sequela.js';
 import { applyTobacco } from './guidelines/tobacco.js';
@@ -35,6 +36,7 @@ export function applyGuidelines(cands: Candidates, cfg: LevelConfig): void {
   applyIntegralSymptoms(cands);
   applyExcludes1(cands);
   applyTabularExcludes1(cands);
+  applyPlannedVisits(cands);
   applyExamEncounter(cands);
   sequenceEtiology(cands);
 }
