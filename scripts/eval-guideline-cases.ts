@@ -1,12 +1,13 @@
 // Scores the guideline cases written from the Official Guidelines at each level with the full FY2026
-// table: passes per failure class, must-have recall, and forbidden codes emitted. Three sets, reported
-// apart: the 49 tuned on (test/engine/fixtures/official-guideline-cases.ts) and two held-apart sets
-// (official-guideline-cases-held-apart.ts and -held-apart-2.ts), never tuned on.
-// `npm run eval:guidelines [-- --set tuned|held-apart|held-apart-2] [--verbose]`.
+// table: passes per failure class, must-have recall, and forbidden codes emitted. Four sets, reported
+// apart: the 49 tuned on (test/engine/fixtures/official-guideline-cases.ts) and three held-apart sets
+// (official-guideline-cases-held-apart.ts, -held-apart-2.ts and -held-apart-3.ts), never tuned on.
+// `npm run eval:guidelines [-- --set tuned|held-apart|held-apart-2|held-apart-3] [--verbose]`.
 import type { CodifyModel } from '../src/engine/engine.js';
 import { codifyText } from '../src/engine/local/coder/index.js';
 import { HELD_APART_CASES } from '../test/engine/fixtures/official-guideline-cases-held-apart.js';
 import { HELD_APART_2_CASES } from '../test/engine/fixtures/official-guideline-cases-held-apart-2.js';
+import { HELD_APART_3_CASES } from '../test/engine/fixtures/official-guideline-cases-held-apart-3.js';
 import { OFFICIAL_CASES, type OfficialCase } from '../test/engine/fixtures/official-guideline-cases.js';
 import { loadFullTable } from './lib/full-table.js';
 
@@ -17,6 +18,7 @@ const ALL_SETS: [string, string, OfficialCase[]][] = [
   ['tuned', `tuned (${OFFICIAL_CASES.length})`, OFFICIAL_CASES],
   ['held-apart', `held apart (${HELD_APART_CASES.length})`, HELD_APART_CASES],
   ['held-apart-2', `held apart 2 (${HELD_APART_2_CASES.length})`, HELD_APART_2_CASES],
+  ['held-apart-3', `held apart 3 (${HELD_APART_3_CASES.length})`, HELD_APART_3_CASES],
 ];
 const SETS = ALL_SETS.filter(([id]) => SET === 'all' || SET === id).map(([, name, cases]) => [name, cases] as const);
 
