@@ -305,6 +305,15 @@ export const GUIDELINE_CASES: Case[] = [
     mustNot: ['F11.20'],
     levels: ['balanced', 'high-quality'],
   },
+  // I.B.2: the chief complaint's "injury" is the fracture the X-ray shows; a see reference stays in
+  // its own main term ("Fracture, traumatic > malleolus: see Fracture, ankle").
+  {
+    rule: 'I.B.2 unspecified injury gives way to the specified one',
+    note: 'CHIEF COMPLAINT: Left ankle injury.\n\nRESULTS: X-ray shows a displaced fracture of the left lateral malleolus.\n\nASSESSMENT: Closed displaced fracture of the left lateral malleolus.',
+    must: ['S82.62XA'],
+    mustNot: ['S99.912A', 'M84.472A'],
+    levels: ['balanced', 'high-quality'],
+  },
   // A Tabular title the note states in its own parts, comma by comma.
   {
     rule: 'a title stated in its parts',

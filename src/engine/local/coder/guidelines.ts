@@ -14,6 +14,7 @@ import { applyPlannedVisits } from './guidelines/planned-visit.js';
 import { applyQualifiers } from './guidelines/qualifiers.js';
 import { applySequelae } from './guidelines/sequela.js';
 import { applyTobacco } from './guidelines/tobacco.js';
+import { applyUnspecifiedInjury } from './guidelines/unspecified-injury.js';
 import type { LevelConfig } from './levels.js';
 
 /**
@@ -33,6 +34,7 @@ export function applyGuidelines(cands: Candidates, cfg: LevelConfig): void {
   applyCombinations(cands);
   if (cfg.qualifiers) applyQualifiers(cands);
   applyFeverChills(cands);
+  applyUnspecifiedInjury(cands);
   applyIntegralSymptoms(cands);
   applyExcludes1(cands);
   applyTabularExcludes1(cands);

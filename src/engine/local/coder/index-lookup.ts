@@ -780,6 +780,10 @@ const seeTargets = new WeakMap<IndexTabular, Map<number, number | undefined>>();
 function seeTarget(it: IndexTabular, i: number): number | undefined {
   let cache = seeTargets.get(it);
   if (!cache) seeTargets.set(it, (cache = new Map()));
-  if (!cache.has(i)) cache.set(i, it.resolvePath(it.seeOf(i).replace(/\s+by site$/i, '')));
+  if (!cache.has(i)) {
+    let main = i;
+    while (main > 0 && it.level[main] > 0) main--;
+    cache.set(i, it.resolvePath(it.seeOf(i).replace(/\s+by site$/i, ''), main));
+  }
   return cache.get(i);
 }

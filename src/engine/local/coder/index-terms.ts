@@ -27,6 +27,9 @@ const NEUTRAL = new Set([
   'condition',
   'so',
   'stated',
+  // "lateral malleolus only": the note names the one part and says nothing of the others (the
+  // set holds stems: "onli" is the stem of "only").
+  'onli',
 ]);
 const CONNECTORS: Array<[RegExp, TitleReading['connector']]> = [
   [/^without\b/, 'without'],
