@@ -304,6 +304,28 @@ export const GUIDELINE_CASES: Case[] = [
     must: ['I69.391', 'R13.13'],
     mustNot: ['R13.10', 'I63.9'],
   },
+  // I.C.9.d: a sequela the Index reads in the note's words (Aphasia > following > cerebral
+  // infarction) is a residual deficit however long ago, never history without residual (Z86.73).
+  {
+    rule: 'I.C.9.d Index-read sequela is no history',
+    note: 'Mild aphasia following a cerebral infarction two years ago, in speech therapy.',
+    must: ['I69.320'],
+    mustNot: ['Z86.73', 'I63.9'],
+  },
+  {
+    rule: 'I.B.10 a sequela dated in a past year',
+    note: 'Dysarthria following a cerebral infarction in 2020.',
+    must: ['I69.322'],
+    mustNot: ['Z86.73'],
+  },
+  // I.C.5.b / Index: "Use, tobacco Z72.0"; "with dependence" (and "Smoker") is F17.
+  {
+    rule: 'I.C.5.b tobacco use, dependence denied',
+    note: 'Smokes a cigar now and then; she is not nicotine dependent.',
+    must: ['Z72.0'],
+    mustNot: ['F17.290', 'F17.200'],
+  },
+  { rule: 'Index: Use, tobacco', note: 'Pipe tobacco user on weekends.', must: ['Z72.0'], mustNot: ['F17.290'] },
 ];
 
 // Word sense: homonyms resolved from context; a title word alone makes no code.
