@@ -85,7 +85,9 @@ describe('openai engine: time-outs, retries and failures', () => {
 
   it('answers slower than OPENAI_TIMEOUT_MS: each call times out, then EngineUnavailableError', async () => {
     fake.script({ delayMs: 3000, content: 'late' }, { delayMs: 3000, content: 'late' });
-    const err = await failure((await engineWith({ OPENAI_TIMEOUT_MS: '200', OPENAI_MAX_RETRIES: '1' })).chat([{ role: 'user', content: 'hi' }]));
+    const err = await failure(
+      (await engineWith({ OPENAI_TIMEOUT_MS: '200', OPENAI_MAX_RETRIES: '1' })).chat([{ role: 'user', content: 'hi' }]),
+    );
     expect(err).toBeInstanceOf(EngineUnavailableError);
     expect((err as Error).message).toMatch(/timed out after 2 attempts/);
     expect(fake.requests).toHaveLength(2);
