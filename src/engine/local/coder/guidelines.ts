@@ -3,12 +3,14 @@ import { applyCombinations } from './guidelines/combination.js';
 import { applyDrugTherapy } from './guidelines/drugs.js';
 import { applyEtiologyPairs, sequenceEtiology } from './guidelines/etiology.js';
 import { applyExcludes1 } from './guidelines/excludes.js';
+import { sequenceExternalCauses } from './guidelines/external-cause-sequence.js';
 import { applyTabularExcludes1 } from './guidelines/tabular-excludes.js';
 import { applyAllergyStatus } from './guidelines/allergy-status.js';
 import { applyExamEncounter } from './guidelines/exam-encounter.js';
 import { applySubstanceUse } from './guidelines/substance-use.js';
 import { applyFeverChills } from './guidelines/fever.js';
 import { applyHistory } from './guidelines/history.js';
+import { applyImmunization } from './guidelines/immunization.js';
 import { applyIntegralSymptoms } from './guidelines/integral.js';
 import { applyPlannedVisits } from './guidelines/planned-visit.js';
 import { applyQualifiers } from './guidelines/qualifiers.js';
@@ -20,8 +22,8 @@ import type { LevelConfig } from './levels.js';
 /**
  * The ICD-10-CM Official Guidelines as rules over the candidate codes of one note, in the order a
  * coder applies them: what is current (history, tobacco, drugs), then combination codes, side and
- * acuity, symptoms integral to a diagnosis, the Excludes1 pairs, and last the sequence of
- * etiology and manifestation.
+ * acuity, symptoms integral to a diagnosis, the Excludes1 pairs, and last the sequence: etiology
+ * before manifestation, external causes after every other code.
  */
 export function applyGuidelines(cands: Candidates, cfg: LevelConfig): void {
   applyHistory(cands);
@@ -40,5 +42,7 @@ export function applyGuidelines(cands: Candidates, cfg: LevelConfig): void {
   applyTabularExcludes1(cands);
   applyPlannedVisits(cands);
   applyExamEncounter(cands);
+  applyImmunization(cands);
   sequenceEtiology(cands);
+  sequenceExternalCauses(cands);
 }
