@@ -16,6 +16,8 @@ import { applyTobacco } from './guidelines/tobacco.js';
 import { applyBmi } from './guidelines/bmi.js';
 import { applyUnspecifiedSiblings } from './guidelines/unspecified-sibling.js';
 import { applyVaccination } from './guidelines/vaccination.js';
+import { applyPlannedVisits } from './guidelines/planned-visit.js';
+import { applyUnspecifiedInjury } from './guidelines/unspecified-injury.js';
 import type { LevelConfig } from './levels.js';
 
 /**
@@ -36,6 +38,7 @@ export function applyGuidelines(cands: Candidates, cfg: LevelConfig): void {
   applyCombinations(cands);
   if (cfg.qualifiers) applyQualifiers(cands);
   applyFeverChills(cands);
+  applyUnspecifiedInjury(cands);
   applyIntegralSymptoms(cands);
   applyInjurySymptoms(cands);
   applyExcludes1(cands);
@@ -43,6 +46,7 @@ export function applyGuidelines(cands: Candidates, cfg: LevelConfig): void {
   applyUnspecifiedSiblings(cands);
   applyBmi(cands);
   applyVaccination(cands);
+  applyPlannedVisits(cands);
   applyExamEncounter(cands);
   sequenceEtiology(cands);
 }

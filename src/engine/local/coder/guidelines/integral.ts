@@ -82,6 +82,8 @@ const INTEGRAL: Array<[string[], string[]]> = [
     ['F410', 'F411', 'F419'],
     ['R450', 'R4582'],
   ],
+  // An injury (fracture, sprain, wound, contusion) swells, bruises, bleeds and hurts.
+  [['S'], ['R22', 'R233', 'R52', 'R58']],
 ];
 
 /** Drops symptom codes integral to a confirmed diagnosis in the same note, save an Excludes2 pair; says which one. */
