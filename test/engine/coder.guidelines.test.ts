@@ -351,6 +351,7 @@ export const GUIDELINE_CASES: Case[] = [
     must: ['Z82.49'],
     mustNot: ['I21.9'],
     levels: ['balanced', 'high-quality'],
+  },
   // I.C.19.a: the 7th character is the encounter's own; a follow-up the plan arranges is a later visit.
   {
     rule: 'I.C.19.a initial encounter, a later follow-up arranged',
