@@ -1,8 +1,4 @@
-import { keepYoungGenerationSmall } from './lib/young-generation.js';
-
-keepYoungGenerationSmall();
-// Loaded after: the young generation stays small while the service's modules load too.
-const { startServer } = await import('./server.js');
+import { startServer } from './server.js';
 
 // `npm start`: the service in the role ROLE names (server.ts has the boot and the shutdown).
 startServer().catch((err: unknown) => {

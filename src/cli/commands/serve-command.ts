@@ -1,5 +1,4 @@
 import { Option, type Command } from 'commander';
-import { keepYoungGenerationSmall } from '../../lib/young-generation.js';
 
 /** `clinigate serve [--role api|worker|all]`: the service, exactly as `npm start` runs it. */
 export function registerServe(program: Command): void {
@@ -11,7 +10,6 @@ export function registerServe(program: Command): void {
     .action(async (opts: { role?: 'api' | 'worker' | 'all' }) => {
       try {
         // Loaded here: the whole service graph is not needed for --help or the other commands.
-        keepYoungGenerationSmall();
         const { startServer } = await import('../../server.js');
         await startServer({ role: opts.role });
       } catch (err) {
