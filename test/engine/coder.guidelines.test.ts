@@ -266,6 +266,207 @@ export const GUIDELINE_CASES: Case[] = [
     must: ['M79.661', 'M25.561'],
     mustNot: [],
   },
+  // Coder-reviewed visits (issue 28, heldset): the general rules their failures showed.
+  {
+    rule: 'I.B.2 an unspecified code beside a specific one of the same subcategory',
+    note: 'Sore throat for two days. Rapid strep test positive.\n\nASSESSMENT: Streptococcal pharyngitis.',
+    must: ['J02.0'],
+    mustNot: ['J02.9'],
+    why: ['J02.9', /unspecified.*more specific J02\.0/],
+  },
+  {
+    rule: 'E66 use additional code for the BMI (I.B.14)',
+    note: 'VITALS: BMI is 32.4.\n\nASSESSMENT: Obesity, class 1. Diet and exercise plan.',
+    must: ['E66.811', 'Z68.32'],
+    mustNot: [],
+    levels: ['balanced', 'high-quality'],
+  },
+  {
+    rule: 'I.B.14 a BMI with no weight diagnosis is not coded',
+    note: 'VITALS: BMI is 31.4.\n\nASSESSMENT: Seasonal allergic rhinitis.',
+    must: [],
+    mustNot: ['Z68.31'],
+  },
+  {
+    rule: 'I.C.21.c.2 vaccines given at a well-child visit: Z23 beside Z00.129',
+    note: 'CHIEF COMPLAINT: 4-year well child check.\n\nPHYSICAL EXAM: Normal exam.\n\nPLAN: MMR and varicella vaccines given today.',
+    must: ['Z00.129', 'Z23'],
+    mustNot: [],
+  },
+  {
+    rule: 'I.C.21.c.2 a vaccine declined is no Z23',
+    note: 'Hypertension, stable. Influenza vaccine offered and declined.',
+    must: ['I10'],
+    mustNot: ['Z23'],
+  },
+  {
+    rule: 'Z77.22 a household member smokes; advice about smoking is no tobacco use',
+    note: 'The father smokes inside the house.\n\nASSESSMENT: Acute otitis media of the left ear.\n\nPLAN: Counsel on smoking outside the home.',
+    must: ['H66.92', 'Z77.22'],
+    mustNot: ['F17.200', 'F17.210', 'R50.9'],
+  },
+  {
+    rule: 'I.C.4.a.3 insulin, oral and injectable non-insulin drugs listed after "takes"',
+    note: 'Type 2 diabetes. The patient takes insulin glargine 24 units at night, metformin 500 mg twice a day and semaglutide 1 mg weekly.',
+    must: ['Z79.4', 'Z79.84', 'Z79.85'],
+    mustNot: [],
+  },
+  {
+    rule: 'I.C.5.b.1 dependence in sustained remission',
+    note: 'The patient had cocaine dependence and has been in sustained remission for 4 years.\n\nASSESSMENT: Cocaine dependence, in sustained remission.',
+    must: ['F14.21'],
+    mustNot: ['F14.20', 'F19.21'],
+  },
+  {
+    rule: 'I.B.4-5 signs of intoxication are part of it',
+    note: 'Slurred speech and an unsteady gait.\n\nASSESSMENT: Alcohol dependence with intoxication, uncomplicated.',
+    must: ['F10.220'],
+    mustNot: ['R47.81', 'R26.81', 'F10.229'],
+    levels: ['balanced', 'high-quality'],
+  },
+  {
+    rule: 'I.B.4-5 pain and effusion of the injured knee are part of the injury',
+    note: 'Pain in the right knee with an effusion after a soccer injury.\n\nASSESSMENT: Complex tear of the medial meniscus of the right knee, current injury.',
+    must: ['S83.231A'],
+    mustNot: ['M25.561', 'M25.461'],
+    levels: ['balanced', 'high-quality'],
+  },
+  {
+    rule: 'I.B.10 "healed" before its noun: the stiffness after a healed fracture is current, a sequela',
+    note: 'The patient broke the left wrist, a Colles fracture, 4 months ago.\n\nASSESSMENT: Stiffness of the left wrist, a late effect of the healed Colles fracture.',
+    must: ['M25.632', 'S52.532S'],
+    mustNot: ['M25.639', 'Z87.81'],
+    levels: ['balanced', 'high-quality'],
+  },
+  { rule: 'a well-healed surgical scar is no condition', note: 'Well-healed neck scar, no masses.', must: [], mustNot: ['L90.5'] },
+  {
+    rule: 'a symptom the note says is gone is not coded',
+    note: 'He took ibuprofen for a sore back last month; the back pain is gone. Essential hypertension, controlled.',
+    must: ['I10'],
+    mustNot: ['M54.9', 'Z79.1'],
+  },
+  {
+    rule: 'I.C.21.c.4 family history by the class the Index gives (History, family, cardiovascular)',
+    note: 'Atypical chest pain. His father had a heart attack at 52.',
+    must: ['Z82.49'],
+    mustNot: ['I21.9'],
+    levels: ['balanced', 'high-quality'],
+  },
+  // I.C.19.a: the 7th character is the encounter's own; a follow-up the plan arranges is a later visit.
+  {
+    rule: 'I.C.19.a initial encounter, a later follow-up arranged',
+    note: 'Twisted his ankle stepping off a curb this morning. X-ray: displaced fracture of the right fifth metatarsal. Walking boot applied; follow up with orthopedics in one week.',
+    must: ['S92.351A'],
+    mustNot: ['S92.351D'],
+    levels: ['balanced', 'high-quality'],
+  },
+  // I.B.5: swelling, bruising and bleeding are part of an injury; R29.6 is repeated falls, not one fall.
+  {
+    rule: 'I.B.5 swelling and bruising of an injury',
+    note: 'Right wrist sprain from a fall on the ice yesterday, with swelling and bruising of the wrist.',
+    must: ['S63.501A'],
+    mustNot: ['R22.31', 'R22.9', 'R23.3', 'R29.6'],
+  },
+  // IV.A: the reason for a later visit ("return in 10 days for suture removal") is not this one's.
+  {
+    rule: 'IV.A a later visit is not this encounter',
+    note: 'Laceration of the left forearm from a kitchen knife an hour ago, repaired with sutures. Return in 10 days for suture removal.',
+    must: ['S51.812A'],
+    mustNot: ['Z48.02'],
+    why: ['Z48.02', /arranges a later visit/],
+    levels: ['balanced', 'high-quality'],
+  },
+  // I.A.15 links "in" a condition from anywhere in the note; "in remission" is said of its own condition.
+  {
+    rule: 'I.A.15 "in remission" stays with its condition',
+    note: 'Assessment: Major depressive disorder, recurrent, severe. Opioid use disorder in remission on buprenorphine.',
+    must: ['F33.2'],
+    mustNot: ['F33.40'],
+  },
+  // The Index path stated whole, its words together: "Disorder, opioid use, moderate, in remission".
+  {
+    rule: 'Index path stated whole, use disorder in remission',
+    note: 'Opioid use disorder, moderate, in early remission.',
+    must: ['F11.21'],
+    mustNot: ['F11.20'],
+    levels: ['balanced', 'high-quality'],
+  },
+  // I.B.2: the chief complaint's "injury" is the fracture the X-ray shows; a see reference stays in
+  // its own main term ("Fracture, traumatic > malleolus: see Fracture, ankle").
+  {
+    rule: 'I.B.2 unspecified injury gives way to the specified one',
+    note: 'CHIEF COMPLAINT: Left ankle injury.\n\nRESULTS: X-ray shows a displaced fracture of the left lateral malleolus.\n\nASSESSMENT: Closed displaced fracture of the left lateral malleolus.',
+    must: ['S82.62XA'],
+    mustNot: ['S99.912A', 'M84.472A'],
+    levels: ['balanced', 'high-quality'],
+  },
+  // A Tabular title the note states in its own parts, comma by comma.
+  {
+    rule: 'a title stated in its parts',
+    note: 'Assessment: 1. Bipolar disorder, current episode depressed, moderate. 2. Insomnia.',
+    must: ['F31.32'],
+    mustNot: ['F31.9'],
+  },
+  // The encounter's words complete the 7th character from the whole note: they need not lie
+  // with the condition's words (Heat > stroke, T67.01-, not Stroke, I63.9).
+  {
+    rule: 'I.C.19.a encounter words apart from the condition',
+    note: 'Heat stroke during a marathon in July, initial encounter.',
+    must: ['T67.01XA'],
+    mustNot: ['I63.9'],
+  },
+  // Of two Index subterms stated alike, the one nearer its term ("stage 3b", not the "1" of "type 1").
+  {
+    rule: 'Index subterm nearer its term',
+    note: 'Type 1 diabetic with chronic kidney disease, stage 3b, on insulin.',
+    must: ['E10.22', 'N18.32'],
+    mustNot: ['N18.1'],
+  },
+  // FY2026 E11.A: "in remission" is not part of the title's "without complications".
+  {
+    rule: 'FY2026 E11.A in remission',
+    note: 'Her type 2 diabetes has been in remission since bariatric surgery.',
+    must: ['E11.A'],
+    mustNot: ['E11.9'],
+    levels: ['balanced', 'high-quality'],
+  },
+  // I.A.13: the Index's pair (G20.C with [F02.80]) replaces the subterm's own main term (Dementia, F03.90).
+  {
+    rule: 'I.A.13 Index pair replaces the main term of its subterm',
+    note: 'Parkinsonism with dementia, stable at home.',
+    must: ['G20.C', 'F02.80'],
+    mustNot: ['F03.90'],
+    why: ['F03.90', /Alphabetic Index codes Parkinsonism > \.\.\. > dementia as G20\.C with F02\.80/],
+  },
+  // I.A.16 "use additional code" with a range: the code of the range the sentence states (I69.391 -> R13.1-).
+  {
+    rule: 'I.A.16 use additional code from its range',
+    note: 'Pharyngeal phase dysphagia as a residual of the old cerebral infarction.',
+    must: ['I69.391', 'R13.13'],
+    mustNot: ['R13.10', 'I63.9'],
+  },
+  // I.C.9.d: a sequela the Index reads in the note's words (Aphasia > following > cerebral
+  // infarction) is a residual deficit however long ago, never history without residual (Z86.73).
+  {
+    rule: 'I.C.9.d Index-read sequela is no history',
+    note: 'Mild aphasia following a cerebral infarction two years ago, in speech therapy.',
+    must: ['I69.320'],
+    mustNot: ['Z86.73', 'I63.9'],
+  },
+  {
+    rule: 'I.B.10 a sequela dated in a past year',
+    note: 'Dysarthria following a cerebral infarction in 2020.',
+    must: ['I69.322'],
+    mustNot: ['Z86.73'],
+  },
+  // I.C.5.b / Index: "Use, tobacco Z72.0"; "with dependence" (and "Smoker") is F17.
+  {
+    rule: 'I.C.5.b tobacco use, dependence denied',
+    note: 'Smokes a cigar now and then; she is not nicotine dependent.',
+    must: ['Z72.0'],
+    mustNot: ['F17.290', 'F17.200'],
+  },
+  { rule: 'Index: Use, tobacco', note: 'Pipe tobacco user on weekends.', must: ['Z72.0'], mustNot: ['F17.290'] },
 ];
 
 // Word sense: homonyms resolved from context; a title word alone makes no code.

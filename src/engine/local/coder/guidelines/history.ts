@@ -1,7 +1,7 @@
 import type { IndexTabular } from '../../../../terminology/index-tabular.js';
 import { stemWords } from '../../../../terminology/text-normalize.js';
 import { triggersOf } from '../assertions.js';
-import { type Candidate, type Candidates, dotted } from '../candidate.js';
+import { type Candidate, type Candidates, dotted, SEQUELA_TITLE } from '../candidate.js';
 
 // The Tabular's chapter and block titles a history subterm may name instead of the condition
 // ("History, personal (of), disease or disorder (of), digestive system Z87.19"; "History, family
@@ -141,7 +141,10 @@ function historyCode(cands: Candidates, c: Candidate, family: boolean): string |
   };
   walk(root, { terms: [], stated: 0, cls: 0, code: '' }, 0);
   const top = Math.max(0, ...found.map((f) => f.stated));
-  if (top === 0) return undefined; // the condition's class alone ("disease or disorder", "digestive system") is a guess
+  // The condition's class alone ("disease or disorder", "digestive system") is a guess for the
+  // patient's own history; for a relative's it is how the Index classifies most of them
+  // ("History, family, disease or disorder, cardiovascular NEC Z82.49" for a father's heart attack).
+  if (top === 0 && !family) return undefined;
   const tied = found.filter((f) => f.stated === top);
   const refined = tied.filter(
     (f) => !tied.some((g) => g !== f && g.terms.length > f.terms.length && f.terms.every((t, k) => g.terms[k] === t)),
@@ -182,6 +185,8 @@ function applyHistoryOf(cands: Candidates): void {
   for (const c of cands.finals()) {
     const m = c.found?.mention;
     if (!m || c.origin === 'learned' || c.assertion !== 'present' || /^[ZVWXY]/.test(c.code)) continue;
+    // A sequela is current, however long ago its cause (I.B.10): "dysarthria following a cerebral infarction in 2020".
+    if (SEQUELA_TITLE.test(cands.ctx.table.descriptionAt(c.index))) continue;
     const words = sentences[m.sentence]?.words;
     if (!words) continue;
     // The condition the phrase names first ("history of kidney stones"), not an item further down
