@@ -1,6 +1,7 @@
 import type { Candidates } from './candidate.js';
 import { applyCombinations } from './guidelines/combination.js';
 import { applyDrugTherapy } from './guidelines/drugs.js';
+import { applyDrugTable, sequenceDrugTable } from './guidelines/drug-table.js';
 import { applyEtiologyPairs, sequenceEtiology } from './guidelines/etiology.js';
 import { applyExcludes1 } from './guidelines/excludes.js';
 import { applyTabularExcludes1 } from './guidelines/tabular-excludes.js';
@@ -9,6 +10,7 @@ import { applyExamEncounter } from './guidelines/exam-encounter.js';
 import { applySubstanceUse } from './guidelines/substance-use.js';
 import { applyFeverChills } from './guidelines/fever.js';
 import { applyHistory } from './guidelines/history.js';
+import { applyNeoplasmTable } from './guidelines/neoplasm-table.js';
 import { applyIntegralSymptoms } from './guidelines/integral.js';
 import { applyQualifiers } from './guidelines/qualifiers.js';
 import { applySequelae } from './guidelines/sequela.js';
@@ -22,6 +24,7 @@ import type { LevelConfig } from './levels.js';
  * etiology and manifestation.
  */
 export function applyGuidelines(cands: Candidates, cfg: LevelConfig): void {
+  applyNeoplasmTable(cands);
   applyHistory(cands);
   applySequelae(cands);
   applyTobacco(cands);
@@ -36,5 +39,7 @@ export function applyGuidelines(cands: Candidates, cfg: LevelConfig): void {
   applyExcludes1(cands);
   applyTabularExcludes1(cands);
   applyExamEncounter(cands);
+  applyDrugTable(cands);
   sequenceEtiology(cands);
+  sequenceDrugTable(cands);
 }
