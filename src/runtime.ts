@@ -52,7 +52,7 @@ export async function openRuntime(config: Config, databaseUrl: string, logger: L
     indexEagerly,
     load: options.codesInMemory,
   });
-  const engine = options.engine?.(codeTables) ?? createEngine(config, { codeTable: () => codeTables.inForce(), logger });
+  const engine = options.engine?.(codeTables) ?? (await createEngine(config, { codeTable: () => codeTables.inForce(), logger }));
   const notifications = new NotificationHub(databaseUrl, ALL_CHANNELS, logger);
   await notifications.start();
   const audit = new AuditWriter(pool, logger);

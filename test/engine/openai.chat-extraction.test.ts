@@ -22,7 +22,7 @@ let engine: ClinicalEngine;
 
 beforeAll(async () => {
   fake = await startFakeOpenAI();
-  engine = createEngine(parseConfig(openaiEnv(fake)), { codeTable: () => table, logger: createLogger('error', { silent: true }) });
+  engine = await createEngine(parseConfig(openaiEnv(fake)), { codeTable: () => table, logger: createLogger('error', { silent: true }) });
 });
 afterAll(() => fake.close());
 beforeEach(() => {

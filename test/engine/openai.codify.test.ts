@@ -29,7 +29,7 @@ let engine: ClinicalEngine;
 beforeAll(async () => {
   fake = await startFakeOpenAI();
   const env = openaiEnv(fake, { OPENAI_MODEL_FAST: 'small-model', OPENAI_MODEL_HIGH_QUALITY: 'large-model' });
-  engine = createEngine(parseConfig(env), { codeTable: () => table, logger: createLogger('error', { silent: true }) });
+  engine = await createEngine(parseConfig(env), { codeTable: () => table, logger: createLogger('error', { silent: true }) });
 });
 afterAll(() => fake.close());
 beforeEach(() => {

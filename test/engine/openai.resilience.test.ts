@@ -38,7 +38,7 @@ function capturedLogger() {
 
 let fake: FakeOpenAI;
 let log: ReturnType<typeof capturedLogger>;
-const engineWith = (env: Record<string, string> = {}, target: { url: string } = fake): ClinicalEngine =>
+const engineWith = (env: Record<string, string> = {}, target: { url: string } = fake): Promise<ClinicalEngine> =>
   createEngine(parseConfig(openaiEnv(target, env)), { codeTable: () => table, logger: log.logger });
 
 beforeAll(async () => {
@@ -60,7 +60,7 @@ const failure = (p: Promise<unknown>) =>
 describe('openai engine: time-outs, retries and failures', () => {
   it('429 with Retry-After: waits as asked, then succeeds', async () => {
     fake.script({ status: 429, headers: { 'retry-after': '1' } }, { content: 'The patient reports a cough.' });
-    const out = await engineWith().chat([{ role: 'user', content: TRANSCRIPT }]);
+    const out = await (await engineWith()).chat([{ role: 'user', content: TRANSCRIPT }]);
     expect(out.message.content).toBe('The patient reports a cough.');
     expect(fake.requests).toHaveLength(2);
     // Retry-After: 1 second, not the 0.5 s default backoff (a lower bound, not a speed check).
@@ -70,14 +70,14 @@ describe('openai engine: time-outs, retries and failures', () => {
 
   it('500 then success: backs off and retries', async () => {
     fake.script({ status: 500 }, { status: 503 }, { content: JSON.stringify(SOAP) });
-    const out = await engineWith().extractNote(TRANSCRIPT, 'SOAP');
+    const out = await (await engineWith()).extractNote(TRANSCRIPT, 'SOAP');
     expect(out.content).toEqual(SOAP);
     expect(fake.requests).toHaveLength(3);
   });
 
   it('keeps failing with 5xx: EngineUnavailableError after OPENAI_MAX_RETRIES retries', async () => {
     fake.script({ status: 502 }, { status: 502 });
-    const err = await failure(engineWith({ OPENAI_MAX_RETRIES: '1' }).codify({ text: NOTE, model: 'balanced' }));
+    const err = await failure((await engineWith({ OPENAI_MAX_RETRIES: '1' })).codify({ text: NOTE, model: 'balanced' }));
     expect(err).toBeInstanceOf(EngineUnavailableError);
     expect((err as Error).message).toBe('OpenAI-compatible endpoint answered HTTP 502 after 2 attempts');
     expect(fake.requests).toHaveLength(2);
@@ -85,21 +85,23 @@ describe('openai engine: time-outs, retries and failures', () => {
 
   it('answers slower than OPENAI_TIMEOUT_MS: each call times out, then EngineUnavailableError', async () => {
     fake.script({ delayMs: 3000, content: 'late' }, { delayMs: 3000, content: 'late' });
-    const err = await failure(engineWith({ OPENAI_TIMEOUT_MS: '200', OPENAI_MAX_RETRIES: '1' }).chat([{ role: 'user', content: 'hi' }]));
+    const err = await failure(
+      (await engineWith({ OPENAI_TIMEOUT_MS: '200', OPENAI_MAX_RETRIES: '1' })).chat([{ role: 'user', content: 'hi' }]),
+    );
     expect(err).toBeInstanceOf(EngineUnavailableError);
     expect((err as Error).message).toMatch(/timed out after 2 attempts/);
     expect(fake.requests).toHaveLength(2);
   });
 
   it('unreachable endpoint: EngineUnavailableError', async () => {
-    const err = await failure(engineWith({ OPENAI_MAX_RETRIES: '1' }, await unreachable()).extractNote(TRANSCRIPT, 'SOAP'));
+    const err = await failure((await engineWith({ OPENAI_MAX_RETRIES: '1' }, await unreachable())).extractNote(TRANSCRIPT, 'SOAP'));
     expect(err).toBeInstanceOf(EngineUnavailableError);
     expect((err as Error).message).toMatch(/unreachable \(ECONNREFUSED\) after 2 attempts/);
   });
 
   it('a client error (401) is not retried', async () => {
     fake.script({ status: 401 }, { content: 'never asked' });
-    const err = await failure(engineWith().chat([{ role: 'user', content: 'hi' }]));
+    const err = await failure((await engineWith()).chat([{ role: 'user', content: 'hi' }]));
     expect(err).toBeInstanceOf(EngineUnavailableError);
     expect((err as Error).message).toBe('OpenAI-compatible endpoint answered HTTP 401');
     expect(fake.requests).toHaveLength(1);
@@ -107,7 +109,7 @@ describe('openai engine: time-outs, retries and failures', () => {
 
   it('a Retry-After longer than 30 s is not awaited: unavailable now', async () => {
     fake.script({ status: 429, headers: { 'retry-after': '3600' } });
-    const err = await failure(engineWith().chat([{ role: 'user', content: 'hi' }]));
+    const err = await failure((await engineWith()).chat([{ role: 'user', content: 'hi' }]));
     expect(err).toBeInstanceOf(EngineUnavailableError);
     expect(fake.requests).toHaveLength(1);
   });
@@ -116,7 +118,7 @@ describe('openai engine: time-outs, retries and failures', () => {
     fake.script({ status: 429, headers: { 'retry-after': '20' } });
     const controller = new AbortController();
     const pending = failure(
-      engineWith({ ENGINE_FALLBACK: 'local' }).chat([{ role: 'user', content: 'hi' }], { signal: controller.signal }),
+      (await engineWith({ ENGINE_FALLBACK: 'local' })).chat([{ role: 'user', content: 'hi' }], { signal: controller.signal }),
     );
     await new Promise((r) => setTimeout(r, 200));
     controller.abort(new Error('Cancelled'));
@@ -128,9 +130,9 @@ describe('openai engine: time-outs, retries and failures', () => {
 
   it('no PHI in the logs of retries, misfits and failures', async () => {
     fake.script({ status: 500 }, { content: `not json about ${PHI}` }, { content: `${PHI} still not json` });
-    await failure(engineWith().extractNote(TRANSCRIPT, 'SOAP'));
+    await failure((await engineWith()).extractNote(TRANSCRIPT, 'SOAP'));
     fake.script({ status: 503 }, { status: 503 }, { status: 503 });
-    await failure(engineWith({ ENGINE_FALLBACK: 'local' }).codify({ text: NOTE, model: 'balanced' }));
+    await failure((await engineWith({ ENGINE_FALLBACK: 'local' })).codify({ text: NOTE, model: 'balanced' }));
     expect(log.lines.length).toBeGreaterThan(2);
     expect(log.lines.join('\n')).not.toContain(PHI);
   });
@@ -138,7 +140,7 @@ describe('openai engine: time-outs, retries and failures', () => {
 
 describe('ENGINE_FALLBACK=local', () => {
   it('answers with the local engine when the endpoint is unreachable, and logs the fallback without PHI', async () => {
-    const engine = engineWith({ ENGINE_FALLBACK: 'local', OPENAI_MAX_RETRIES: '0' }, await unreachable());
+    const engine = await engineWith({ ENGINE_FALLBACK: 'local', OPENAI_MAX_RETRIES: '0' }, await unreachable());
     expect(engine).toBeInstanceOf(FallbackEngine);
     const out = await engine.codify({ text: NOTE, model: 'balanced' });
     expect(out.final_code_assessments.map((a) => a.code)).toEqual(['I10']);
@@ -155,13 +157,13 @@ describe('ENGINE_FALLBACK=local', () => {
 
   it('does not fall back when the endpoint answers but the answer does not fit', async () => {
     fake.script({ content: 'nope' }, { content: 'still nope' });
-    const err = await failure(engineWith({ ENGINE_FALLBACK: 'local' }).extractNote(TRANSCRIPT, 'SOAP'));
+    const err = await failure((await engineWith({ ENGINE_FALLBACK: 'local' })).extractNote(TRANSCRIPT, 'SOAP'));
     expect(err).toBeInstanceOf(EngineAnswerError);
   });
 
   it('uses the endpoint when it works', async () => {
     fake.script({ content: 'From the endpoint.' });
-    const out = await engineWith({ ENGINE_FALLBACK: 'local' }).chat([{ role: 'user', content: 'hi' }]);
+    const out = await (await engineWith({ ENGINE_FALLBACK: 'local' })).chat([{ role: 'user', content: 'hi' }]);
     expect(out.message.content).toBe('From the endpoint.');
   });
 });

@@ -1,16 +1,21 @@
 import { createRequire } from 'node:module';
-import winkNLP, { type ItemSentence, type WinkMethods } from 'wink-nlp';
-import model from 'wink-eng-lite-web-model';
+import type { ItemSentence, Model, WinkMethods } from 'wink-nlp';
 
 /**
- * The NLP toolkit, loaded once on first use (the wink model takes ~100 ms to load).
+ * The NLP toolkit, loaded once on first use (the wink model takes ~100 ms to load): wink and its
+ * model are required only then, so a thread that only codes or chats never holds the model
+ * (~5 MB of heap a thread; issue 28, the service's RSS).
  * Natural's Porter stemmer is loaded by its own path: natural's index pulls in storage
  * back-ends that call dotenv (reading the app's .env and printing to stdout) and takes ~1 s.
  */
 let nlp: WinkMethods | undefined;
 
 export function getNlp(): WinkMethods {
-  nlp ??= winkNLP(model, ['sbd', 'negation', 'pos']);
+  if (!nlp) {
+    const require = createRequire(import.meta.url);
+    const winkNLP = require('wink-nlp') as typeof import('wink-nlp').default;
+    nlp = winkNLP(require('wink-eng-lite-web-model') as Model, ['sbd', 'negation', 'pos']);
+  }
   return nlp;
 }
 
