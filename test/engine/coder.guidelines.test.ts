@@ -266,6 +266,66 @@ export const GUIDELINE_CASES: Case[] = [
     must: ['M79.661', 'M25.561'],
     mustNot: [],
   },
+  // The encounter's words complete the 7th character from the whole note: they need not lie
+  // with the condition's words (Heat > stroke, T67.01-, not Stroke, I63.9).
+  {
+    rule: 'I.C.19.a encounter words apart from the condition',
+    note: 'Heat stroke during a marathon in July, initial encounter.',
+    must: ['T67.01XA'],
+    mustNot: ['I63.9'],
+  },
+  // Of two Index subterms stated alike, the one nearer its term ("stage 3b", not the "1" of "type 1").
+  {
+    rule: 'Index subterm nearer its term',
+    note: 'Type 1 diabetic with chronic kidney disease, stage 3b, on insulin.',
+    must: ['E10.22', 'N18.32'],
+    mustNot: ['N18.1'],
+  },
+  // FY2026 E11.A: "in remission" is not part of the title's "without complications".
+  {
+    rule: 'FY2026 E11.A in remission',
+    note: 'Her type 2 diabetes has been in remission since bariatric surgery.',
+    must: ['E11.A'],
+    mustNot: ['E11.9'],
+    levels: ['balanced', 'high-quality'],
+  },
+  // I.A.13: the Index's pair (G20.C with [F02.80]) replaces the subterm's own main term (Dementia, F03.90).
+  {
+    rule: 'I.A.13 Index pair replaces the main term of its subterm',
+    note: 'Parkinsonism with dementia, stable at home.',
+    must: ['G20.C', 'F02.80'],
+    mustNot: ['F03.90'],
+    why: ['F03.90', /Alphabetic Index codes Parkinsonism > \.\.\. > dementia as G20\.C with F02\.80/],
+  },
+  // I.A.16 "use additional code" with a range: the code of the range the sentence states (I69.391 -> R13.1-).
+  {
+    rule: 'I.A.16 use additional code from its range',
+    note: 'Pharyngeal phase dysphagia as a residual of the old cerebral infarction.',
+    must: ['I69.391', 'R13.13'],
+    mustNot: ['R13.10', 'I63.9'],
+  },
+  // I.C.9.d: a sequela the Index reads in the note's words (Aphasia > following > cerebral
+  // infarction) is a residual deficit however long ago, never history without residual (Z86.73).
+  {
+    rule: 'I.C.9.d Index-read sequela is no history',
+    note: 'Mild aphasia following a cerebral infarction two years ago, in speech therapy.',
+    must: ['I69.320'],
+    mustNot: ['Z86.73', 'I63.9'],
+  },
+  {
+    rule: 'I.B.10 a sequela dated in a past year',
+    note: 'Dysarthria following a cerebral infarction in 2020.',
+    must: ['I69.322'],
+    mustNot: ['Z86.73'],
+  },
+  // I.C.5.b / Index: "Use, tobacco Z72.0"; "with dependence" (and "Smoker") is F17.
+  {
+    rule: 'I.C.5.b tobacco use, dependence denied',
+    note: 'Smokes a cigar now and then; she is not nicotine dependent.',
+    must: ['Z72.0'],
+    mustNot: ['F17.290', 'F17.200'],
+  },
+  { rule: 'Index: Use, tobacco', note: 'Pipe tobacco user on weekends.', must: ['Z72.0'], mustNot: ['F17.290'] },
 ];
 
 // Word sense: homonyms resolved from context; a title word alone makes no code.

@@ -5,6 +5,9 @@ import type { Assertion } from './assertions.js';
 import type { Sentence } from './sentence-split.js';
 import type { Found } from './select.js';
 
+/** A title that names a sequela ("Aphasia following cerebral infarction", 7th character S): current, however long ago its cause (I.B.10). */
+export const SEQUELA_TITLE = /\b(following|sequela)\b/i;
+
 /** A span of the input text (UTF-16 offsets, end exclusive). */
 export interface Span {
   start: number;

@@ -43,6 +43,9 @@ function titleStems(title: string): TitleStem[] {
         without = true;
         continue;
       }
+      // "without cholecystitis with obstruction", "without complications in remission" (E11.A):
+      // a later "with" or "in" states something again.
+      if (w === 'with' || w === 'in') without = false;
       if (w === 'unspecified' && words[k + 1] === 'as' && words[k + 2] === 'to') {
         unstated = true;
         k += 2;

@@ -220,7 +220,9 @@ export function indexMentions(
     const titleWords: number[] = [];
     let titleStated = true;
     for (const stem of titleStemsOf(note.table, index)) {
-      if (NEUTRAL_TITLE.has(stem)) continue;
+      // The encounter's words ("initial", "sequela") complete the code from the whole note: they
+      // need not lie with the condition's words ("heat stroke while working, initial visit").
+      if (NEUTRAL_TITLE.has(stem) || note.defaults.includes(stem)) continue;
       if (where.has(stem)) titleWords.push(where.first(stem));
       else if (!present.has(stem)) titleStated = false;
     }
@@ -505,13 +507,26 @@ function descend(
           if (via && (!next || via.score > next.score)) next = via;
         }
       }
-      if (next && next.score > best.score) best = next;
+      if (next && (next.score > best.score || (next.score === best.score && best !== from && nearer(next, best, from)))) best = next;
       continue;
     }
     if (m || reading.connector || inherited || codeKeyOf(it, child) === 0) continue;
     best = skipLevel(note, where, child, from, depth, best);
   }
   return best;
+}
+
+/**
+ * Of two subterm paths that state as much, the one whose own words lie nearer the term they
+ * refine: "type 2 diabetic with chronic kidney disease, stage 4" is "stage 4", not "stage 2".
+ */
+function nearer(a: Path, b: Path, from: Path): boolean {
+  const distance = (p: Path) => {
+    let d = 0;
+    for (let k = from.words.length; k < p.words.length; k++) d += Math.abs(p.words[k] - highest(from.words));
+    return d;
+  };
+  return distance(a) < distance(b);
 }
 
 /**

@@ -3,7 +3,7 @@ import type { CodeTable } from '../../../terminology/code-table.js';
 import { stemWords } from '../../../terminology/text-normalize.js';
 import { featuresOf, isFirm, probability, type FeatureContext } from './acceptance.js';
 import { confidenceOf } from './assessment.js';
-import { Candidates, dotted, type Candidate, type NoteContext } from './candidate.js';
+import { Candidates, dotted, SEQUELA_TITLE, type Candidate, type NoteContext } from './candidate.js';
 import { assertWords, assertionOf } from './assertions.js';
 import { matchDescriptions } from './description-matcher.js';
 import { evidenceOf } from './evidence.js';
@@ -247,7 +247,7 @@ function addFound(cands: Candidates, f: Found, occurrences: number): void {
     confidence: 0,
   };
   // A sequela ("following cerebral infarction", 7th character S) is current, however long ago its cause (I.B.10).
-  if (c.assertion === 'historical' && /\b(following|sequela)\b/i.test(table.descriptionAt(index))) c.assertion = 'present';
+  if (c.assertion === 'historical' && SEQUELA_TITLE.test(table.descriptionAt(index))) c.assertion = 'present';
   if (f.discard) c.why = `Discarded: word sense. ${f.discard}`;
   else if (c.assertion === 'uncertain' && inpatient) {
     c.final = true;

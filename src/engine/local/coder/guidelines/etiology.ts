@@ -1,6 +1,7 @@
 import { stemWords } from '../../../../terminology/text-normalize.js';
 import { type Candidate, type Candidates, dotted, sentenceAt } from '../candidate.js';
-import { completeCode, type Stated } from '../complete-code.js';
+import { assertWords } from '../assertions.js';
+import { completeCode, fitOf, type Stated } from '../complete-code.js';
 import { refCover } from './tabular-excludes.js';
 
 /** The stems of the sentences holding a candidate, with the note's defaults (encounter, closed, displaced). */
@@ -12,6 +13,14 @@ function statedAround(cands: Candidates, c: Candidate): Stated {
   }
   return { present, negated: new Set() };
 }
+
+/** A title's first comma part, lower case, without its nonessential modifiers: "Dementia, in, ..." -> "dementia". */
+const readTitleHead = (title: string) =>
+  title
+    .split(',')[0]
+    .replace(/\([^)]*\)/g, ' ')
+    .trim()
+    .toLowerCase();
 
 /**
  * The etiology/manifestation convention (I.A.13) and "use additional code" (I.A.16), before the
@@ -31,28 +40,31 @@ export function applyEtiologyPairs(cands: Candidates): void {
     if (!brackets) continue;
     let main = term!;
     while (main > 0 && it.level[main] > 0) main--;
-    const mainCode = it.codeOf(main).replace(/[.-]/g, '');
+    // The codes the pair now says: the main term's own ("Parkinsonism" G20), and the code the
+    // bracketed subterm's words have as a main term of their own ("Parkinsonism > dementia
+    // [F02.80]": "Dementia" F03.90, also its "see also").
+    const wholes = [main, ...it.mainTerms(readTitleHead(it.titleOf(term!))), ...it.mainTerms(readTitleHead(it.seeAlsoOf(term!)))]
+      .map((t) => it.codeOf(t).replace(/[.-]/g, ''))
+      .filter((code, k, all) => code && all.indexOf(code) === k);
+    const path = main === term ? it.titleOf(main) : `${it.titleOf(main)} > ... > ${it.titleOf(term!)}`;
     for (const m of brackets.split(' ')) {
       const index = completeCode(table, m, statedAround(cands, c));
       if (index === undefined) continue;
       const made = cands.assign(
         table.codeAt(index),
-        `manifestation code the Alphabetic Index gives in brackets with ${dotted(c.code)} (${main === term ? it.titleOf(main) : `${it.titleOf(main)} > ... > ${it.titleOf(term!)}`}); sequenced after it (I.A.13)`,
+        `manifestation code the Alphabetic Index gives in brackets with ${dotted(c.code)} (${path}); sequenced after it (I.A.13)`,
         [c],
       );
-      if (!made || !mainCode) continue;
-      // The main term's own code ("Dementia" F03.90) read from the same words is what the pair now says.
-      for (const f of cands.finalsIn(mainCode)) {
+      if (!made || wholes.length === 0) continue;
+      // Those codes read from the same sentence are what the pair now says.
+      for (const f of cands.finalsIn(...wholes)) {
         if (
           f === made ||
           f === c ||
           !f.spans.some((s) => c.spans.some((o) => sentenceAt(cands.ctx, s.start, s.end) === sentenceAt(cands.ctx, o.start, o.end)))
         )
           continue;
-        cands.discard(
-          f,
-          `Discarded: the Alphabetic Index codes this ${it.titleOf(main)} as ${dotted(c.code)} with ${dotted(made.code)} (I.A.13).`,
-        );
+        cands.discard(f, `Discarded: the Alphabetic Index codes ${path} as ${dotted(c.code)} with ${dotted(made.code)} (I.A.13).`);
       }
     }
   }
@@ -64,16 +76,75 @@ export function applyEtiologyPairs(cands: Candidates): void {
         const other = cands.list.find(
           (o) => !o.final && o.assertion === 'present' && o.origin !== 'learned' && o.found?.lessSpecificThan === c.index && covers(o.code),
         );
-        if (!other) continue;
-        cands.assign(
-          other.code,
-          `${dotted(c.code)} says "${note.kind === 'ua' ? 'use additional code' : 'code first'}: ${note.text}" and the note states it (I.A.13, I.A.16)`,
-          [],
-          other.spans,
-        );
+        if (other) {
+          cands.assign(
+            other.code,
+            `${dotted(c.code)} says "${note.kind === 'ua' ? 'use additional code' : 'code first'}: ${note.text}" and the note states it (I.A.13, I.A.16)`,
+            [],
+            other.spans,
+          );
+          continue;
+        }
+        if (note.kind !== 'ua' || cands.list.some((o) => o.final && covers(o.code))) continue;
+        const added = statedInRange(cands, c, ref);
+        if (added !== undefined)
+          cands.assign(
+            table.codeAt(added),
+            `${dotted(c.code)} says "use additional code: ${note.text}" and its sentence states which (I.A.16)`,
+            [c],
+          );
       }
     }
   }
+}
+
+// Title words that tell no code of a range from another.
+const NEUTRAL_RANGE = new Set(stemWords(['other', 'unspecified', 'specified', 'not', 'elsewhere', 'classified']).stems);
+const MAX_RANGE = 40;
+
+/**
+ * The code of a "use additional code" range (one category's "R13.11-R13.19", or "N18.1-N18.6")
+ * that the sentence of `c` states: the billable code whose title has the most words that tell it
+ * from the others of the range ("oropharyngeal" of "Dysphagia, oropharyngeal phase"; "4" of
+ * "Chronic kidney disease, stage 4"), when one has more than every other and its title fits the
+ * sentence; undefined otherwise (the type or stage is not stated).
+ */
+function statedInRange(cands: Candidates, c: Candidate, ref: string): number | undefined {
+  const { table } = cands.ctx;
+  const lo = ref.split('-')[0].replace('.', '');
+  if (lo.length < 3) return undefined;
+  const covers = refCover(ref);
+  const rows = table.descendantsOf(lo.slice(0, 3)).filter((r) => r.billable && covers(r.code.replace('.', '')));
+  if (rows.length < 2 || rows.length > MAX_RANGE) return undefined;
+  const titles = rows.map((r) => new Set(stemWords(r.description.toLowerCase().split(/[\s,()]+/)).stems));
+  const stated = presentAround(cands, c);
+  const telling = (stem: string) => !NEUTRAL_RANGE.has(stem) && titles.some((t) => !t.has(stem));
+  let best = -1;
+  let bestCount = 0;
+  let tie = false;
+  titles.forEach((t, k) => {
+    let n = 0;
+    for (const stem of t) if (stated.present.has(stem) && telling(stem)) n++;
+    if (n > bestCount) [best, bestCount, tie] = [k, n, false];
+    else if (n === bestCount && n > 0) tie = true;
+  });
+  if (best < 0 || tie || fitOf(rows[best].description, stated) <= 0) return undefined;
+  return table.indexOf(rows[best].code);
+}
+
+/** The stems the sentences holding a candidate state as present (a denied word states nothing). */
+function presentAround(cands: Candidates, c: Candidate): Stated {
+  const present = new Set<string>();
+  for (const span of c.spans) {
+    const s = sentenceAt(cands.ctx, span.start, span.end);
+    if (!s) continue;
+    const st = stemWords(s.words);
+    const assertions = assertWords(s.words);
+    st.stems.forEach((stem, k) => {
+      if (assertions[st.from[k]] === 'present') present.add(stem);
+    });
+  }
+  return { present, negated: new Set() };
 }
 
 /**

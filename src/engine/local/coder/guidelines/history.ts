@@ -1,7 +1,7 @@
 import type { IndexTabular } from '../../../../terminology/index-tabular.js';
 import { stemWords } from '../../../../terminology/text-normalize.js';
 import { triggersOf } from '../assertions.js';
-import { type Candidate, type Candidates, dotted } from '../candidate.js';
+import { type Candidate, type Candidates, dotted, SEQUELA_TITLE } from '../candidate.js';
 
 // The Tabular's chapter and block titles a history subterm may name instead of the condition
 // ("History, personal (of), disease or disorder (of), digestive system Z87.19"; "History, family
@@ -182,6 +182,8 @@ function applyHistoryOf(cands: Candidates): void {
   for (const c of cands.finals()) {
     const m = c.found?.mention;
     if (!m || c.origin === 'learned' || c.assertion !== 'present' || /^[ZVWXY]/.test(c.code)) continue;
+    // A sequela is current, however long ago its cause (I.B.10): "dysarthria following a cerebral infarction in 2020".
+    if (SEQUELA_TITLE.test(cands.ctx.table.descriptionAt(c.index))) continue;
     const words = sentences[m.sentence]?.words;
     if (!words) continue;
     // The condition the phrase names first ("history of kidney stones"), not an item further down

@@ -40,6 +40,17 @@ export function applySequelae(cands: Candidates): void {
       );
     for (const d of deficits) sequelaCode(cands, cause, d, stemWords(sentence.words).stems, named);
   }
+  // A sequela the note states in its own words, read by the Index ("Aphasia > following > cerebral
+  // infarction I69.320"), is a residual deficit as well, however long ago its cause: the history
+  // without residual deficits (Z86.73) does not hold, and the cause in its sentence is not current.
+  for (const made of cands.finalsIn('I69')) {
+    if (made.origin === 'learned' || made.origin === 'rule') continue;
+    const sentence = sentenceAt(cands.ctx, made.spans[0].start, made.spans[0].end);
+    const cause = cands
+      .finalsIn('I6')
+      .find((c) => CEREBROVASCULAR.test(c.code) && c.spans.some((s) => sentenceAt(cands.ctx, s.start, s.end) === sentence));
+    done(cands, made, cause);
+  }
 }
 
 function sequelaCode(cands: Candidates, cause: Candidate, deficit: Candidate, sentenceStems: string[], named: boolean): void {
@@ -82,13 +93,13 @@ function sequelaCode(cands: Candidates, cause: Candidate, deficit: Candidate, se
  * Z86.73 is history without residual deficits (I.C.9.d.3): a coded sequela says otherwise. The
  * cause named only as the origin of the residual is not a current stroke (I.C.9.d.2).
  */
-function done(cands: Candidates, made: Candidate, cause: Candidate): void {
+function done(cands: Candidates, made: Candidate, cause: Candidate | undefined): void {
   for (const h of cands.finalsIn('Z8673'))
     cands.discard(
       h,
       `Discarded: the note states residual deficits of the cerebrovascular disease, coded ${dotted(made.code)} (I.C.9.d.3).`,
     );
-  cands.discard(cause, `Discarded: named as the cause of a residual deficit, coded ${dotted(made.code)} (I.C.9.d.2).`);
+  if (cause) cands.discard(cause, `Discarded: named as the cause of a residual deficit, coded ${dotted(made.code)} (I.C.9.d.2).`);
 }
 
 const stemCache = new Map<string, string[]>();

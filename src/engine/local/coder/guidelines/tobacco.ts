@@ -14,6 +14,8 @@ const TRIGGERS = new Set(
   ),
 );
 const DEPENDENCE = /^(dependence|dependent|addiction|addicted)$/;
+const USE = /^(use|uses|user|users|using)$/;
+const SMOKER = /^(smoker|smokes|smoking)$/;
 
 /**
  * Tobacco (I.C.5.b.10, Z72.0 Excludes1 F17): smoking is nicotine dependence (F17.2x, cigarettes
@@ -49,14 +51,21 @@ export function applyTobacco(cands: Candidates): void {
       propose('Z87.891', 'former tobacco use is personal history of nicotine dependence (Z87.891)', spans, 2);
       continue;
     }
-    if (lower.some((w) => CHEW.test(w))) propose('F17.220', 'chewing tobacco is nicotine dependence, chewing tobacco (F17.220)', spans, 4);
+    // The Index: "Use, tobacco Z72.0; with dependence, see Dependence, drug, nicotine"; "Smoker,
+    // see Dependence". Use the note calls no dependence (denied, or a product's "use" and no
+    // smoker or dependence word) is Z72.0.
+    const dependence = lower.map((w, i) => i).filter((i) => DEPENDENCE.test(lower[i]));
+    const denied = dependence.length > 0 && dependence.every((i) => asserted[i] === 'negated');
+    const useOnly = dependence.length === 0 && lower.some((w) => USE.test(w)) && !lower.some((w) => SMOKER.test(w));
+    if (denied || useOnly) propose('Z72.0', 'tobacco use without dependence (Index: Use, tobacco, Z72.0)', spans, denied ? 6 : 1);
+    else if (lower.some((w) => CHEW.test(w)))
+      propose('F17.220', 'chewing tobacco is nicotine dependence, chewing tobacco (F17.220)', spans, 4);
     else if (lower.some((w) => CIGARETTE.test(w)))
       propose('F17.210', 'a cigarette smoker is coded as nicotine dependence, cigarettes (F17.210)', spans, 5);
     else if (lower.some((w) => VAPE.test(w)))
       propose('F17.290', 'other tobacco products are nicotine dependence, other tobacco product (F17.290)', spans, 4);
-    else if (lower.some((w) => /^(smoker|smokes|smoking)$/.test(w)) || lower.some((w) => DEPENDENCE.test(w))) {
+    else if (lower.some((w) => SMOKER.test(w)) || dependence.length > 0)
       propose('F17.200', 'a smoker is coded as nicotine dependence (Index: Smoker, see Dependence, drug, nicotine; F17.200)', spans, 3);
-    } else if (lower.includes('tobacco') && lower.includes('use')) propose('Z72.0', 'tobacco use without dependence (Z72.0)', spans, 1);
   }
   const chosen = status as { code: string; rule: string; spans: Span[] } | undefined;
   const made = chosen ? cands.assign(chosen.code, chosen.rule, [], chosen.spans) : undefined;
