@@ -39,7 +39,6 @@ export class TermRows {
   readonly end: Int32Array;
   private readonly rowAt: Int32Array;
   private readonly fieldEnd: Uint16Array;
-  private byName: Map<string, number[]> | undefined;
 
   constructor(
     private readonly text: SharedText,
@@ -97,25 +96,14 @@ export class TermRows {
     return -1;
   }
 
-  /** Main terms by each of their names, lower case: the title and, for "A, B" titles, each comma part. */
-  mainTerms(name: string): readonly number[] {
-    return this.names.get(name) ?? [];
-  }
-
-  /** Every main-term name and its rows, built on first use (this thread's own). */
-  get names(): Map<string, number[]> {
-    if (this.byName) return this.byName;
-    this.byName = new Map();
-    for (let i = 0; i < this.size; i++) {
-      if (this.level[i] !== 0) continue;
+  /** Main terms titled `name` (lower case), whole or as one of its comma parts: a scan, for the rare `see` reference. */
+  mainTerms(name: string): number[] {
+    const out: number[] = [];
+    for (let i = 0; i < this.size; i = this.end[i]) {
       const title = this.titleOf(i).toLowerCase();
-      for (const name of new Set([title, ...title.split(/,\s*/)])) {
-        const list = this.byName.get(name) ?? [];
-        list.push(i);
-        this.byName.set(name, list);
-      }
+      if (title === name || (title.includes(',') && title.split(/,\s*/).includes(name))) out.push(i);
     }
-    return this.byName;
+    return out;
   }
 
   /** The row a `see` reference names ("Naproxen", "Neoplasm, intestine, large"), by its path of titles. */

@@ -53,7 +53,7 @@ export function codifyText(table: CodeTable, text: string, model: CodifyModel, o
   const artifacts = options.artifacts === undefined ? ARTIFACTS : options.artifacts;
   const it = options.indexTabular === undefined ? shippedIndexTabular() : options.indexTabular;
   const tables = options.termTables === undefined ? shippedTermTables() : options.termTables;
-  const cands = codifyCandidates(table, text, model, artifacts, undefined, it ?? undefined, tables ?? undefined);
+  const cands = codifyCandidates(table, text, model, artifacts, undefined, it ?? undefined, tables);
   const finals: CodeAssessment[] = [];
   const discarded: CodeAssessment[] = [];
   for (const c of cands.list) {
@@ -94,7 +94,7 @@ export function codifyCandidates(
   artifacts: CoderArtifacts | null,
   observe?: Observer,
   it: IndexTabular | undefined = shippedIndexTabular(),
-  tables: TermTables | undefined = shippedTermTables(),
+  tables: TermTables | null = shippedTermTables(),
 ): Candidates {
   const cfg = LEVELS[model];
   const lex = compiledLexicon(table);
@@ -102,7 +102,7 @@ export function codifyCandidates(
   const learned = artifacts && cfg.learned ? compiledLearned(table, artifacts.lexicon, cfg.learnedMinPrecision) : undefined;
   const sentences = splitSentences(blankHeadings(text));
   const defaults = encounterDefaults(text);
-  const ctx: NoteContext = { table, text, sentences, inpatient: isInpatient(sentences), it, tables, defaults };
+  const ctx: NoteContext = { table, text, sentences, inpatient: isInpatient(sentences), it, tables: tables ?? undefined, defaults };
   const sources = new Map<number, Set<string>>();
   const senseDropped: Found[] = [];
   const found: Found[] = [];

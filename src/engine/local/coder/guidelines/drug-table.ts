@@ -58,27 +58,29 @@ const KEYS = new Set(
 const keyed = (lower: readonly string[]) =>
   lower.some((w) => KEYS.has(w) || w.startsWith('underdos') || INDUCED.test(w) || ASSAULT.test(w) || SELF_HARM.test(w));
 
-/** Names of the table's main terms, by their first word: [the name's words, its rows]. */
-interface Names {
-  byFirst: Map<string, Array<[string[], number[]]>>;
-}
-const namesCache = new WeakMap<TermRows, Names>();
+/**
+ * The substances' names, lower case, each to its first row (the title and its comma parts), built
+ * once per thread: one map of strings to numbers, no object per name (the service's RSS).
+ */
+const namesCache = new WeakMap<TermRows, Map<string, number>>();
 
-function namesOf(drugs: TermRows): Names {
+function namesOf(drugs: TermRows): Map<string, number> {
   let n = namesCache.get(drugs);
   if (n) return n;
-  n = { byFirst: new Map() };
-  for (const [name, rows] of drugs.names) {
-    const words = name.replace(/\s+nec$/, '').split(/\s+/);
-    // A name of one short word ("tea", "gas") or a bare class word is too loose to read in a note.
-    if ((words.length === 1 && words[0].length < 5) || NOT_SUBSTANCES.has(name)) continue;
+  n = new Map();
+  for (let i = 0; i < drugs.size; i = drugs.end[i]) {
     // "Tablets", "Drug NEC": an unspecified drug (T50.90-) names no substance.
-    if (rows.every((r) => drugs.cellOf(r, 0).startsWith('T50.90'))) continue;
-    const list = n.byFirst.get(words[0]) ?? [];
-    list.push([words, rows]);
-    n.byFirst.set(words[0], list);
+    if (drugs.cellOf(i, 0).startsWith('T50.90')) continue;
+    const title = drugs
+      .titleOf(i)
+      .toLowerCase()
+      .replace(/\s+nec$/, '');
+    for (const name of new Set([title, ...title.split(/,\s*/)])) {
+      // A name of one short word ("tea", "gas") or a word of any note ("blood") is too loose to read.
+      if ((!name.includes(' ') && name.length < 5) || NOT_SUBSTANCES.has(name) || n.has(name)) continue;
+      n.set(name, i);
+    }
   }
-  for (const list of n.byFirst.values()) list.sort((a, b) => b[0].length - a[0].length);
   namesCache.set(drugs, n);
   return n;
 }
@@ -91,9 +93,9 @@ interface Substance {
   end: number;
 }
 
-/** Phrases of up to four words that start at word i, lower case. */
+/** The phrase of n words that starts at word i, lower case. */
 function phraseAt(lower: readonly string[], i: number, n: number): string {
-  return lower.slice(i, i + n).join(' ');
+  return n === 1 ? lower[i] : lower.slice(i, i + n).join(' ');
 }
 
 function matches(lower: readonly string[], re: RegExp): number[] {
@@ -103,21 +105,18 @@ function matches(lower: readonly string[], re: RegExp): number[] {
   return out;
 }
 
-/** The substances a sentence names (longest name first at each word), with "-induced" words split. */
+/** The substances a sentence names (the longest name at each word, up to four words), with "-induced" words split. */
 function substancesIn(drugs: TermRows, s: Sentence, si: number): Substance[] {
-  const { byFirst } = namesOf(drugs);
+  const names = namesOf(drugs);
   const out: Substance[] = [];
   const lower = s.lower;
   for (let i = 0; i < lower.length; i++) {
-    const w = INDUCED.exec(lower[i])?.[1] ?? lower[i];
-    const list = byFirst.get(w);
-    if (!list) continue;
-    for (const [words, rows] of list) {
-      let ok = true;
-      for (let k = 1; k < words.length && ok; k++) ok = lower[i + k] === words[k];
-      if (!ok) continue;
-      out.push({ row: rows[0], sentence: si, start: i, end: i + words.length - 1 });
-      i += words.length - 1;
+    for (let n = Math.min(4, lower.length - i); n >= 1; n--) {
+      const phrase = n === 1 ? (INDUCED.exec(lower[i])?.[1] ?? lower[i]) : phraseAt(lower, i, n);
+      const row = names.get(phrase);
+      if (row === undefined) continue;
+      out.push({ row, sentence: si, start: i, end: i + n - 1 });
+      i += n - 1;
       break;
     }
   }

@@ -122,9 +122,9 @@ const SITE_ADJECTIVES: Record<string, string> = {
   biliary: 'biliary',
 };
 
-/** Site names of the table's rows, by their first word: [the name's words, the row]. */
-const sitesCache = new WeakMap<TermRows, Map<string, Array<[string[], number]>>>();
-function sitesOf(rows: TermRows): Map<string, Array<[string[], number]>> {
+/** Site names of the table's rows, lower case, each to its rows (one number, or several in an array), built once per thread. */
+const sitesCache = new WeakMap<TermRows, Map<string, number | number[]>>();
+function sitesOf(rows: TermRows): Map<string, number | number[]> {
   let out = sitesCache.get(rows);
   if (out) return out;
   out = new Map();
@@ -137,11 +137,9 @@ function sitesOf(rows: TermRows): Map<string, Array<[string[], number]>> {
       .replace(/\s+nec$/, '')
       .split(/,\s*/);
     for (const name of [parts[0], ...parts.slice(1).filter((p) => !/\s/.test(p) && p.slice(0, 3) === parts[0].slice(0, 3))]) {
-      const words = name.split(/\s+/).filter(Boolean);
-      if (!words.length || (words.length === 1 && words[0].length < 3)) continue;
-      const list = out.get(words[0]) ?? [];
-      list.push([words, i]);
-      out.set(words[0], list);
+      if (name.length < 3) continue;
+      const had = out.get(name);
+      out.set(name, had === undefined ? i : typeof had === 'number' ? [had, i] : [...had, i]);
     }
   }
   sitesCache.set(rows, out);
@@ -153,15 +151,16 @@ function siteIn(rows: TermRows, words: readonly string[]): number | undefined {
   const sites = sitesOf(rows);
   const hits = new Map<number, Set<number>>();
   for (let i = 0; i < words.length; i++) {
-    const w = words[i];
-    for (const cand of [w, w.replace(/s$/, ''), SITE_ADJECTIVES[w] ?? w]) {
-      for (const [name, row] of sites.get(cand) ?? []) {
-        let ok = true;
-        for (let k = 1; k < name.length && ok; k++) ok = words[i + k] === name[k];
-        if (!ok) continue;
-        const set = hits.get(row) ?? new Set();
-        for (let k = 0; k < name.length; k++) set.add(i + k);
-        hits.set(row, set);
+    for (let n = Math.min(4, words.length - i); n >= 1; n--) {
+      const w = n === 1 ? words[i] : words.slice(i, i + n).join(' ');
+      for (const cand of n === 1 ? [w, w.replace(/s$/, ''), SITE_ADJECTIVES[w] ?? w] : [w]) {
+        const found = sites.get(cand);
+        if (found === undefined) continue;
+        for (const row of typeof found === 'number' ? [found] : found) {
+          const set = hits.get(row) ?? new Set();
+          for (let k = 0; k < n; k++) set.add(i + k);
+          hits.set(row, set);
+        }
       }
     }
   }
