@@ -266,6 +266,61 @@ export const GUIDELINE_CASES: Case[] = [
     must: ['M79.661', 'M25.561'],
     mustNot: [],
   },
+  // I.C.19.a: the 7th character is the encounter's own; a follow-up the plan arranges is a later visit.
+  {
+    rule: 'I.C.19.a initial encounter, a later follow-up arranged',
+    note: 'Twisted his ankle stepping off a curb this morning. X-ray: displaced fracture of the right fifth metatarsal. Walking boot applied; follow up with orthopedics in one week.',
+    must: ['S92.351A'],
+    mustNot: ['S92.351D'],
+    levels: ['balanced', 'high-quality'],
+  },
+  // I.B.5: swelling, bruising and bleeding are part of an injury; R29.6 is repeated falls, not one fall.
+  {
+    rule: 'I.B.5 swelling and bruising of an injury',
+    note: 'Right wrist sprain from a fall on the ice yesterday, with swelling and bruising of the wrist.',
+    must: ['S63.501A'],
+    mustNot: ['R22.31', 'R22.9', 'R23.3', 'R29.6'],
+  },
+  // IV.A: the reason for a later visit ("return in 10 days for suture removal") is not this one's.
+  {
+    rule: 'IV.A a later visit is not this encounter',
+    note: 'Laceration of the left forearm from a kitchen knife an hour ago, repaired with sutures. Return in 10 days for suture removal.',
+    must: ['S51.812A'],
+    mustNot: ['Z48.02'],
+    why: ['Z48.02', /arranges a later visit/],
+    levels: ['balanced', 'high-quality'],
+  },
+  // I.A.15 links "in" a condition from anywhere in the note; "in remission" is said of its own condition.
+  {
+    rule: 'I.A.15 "in remission" stays with its condition',
+    note: 'Assessment: Major depressive disorder, recurrent, severe. Opioid use disorder in remission on buprenorphine.',
+    must: ['F33.2'],
+    mustNot: ['F33.40'],
+  },
+  // The Index path stated whole, its words together: "Disorder, opioid use, moderate, in remission".
+  {
+    rule: 'Index path stated whole, use disorder in remission',
+    note: 'Opioid use disorder, moderate, in early remission.',
+    must: ['F11.21'],
+    mustNot: ['F11.20'],
+    levels: ['balanced', 'high-quality'],
+  },
+  // I.B.2: the chief complaint's "injury" is the fracture the X-ray shows; a see reference stays in
+  // its own main term ("Fracture, traumatic > malleolus: see Fracture, ankle").
+  {
+    rule: 'I.B.2 unspecified injury gives way to the specified one',
+    note: 'CHIEF COMPLAINT: Left ankle injury.\n\nRESULTS: X-ray shows a displaced fracture of the left lateral malleolus.\n\nASSESSMENT: Closed displaced fracture of the left lateral malleolus.',
+    must: ['S82.62XA'],
+    mustNot: ['S99.912A', 'M84.472A'],
+    levels: ['balanced', 'high-quality'],
+  },
+  // A Tabular title the note states in its own parts, comma by comma.
+  {
+    rule: 'a title stated in its parts',
+    note: 'Assessment: 1. Bipolar disorder, current episode depressed, moderate. 2. Insomnia.',
+    must: ['F31.32'],
+    mustNot: ['F31.9'],
+  },
   // The encounter's words complete the 7th character from the whole note: they need not lie
   // with the condition's words (Heat > stroke, T67.01-, not Stroke, I63.9).
   {

@@ -12,9 +12,11 @@ import { applyFeverChills } from './guidelines/fever.js';
 import { applyHistory } from './guidelines/history.js';
 import { applyNeoplasmTable } from './guidelines/neoplasm-table.js';
 import { applyIntegralSymptoms } from './guidelines/integral.js';
+import { applyPlannedVisits } from './guidelines/planned-visit.js';
 import { applyQualifiers } from './guidelines/qualifiers.js';
 import { applySequelae } from './guidelines/sequela.js';
 import { applyTobacco } from './guidelines/tobacco.js';
+import { applyUnspecifiedInjury } from './guidelines/unspecified-injury.js';
 import type { LevelConfig } from './levels.js';
 
 /**
@@ -35,9 +37,11 @@ export function applyGuidelines(cands: Candidates, cfg: LevelConfig): void {
   applyCombinations(cands);
   if (cfg.qualifiers) applyQualifiers(cands);
   applyFeverChills(cands);
+  applyUnspecifiedInjury(cands);
   applyIntegralSymptoms(cands);
   applyExcludes1(cands);
   applyTabularExcludes1(cands);
+  applyPlannedVisits(cands);
   applyExamEncounter(cands);
   applyDrugTable(cands);
   sequenceEtiology(cands);

@@ -95,6 +95,10 @@ export function senseProblem(table: CodeTable, m: Mention, lower: readonly strin
     const verb = BURN_VERB_BEFORE.has(prev) || BURN_VERB_AFTER.has(next);
     if (!injuryWord || verb) return `"${[prev, ...span, next].join(' ').trim()}" describes a burning sensation, not a burn injury.`;
   }
+  // R29.6 is repeated falls: one fall ("after a fall", "fell") is an accident, coded by its injury.
+  if (code === 'R296' && !/\b(repeated|recurrent|frequent|multiple|several|many|recurring)\b|\bfalls\b/.test(lower.join(' '))) {
+    return `"${span.join(' ')}" is one fall, not repeated falls (R29.6): the injury it caused is coded.`;
+  }
   // "The urine dip shows nitrites": a dip is chewing tobacco only where tobacco is spoken of.
   if (has('dip') && !lower.some((w) => TOBACCO_CONTEXT.test(w))) {
     return '"Dip" here is not chewing tobacco: the sentence says nothing of tobacco (a urine dip is a test strip).';

@@ -71,6 +71,8 @@ const INTEGRAL: Array<[string[], string[]]> = [
   [['E1165', 'E1065', 'E1365'], ['R739']],
   [['L03'], ['R221', 'R222', 'R223', 'R229', 'R21']],
   [['M10'], ['M2557', 'M255']],
+  // An injury (fracture, sprain, wound, contusion) swells, bruises, bleeds and hurts.
+  [['S'], ['R22', 'R233', 'R52', 'R58']],
 ];
 
 /** Drops symptom codes integral to a confirmed diagnosis in the same note, save an Excludes2 pair; says which one. */
