@@ -11,19 +11,23 @@ import { applySubstanceUse } from './guidelines/substance-use.js';
 import { applyFeverChills } from './guidelines/fever.js';
 import { applyHistory } from './guidelines/history.js';
 import { applyNeoplasmTable } from './guidelines/neoplasm-table.js';
-import { applyIntegralSymptoms } from './guidelines/integral.js';
-import { applyPlannedVisits } from './guidelines/planned-visit.js';
+import { applyInjurySymptoms, applyIntegralSymptoms } from './guidelines/integral.js';
 import { applyQualifiers } from './guidelines/qualifiers.js';
 import { applySequelae } from './guidelines/sequela.js';
 import { applyTobacco } from './guidelines/tobacco.js';
+import { applyBmi } from './guidelines/bmi.js';
+import { applyUnspecifiedSiblings } from './guidelines/unspecified-sibling.js';
+import { applyVaccination } from './guidelines/vaccination.js';
+import { applyPlannedVisits } from './guidelines/planned-visit.js';
 import { applyUnspecifiedInjury } from './guidelines/unspecified-injury.js';
 import type { LevelConfig } from './levels.js';
 
 /**
  * The ICD-10-CM Official Guidelines as rules over the candidate codes of one note, in the order a
  * coder applies them: what is current (history, tobacco, drugs), then combination codes, side and
- * acuity, symptoms integral to a diagnosis, the Excludes1 pairs, and last the sequence of
- * etiology and manifestation.
+ * acuity, symptoms integral to a diagnosis, the Excludes1 pairs, an unspecified code beside a
+ * specific one, the codes the Tabular asks to add (BMI) and the encounter (Z23, Z00), and last
+ * the sequence of etiology and manifestation.
  */
 export function applyGuidelines(cands: Candidates, cfg: LevelConfig): void {
   applyNeoplasmTable(cands);
@@ -39,8 +43,12 @@ export function applyGuidelines(cands: Candidates, cfg: LevelConfig): void {
   applyFeverChills(cands);
   applyUnspecifiedInjury(cands);
   applyIntegralSymptoms(cands);
+  applyInjurySymptoms(cands);
   applyExcludes1(cands);
   applyTabularExcludes1(cands);
+  applyUnspecifiedSiblings(cands);
+  applyBmi(cands);
+  applyVaccination(cands);
   applyPlannedVisits(cands);
   applyExamEncounter(cands);
   applyDrugTable(cands);
