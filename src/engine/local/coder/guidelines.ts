@@ -16,6 +16,7 @@ import { applyTobacco } from './guidelines/tobacco.js';
 import { applyBmi } from './guidelines/bmi.js';
 import { applyUnspecifiedSiblings } from './guidelines/unspecified-sibling.js';
 import { applyVaccination } from './guidelines/vaccination.js';
+import { sequenceFirstListed } from './guidelines/sequence.js';
 import { applyPlannedVisits } from './guidelines/planned-visit.js';
 import { applyUnspecifiedInjury } from './guidelines/unspecified-injury.js';
 import type { LevelConfig } from './levels.js';
@@ -49,4 +50,5 @@ export function applyGuidelines(cands: Candidates, cfg: LevelConfig): void {
   applyPlannedVisits(cands);
   applyExamEncounter(cands);
   sequenceEtiology(cands);
+  sequenceFirstListed(cands);
 }
