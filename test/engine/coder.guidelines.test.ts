@@ -400,6 +400,26 @@ export const GUIDELINE_CASES: Case[] = [
     mustNot: ['S99.912A', 'M84.472A'],
     levels: ['balanced', 'high-quality'],
   },
+  // I.C.21.c.2-3: a vaccine given today is Z23 beside the examination; one declined is Z28.2-; a
+  // vaccine's name is not the disease ("flu shot" is not influenza, J11.1).
+  {
+    rule: 'I.C.21.c.2 vaccines given at a well-baby visit',
+    note: 'Routine well-baby visit for a 6 month old girl, growing well, normal exam. Rotavirus and PCV13 vaccines administered.',
+    must: ['Z00.129', 'Z23'],
+    mustNot: ['Z00.121', 'A08.0'],
+  },
+  {
+    rule: 'I.C.21.c.2 a flu shot is not the flu',
+    note: 'Annual wellness exam, no concerns, normal exam. Flu shot given today.',
+    must: ['Z00.00', 'Z23'],
+    mustNot: ['J11.1', 'Z00.01'],
+  },
+  {
+    rule: 'I.C.21.c.3 vaccine declined',
+    note: 'Type 2 diabetes, stable on metformin. Pneumococcal vaccine offered; the patient declined.',
+    must: ['E11.9', 'Z28.21'],
+    mustNot: ['Z23'],
+  },
   // A Tabular title the note states in its own parts, comma by comma.
   {
     rule: 'a title stated in its parts',
@@ -546,6 +566,24 @@ describe.runIf(existsSync(FULL_CODES_FILE))('ICD-10-CM Official Guidelines as ru
       expect(d?.justification, `${c.rule}: why ${c.why[0]} was discarded`).toMatch(c.why[1]);
     }
   };
+  it.each(['balanced', 'high-quality'] as const)(
+    'lists an external cause after the injury it explains, never first (I.C.20, %s)',
+    (model) => {
+      const note = 'CHIEF COMPLAINT: Fall from a ladder.\n\nASSESSMENT: Sprain of the right ankle, initial visit.';
+      const codes = codifyText(table, note, model).final_code_assessments.map((a) => a.code);
+      expect(codes).toContain('S93.401A');
+      const causes = codes.filter((c) => /^[VWXY]/.test(c));
+      expect(causes).toContain('W11.XXXA');
+      for (const c of causes) expect(codes.indexOf(c), `${c} after ${codes.join(' ')}`).toBeGreaterThan(codes.indexOf('S93.401A'));
+    },
+  );
+
+  it.each(MODELS)('lists the routine examination first and the vaccine beside it (I.C.21.c.13, %s)', (model) => {
+    const note = 'Well child visit, 12 month old boy, normal growth and exam. MMR and varicella vaccines given.';
+    const codes = codifyText(table, note, model).final_code_assessments.map((a) => a.code);
+    expect(codes.slice(0, 2)).toEqual(['Z00.129', 'Z23']);
+  });
+
   describe.each(MODELS)('%s', (model) => {
     it.each(GUIDELINE_CASES.filter((c) => !c.levels || c.levels.includes(model)).map((c) => [c.rule, c] as const))(
       'guideline: %s',

@@ -3,6 +3,7 @@ import { applyCombinations } from './guidelines/combination.js';
 import { applyDrugTherapy } from './guidelines/drugs.js';
 import { applyEtiologyPairs, sequenceEtiology } from './guidelines/etiology.js';
 import { applyExcludes1 } from './guidelines/excludes.js';
+import { sequenceExternalCauses } from './guidelines/external-cause-sequence.js';
 import { applyTabularExcludes1 } from './guidelines/tabular-excludes.js';
 import { applyAllergyStatus } from './guidelines/allergy-status.js';
 import { applyExamEncounter } from './guidelines/exam-encounter.js';
@@ -15,7 +16,7 @@ import { applySequelae } from './guidelines/sequela.js';
 import { applyTobacco } from './guidelines/tobacco.js';
 import { applyBmi } from './guidelines/bmi.js';
 import { applyUnspecifiedSiblings } from './guidelines/unspecified-sibling.js';
-import { applyVaccination } from './guidelines/vaccination.js';
+import { applyVaccination, applyVaccineRefusal } from './guidelines/vaccination.js';
 import { applyPlannedVisits } from './guidelines/planned-visit.js';
 import { applyUnspecifiedInjury } from './guidelines/unspecified-injury.js';
 import type { LevelConfig } from './levels.js';
@@ -24,8 +25,8 @@ import type { LevelConfig } from './levels.js';
  * The ICD-10-CM Official Guidelines as rules over the candidate codes of one note, in the order a
  * coder applies them: what is current (history, tobacco, drugs), then combination codes, side and
  * acuity, symptoms integral to a diagnosis, the Excludes1 pairs, an unspecified code beside a
- * specific one, the codes the Tabular asks to add (BMI) and the encounter (Z23, Z00), and last
- * the sequence of etiology and manifestation.
+ * specific one, the codes the Tabular asks to add (BMI) and the encounter (Z23, Z28.2-, Z00), and
+ * last the sequence: etiology before manifestation, external causes after every other code.
  */
 export function applyGuidelines(cands: Candidates, cfg: LevelConfig): void {
   applyHistory(cands);
@@ -45,8 +46,11 @@ export function applyGuidelines(cands: Candidates, cfg: LevelConfig): void {
   applyTabularExcludes1(cands);
   applyUnspecifiedSiblings(cands);
   applyBmi(cands);
-  applyVaccination(cands);
   applyPlannedVisits(cands);
+  // The examination is first-listed, the vaccine beside it (I.C.21.c.13).
   applyExamEncounter(cands);
+  applyVaccination(cands);
+  applyVaccineRefusal(cands);
   sequenceEtiology(cands);
+  sequenceExternalCauses(cands);
 }

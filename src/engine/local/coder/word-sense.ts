@@ -8,6 +8,7 @@ import type { Sentence } from './sentence-split.js';
 const NOT_A_CONDITION = new Set(
   (
     'medication medications medicine clinic clinics education educator screening screen vaccine vaccines vaccination ' +
+    'shot shots booster immunization immunisation ' +
     'test tests testing panel team service services specialist center centre program programme protocol unit ' +
     'ward nurse consult consultation society association foundation awareness prevention prophylaxis kit ' +
     // A measure or a rating named after the condition: "stroke volume", "stroke risk", "pain score".

@@ -29,3 +29,26 @@ export function applyVaccination(cands: Candidates): void {
     return;
   }
 }
+
+const REFUSED = /^(declined|declines|refused|refuses)$/;
+const CAREGIVER = /^(parents?|mother|father|guardian|caregiver|family)$/;
+
+/**
+ * A vaccine the patient declines is an immunization not carried out (I.C.21.c.3; Index:
+ * Immunization, not done, because of): Z28.21 for the patient's refusal, Z28.82 for a parent's or
+ * caregiver's.
+ */
+export function applyVaccineRefusal(cands: Candidates): void {
+  if (cands.finalsIn('Z23').length) return;
+  for (const s of cands.ctx.sentences) {
+    const lower = s.lower;
+    const v = lower.findIndex((w) => VACCINE.test(w) || /^(shot|shots)$/.test(w));
+    const r = lower.findIndex((w) => REFUSED.test(w));
+    if (v < 0 || r < 0) continue;
+    const span: Span = { start: s.starts[Math.min(v, r)], end: s.ends[Math.max(v, r)] };
+    if (lower.slice(Math.max(0, r - 4), r).some((w) => CAREGIVER.test(w)))
+      cands.assign('Z28.82', 'immunization not carried out because of caregiver refusal (I.C.21.c.3)', [], [span]);
+    else cands.assign('Z28.21', 'immunization not carried out because of patient refusal (I.C.21.c.3)', [], [span]);
+    return;
+  }
+}
