@@ -326,6 +326,14 @@ export const GUIDELINE_CASES: Case[] = [
     mustNot: ['F17.290', 'F17.200'],
   },
   { rule: 'Index: Use, tobacco', note: 'Pipe tobacco user on weekends.', must: ['Z72.0'], mustNot: ['F17.290'] },
+  // A site the Index itself reads as another ("Contusion, shin, see Contusion, leg"): "shin" is the lower leg.
+  {
+    rule: 'Index site equivalent',
+    note: 'Aching pain in the left shin since Tuesday.',
+    must: ['M79.662'],
+    mustNot: ['R52'],
+    levels: ['balanced', 'high-quality'],
+  },
 ];
 
 // Word sense: homonyms resolved from context; a title word alone makes no code.

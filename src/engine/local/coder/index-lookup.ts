@@ -3,7 +3,17 @@ import type { IndexTabular } from '../../../terminology/index-tabular.js';
 import { stemNumber, wordStems } from '../../../terminology/text-normalize.js';
 import type { Assertion } from './assertions.js';
 import { completeCode, newerFit, type Stated } from './complete-code.js';
-import { codeKeyOf, firstStemOf, mainTermsByStems, NOTHING, readingOf, sameFourOf, stemNumbers, type TitleReading } from './index-terms.js';
+import {
+  codeKeyOf,
+  firstStemOf,
+  mainTermsByStems,
+  NOTHING,
+  readingOf,
+  sameFourOf,
+  siteEquivalents,
+  stemNumbers,
+  type TitleReading,
+} from './index-terms.js';
 import { forEachStemPhrase, type Mention, type SentenceStems } from './mention.js';
 import { noteStamp, PerTerm } from './per-term.js';
 
@@ -43,6 +53,12 @@ export function indexNoteOf(
   }
   if (noteStems.has(RIGHT) || noteStems.has(LEFT)) noteStems.add(UNILATERAL);
   if (noteStems.has(BOTH)) noteStems.add(BILATERAL);
+  const sites = siteEquivalents(it);
+  for (const [site, as] of sites) {
+    if (!noteStems.has(site)) continue;
+    for (const s of as) noteStems.add(s);
+    if (notePresent.has(site)) for (const s of as) notePresent.add(s);
+  }
   const { ids } = stemNumbers(it);
   const mark = new Uint8Array(ids.size);
   for (const s of noteStems) {
@@ -136,6 +152,7 @@ export function indexMentions(
 ): Mention[] {
   const { it } = note;
   const { byStems, maxLen } = mainTermsByStems(it);
+  const sites = siteEquivalents(it);
   const clause = clausesOf(lower);
   // Each stem of the sentence (its slot), and the positions of each, in the order first stated.
   const slots = new Map<string, number>();
@@ -163,6 +180,9 @@ export function indexMentions(
     // Laterality in words: a side is one side of a pair; "both" is bilateral (I.B.13).
     if (stem === RIGHT || stem === LEFT) put(UNILATERAL, UNILATERAL_NUMBER, w);
     if (stem === BOTH) put(BILATERAL, BILATERAL_NUMBER, w);
+    // A site the Index reads as another ("calf": leg, lower).
+    const as = sites.get(stem);
+    if (as) for (const s of as) put(s, stemNumber(s), w);
   }
   const negated = new Set<string>();
   st.stems.forEach((s, k) => {
