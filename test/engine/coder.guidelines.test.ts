@@ -334,6 +334,22 @@ export const GUIDELINE_CASES: Case[] = [
     mustNot: ['R52'],
     levels: ['balanced', 'high-quality'],
   },
+  // An Index subterm's reach counts words that say something: "of the left" does not put "hip"
+  // out of the fast level's reach of "osteoarthritis".
+  {
+    rule: 'Index reach in words that say something',
+    note: 'Osteoarthritis of the left hip, worse with stairs.',
+    must: ['M16.12'],
+    mustNot: ['M19.90'],
+  },
+  // A "see" is followed with its words: "Cellulitis, foot, see Cellulitis, lower limb L03.11-" is
+  // completed as the lower limb, never as the first child that states the side (the axilla).
+  {
+    rule: 'Index see completes with its target',
+    note: 'Cellulitis of the left foot, on cephalexin.',
+    must: ['L03.116'],
+    mustNot: ['L03.112', 'L03.90'],
+  },
 ];
 
 // Word sense: homonyms resolved from context; a title word alone makes no code.
