@@ -436,6 +436,16 @@ describe.runIf(existsSync(FULL_CODES_FILE))('ICD-10-CM Official Guidelines as ru
     );
     it.each(WORD_SENSE_CASES.map((c) => [c.rule, c] as const))('word sense: %s', (_, c) => check(c, model));
   });
+
+  // I.B.13: "both" is bilateral, so a title read with its side left open ("..., unspecified eye")
+  // moves to the bilateral sibling. Without the acceptance model, so that no threshold hides it.
+  it.each(MODELS)('I.B.13 "both" moves an unspecified-side title to bilateral (%s, no acceptance model)', (model) => {
+    const finals = codifyText(table, 'Chronic serous otitis media in both ears.', model, { artifacts: null }).final_code_assessments.map(
+      (a) => a.code,
+    );
+    expect(finals).toContain('H65.23');
+    expect(finals).not.toContain('H65.20');
+  });
 });
 
 describe('word sense of one mention', () => {
