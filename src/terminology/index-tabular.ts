@@ -182,9 +182,12 @@ export class IndexTabular {
   }
 
   /** The term a `see` reference names ("Effusion, pleura"), by its path of titles; undefined when absent. */
-  resolvePath(path: string): number | undefined {
+  resolvePath(path: string, prefer?: number): number | undefined {
     const parts = path.split(/,\s*/);
-    const mains = this.mainTerms(parts[0].toLowerCase());
+    const found = this.mainTerms(parts[0].toLowerCase());
+    // "Fracture, traumatic > malleolus: see Fracture, ankle" means the ankle of the same main term
+    // ("Fracture, traumatic"), not of "Fracture, pathological".
+    const mains = prefer !== undefined && found.includes(prefer) ? [prefer, ...found.filter((m) => m !== prefer)] : found;
     for (const m of mains) {
       let at = m;
       let ok = true;

@@ -159,7 +159,8 @@ function wordStemsNumbered(raw: string, previous: string | undefined): WordStems
     else out.push(stem(piece));
   }
   const numbers = out.map(noteStemNumber);
-  const entry = { stems: out, numbers };
+  // A copy at its exact length: `out`, built by push, reserves 17 slots (~150 bytes) for its one or two stems.
+  const entry = { stems: out.slice(), numbers };
   // A word with a stem left unnumbered is read again next time (a matcher may number it meanwhile).
   if (!contextual && !numbers.includes(-1)) {
     if (wordCache.size >= CACHED_WORDS) wordCache.clear();

@@ -119,6 +119,12 @@ const BACKWARD: Array<[string, Assertion]> = [
   ['healed', 'historical'],
   ['has healed', 'historical'],
   ['has fully healed', 'historical'],
+  ['well-healed', 'historical'],
+  ['is gone', 'historical'],
+  ['are gone', 'historical'],
+  ['has gone away', 'historical'],
+  ['went away', 'historical'],
+  ['have gone away', 'historical'],
   ['cleared', 'historical'],
   ['has cleared', 'historical'],
   ['corrected', 'historical'],
@@ -175,9 +181,26 @@ const CLOSING = new Set([
   'fully',
 ]);
 function reachesBack(lower: readonly string[], i: number, len: number): boolean {
+  if (ATTRIBUTIVE.has(lower[i]) && len === 1) return !attributive(lower, i);
   if (!FWD.get(lower[i])?.some(([p]) => p.length === len && matchAt(lower, i, p))) return true;
   const next = lower[i + len];
   return next === undefined || TERMINATORS.has(next) || CLOSING.has(next) || !/[a-z]/.test(next);
+}
+
+// A past participle before its noun speaks of that noun ("the healed Colles fracture", "a
+// well-healed scar"), not of the words before it ("stiffness of the wrist, a late effect of the
+// healed fracture": the stiffness is current); after its noun it closes it ("the fracture has healed").
+const ATTRIBUTIVE = new Set(['healed', 'well-healed']);
+const NOT_NOUN = new Set(['well', 'nicely', 'completely', 'fully', 'now', 'since', 'without', 'and', 'or', 'but']);
+function attributive(lower: readonly string[], i: number): boolean {
+  const next = lower[i + 1];
+  return next !== undefined && /^[a-z]/.test(next) && !TERMINATORS.has(next) && !CLOSING.has(next) && !NOT_NOUN.has(next);
+}
+/** The words an attributive participle at i reaches: its noun phrase, to a comma or a terminator, four words at most. */
+function attributiveReach(lower: readonly string[], i: number): number {
+  let j = i + 1;
+  for (let n = 0; j < lower.length && n < 4 && !TERMINATORS.has(lower[j]) && lower[j] !== ','; j++, n++);
+  return j - 1;
 }
 
 /** Triggers by their first word, longest first, so each word looks only at its own few. */
@@ -229,7 +252,9 @@ export function triggersOf(words: readonly string[]): Trigger[] {
       out.push({ assertion: f[1], start: i, end: i + f[0].length - 1, from: i + f[0].length, to: j - 1 });
     }
     const b = backwardAt(lower, i, true);
-    if (b && (SHORT.has(b[0].join(' ')) || reachesBack(lower, i, b[0].length))) {
+    if (b && b[0].length === 1 && ATTRIBUTIVE.has(lower[i]) && attributive(lower, i))
+      out.push({ assertion: b[1], start: i, end: i, from: i + 1, to: attributiveReach(lower, i) });
+    else if (b && (SHORT.has(b[0].join(' ')) || reachesBack(lower, i, b[0].length))) {
       const scope = SHORT.has(b[0].join(' ')) ? SHORT_SCOPE : SCOPE;
       let j = i - 1;
       for (let n = 0; j >= 0 && n < scope && !TERMINATORS.has(lower[j]); j--, n++);
@@ -325,7 +350,9 @@ function assertWordsOnce(words: readonly string[]): Assertion[] {
       if (a === 'negated' && scope === SCOPE) for (const k of listContinuation(lower, i + p.length, j)) set(k, a);
     }
     const b = backwardAt(lower, i);
-    if (b && (SHORT.has(b[0].join(' ')) || reachesBack(lower, i, b[0].length))) {
+    if (b && b[0].length === 1 && ATTRIBUTIVE.has(lower[i]) && attributive(lower, i)) {
+      for (let j = i + 1, to = attributiveReach(lower, i); j <= to; j++) set(j, b[1]);
+    } else if (b && (SHORT.has(b[0].join(' ')) || reachesBack(lower, i, b[0].length))) {
       const p = b[0];
       const a = b[1];
       const scope = SHORT.has(p.join(' ')) ? SHORT_SCOPE : SCOPE;

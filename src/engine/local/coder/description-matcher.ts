@@ -90,8 +90,11 @@ export function matchDescriptions(
     const n = present.length;
     const slack = cfg.descriptions === 'exact' ? 0 : cfg.slack;
     if (win.span > n + slack) return;
-    // A title stated across a list ("auscultation, lower limb edema") is no statement of it.
-    if (clause && clause[st.from[win.min]] !== clause[st.from[win.max]]) return;
+    // A title stated across a list ("auscultation, lower limb edema") is no statement of it, save
+    // a title written in parts that the note states word after word, as the Tabular writes it
+    // ("Major depressive disorder, recurrent, moderate").
+    if (clause && clause[st.from[win.min]] !== clause[st.from[win.max]] && !(win.span === n && table.descriptionAt(code).includes(',')))
+      return;
     // Spread out over "X and Y", the title's words usually belong to two things.
     if (conj && win.span > n && conj[st.from[win.min]] !== conj[st.from[win.max]]) return;
     const coverage = covered / total;

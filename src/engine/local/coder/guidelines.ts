@@ -3,23 +3,30 @@ import { applyCombinations } from './guidelines/combination.js';
 import { applyDrugTherapy } from './guidelines/drugs.js';
 import { applyEtiologyPairs, sequenceEtiology } from './guidelines/etiology.js';
 import { applyExcludes1 } from './guidelines/excludes.js';
+import { sequenceExternalCauses } from './guidelines/external-cause-sequence.js';
 import { applyTabularExcludes1 } from './guidelines/tabular-excludes.js';
 import { applyAllergyStatus } from './guidelines/allergy-status.js';
 import { applyExamEncounter } from './guidelines/exam-encounter.js';
 import { applySubstanceUse } from './guidelines/substance-use.js';
 import { applyFeverChills } from './guidelines/fever.js';
 import { applyHistory } from './guidelines/history.js';
-import { applyIntegralSymptoms } from './guidelines/integral.js';
+import { applyInjurySymptoms, applyIntegralSymptoms } from './guidelines/integral.js';
 import { applyQualifiers } from './guidelines/qualifiers.js';
 import { applySequelae } from './guidelines/sequela.js';
 import { applyTobacco } from './guidelines/tobacco.js';
+import { applyBmi } from './guidelines/bmi.js';
+import { applyUnspecifiedSiblings } from './guidelines/unspecified-sibling.js';
+import { applyVaccination, applyVaccineRefusal } from './guidelines/vaccination.js';
+import { applyPlannedVisits } from './guidelines/planned-visit.js';
+import { applyUnspecifiedInjury } from './guidelines/unspecified-injury.js';
 import type { LevelConfig } from './levels.js';
 
 /**
  * The ICD-10-CM Official Guidelines as rules over the candidate codes of one note, in the order a
  * coder applies them: what is current (history, tobacco, drugs), then combination codes, side and
- * acuity, symptoms integral to a diagnosis, the Excludes1 pairs, and last the sequence of
- * etiology and manifestation.
+ * acuity, symptoms integral to a diagnosis, the Excludes1 pairs, an unspecified code beside a
+ * specific one, the codes the Tabular asks to add (BMI) and the encounter (Z23, Z28.2-, Z00), and
+ * last the sequence: etiology before manifestation, external causes after every other code.
  */
 export function applyGuidelines(cands: Candidates, cfg: LevelConfig): void {
   applyHistory(cands);
@@ -32,9 +39,18 @@ export function applyGuidelines(cands: Candidates, cfg: LevelConfig): void {
   applyCombinations(cands);
   if (cfg.qualifiers) applyQualifiers(cands);
   applyFeverChills(cands);
+  applyUnspecifiedInjury(cands);
   applyIntegralSymptoms(cands);
+  applyInjurySymptoms(cands);
   applyExcludes1(cands);
   applyTabularExcludes1(cands);
+  applyUnspecifiedSiblings(cands);
+  applyBmi(cands);
+  applyPlannedVisits(cands);
+  // The examination is first-listed, the vaccine beside it (I.C.21.c.13).
   applyExamEncounter(cands);
+  applyVaccination(cands);
+  applyVaccineRefusal(cands);
   sequenceEtiology(cands);
+  sequenceExternalCauses(cands);
 }

@@ -7,6 +7,7 @@ import {
   codeKeyOf,
   firstStemOf,
   mainTermsByStems,
+  namesCondition,
   NOTHING,
   readingOf,
   sameFourOf,
@@ -268,12 +269,13 @@ export function indexMentions(
     const together = titleWords.length >= 2 ? titleWords : words;
     // Firm: the note states the path or the title plainly, in a few words together (a long
     // sentence of a case report holds site words that belong to other findings).
+    // A path stated whole is firm too when its own words lie together, though the title's words
+    // do not ("Alcohol use disorder, mild, in early remission": "Alcohol abuse, in remission").
+    const pathStated = !code.path.loose && ((code.path.exact ?? 0) > 0 || (mainOnly && len >= 2));
     const firm =
-      compact(lower, together) &&
-      ((titleStated && together.length >= 2) ||
-        (!code.path.loose &&
-          ((code.path.exact ?? 0) > 0 || (mainOnly && len >= 2)) &&
-          (covers(lower, together) || adjacent(code.path.words))));
+      (compact(lower, together) &&
+        ((titleStated && together.length >= 2) || (pathStated && (covers(lower, together) || adjacent(code.path.words))))) ||
+      (pathStated && together !== words && compact(lower, words) && covers(lower, words));
     out.push({
       code: index,
       sentence: si,
@@ -439,12 +441,32 @@ const FILLER = new Set([
   'patient',
 ]);
 
-/** The reading states at least half of its phrase (the words between commas around it): a finding named, not a word of a narrative. */
+// Words that open a clause of their own: "Sprain of the left ankle | after a fall playing soccer",
+// "Laceration of the left forearm | from a kitchen knife".
+const CLAUSE_OPENERS = new Set([
+  'after',
+  'from',
+  'following',
+  'while',
+  'whilst',
+  'when',
+  'since',
+  'because',
+  'during',
+  'before',
+  'until',
+  'although',
+]);
+
+/**
+ * The reading states at least half of its phrase (the words between commas, or up to a word that
+ * opens a clause, around it): a finding named, not a word of a narrative.
+ */
 function covers(lower: readonly string[], words: readonly number[]): boolean {
   let a = lowest(words);
   let b = highest(words);
-  while (a > 0 && !/^[,;:()]$/.test(lower[a - 1])) a--;
-  while (b < lower.length - 1 && !/^[,;:().]$/.test(lower[b + 1])) b++;
+  while (a > 0 && !/^[,;:()]$/.test(lower[a - 1]) && !CLAUSE_OPENERS.has(lower[a])) a--;
+  while (b < lower.length - 1 && !/^[,;:().]$/.test(lower[b + 1]) && !CLAUSE_OPENERS.has(lower[b + 1])) b++;
   let content = 0;
   for (let i = a; i <= b; i++) if (/[a-z]/.test(lower[i]) && !FILLER.has(lower[i])) content++;
   return distinct(words) * 2 >= content;
@@ -541,7 +563,7 @@ function descend(
     // Most subterms reached have one plain title whose first stem is out of reach: not stated,
     // known without reading the title (what matchTerm would answer).
     if (!inherited && unstatedPlain(it, where, child)) {
-      if (codeKeyOf(it, child) !== 0) best = skipLevel(note, where, child, from, depth, best);
+      if (codeKeyOf(it, child) !== 0 || codeKeyOf(it, term) !== 0) best = skipLevel(note, where, term, child, from, depth, best);
       continue;
     }
     const reading = readingOf(it, child);
@@ -577,7 +599,7 @@ function descend(
       continue;
     }
     if (m || reading.connector || inherited || codeKeyOf(it, child) === 0) continue;
-    best = skipLevel(note, where, child, from, depth, best);
+    best = skipLevel(note, where, term, child, from, depth, best);
   }
   return best;
 }
@@ -597,16 +619,19 @@ function nearer(a: Path, b: Path, from: Path): boolean {
 
 /**
  * A level the note need not name ("Effusion, joint, knee" from "knee effusion"), when the
- * subterm below refines that level's code (M25.40 -> M25.46-): one skip, at a cost.
+ * subterm below refines that level's code (M25.40 -> M25.46-), or, below a level without a code
+ * of its own ("Disorder, depressive, recurrent, current episode, moderate"), stays in the category
+ * of the term above it (F33.9 -> F33.1): one skip, at a cost.
  */
-function skipLevel(note: IndexNote, where: Near, child: number, from: Path, depth: number, best: Path): Path {
+function skipLevel(note: IndexNote, where: Near, term: number, child: number, from: Path, depth: number, best: Path): Path {
   const { it } = note;
   const refines = codeKeyOf(it, child);
   const grandchildren = startingChildren(note, child);
   for (let g = 0; g < grandchildren.length; g++) {
     const grandchild = grandchildren[g];
     const key = codeKeyOf(it, grandchild);
-    if (key === 0 || !sameFourOf(it, grandchild, key, child, refines)) continue;
+    if (key === 0) continue;
+    if (refines !== 0 ? !sameFourOf(it, grandchild, key, child, refines) : !sameCategory(it.codeOf(grandchild), it.codeOf(term))) continue;
     if (unstatedPlain(it, where, grandchild)) continue;
     const m = matchTerm(note, where, grandchild);
     if (!m || m.score <= 0 || m.combination) continue;
@@ -623,6 +648,9 @@ function skipLevel(note: IndexNote, where: Near, child: number, from: Path, dept
   }
   return best;
 }
+
+/** Whether two Index codes are in one 3-character category. */
+const sameCategory = (a: string, b: string) => a.length >= 3 && a.slice(0, 3) === b.slice(0, 3);
 
 /** Term i has one title and no connector of its own, and its first stem is out of the mention's reach. */
 function unstatedPlain(it: IndexTabular, where: Near, i: number): boolean {
@@ -683,7 +711,9 @@ function matchTerm(note: IndexNote, where: Near, i: number, inherited: TitleRead
   // (No closures here: the lookup calls this for every subterm it reaches, and a closure would
   // cost every call a context.)
   if (connector === 'without') return anyAllPresent(note, r.alts) ? undefined : (matchDenied(where, r.alts) ?? DEFAULT_MATCH);
-  const joined = connector === 'with' || connector === 'due';
+  // "With" and "in"/"due to" a condition are read from anywhere in the note (I.A.15); "in
+  // remission" is said of the condition itself, in its own words.
+  const joined = connector === 'with' || (connector === 'due' && namesCondition(note.it, i));
   // Cheap reject first (most subterms a note reaches state none of their words): a title read
   // at all states its first word (below), so a sentence without it in reach skips the title.
   if (!joined && r.alts.length === 1 && !where.hasNumbered(firstStemOf(note.it, i), r.alts[0][0])) return undefined;
@@ -827,6 +857,10 @@ const seeTargets = new WeakMap<IndexTabular, Map<number, number | undefined>>();
 function seeTarget(it: IndexTabular, i: number): number | undefined {
   let cache = seeTargets.get(it);
   if (!cache) seeTargets.set(it, (cache = new Map()));
-  if (!cache.has(i)) cache.set(i, it.resolvePath(it.seeOf(i).replace(/\s+by site$/i, '')));
+  if (!cache.has(i)) {
+    let main = i;
+    while (main > 0 && it.level[main] > 0) main--;
+    cache.set(i, it.resolvePath(it.seeOf(i).replace(/\s+by site$/i, ''), main));
+  }
   return cache.get(i);
 }

@@ -27,6 +27,9 @@ const NEUTRAL = new Set([
   'condition',
   'so',
   'stated',
+  // "lateral malleolus only": the note names the one part and says nothing of the others (the
+  // set holds stems: "onli" is the stem of "only").
+  'onli',
 ]);
 const CONNECTORS: Array<[RegExp, TitleReading['connector']]> = [
   [/^without\b/, 'without'],
@@ -77,6 +80,8 @@ export function readTitle(raw: string, main: boolean, coded = true): TitleReadin
       break;
     }
   }
+  // "Metatarsal bone", "nasal bone": the bone is named without the word ("fifth metatarsal").
+  if (!main) t = t.replace(/^([a-z-]+(?: [a-z-]+)*) bones?$/, '$1');
   const parts = t.split(/,\s*/).filter(Boolean);
   let alts: string[][];
   const head = parts[0]?.split(/\s+/)[0] ?? '';
@@ -105,7 +110,17 @@ export function readingOf(it: IndexTabular, i: number): TitleReading {
     lastIt = it;
     lastCache = cache;
   }
-  return (lastCache[i] ??= readTitle(it.titleOf(i), it.level[i] === 0, it.codeOf(i) !== ''));
+  return (lastCache[i] ??= compact(readTitle(it.titleOf(i), it.level[i] === 0, it.codeOf(i) !== '')));
+}
+
+/**
+ * A reading as the thread keeps it: its arrays copied to their exact length. Arrays built by
+ * `push`, `filter` or `flatMap` reserve room for 17 elements (~190 bytes each); a thread keeps one
+ * reading per term it has read (~18,500 for the 50 KB note, ~80,000 at most), so the copies hold
+ * ~4.5 MB less a thread there (issue 28, the service's RSS).
+ */
+function compact(reading: TitleReading): TitleReading {
+  return { alts: reading.alts.map((a) => a.slice()), connector: reading.connector };
 }
 
 const mainIndexes = new WeakMap<IndexTabular, { byStems: Map<string, number[]>; maxLen: number }>();
@@ -316,4 +331,27 @@ export function siteEquivalents(it: IndexTabular): ReadonlyMap<string, readonly 
   }
   equivalents.set(it, out);
   return out;
+}
+
+const conditionTitles = new WeakMap<IndexTabular, Int8Array>();
+
+/**
+ * Whether term i's title names a condition of its own: a run of its words is an Index main term
+ * ("in pregnancy", "due to alcohol"), not a state of the condition itself ("in remission", "in
+ * situ"). Guideline I.A.15 links the first kind from anywhere in the note; the second must be
+ * stated with the condition.
+ */
+export function namesCondition(it: IndexTabular, i: number): boolean {
+  let known = conditionTitles.get(it);
+  if (!known) conditionTitles.set(it, (known = new Int8Array(it.size)));
+  if (known[i] === 0) {
+    const { byStems, maxLen } = mainTermsByStems(it);
+    const named = readingOf(it, i).alts.some((alt) => {
+      for (let a = 0; a < alt.length; a++)
+        for (let b = a + 1; b <= Math.min(alt.length, a + maxLen); b++) if (byStems.has(alt.slice(a, b).join(' '))) return true;
+      return false;
+    });
+    known[i] = named ? 1 : -1;
+  }
+  return known[i] === 1;
 }

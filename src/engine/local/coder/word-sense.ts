@@ -8,6 +8,7 @@ import type { Sentence } from './sentence-split.js';
 const NOT_A_CONDITION = new Set(
   (
     'medication medications medicine clinic clinics education educator screening screen vaccine vaccines vaccination ' +
+    'shot shots booster immunization immunisation ' +
     'test tests testing panel team service services specialist center centre program programme protocol unit ' +
     'ward nurse consult consultation society association foundation awareness prevention prophylaxis kit ' +
     // A measure or a rating named after the condition: "stroke volume", "stroke risk", "pain score".
@@ -94,6 +95,10 @@ export function senseProblem(table: CodeTable, m: Mention, lower: readonly strin
     const injuryWord = span.some((w) => /^(burn|burns|burned|burnt|scald|scalds|scalded)$/.test(w));
     const verb = BURN_VERB_BEFORE.has(prev) || BURN_VERB_AFTER.has(next);
     if (!injuryWord || verb) return `"${[prev, ...span, next].join(' ').trim()}" describes a burning sensation, not a burn injury.`;
+  }
+  // R29.6 is repeated falls: one fall ("after a fall", "fell") is an accident, coded by its injury.
+  if (code === 'R296' && !/\b(repeated|recurrent|frequent|multiple|several|many|recurring)\b|\bfalls\b/.test(lower.join(' '))) {
+    return `"${span.join(' ')}" is one fall, not repeated falls (R29.6): the injury it caused is coded.`;
   }
   // "The urine dip shows nitrites": a dip is chewing tobacco only where tobacco is spoken of.
   if (has('dip') && !lower.some((w) => TOBACCO_CONTEXT.test(w))) {

@@ -25,14 +25,16 @@ const BY_DRUG = new Map(DRUGS);
 // Cues that a drug is being taken now and goes on ("on", "takes", "daily", "chronic"); a dose
 // alone is not one (a course of treatment in hospital is not long-term use).
 const ONGOING =
-  /^(on|takes|taking|take|uses|using|maintained|continues|continue|continuing|chronic|chronically|long-term|longterm|daily|nightly|home|current|currently)$/;
+  /^(on|takes|taking|take|uses|using|maintained|continues|continue|continuing|chronic|chronically|long-term|longterm|daily|nightly|weekly|monthly|home|current|currently)$/;
+// A sentence that lists what the patient takes ("The patient takes A 10 mg daily, B twice a day and C 1 mg weekly").
+const TAKES = /^(takes|taking|uses|using)$/;
 // A drug being started, stopped or considered is not long-term use.
 const NOT_ONGOING =
   /^(start|started|starting|initiate|initiated|begin|add|added|adding|consider|considering|prescribe|prescribed|switch|switched|discontinue|discontinued|stop|stopped|hold|held|allergy|allergic|after|once|single|dose|loading|bolus|if|treated|treatment|course|empirical|intravenous|iv)$/;
 
 // Z79 is for long-term (current) use (I.C.21.c.3): a drug the note stops, or takes for days, is not.
 const STOPPED = /^(stop|stopped|stopping|discontinue|discontinued|hold|held|quit)$/;
-const SHORT_COURSE = /^(days?|prn|needed|occasionally|occasional|sometimes|counter|otc)$/;
+const SHORT_COURSE = /^(days|prn|needed|occasionally|occasional|sometimes|counter|otc)$/;
 const SHORT_TERM_CLASSES = new Set(['Z79.1', 'Z79.891', 'Z79.52']);
 const LONG_TERM = /^(long-term|longterm|chronic|chronically|years|months|maintenance|maintained)$/;
 
@@ -62,7 +64,7 @@ export function applyDrugTherapy(cands: Candidates): void {
       if (asserted[i] !== 'present') continue;
       const near = lower.slice(Math.max(0, i - 4), i + 4);
       if (stopped.has(lower[i]) || near.some((w) => NOT_ONGOING.test(w))) continue;
-      if (!near.some((w) => ONGOING.test(w))) continue;
+      if (!near.some((w) => ONGOING.test(w)) && !lower.slice(0, i).some((w) => TAKES.test(w))) continue;
       // A drug often taken for a short while (an NSAID, an opioid, a steroid) needs the note to say it is long-term.
       const wide = lower.slice(Math.max(0, i - 8), i + 10);
       if (SHORT_TERM_CLASSES.has(code) && !wide.some((w) => LONG_TERM.test(w))) continue;

@@ -141,7 +141,10 @@ function historyCode(cands: Candidates, c: Candidate, family: boolean): string |
   };
   walk(root, { terms: [], stated: 0, cls: 0, code: '' }, 0);
   const top = Math.max(0, ...found.map((f) => f.stated));
-  if (top === 0) return undefined; // the condition's class alone ("disease or disorder", "digestive system") is a guess
+  // The condition's class alone ("disease or disorder", "digestive system") is a guess for the
+  // patient's own history; for a relative's it is how the Index classifies most of them
+  // ("History, family, disease or disorder, cardiovascular NEC Z82.49" for a father's heart attack).
+  if (top === 0 && !family) return undefined;
   const tied = found.filter((f) => f.stated === top);
   const refined = tied.filter(
     (f) => !tied.some((g) => g !== f && g.terms.length > f.terms.length && f.terms.every((t, k) => g.terms[k] === t)),

@@ -1,6 +1,8 @@
 import type { Candidates } from '../candidate.js';
 import { excludes2Between } from './tabular-excludes.js';
 
+const INTOXICATION = ['F10', 'F11', 'F12', 'F13', 'F14', 'F15', 'F16', 'F18', 'F19'].flatMap((f) => [`${f}12`, `${f}22`, `${f}92`]);
+
 // Confirmed diagnosis (prefix) -> the signs and symptoms routinely part of it (guidelines I.B.4-5).
 // A symptom not in its diagnosis' list (hematuria in pneumonia) is still coded.
 const INTEGRAL: Array<[string[], string[]]> = [
@@ -59,7 +61,10 @@ const INTEGRAL: Array<[string[], string[]]> = [
     ['J32', 'J01'],
     ['R51', 'R0981'],
   ],
-  [['H65', 'H66'], ['H920']],
+  [
+    ['H65', 'H66'],
+    ['H920', 'R50'],
+  ],
   [
     ['A41', 'A40', 'R652'],
     ['R50', 'R6889'],
@@ -71,6 +76,14 @@ const INTEGRAL: Array<[string[], string[]]> = [
   [['E1165', 'E1065', 'E1365'], ['R739']],
   [['L03'], ['R221', 'R222', 'R223', 'R229', 'R21']],
   [['M10'], ['M2557', 'M255']],
+  // Intoxication (F1x.12-, F1x.22-, F1x.92-): slurred speech, an unsteady gait, ataxia.
+  [INTOXICATION, ['R4781', 'R2681', 'R270', 'R2689', 'R260']],
+  [
+    ['F410', 'F411', 'F419'],
+    ['R450', 'R4582'],
+  ],
+  // An injury (fracture, sprain, wound, contusion) swells, bruises, bleeds and hurts.
+  [['S'], ['R22', 'R233', 'R52', 'R58']],
 ];
 
 /** Drops symptom codes integral to a confirmed diagnosis in the same note, save an Excludes2 pair; says which one. */
@@ -88,6 +101,32 @@ export function applyIntegralSymptoms(cands: Candidates): void {
         `Discarded: a sign or symptom integral to the confirmed diagnosis ${dotted(d.code)} is not coded separately (guidelines I.B.4-5).`,
       );
     }
+  }
+}
+
+// Symptoms of the injured part: pain, effusion, swelling of a joint or limb; R22.9 names no site.
+const AT_SITE = ['M254', 'M255', 'M796', 'R223', 'R224', 'R600'];
+const NO_SITE = ['R229'];
+const SIDE_SITE = /\b(right|left) ([a-z]+)/i;
+
+/**
+ * The pain, swelling or effusion of a part a current injury is coded at (chapter 19, active
+ * treatment: 7th character A, B or C) is part of the injury (I.B.4-5): "pain in right knee" beside
+ * "tear of medial meniscus, current injury, right knee". A symptom of another part stays.
+ */
+export function applyInjurySymptoms(cands: Candidates): void {
+  const { table } = cands.ctx;
+  const injuries = cands.statedIn('S').filter((c) => /^S\d\d.{3}[ABC]$/.test(c.code));
+  if (injuries.length === 0) return;
+  for (const s of cands.finalsIn(...AT_SITE, ...NO_SITE)) {
+    const where = NO_SITE.some((p) => s.code.startsWith(p)) ? undefined : SIDE_SITE.exec(table.descriptionAt(s.index));
+    if (!where && !NO_SITE.some((p) => s.code.startsWith(p))) continue;
+    const injury = where ? injuries.find((i) => table.descriptionAt(i.index).toLowerCase().includes(where[0].toLowerCase())) : injuries[0];
+    if (!injury) continue;
+    cands.discard(
+      s,
+      `Discarded: a sign or symptom of the injury coded ${dotted(injury.code)} is not coded separately (guidelines I.B.4-5).`,
+    );
   }
 }
 

@@ -14,6 +14,10 @@ const TRIGGERS = new Set(
   ),
 );
 const DEPENDENCE = /^(dependence|dependent|addiction|addicted)$/;
+// Where someone else's smoke reaches the patient: "the father smokes inside the house".
+const HOUSEHOLD = /^(home|house|household|inside|indoors|around|car|apartment)$/;
+// Advice about smoking ("counsel on smoking outside the home") states no one's tobacco use.
+const ADVICE = /^(counsel|counseled|counselled|counseling|counselling|educate|educated|education|advise|advised|discuss|discussed)$/;
 const USE = /^(use|uses|user|users|using)$/;
 const SMOKER = /^(smoker|smokes|smoking)$/;
 
@@ -38,6 +42,13 @@ export function applyTobacco(cands: Candidates): void {
     const hits = lower
       .map((w, i) => i)
       .filter((i) => SMOKE.test(lower[i]) || CHEW.test(lower[i]) || VAPE.test(lower[i]) || lower[i] === 'nicotine');
+    if (hits.every((i) => lower.slice(Math.max(0, i - 3), i).some((w) => ADVICE.test(w)))) continue;
+    // A relative who smokes where the patient lives is the patient's exposure (Index: Exposure, tobacco smoke, Z77.22).
+    const theirs = hits.filter((i) => asserted[i] === 'family' && SMOKE.test(lower[i]));
+    if (theirs.length && lower.some((w) => HOUSEHOLD.test(w))) {
+      propose('Z77.22', 'exposure to environmental tobacco smoke (Z77.22): a member of the household smokes', theirs.map(spanOf), 1);
+      continue;
+    }
     const present = hits.filter((i) => asserted[i] === 'present' || asserted[i] === 'historical');
     if (present.length === 0) continue;
     const spans = present.map(spanOf);

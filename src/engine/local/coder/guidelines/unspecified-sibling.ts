@@ -1,0 +1,66 @@
+import type { Candidates } from '../candidate.js';
+import { dotted } from '../candidate.js';
+
+const UNSPECIFIED = /\bunspecified\b/i;
+
+/**
+ * A code whose title is "unspecified" says less than a code of the same category the note also
+ * states (J02.9 "pharyngitis, unspecified" beside J02.0 "streptococcal pharyngitis"; F10.229 beside
+ * F10.220; M25.639 "unspecified wrist" beside M25.632): the coder reports the specific one only
+ * (guidelines I.A.9 "unspecified" codes, I.B.2 level of detail). Only when read from other words
+ * (another sentence, "sore throat" before "strep pharyngitis") or from more of the same words:
+ * two readings of the very same words are the reader's to choose. A code whose title is itself unspecified is no reason to drop another.
+ */
+export function applyUnspecifiedSiblings(cands: Candidates): void {
+  const { table } = cands.ctx;
+  const finals = cands.finals();
+  for (const u of finals) {
+    if (!u.final || u.code.length < 4 || !UNSPECIFIED.test(table.descriptionAt(u.index))) continue;
+    const [base, seventh] = baseOf(u.code);
+    // The level above the unspecified code: J02 for J02.9, F10.22 for F10.229, M25.63 for M25.639.
+    const parent = base.slice(0, -1);
+    const specific = finals.find((s) => {
+      if (s === u || !s.final || UNSPECIFIED.test(table.descriptionAt(s.index))) return false;
+      const [b, x] = baseOf(s.code);
+      // Read from other words: two readings of the same words are the reader's to choose between.
+      const apart = !s.spans.some((p) => u.spans.some((q) => p.start < q.end && q.start < p.end));
+      // Or the specific one read from more of the same words ("..., uncomplicated" after "alcohol dependence with intoxication").
+      const wider = u.spans.every((q) => s.spans.some((p) => p.start <= q.start && q.end <= p.end && p.end - p.start > q.end - q.start));
+      return (
+        (apart || wider) &&
+        x === seventh &&
+        b.length >= base.length &&
+        b.startsWith(parent) &&
+        b !== base &&
+        sameCondition(table.descriptionAt(u.index), table.descriptionAt(s.index))
+      );
+    });
+    if (!specific) continue;
+    cands.discard(
+      u,
+      `Discarded: unspecified, and the note states the more specific ${dotted(specific.code)} of the same subcategory (guidelines I.B.2, I.A.9).`,
+    );
+  }
+}
+
+/**
+ * Whether the specific title names the condition the unspecified one leaves open: the same title
+ * with the unspecified part stated ("Pain in unspecified knee" / "Pain in right knee"; "...,
+ * unspecified" / "..., uncomplicated"), or its head word ("Acute pharyngitis, unspecified" /
+ * "Streptococcal pharyngitis"). Not a neighbour of the category ("Dyspnea, unspecified" /
+ * "Shortness of breath"; "Gastrointestinal hemorrhage, unspecified" / "Melena"), which a note may
+ * state beside it.
+ */
+function sameCondition(unspecified: string, specific: string): boolean {
+  const u = unspecified.toLowerCase();
+  const s = specific.toLowerCase();
+  const open = new RegExp(`^${u.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/\bunspecified\b/g, "[\\w' ,-]+?")}$`);
+  if (open.test(s)) return true;
+  const trailing = /^(.*\b([a-z]+)), unspecified$/.exec(u);
+  return trailing !== null && new RegExp(`\\b${trailing[2]}\\b`).test(s);
+}
+
+/** A code without its 7th-character extension (a letter: the encounter, the healing), and that letter. */
+function baseOf(code: string): [string, string] {
+  return code.length === 7 && /[A-Z]$/.test(code) ? [code.slice(0, 6), code[6]] : [code, ''];
+}
