@@ -20,7 +20,8 @@ COPY package.json ./
 COPY bin ./bin
 COPY migrations ./migrations
 COPY config ./config
-# The ICD-10-CM release the product ships: the FY2026 code table, the compiled Index and Tabular.
+# The ICD-10-CM release the product ships: the FY2026 code table, the compiled Index and Tabular, and the
+# compiled FY2026 Table of Drugs and Chemicals, Neoplasm Table and External Cause Index.
 COPY data ./data
 # The operations console's static files, served at /console (no build step).
 COPY console ./console

@@ -17,6 +17,16 @@
 //   C  codes
 //        every code and header of the FY2023 Tabular, undotted, space-separated (one line): a code of
 //        the table in force that is not among them is newer than the Index
+//
+// and the FY2026 Table of Drugs and Chemicals, Neoplasm Table and External Cause of Injuries Index
+// into data/icd10cm/icd10cm-tables-2026.tsv.gz, one row of a table a line, in document order:
+//   D|M|E  level  title  nonessential-modifiers  see  see-also  cell1 .. cell6
+//        D: a substance of the Table of Drugs and Chemicals; cells: poisoning accidental, intentional
+//        self-harm, assault, undetermined, adverse effect, underdosing. M: a site of the Neoplasm
+//        Table (level 0 is "Neoplasm, neoplastic"); cells: malignant primary, malignant secondary, ca
+//        in situ, benign, uncertain behavior, unspecified behavior. E: a term of the External Cause
+//        Index; cell1: its code. A cell the table leaves empty ("--", "-") is empty; codes as printed
+//        ("T39.1X1", "C79.8-").
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -28,6 +38,10 @@ const OUT = resolve('data/icd10cm');
 const INDEX_XML = 'icd10cm_index_2023.xml.gz';
 const TABULAR_XML = 'icd10cm_tabular_2023.xml.gz';
 const CODES = 'icd10cm-codes-2026.txt';
+
+const DRUG_XML = 'icd10cm-drug-April-1-2026-XML.xml';
+const NEOPLASM_XML = 'icd10cm-neoplasm-April-1-2026-XML.xml';
+const EINDEX_XML = 'icd10cm-eindex-April-1-2026-XML.xml';
 
 const clean = (s: string) => s.replace(/\s+/g, ' ').trim();
 const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
@@ -151,6 +165,60 @@ function readTabular(xml: string): string[] {
   return lines;
 }
 
+/**
+ * The rows of one of the FY2026 tables (drugs, neoplasms, external causes), each as a line:
+ * kind, level, title, nonessential modifiers, see, see also and six cells (columns 2-7, or the code).
+ */
+function readTable(xml: string, kind: string): string[] {
+  interface Row {
+    level: number;
+    title: string;
+    nemod: string;
+    see: string;
+    seeAlso: string;
+    cells: string[];
+  }
+  const rows: Row[] = [];
+  const stack: Row[] = [];
+  const path: string[] = [];
+  let text = '';
+  let col = 0;
+  const parser = new SaxesParser();
+  parser.on('opentag', (tag) => {
+    path.push(tag.name);
+    if (tag.name === 'mainTerm' || tag.name === 'term') {
+      const level = tag.name === 'mainTerm' ? 0 : Number(tag.attributes.level);
+      const row: Row = { level, title: '', nemod: '', see: '', seeAlso: '', cells: ['', '', '', '', '', ''] };
+      rows.push(row);
+      stack.push(row);
+    }
+    if (tag.name === 'cell') col = Number(tag.attributes.col);
+    text = '';
+  });
+  parser.on('text', (t) => {
+    const top = stack[stack.length - 1];
+    if (!top) return;
+    if (path.includes('title') && path[path.length - 1] === 'nemod') top.nemod += t;
+    else if (path[path.length - 1] === 'title') top.title += t;
+    else text += t;
+  });
+  parser.on('closetag', (tag) => {
+    path.pop();
+    const top = stack[stack.length - 1];
+    if (tag.name === 'mainTerm' || tag.name === 'term') stack.pop();
+    else if (top) {
+      const value = clean(text);
+      if (tag.name === 'see') top.see = value;
+      else if (tag.name === 'seeAlso') top.seeAlso = value;
+      else if (tag.name === 'code' && !top.cells[0]) top.cells[0] = value;
+      else if (tag.name === 'cell' && col >= 2 && col <= 7) top.cells[col - 2] = /^-+$/.test(value) ? '' : value;
+    }
+    text = '';
+  });
+  parser.write(xml).close();
+  return rows.map((r) => [kind, r.level, clean(r.title), clean(r.nemod), r.see, r.seeAlso, ...r.cells].join('\t'));
+}
+
 const indexGz = readFileSync(join(SOURCE, INDEX_XML));
 const tabularGz = readFileSync(join(SOURCE, TABULAR_XML));
 const codes = readFileSync(join(SOURCE, CODES));
@@ -170,7 +238,21 @@ mkdirSync(OUT, { recursive: true });
 const compiled = gzipSync(Buffer.from(lines.join('\n') + '\n', 'utf8'), { level: 9 });
 writeFileSync(join(OUT, 'icd10cm-index-tabular-2023.tsv.gz'), compiled);
 writeFileSync(join(OUT, `${CODES}.gz`), gzipSync(codes, { level: 9 }));
+
+const tableSources: Array<[string, string]> = [
+  [DRUG_XML, 'D'],
+  [NEOPLASM_XML, 'M'],
+  [EINDEX_XML, 'E'],
+];
+const tableXml = tableSources.map(([file]) => readFileSync(join(SOURCE, file)));
+const tableLines = [
+  '# ICD-10-CM Table of Drugs and Chemicals (D), Neoplasm Table (M), External Cause of Injuries Index (E), FY2026 April 1 update (CDC/NCHS, public domain), compiled by scripts/compile-icd10cm.ts',
+  ...tableSources.map(([file], k) => `# ${file} sha256 ${sha256(tableXml[k])}`),
+  ...tableSources.flatMap(([, kind], k) => readTable(tableXml[k].toString('utf8'), kind)),
+];
+const tables = gzipSync(Buffer.from(tableLines.join('\n') + '\n', 'utf8'), { level: 9 });
+writeFileSync(join(OUT, 'icd10cm-tables-2026.tsv.gz'), tables);
 console.log(
   `${terms.length} index terms, ${notes.length} tabular notes -> icd10cm-index-tabular-2023.tsv.gz (${Math.round(compiled.length / 1024)} KB); ` +
-    `${CODES}.gz (sha256 of the table ${sha256(codes)})`,
+    `${CODES}.gz (sha256 of the table ${sha256(codes)}); ${tableLines.length - 4} table rows -> icd10cm-tables-2026.tsv.gz (${Math.round(tables.length / 1024)} KB)`,
 );

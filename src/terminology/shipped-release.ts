@@ -6,12 +6,14 @@ import { parseCodeLine } from './icd10-file.js';
 
 /**
  * The ICD-10-CM release the product ships (data/icd10cm/, public domain, see its README): the
- * FY2026 code table, in force whenever no release was imported, and the FY2023 Index and Tabular
- * the encoder reads. Paths resolve from this file, so src/ (tsx) and dist/ (compiled) both find them.
+ * FY2026 code table, in force whenever no release was imported, the FY2023 Index and Tabular
+ * the encoder reads, and the FY2026 drug, neoplasm and external-cause tables. Paths resolve from this file, so src/ (tsx) and dist/ (compiled) both find them.
  */
 const DATA = new URL('../../data/icd10cm/', import.meta.url);
 export const SHIPPED_CODES_FILE = fileURLToPath(new URL('icd10cm-codes-2026.txt.gz', DATA));
 export const SHIPPED_INDEX_TABULAR_FILE = fileURLToPath(new URL('icd10cm-index-tabular-2023.tsv.gz', DATA));
+/** The FY2026 Table of Drugs and Chemicals, Neoplasm Table and External Cause Index, compiled. */
+export const SHIPPED_TABLES_FILE = fileURLToPath(new URL('icd10cm-tables-2026.tsv.gz', DATA));
 export const SHIPPED_RELEASE = 'FY2026';
 
 let table: CodeTable | undefined;

@@ -1,5 +1,6 @@
 import type { CodeTable } from '../../../terminology/code-table.js';
 import type { IndexTabular } from '../../../terminology/index-tabular.js';
+import type { TermTables } from '../../../terminology/term-tables.js';
 import type { Assertion } from './assertions.js';
 import type { Sentence } from './sentence-split.js';
 import type { Found } from './select.js';
@@ -47,6 +48,8 @@ export interface NoteContext {
   inpatient: boolean;
   /** the Alphabetic Index and Tabular List notes, when loaded */
   it?: IndexTabular;
+  /** the FY2026 Table of Drugs and Chemicals, Neoplasm Table and External Cause Index, when loaded */
+  tables?: TermTables;
   /** words that complete a code by default (encounter, closed, displaced) */
   defaults?: readonly string[];
   /** the Index term each code was read at (table row -> term), whatever reading won */

@@ -1,6 +1,7 @@
 import type { Candidates } from './candidate.js';
 import { applyCombinations } from './guidelines/combination.js';
 import { applyDrugTherapy } from './guidelines/drugs.js';
+import { applyDrugTable, sequenceDrugTable } from './guidelines/drug-table.js';
 import { applyEtiologyPairs, sequenceEtiology } from './guidelines/etiology.js';
 import { applyExcludes1 } from './guidelines/excludes.js';
 import { sequenceExternalCauses } from './guidelines/external-cause-sequence.js';
@@ -10,6 +11,7 @@ import { applyExamEncounter } from './guidelines/exam-encounter.js';
 import { applySubstanceUse } from './guidelines/substance-use.js';
 import { applyFeverChills } from './guidelines/fever.js';
 import { applyHistory } from './guidelines/history.js';
+import { applyNeoplasmTable } from './guidelines/neoplasm-table.js';
 import { applyInjurySymptoms, applyIntegralSymptoms } from './guidelines/integral.js';
 import { applyQualifiers } from './guidelines/qualifiers.js';
 import { applySequelae } from './guidelines/sequela.js';
@@ -17,6 +19,7 @@ import { applyTobacco } from './guidelines/tobacco.js';
 import { applyBmi } from './guidelines/bmi.js';
 import { applyUnspecifiedSiblings } from './guidelines/unspecified-sibling.js';
 import { applyVaccination, applyVaccineRefusal } from './guidelines/vaccination.js';
+import { sequenceFirstListed } from './guidelines/sequence.js';
 import { applyPlannedVisits } from './guidelines/planned-visit.js';
 import { applyUnspecifiedInjury } from './guidelines/unspecified-injury.js';
 import type { LevelConfig } from './levels.js';
@@ -29,6 +32,7 @@ import type { LevelConfig } from './levels.js';
  * last the sequence: etiology before manifestation, external causes after every other code.
  */
 export function applyGuidelines(cands: Candidates, cfg: LevelConfig): void {
+  applyNeoplasmTable(cands);
   applyHistory(cands);
   applySequelae(cands);
   applyTobacco(cands);
@@ -51,6 +55,9 @@ export function applyGuidelines(cands: Candidates, cfg: LevelConfig): void {
   applyExamEncounter(cands);
   applyVaccination(cands);
   applyVaccineRefusal(cands);
+  applyDrugTable(cands);
   sequenceEtiology(cands);
+  sequenceDrugTable(cands);
+  sequenceFirstListed(cands);
   sequenceExternalCauses(cands);
 }

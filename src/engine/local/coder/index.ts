@@ -24,6 +24,7 @@ import { billableFor, categoryLessSpecific, mergeByCode, mergeIndexFound, resolv
 import { indexMentions, indexNoteOf } from './index-lookup.js';
 import { encounterDefaults } from './encounter.js';
 import { shippedIndexTabular, type IndexTabular } from '../../../terminology/index-tabular.js';
+import { shippedTermTables, type TermTables } from '../../../terminology/term-tables.js';
 import type { Assertion } from './assertions.js';
 import { isInpatient } from './setting.js';
 import { coldIllness, msSense, senseProblem } from './word-sense.js';
@@ -40,6 +41,8 @@ export interface CodifyOptions {
   artifacts?: CoderArtifacts | null;
   /** the Alphabetic Index and Tabular; null: none; default: the shipped ones */
   indexTabular?: IndexTabular | null;
+  /** the FY2026 drug, neoplasm and external-cause tables; null: none; default: the shipped ones */
+  termTables?: TermTables | null;
 }
 
 /**
@@ -49,7 +52,8 @@ export interface CodifyOptions {
 export function codifyText(table: CodeTable, text: string, model: CodifyModel, options: CodifyOptions = {}): CodifyTextResult {
   const artifacts = options.artifacts === undefined ? ARTIFACTS : options.artifacts;
   const it = options.indexTabular === undefined ? shippedIndexTabular() : options.indexTabular;
-  const cands = codifyCandidates(table, text, model, artifacts, undefined, it ?? undefined);
+  const tables = options.termTables === undefined ? shippedTermTables() : options.termTables;
+  const cands = codifyCandidates(table, text, model, artifacts, undefined, it ?? undefined, tables);
   const finals: CodeAssessment[] = [];
   const discarded: CodeAssessment[] = [];
   for (const c of cands.list) {
@@ -90,6 +94,7 @@ export function codifyCandidates(
   artifacts: CoderArtifacts | null,
   observe?: Observer,
   it: IndexTabular | undefined = shippedIndexTabular(),
+  tables: TermTables | null = shippedTermTables(),
 ): Candidates {
   const cfg = LEVELS[model];
   const lex = compiledLexicon(table);
@@ -97,7 +102,7 @@ export function codifyCandidates(
   const learned = artifacts && cfg.learned ? compiledLearned(table, artifacts.lexicon, cfg.learnedMinPrecision) : undefined;
   const sentences = splitSentences(blankHeadings(text));
   const defaults = encounterDefaults(text);
-  const ctx: NoteContext = { table, text, sentences, inpatient: isInpatient(sentences), it, defaults };
+  const ctx: NoteContext = { table, text, sentences, inpatient: isInpatient(sentences), it, tables: tables ?? undefined, defaults };
   const sources = new Map<number, Set<string>>();
   const senseDropped: Found[] = [];
   const found: Found[] = [];
