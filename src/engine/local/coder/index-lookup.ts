@@ -11,6 +11,7 @@ import {
   NOTHING,
   readingOf,
   sameFourOf,
+  siteEquivalents,
   stemNumbers,
   type TitleReading,
 } from './index-terms.js';
@@ -53,6 +54,12 @@ export function indexNoteOf(
   }
   if (noteStems.has(RIGHT) || noteStems.has(LEFT)) noteStems.add(UNILATERAL);
   if (noteStems.has(BOTH)) noteStems.add(BILATERAL);
+  const sites = siteEquivalents(it);
+  for (const [site, as] of sites) {
+    if (!noteStems.has(site)) continue;
+    for (const s of as) noteStems.add(s);
+    if (notePresent.has(site)) for (const s of as) notePresent.add(s);
+  }
   const { ids } = stemNumbers(it);
   const mark = new Uint8Array(ids.size);
   for (const s of noteStems) {
@@ -86,6 +93,8 @@ interface Path {
   loose?: boolean;
   /** word positions a "without" subterm read as denied ("without aura", "no bleeding") */
   denied?: number[];
+  /** the path followed a `see` */
+  via?: boolean;
 }
 
 const MAX_SEE_HOPS = 2;
@@ -116,15 +125,25 @@ let clauses = new Int32Array(0);
  * "Effusion, right knee"). In one buffer the thread reuses (one sentence is read at a time).
  */
 function clausesOf(lower: readonly string[]): Int32Array {
-  if (clauses.length < lower.length) clauses = new Int32Array(Math.max(lower.length, 2 * clauses.length));
+  if (clauses.length < lower.length) {
+    clauses = new Int32Array(Math.max(lower.length, 2 * clauses.length));
+    places = new Int32Array(clauses.length);
+  }
   const out = clauses;
   let c = 0;
+  let p = 0;
   for (let i = 0; i < lower.length; i++) {
     if (lower[i].length === 1 && CLAUSE_BREAKS.has(lower[i])) c++;
     out[i] = c;
+    // A word that says nothing ("of the", a comma) does not count toward a window.
+    if (!FILLER.has(lower[i]) && /[a-z0-9]/.test(lower[i])) p++;
+    places[i] = p;
   }
   return out;
 }
+
+/** Per word of the sentence read last by clausesOf: how many words that say something precede it, itself included. */
+let places = new Int32Array(0);
 const [RIGHT, LEFT, BOTH, UNILATERAL, BILATERAL] = ['right', 'left', 'both', 'unilateral', 'bilateral'].map((w) => wordStems(w)[0]);
 const [UNILATERAL_NUMBER, BILATERAL_NUMBER] = [stemNumber(UNILATERAL), stemNumber(BILATERAL)];
 
@@ -146,6 +165,7 @@ export function indexMentions(
 ): Mention[] {
   const { it } = note;
   const { byStems, maxLen } = mainTermsByStems(it);
+  const sites = siteEquivalents(it);
   const clause = clausesOf(lower);
   // Each stem of the sentence (its slot, in the order first stated), and each occurrence of a
   // stem (its slot and word), in word order.
@@ -180,6 +200,9 @@ export function indexMentions(
     // Laterality in words: a side is one side of a pair; "both" is bilateral (I.B.13).
     if (stem === RIGHT || stem === LEFT) put(UNILATERAL, UNILATERAL_NUMBER, w, denied);
     if (stem === BOTH) put(BILATERAL, BILATERAL_NUMBER, w, denied);
+    // A site the Index reads as another ("calf": leg, lower).
+    const as = sites.get(stem);
+    if (as) for (const s of as) put(s, stemNumber(s), w, denied);
   }
   // A word the sentence denies never qualifies a condition it asserts ("reflux with esophagitis,
   // no bleeding" is not "with bleeding"); it answers a "without" subterm instead. A denied
@@ -206,7 +229,13 @@ export function indexMentions(
     // The stems in reach and the defaults, read through the mention's reach (no set of them made).
     const present = new InReachOrDefault(where, note.defaults);
     const stated: Stated = { present, negated };
-    const completed = completeCode(note.table, code.code, stated);
+    // The words of a path the Index sent the coder to complete its code ("Cellulitis, foot, see
+    // Cellulitis, lower limb L03.11-": the lower limb's code, not the axilla's); the note did not state them.
+    const completed = completeCode(
+      note.table,
+      code.code,
+      code.path.via ? { present: withPath(present, it, code.path.term), negated } : stated,
+    );
     const newer = completed === undefined ? undefined : newerFit(note.table, completed, stated, (c) => it.inTabular(c));
     // A main term of two words or more ("cold sore") names the condition on its own.
     if (mainOnly && newer === undefined && len < 2) return;
@@ -308,20 +337,20 @@ class Occurrences {
     this.size++;
   }
 
-  /** The first occurrence at word `w` or after it (words are in order). */
-  firstFrom(w: number): number {
+  /** The first occurrence whose word has place `place` or a later one (places rise with the words). */
+  firstFrom(place: number, places: Int32Array): number {
     let lo = 0;
     let hi = this.size;
     while (lo < hi) {
       const mid = (lo + hi) >> 1;
-      if (this.word[mid] < w) lo = mid + 1;
+      if (places[this.word[mid]] < place) lo = mid + 1;
       else hi = mid;
     }
     return lo;
   }
 }
 
-/** The sentence's stems as one main term sees them: within `window` words of it, in its clause. */
+/** The sentence's stems as one main term sees them: within `window` words that say something of it, in its clause. */
 // Which numbered stems the mention being read has in reach: a stamp per stem, the mention's own
 // stamp new for each mention (one mention is read at a time).
 let stamps = new Int32Array(0);
@@ -357,6 +386,7 @@ class Near {
     readDenied: boolean,
   ) {
     const inClause = clause[start];
+    const [from, to] = [places[start] - window, places[end] + window];
     if (readDenied) {
       if (deniedFirstAt.length < all.length) deniedFirstAt = new Int32Array(Math.max(all.length, 2 * deniedFirstAt.length));
       this.deniedAt = deniedFirstAt;
@@ -372,10 +402,9 @@ class Near {
     this.stamp = ++stamp;
     // In word order, so the first occurrence in reach of each stem is the first met.
     const { slot, word, denied, size } = occurrences;
-    const last = end + window;
-    for (let j = occurrences.firstFrom(start - window); j < size; j++) {
+    for (let j = occurrences.firstFrom(from, places); j < size; j++) {
       const w = word[j];
-      if (w > last) break;
+      if (places[w] > to) break;
       if (clause[w] !== inClause) continue;
       const k = slot[j];
       if (asserted && denied[j] === 1) {
@@ -517,6 +546,31 @@ function compact(lower: readonly string[], words: readonly number[]): boolean {
   return others <= 1;
 }
 
+function withPath(present: Stated['present'], it: IndexTabular, term: number): Stated['present'] {
+  const path = pathStems(it, term);
+  return { has: (stem) => present.has(stem) || path.includes(stem) };
+}
+
+const pathStemCache = new WeakMap<IndexTabular, Map<number, readonly string[]>>();
+
+/** The stems of the subterm titles from the main term's first subterm down to term i ("lower limb"), read once per term. */
+function pathStems(it: IndexTabular, i: number): readonly string[] {
+  let cache = pathStemCache.get(it);
+  if (!cache) pathStemCache.set(it, (cache = new Map()));
+  let out = cache.get(i);
+  if (!out) {
+    out = [];
+    for (let j = i, lv = it.level[i] + 1; j >= 0 && lv > 1; j--) {
+      if (it.level[j] < lv) {
+        for (const alt of readingOf(it, j).alts) if (alt.length) (out as string[]).push(...alt);
+        lv = it.level[j];
+      }
+    }
+    cache.set(i, out);
+  }
+  return out;
+}
+
 /** The titles from the main term down to term i: "Tear, torn > meniscus > medial". */
 function pathTitles(it: IndexTabular, i: number): string {
   const out = [it.titleOf(i)];
@@ -572,6 +626,7 @@ function descend(
         exact: (from.exact ?? 0) + (m.loose ? 0 : 1),
         loose: from.loose || m.loose,
         denied: m.denied ? (from.denied ?? []).concat(m.words) : from.denied,
+        via: from.via,
       };
       let next = descend(note, where, child, here, depth + 1);
       // A subterm that only says "see": its target's subterms count as its own ("Disease,
@@ -579,7 +634,7 @@ function descend(
       if (codeKeyOf(it, child) === 0 && depth < 6 && it.hasSee(child) && !/^(condition|category)\b/i.test(it.seeOf(child))) {
         const target = seeTarget(it, child);
         if (target !== undefined && target !== term) {
-          const via = descend(note, where, target, { ...here, term: target }, depth + 2);
+          const via = descend(note, where, target, { ...here, term: target, via: true }, depth + 2);
           if (via && (!next || via.score > next.score)) next = via;
         }
       }
@@ -632,6 +687,7 @@ function skipLevel(note: IndexNote, where: Near, term: number, child: number, fr
       combination: from.combination,
       exact: from.exact,
       loose: true,
+      via: from.via,
     };
     if (next.score > best.score) best = descend(note, where, grandchild, next, depth + 2) ?? next;
   }
@@ -811,7 +867,11 @@ function codeOf(note: IndexNote, where: Near, path: Path, hops: number): { code:
   if (hops < MAX_SEE_HOPS && it.hasSee(t) && !/^(condition|category)\b/i.test(it.seeOf(t))) {
     const target = seeTarget(it, t);
     if (target !== undefined) {
-      const next = descend(note, where, target, { ...path, term: target }, it.level[target]) ?? { ...path, term: target };
+      const next = descend(note, where, target, { ...path, term: target, via: true }, it.level[target]) ?? {
+        ...path,
+        term: target,
+        via: true,
+      };
       return codeOf(note, where, next, hops + 1);
     }
   }
