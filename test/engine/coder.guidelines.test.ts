@@ -18,6 +18,8 @@ interface Case {
   why?: [code: string, words: RegExp];
   /** the levels that read it (fast reads exact titles, not the Index's subterms); default all */
   levels?: CodifyModel[];
+  /** pairs of final codes, the first sequenced before the second */
+  before?: [string, string][];
 }
 
 // The ICD-10-CM Official Guidelines as cases (section numbers of the FY2026 guidelines).
@@ -352,6 +354,40 @@ export const GUIDELINE_CASES: Case[] = [
     mustNot: ['I21.9'],
     levels: ['balanced', 'high-quality'],
   },
+  {
+    rule: 'I.C.21.c.13 the examination first, its abnormal finding after',
+    note: 'CHIEF COMPLAINT: Annual physical.\n\nRESULTS: A1c is 6.0.\n\nASSESSMENT: Annual exam with abnormal findings: prediabetes.',
+    must: ['Z00.01', 'R73.03'],
+    mustNot: [],
+    before: [['Z00.01', 'R73.03']],
+  },
+  {
+    rule: 'I.B.10 the sequela first, the injury with 7th character S after',
+    note: 'The patient broke the left wrist, a Colles fracture, 4 months ago.\n\nASSESSMENT: Stiffness of the left wrist, a late effect of the healed Colles fracture.',
+    must: ['M25.632', 'S52.532S'],
+    mustNot: [],
+    before: [['M25.632', 'S52.532S']],
+    levels: ['balanced', 'high-quality'],
+  },
+  {
+    rule: 'accessory muscle use is a sign of breathing, not a congenital muscle',
+    note: 'Diffuse wheezes, accessory muscle use.\n\nASSESSMENT: COPD with acute exacerbation.',
+    must: ['J44.1'],
+    mustNot: ['Q79.8'],
+    why: ['Q79.8', /accessory muscles of breathing/],
+  },
+  {
+    rule: 'I.C.2.d a cancer dated in the past that the assessment calls history: Z85',
+    note: 'The patient had a total thyroidectomy in 2018 for papillary thyroid cancer. No treatment since.\n\nASSESSMENT: History of papillary thyroid cancer, no evidence of disease.',
+    must: ['Z85.850'],
+    mustNot: ['C73'],
+  },
+  {
+    rule: 'I.C.10.a COPD named in the history, its exacerbation in the assessment: J44.1',
+    note: 'The patient has COPD and 3 days of worsening shortness of breath.\n\nASSESSMENT: COPD with acute exacerbation.',
+    must: ['J44.1'],
+    mustNot: ['J44.9'],
+  },
   // I.C.19.a: the 7th character is the encounter's own; a follow-up the plan arranges is a later visit.
   {
     rule: 'I.C.19.a initial encounter, a later follow-up arranged',
@@ -561,6 +597,8 @@ describe.runIf(existsSync(FULL_CODES_FILE))('ICD-10-CM Official Guidelines as ru
     const finals = out.final_code_assessments.map((a) => a.code);
     for (const code of c.must) expect(finals, `${c.rule}: ${code} must be coded (${model})`).toContain(code);
     for (const code of c.mustNot) expect(finals, `${c.rule}: ${code} must not be coded (${model})`).not.toContain(code);
+    for (const [a, b] of c.before ?? [])
+      expect(finals.indexOf(a), `${c.rule}: ${a} before ${b} (${model})`).toBeLessThan(finals.indexOf(b));
     if (c.why) {
       const d = out.discarded_code_assessments.find((a) => a.code.startsWith(c.why![0]));
       expect(d?.justification, `${c.rule}: why ${c.why[0]} was discarded`).toMatch(c.why[1]);

@@ -19,6 +19,7 @@ import { applyTobacco } from './guidelines/tobacco.js';
 import { applyBmi } from './guidelines/bmi.js';
 import { applyUnspecifiedSiblings } from './guidelines/unspecified-sibling.js';
 import { applyVaccination, applyVaccineRefusal } from './guidelines/vaccination.js';
+import { sequenceFirstListed } from './guidelines/sequence.js';
 import { applyPlannedVisits } from './guidelines/planned-visit.js';
 import { applyUnspecifiedInjury } from './guidelines/unspecified-injury.js';
 import type { LevelConfig } from './levels.js';
@@ -57,5 +58,6 @@ export function applyGuidelines(cands: Candidates, cfg: LevelConfig): void {
   applyDrugTable(cands);
   sequenceEtiology(cands);
   sequenceDrugTable(cands);
+  sequenceFirstListed(cands);
   sequenceExternalCauses(cands);
 }

@@ -152,6 +152,8 @@ export function mainTermsByStems(it: IndexTabular): { byStems: Map<string, numbe
       idx.maxLen = Math.max(idx.maxLen, 2);
     }
   }
+  // Each thread keeps these: lists at their exact length (one built by `push` reserves 17 slots).
+  for (const [key, list] of idx.byStems) idx.byStems.set(key, list.slice());
   mainIndexes.set(it, idx);
   return idx;
 }

@@ -56,14 +56,48 @@ export function forEachStemPhrase<T>(
     for (let len = 1; node !== undefined && len <= maxLen; len++) {
       if (node.value !== undefined) found(node.value, from[i], from[i + len - 1], len);
       if (i + len >= numbers.length) break;
-      node = node.next?.get(numbers[i + len] >= 0 ? numbers[i + len] : numberedStem(st.stems[i + len]));
+      node = childOf(node, numbers[i + len] >= 0 ? numbers[i + len] : numberedStem(st.stems[i + len]));
     }
   }
 }
 
+/**
+ * A trie node. Most nodes continue with one stem only: that child is held in `one` (its stem's
+ * number in `oneStem`) and a Map is made only for a second child, which then holds them all. A
+ * Map per node held ~2 MB more a thread over the coder's matchers (issue 28, the service's RSS).
+ */
 interface StemNode<T> {
   value: T | undefined;
+  /** the stem number of the only child; NO_STEM when there is none, or when `next` holds the children */
+  oneStem: number;
+  one: StemNode<T> | undefined;
   next: Map<number, StemNode<T>> | undefined;
+}
+
+// No stem number (a note's unnumbered stem is -1): a node without a single child never matches.
+const NO_STEM = -2;
+
+const newNode = <T>(): StemNode<T> => ({ value: undefined, oneStem: NO_STEM, one: undefined, next: undefined });
+
+function childOf<T>(node: StemNode<T>, stem: number): StemNode<T> | undefined {
+  return node.oneStem === stem ? node.one : node.next?.get(stem);
+}
+
+function addChild<T>(node: StemNode<T>, stem: number): StemNode<T> {
+  const child = newNode<T>();
+  if (node.next) node.next.set(stem, child);
+  else if (node.one === undefined) {
+    node.oneStem = stem;
+    node.one = child;
+  } else {
+    node.next = new Map([
+      [node.oneStem, node.one],
+      [stem, child],
+    ]);
+    node.oneStem = NO_STEM;
+    node.one = undefined;
+  }
+  return child;
 }
 
 /** The first stems of the keys by number (root[n]: 1 + the node's place in `nodes`, 0 for none), and the nodes below. */
@@ -85,15 +119,12 @@ function trieOf<T>(byStems: ReadonlyMap<string, T>): StemTrie<T> {
   for (const [numbers, value] of keys) {
     let r = trie.root[numbers[0]];
     if (r === 0) {
-      trie.nodes.push({ value: undefined, next: undefined });
+      trie.nodes.push(newNode());
       trie.root[numbers[0]] = r = trie.nodes.length;
     }
     let node = trie.nodes[r - 1];
     for (let k = 1; k < numbers.length; k++) {
-      const next = (node.next ??= new Map());
-      let child = next.get(numbers[k]);
-      if (!child) next.set(numbers[k], (child = { value: undefined, next: undefined }));
-      node = child;
+      node = childOf(node, numbers[k]) ?? addChild(node, numbers[k]);
     }
     node.value = value;
   }

@@ -100,6 +100,14 @@ export function senseProblem(table: CodeTable, m: Mention, lower: readonly strin
   if (code === 'R296' && !/\b(repeated|recurrent|frequent|multiple|several|many|recurring)\b|\bfalls\b/.test(lower.join(' '))) {
     return `"${span.join(' ')}" is one fall, not repeated falls (R29.6): the injury it caused is coded.`;
   }
+  // "Accessory muscle use": the work of breathing seen on examination, not a congenital extra muscle (Q79.8).
+  if (code.startsWith('Q') && has('accessory') && (/^(use|usage)$/.test(next) || /^(using|uses|of)$/.test(prev))) {
+    return `"${[prev, ...span, next].join(' ').trim()}" is the use of accessory muscles of breathing, a sign, not a congenital malformation.`;
+  }
+  // "Well-healed neck scar": the mark of an operation seen on examination, not a scar condition (L90.5).
+  if (code === 'L905' && lower.slice(Math.max(0, m.start - 3), m.start).some((w) => w === 'healed' || w === 'well-healed')) {
+    return 'A healed surgical scar seen on examination is a finding of the past operation, not a scar condition to code.';
+  }
   // "The urine dip shows nitrites": a dip is chewing tobacco only where tobacco is spoken of.
   if (has('dip') && !lower.some((w) => TOBACCO_CONTEXT.test(w))) {
     return '"Dip" here is not chewing tobacco: the sentence says nothing of tobacco (a urine dip is a test strip).';

@@ -1,4 +1,5 @@
 import { stemWords, wordStems } from '../../../../terminology/text-normalize.js';
+import { assertWords } from '../assertions.js';
 import { type Candidate, type Candidates, dotted, sentenceAt } from '../candidate.js';
 
 const DIABETES = ['E08', 'E09', 'E10', 'E11', 'E13'];
@@ -151,6 +152,19 @@ function hypertension(cands: Candidates): void {
   }
 }
 
+const EXACERBATION = /^(exacerbation|exacerbated|exacerbations|flare|flare-up|decompensated|decompensation|aecopd)$/;
+const COPD_WORD = /^(copd|aecopd|coad)$/;
+
+/** Another sentence naming COPD with an exacerbation ("COPD with acute exacerbation" in the assessment, the HPI first). */
+function exacerbationStated(cands: Candidates): boolean {
+  return cands.ctx.sentences.some((s) => {
+    const named = s.lower.some((w) => COPD_WORD.test(w)) || (s.lower.includes('obstructive') && s.lower.includes('pulmonary'));
+    if (!named) return false;
+    const asserted = assertWords(s.words);
+    return s.lower.some((w, i) => EXACERBATION.test(w) && asserted[i] === 'present');
+  });
+}
+
 function copd(cands: Candidates): void {
   const base = cands.statedIn('J44');
   if (base.length === 0) return;
@@ -165,7 +179,7 @@ function copd(cands: Candidates): void {
     );
     if (c) made.push(c);
   }
-  if ([...w].some((x) => /^(exacerbation|exacerbated|exacerbations|flare|flare-up|decompensated|decompensation|aecopd)$/.test(x))) {
+  if ([...w].some((x) => EXACERBATION.test(x)) || exacerbationStated(cands)) {
     const c = cands.assign('J44.1', 'combination code for COPD with (acute) exacerbation (I.C.10.a)', [base[0]]);
     if (c) made.push(c);
   }

@@ -205,11 +205,38 @@ function applyHistoryOf(cands: Candidates): void {
             t.from <= m.start &&
             t.to >= m.end)),
     );
-    if (!said || words.some((w) => CURRENT.has(w.toLowerCase()))) continue;
+    if (words.some((w) => CURRENT.has(w.toLowerCase()))) continue;
+    // Or a past-dated mention ("thyroidectomy in 2018 for papillary thyroid cancer") that another
+    // sentence calls history ("History of papillary thyroid cancer, no evidence of disease").
+    if (!said && !(pastDated(words) && historyElsewhere(cands, c, m.sentence))) continue;
     if (!historyCode(cands, c, false)) continue;
     c.assertion = 'historical';
     cands.discard(c, 'Discarded: historical, not a current condition ("history of" or a past year, and the Index classifies its history).');
   }
+}
+
+const YEAR = /^(19[5-9]\d|20[0-2]\d)$/;
+/** A sentence that dates what it says in the past: "in 2018", "years ago". */
+function pastDated(words: readonly string[]): boolean {
+  return words.some((w, i) => (YEAR.test(w) && /^(in|since)$/i.test(words[i - 1] ?? '')) || (w.toLowerCase() === 'ago' && i > 0));
+}
+
+/**
+ * Another sentence that says "history of" the words the condition was read from, with nothing
+ * current in it: the provider's statement that it is past.
+ */
+function historyElsewhere(cands: Candidates, c: Candidate, except: number): boolean {
+  const { sentences, text } = cands.ctx;
+  const said = c.spans.flatMap((sp) => stems(text.slice(sp.start, sp.end)));
+  if (said.length === 0) return false;
+  return sentences.some((s, si) => {
+    if (si === except || s.words.some((w) => CURRENT.has(w.toLowerCase()))) return false;
+    return triggersOf(s.words).some((t) => {
+      if (t.assertion !== 'historical' || !/^(personal history|history|hx|h\/o)/i.test(s.words[t.start])) return false;
+      const reach = new Set(stems(s.words.slice(t.from, Math.min(t.to, t.from + 5) + 1).join(' ')));
+      return said.every((w) => reach.has(w));
+    });
+  });
 }
 
 /**
@@ -222,6 +249,8 @@ export function applyHistory(cands: Candidates): void {
   applyHistoryOf(cands);
   for (const c of [...cands.list]) {
     if (c.final || (c.assertion !== 'family' && c.assertion !== 'historical') || c.origin === 'learned' || c.code.startsWith('Z')) continue;
+    // A word read in another sense ("a well-healed scar", "ST depression") names no condition to have a history of.
+    if (c.why?.startsWith('Discarded: word sense')) continue;
     const family = c.assertion === 'family';
     // A current condition of the same category outranks its own history.
     if (!family && cands.finalsIn(c.code.slice(0, 3)).length) continue;
