@@ -299,9 +299,7 @@ export function applyNeoplasmTable(cands: Candidates): void {
     const had = cands.get(code);
     if (had && !had.final && had.assertion !== 'present') continue;
     // What the note's words gave this neoplasm otherwise: a neoplasm code over the same words.
-    const rivals = cands
-      .finals()
-      .filter((c) => /^(C|D[0-4])/.test(c.code) && c.code !== code && c.spans.some((sp) => overlaps(sp, f.span)));
+    const rivals = neoplasms.filter((c) => c.final && c.code !== code && c.spans.some((sp) => overlaps(sp, f.span)));
     // An Index subterm for the histology ("Carcinoma, hepatocellular" C22.0; "Tumor, odontogenic" D16.5) is more than the site's row.
     if (rivals.some((c) => c.origin === 'index' && !/unspecified/i.test(table.descriptionAt(c.index)))) continue;
     const title = `Neoplasm, ${rows.titleOf(f.row)}, ${f.behaviour}`;
