@@ -523,6 +523,30 @@ export const GUIDELINE_CASES: Case[] = [
     mustNot: ['F17.290', 'F17.200'],
   },
   { rule: 'Index: Use, tobacco', note: 'Pipe tobacco user on weekends.', must: ['Z72.0'], mustNot: ['F17.290'] },
+  // A site the Index itself reads as another ("Contusion, shin, see Contusion, leg"): "shin" is the lower leg.
+  {
+    rule: 'Index site equivalent',
+    note: 'Aching pain in the left shin since Tuesday.',
+    must: ['M79.662'],
+    mustNot: ['R52'],
+    levels: ['balanced', 'high-quality'],
+  },
+  // An Index subterm's reach counts words that say something: "of the left" does not put "hip"
+  // out of the fast level's reach of "osteoarthritis".
+  {
+    rule: 'Index reach in words that say something',
+    note: 'Osteoarthritis of the left hip, worse with stairs.',
+    must: ['M16.12'],
+    mustNot: ['M19.90'],
+  },
+  // A "see" is followed with its words: "Cellulitis, foot, see Cellulitis, lower limb L03.11-" is
+  // completed as the lower limb, never as the first child that states the side (the axilla).
+  {
+    rule: 'Index see completes with its target',
+    note: 'Cellulitis of the left foot, on cephalexin.',
+    must: ['L03.116'],
+    mustNot: ['L03.112', 'L03.90'],
+  },
 ];
 
 // Word sense: homonyms resolved from context; a title word alone makes no code.
@@ -628,6 +652,16 @@ describe.runIf(existsSync(FULL_CODES_FILE))('ICD-10-CM Official Guidelines as ru
       (_, c) => check(c, model),
     );
     it.each(WORD_SENSE_CASES.map((c) => [c.rule, c] as const))('word sense: %s', (_, c) => check(c, model));
+  });
+
+  // I.B.13: "both" is bilateral, so a title read with its side left open ("..., unspecified eye")
+  // moves to the bilateral sibling. Without the acceptance model, so that no threshold hides it.
+  it.each(MODELS)('I.B.13 "both" moves an unspecified-side title to bilateral (%s, no acceptance model)', (model) => {
+    const finals = codifyText(table, 'Chronic serous otitis media in both ears.', model, { artifacts: null }).final_code_assessments.map(
+      (a) => a.code,
+    );
+    expect(finals).toContain('H65.23');
+    expect(finals).not.toContain('H65.20');
   });
 });
 
