@@ -402,6 +402,27 @@ export const GUIDELINE_CASES: Case[] = [
     must: ['J44.1'],
     mustNot: ['J44.9'],
   },
+  {
+    rule: 'Index: a fracture not called pathological is traumatic (Fracture, traumatic, see also Fracture, pathological)',
+    note: 'Fracture of the right hip after a fall.',
+    must: ['S72.001A'],
+    mustNot: ['M84.459A'],
+    levels: ['balanced', 'high-quality'],
+  },
+  {
+    rule: 'I.C.21.c.4 a healed traumatic fracture is Z87.81, not a pathological one',
+    note: 'Healed fracture of the right hip.',
+    must: ['Z87.81'],
+    mustNot: ['Z87.311'],
+    levels: ['balanced', 'high-quality'],
+  },
+  {
+    rule: 'Index: "pathological" stated keeps Fracture, pathological',
+    note: 'Pathological fracture of the right hip.',
+    must: [],
+    mustNot: ['S72.001A'],
+    levels: ['balanced', 'high-quality'],
+  },
   // I.C.19.a: the 7th character is the encounter's own; a follow-up the plan arranges is a later visit.
   {
     rule: 'I.C.19.a initial encounter, a later follow-up arranged',
@@ -537,6 +558,30 @@ export const GUIDELINE_CASES: Case[] = [
     mustNot: ['F17.290', 'F17.200'],
   },
   { rule: 'Index: Use, tobacco', note: 'Pipe tobacco user on weekends.', must: ['Z72.0'], mustNot: ['F17.290'] },
+  // A site the Index itself reads as another ("Contusion, shin, see Contusion, leg"): "shin" is the lower leg.
+  {
+    rule: 'Index site equivalent',
+    note: 'Aching pain in the left shin since Tuesday.',
+    must: ['M79.662'],
+    mustNot: ['R52'],
+    levels: ['balanced', 'high-quality'],
+  },
+  // An Index subterm's reach counts words that say something: "of the left" does not put "hip"
+  // out of the fast level's reach of "osteoarthritis".
+  {
+    rule: 'Index reach in words that say something',
+    note: 'Osteoarthritis of the left hip, worse with stairs.',
+    must: ['M16.12'],
+    mustNot: ['M19.90'],
+  },
+  // A "see" is followed with its words: "Cellulitis, foot, see Cellulitis, lower limb L03.11-" is
+  // completed as the lower limb, never as the first child that states the side (the axilla).
+  {
+    rule: 'Index see completes with its target',
+    note: 'Cellulitis of the left foot, on cephalexin.',
+    must: ['L03.116'],
+    mustNot: ['L03.112', 'L03.90'],
+  },
 ];
 
 // Word sense: homonyms resolved from context; a title word alone makes no code.
@@ -642,6 +687,16 @@ describe.runIf(existsSync(FULL_CODES_FILE))('ICD-10-CM Official Guidelines as ru
       (_, c) => check(c, model),
     );
     it.each(WORD_SENSE_CASES.map((c) => [c.rule, c] as const))('word sense: %s', (_, c) => check(c, model));
+  });
+
+  // I.B.13: "both" is bilateral, so a title read with its side left open ("..., unspecified eye")
+  // moves to the bilateral sibling. Without the acceptance model, so that no threshold hides it.
+  it.each(MODELS)('I.B.13 "both" moves an unspecified-side title to bilateral (%s, no acceptance model)', (model) => {
+    const finals = codifyText(table, 'Chronic serous otitis media in both ears.', model, { artifacts: null }).final_code_assessments.map(
+      (a) => a.code,
+    );
+    expect(finals).toContain('H65.23');
+    expect(finals).not.toContain('H65.20');
   });
 });
 

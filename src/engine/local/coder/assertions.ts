@@ -317,7 +317,7 @@ function triggerAt(
   return undefined;
 }
 
-const PAST_YEAR = /^(19[5-9]\d|20[0-2]\d)$/;
+export const PAST_YEAR = /^(19[5-9]\d|20[0-2]\d)$/;
 // A time that dates when a condition began ("diagnosed ten years ago", "since 2015") does not make
 // it past; one that dates the condition itself does ("kidney stones in 2018", "an MI years ago").
 const ONSET = new Set([

@@ -11,6 +11,7 @@ import {
   NOTHING,
   readingOf,
   sameFourOf,
+  siteEquivalents,
   stemNumbers,
   type TitleReading,
 } from './index-terms.js';
@@ -53,6 +54,12 @@ export function indexNoteOf(
   }
   if (noteStems.has(RIGHT) || noteStems.has(LEFT)) noteStems.add(UNILATERAL);
   if (noteStems.has(BOTH)) noteStems.add(BILATERAL);
+  const sites = siteEquivalents(it);
+  for (const [site, as] of sites) {
+    if (!noteStems.has(site)) continue;
+    for (const s of as) noteStems.add(s);
+    if (notePresent.has(site)) for (const s of as) notePresent.add(s);
+  }
   const { ids } = stemNumbers(it);
   const mark = new Uint8Array(ids.size);
   for (const s of noteStems) {
@@ -86,6 +93,8 @@ interface Path {
   loose?: boolean;
   /** word positions a "without" subterm read as denied ("without aura", "no bleeding") */
   denied?: number[];
+  /** the path followed a `see` */
+  via?: boolean;
 }
 
 const MAX_SEE_HOPS = 2;
@@ -116,15 +125,25 @@ let clauses = new Int32Array(0);
  * "Effusion, right knee"). In one buffer the thread reuses (one sentence is read at a time).
  */
 function clausesOf(lower: readonly string[]): Int32Array {
-  if (clauses.length < lower.length) clauses = new Int32Array(Math.max(lower.length, 2 * clauses.length));
+  if (clauses.length < lower.length) {
+    clauses = new Int32Array(Math.max(lower.length, 2 * clauses.length));
+    places = new Int32Array(clauses.length);
+  }
   const out = clauses;
   let c = 0;
+  let p = 0;
   for (let i = 0; i < lower.length; i++) {
     if (lower[i].length === 1 && CLAUSE_BREAKS.has(lower[i])) c++;
     out[i] = c;
+    // A word that says nothing ("of the", a comma) does not count toward a window.
+    if (!FILLER.has(lower[i]) && /[a-z0-9]/.test(lower[i])) p++;
+    places[i] = p;
   }
   return out;
 }
+
+/** Per word of the sentence read last by clausesOf: how many words that say something precede it, itself included. */
+let places = new Int32Array(0);
 const [RIGHT, LEFT, BOTH, UNILATERAL, BILATERAL] = ['right', 'left', 'both', 'unilateral', 'bilateral'].map((w) => wordStems(w)[0]);
 const [UNILATERAL_NUMBER, BILATERAL_NUMBER] = [stemNumber(UNILATERAL), stemNumber(BILATERAL)];
 
@@ -146,6 +165,7 @@ export function indexMentions(
 ): Mention[] {
   const { it } = note;
   const { byStems, maxLen } = mainTermsByStems(it);
+  const sites = siteEquivalents(it);
   const clause = clausesOf(lower);
   // Each stem of the sentence (its slot), and the positions of each, in the order first stated.
   const slots = new Map<string, number>();
@@ -173,6 +193,9 @@ export function indexMentions(
     // Laterality in words: a side is one side of a pair; "both" is bilateral (I.B.13).
     if (stem === RIGHT || stem === LEFT) put(UNILATERAL, UNILATERAL_NUMBER, w);
     if (stem === BOTH) put(BILATERAL, BILATERAL_NUMBER, w);
+    // A site the Index reads as another ("calf": leg, lower).
+    const as = sites.get(stem);
+    if (as) for (const s of as) put(s, stemNumber(s), w);
   }
   const negated = new Set<string>();
   st.stems.forEach((s, k) => {
@@ -203,10 +226,17 @@ export function indexMentions(
       asserted ? deniedLists : undefined,
     );
     let best: Path | undefined;
+    let bestMain = -1;
     for (let k = 0; k < mains.length; k++) {
       const main = mains[k];
       const path = descend(note, where, main, { term: main, score: len, words: anchor, combination: false }, 0);
-      if (path && (!best || path.score > best.score)) best = path;
+      // Of two main terms that read the sentence as well, the one that names the other by "see
+      // also" is the entry, the other its alternative ("Fracture, traumatic (see also Fracture,
+      // pathological)": a fracture not called pathological is traumatic).
+      if (path && (!best || path.score > best.score || (path.score === best.score && seesAlso(it, main, bestMain, slots)))) {
+        best = path;
+        bestMain = main;
+      }
     }
     if (!best) return;
     // A main term alone is what the titles and names already read; the Index adds its subterms,
@@ -217,7 +247,13 @@ export function indexMentions(
     const present = where.stems();
     for (const d of note.defaults) present.add(d);
     const stated: Stated = { present, negated };
-    const completed = completeCode(note.table, code.code, stated);
+    // The words of a path the Index sent the coder to complete its code ("Cellulitis, foot, see
+    // Cellulitis, lower limb L03.11-": the lower limb's code, not the axilla's); the note did not state them.
+    const completed = completeCode(
+      note.table,
+      code.code,
+      code.path.via ? { present: withPath(present, it, code.path.term), negated } : stated,
+    );
     const newer = completed === undefined ? undefined : newerFit(note.table, completed, stated, (c) => it.inTabular(c));
     // A main term of two words or more ("cold sore") names the condition on its own.
     if (mainOnly && newer === undefined && len < 2) return;
@@ -288,7 +324,7 @@ function titleStemsOf(table: CodeTable, index: number): readonly string[] {
   return out;
 }
 
-/** The sentence's stems as one main term sees them: within `window` words of it, in its clause. */
+/** The sentence's stems as one main term sees them: within `window` words that say something of it, in its clause. */
 // Which numbered stems the mention being read has in reach: a stamp per stem, the mention's own
 // stamp new for each mention (one mention is read at a time).
 let stamps = new Int32Array(0);
@@ -319,7 +355,8 @@ class Near {
     denied?: readonly number[][],
   ) {
     const inClause = clause[start];
-    const inReach = (w: number) => clause[w] === inClause && w >= start - window && w <= end + window;
+    const [from, to] = [places[start] - window, places[end] + window];
+    const inReach = (w: number) => clause[w] === inClause && places[w] >= from && places[w] <= to;
     if (denied) {
       if (deniedFirstAt.length < all.length) deniedFirstAt = new Int32Array(Math.max(all.length, 2 * deniedFirstAt.length));
       this.deniedAt = deniedFirstAt;
@@ -341,7 +378,7 @@ class Near {
       const list = lists[k];
       for (let n = 0; n < list.length; n++) {
         const w = list[n];
-        if (clause[w] === inClause && w >= start - window && w <= end + window) {
+        if (clause[w] === inClause && places[w] >= from && places[w] <= to) {
           this.at[k] = w;
           if (numbered[k] >= 0 && numbered[k] < known) stamps[numbered[k]] = this.stamp;
           break;
@@ -475,6 +512,32 @@ function compact(lower: readonly string[], words: readonly number[]): boolean {
   return others <= 1;
 }
 
+function withPath(present: ReadonlySet<string>, it: IndexTabular, term: number): Set<string> {
+  const out = new Set(present);
+  for (const s of pathStems(it, term)) out.add(s);
+  return out;
+}
+
+const pathStemCache = new WeakMap<IndexTabular, Map<number, readonly string[]>>();
+
+/** The stems of the subterm titles from the main term's first subterm down to term i ("lower limb"), read once per term. */
+function pathStems(it: IndexTabular, i: number): readonly string[] {
+  let cache = pathStemCache.get(it);
+  if (!cache) pathStemCache.set(it, (cache = new Map()));
+  let out = cache.get(i);
+  if (!out) {
+    out = [];
+    for (let j = i, lv = it.level[i] + 1; j >= 0 && lv > 1; j--) {
+      if (it.level[j] < lv) {
+        for (const alt of readingOf(it, j).alts) if (alt.length) (out as string[]).push(...alt);
+        lv = it.level[j];
+      }
+    }
+    cache.set(i, out);
+  }
+  return out;
+}
+
 /** The titles from the main term down to term i: "Tear, torn > meniscus > medial". */
 function pathTitles(it: IndexTabular, i: number): string {
   const out = [it.titleOf(i)];
@@ -488,6 +551,19 @@ function pathTitles(it: IndexTabular, i: number): string {
 }
 
 /** The deepest subterm path below `from` that the sentence states best. */
+/** Whether main term `a` says "see also" main term `b`, and the sentence does not state `b`'s qualifier ("pathological"). */
+function seesAlso(it: IndexTabular, a: number, b: number, stated: ReadonlyMap<string, number>): boolean {
+  if (b < 0) return false;
+  const also = it.seeAlsoOf(a);
+  const other = it
+    .titleOf(b)
+    .replace(/\s*\([^)]*\)/g, '')
+    .toLowerCase();
+  if (also === '' || also.replace(/\s*\([^)]*\)/g, '').toLowerCase() !== other) return false;
+  const qualifier = other.split(',').slice(1).join(' ');
+  return !qualifier.split(/\s+/).some((w) => w && wordStems(w).some((st) => stated.has(st)));
+}
+
 function descend(
   note: IndexNote,
   where: Near,
@@ -527,6 +603,7 @@ function descend(
         exact: (from.exact ?? 0) + (m.loose ? 0 : 1),
         loose: from.loose || m.loose,
         denied: m.denied ? (from.denied ?? []).concat(m.words) : from.denied,
+        via: from.via,
       };
       let next = descend(note, where, child, here, depth + 1);
       // A subterm that only says "see": its target's subterms count as its own ("Disease,
@@ -534,7 +611,7 @@ function descend(
       if (codeKeyOf(it, child) === 0 && it.seeOf(child) && depth < 6 && !/^(condition|category)\b/i.test(it.seeOf(child))) {
         const target = seeTarget(it, child);
         if (target !== undefined && target !== term) {
-          const via = descend(note, where, target, { ...here, term: target }, depth + 2);
+          const via = descend(note, where, target, { ...here, term: target, via: true }, depth + 2);
           if (via && (!next || via.score > next.score)) next = via;
         }
       }
@@ -585,6 +662,7 @@ function skipLevel(note: IndexNote, where: Near, term: number, child: number, fr
       combination: from.combination,
       exact: from.exact,
       loose: true,
+      via: from.via,
     };
     if (next.score > best.score) best = descend(note, where, grandchild, next, depth + 2) ?? next;
   }
@@ -746,7 +824,11 @@ function codeOf(note: IndexNote, where: Near, path: Path, hops: number): { code:
   if (it.seeOf(t) && hops < MAX_SEE_HOPS && !/^(condition|category)\b/i.test(it.seeOf(t))) {
     const target = seeTarget(it, t);
     if (target !== undefined) {
-      const next = descend(note, where, target, { ...path, term: target }, it.level[target]) ?? { ...path, term: target };
+      const next = descend(note, where, target, { ...path, term: target, via: true }, it.level[target]) ?? {
+        ...path,
+        term: target,
+        via: true,
+      };
       return codeOf(note, where, next, hops + 1);
     }
   }

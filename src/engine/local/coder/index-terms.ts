@@ -283,6 +283,58 @@ export function sameFour(a: string, b: string): boolean {
   return true;
 }
 
+const equivalents = new WeakMap<IndexTabular, Map<string, readonly string[]>>();
+
+/**
+ * Words the Alphabetic Index itself reads as another subterm of the same main term, wherever it
+ * says so: "Abrasion, calf, see Abrasion, leg (lower)", "Contusion, shin, see Contusion, leg". A
+ * one-word subterm that is no main term of its own, sent to one and the same sibling at least
+ * three times and never elsewhere, states that sibling's words (with its nonessential modifiers)
+ * under any main term: "pain in the calf" is Pain, limb, lower, lower leg. Stems, built once per Index.
+ */
+export function siteEquivalents(it: IndexTabular): ReadonlyMap<string, readonly string[]> {
+  let out = equivalents.get(it);
+  if (out) return out;
+  const targets = new Map<string, Map<string, number>>();
+  const extra = new Map<string, string>();
+  let main = 0;
+  for (let i = 0; i < it.size; i++) {
+    if (it.level[i] === 0) {
+      main = i;
+      continue;
+    }
+    const see = it.seeOf(i);
+    if (!see || it.codeOf(i)) continue;
+    const parts = see.split(/,\s*/);
+    const from = it.titleOf(i).toLowerCase();
+    if (parts.length !== 2 || /[\s(]/.test(from) || parts[0].toLowerCase() !== it.titleOf(main).split(',')[0].toLowerCase()) continue;
+    const to = parts[1].toLowerCase();
+    if (to === from) continue;
+    const counts = targets.get(from) ?? new Map<string, number>();
+    counts.set(to, (counts.get(to) ?? 0) + 1);
+    targets.set(from, counts);
+    const target = it.resolvePath(see);
+    // One nonessential word ("leg (lower)") is part of the site; a list of them ("(except toe(s) alone)") is not.
+    const nemod = target === undefined ? '' : it.nemodOf(target).replace(/[()]/g, ' ').trim();
+    if (/^[a-z]{3,}$/.test(nemod) && !extra.has(to)) extra.set(to, nemod);
+  }
+  // The nonessential word is part of the site when the Index names the two together ("lower leg").
+  const titles = new Set<string>();
+  for (let i = 0; i < it.size; i++) if (it.level[i] > 0) titles.add(it.titleOf(i).toLowerCase());
+  out = new Map();
+  for (const [from, counts] of targets) {
+    if (counts.size !== 1 || it.mainTerms(from).length) continue;
+    const [[to, n]] = counts;
+    if (n < 3) continue;
+    const nemod = extra.get(to) ?? '';
+    const stems = stemsOf(titles.has(`${nemod} ${to}`) ? `${to} ${nemod}` : to);
+    const own = stemsOf(from);
+    if (own.length === 1 && stems.length) out.set(own[0], stems);
+  }
+  equivalents.set(it, out);
+  return out;
+}
+
 const conditionTitles = new WeakMap<IndexTabular, Int8Array>();
 
 /**

@@ -1,6 +1,6 @@
 import type { IndexTabular } from '../../../../terminology/index-tabular.js';
 import { stemWords } from '../../../../terminology/text-normalize.js';
-import { triggersOf } from '../assertions.js';
+import { PAST_YEAR, triggersOf } from '../assertions.js';
 import { type Candidate, type Candidates, dotted, SEQUELA_TITLE } from '../candidate.js';
 
 // The Tabular's chapter and block titles a history subterm may name instead of the condition
@@ -215,10 +215,9 @@ function applyHistoryOf(cands: Candidates): void {
   }
 }
 
-const YEAR = /^(19[5-9]\d|20[0-2]\d)$/;
 /** A sentence that dates what it says in the past: "in 2018", "years ago". */
 function pastDated(words: readonly string[]): boolean {
-  return words.some((w, i) => (YEAR.test(w) && /^(in|since)$/i.test(words[i - 1] ?? '')) || (w.toLowerCase() === 'ago' && i > 0));
+  return words.some((w, i) => (PAST_YEAR.test(w) && /^(in|since)$/i.test(words[i - 1] ?? '')) || (w.toLowerCase() === 'ago' && i > 0));
 }
 
 /**

@@ -34,13 +34,25 @@ export function applyQualifiers(cands: Candidates): void {
         stated.clear();
         continue;
       }
-      for (const st of wordStems(w)) {
+      // "Both" is bilateral (I.B.13), as the Index lookup reads it.
+      for (const st of wordStems(w === 'both' ? 'bilateral' : w)) {
         const id = index.stemId(st);
         if (id !== undefined && qualifierStem.has(id)) stated.add(id);
       }
     }
     if (stated.size === 0) continue;
-    const own = new Set(index.requiredOf(c.index));
+    // The words of an "unspecified eye" clause name the dimension left open, not the condition.
+    const open = new Set(
+      table
+        .descriptionAt(c.index)
+        .toLowerCase()
+        .split(',')
+        .slice(1)
+        .filter((clause) => /^\s*unspecified \w+$/.test(clause))
+        .flatMap((clause) => wordStems(clause.trim().split(' ')[1]))
+        .map((st) => index.stemId(st)),
+    );
+    const own = new Set(index.requiredOf(c.index).filter((id) => !open.has(id)));
     const siblings = table.descendantsOf(c.code.slice(0, 3));
     if (siblings.length > MAX_SIBLINGS) continue;
     let best: { code: string; extra: number } | undefined;
