@@ -547,6 +547,13 @@ export const GUIDELINE_CASES: Case[] = [
     must: ['L03.116'],
     mustNot: ['L03.112', 'L03.90'],
   },
+  // I.A.12.a: only an Excludes1 the Tabular states drops a code; F32 states none for dysthymia (F34.1).
+  {
+    rule: 'no Excludes1 the Tabular does not state',
+    note: 'Major depressive disorder, single episode, superimposed on long-standing dysthymia.',
+    must: ['F32.9', 'F34.1'],
+    mustNot: [],
+  },
 ];
 
 // Word sense: homonyms resolved from context; a title word alone makes no code.
