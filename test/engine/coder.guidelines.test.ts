@@ -554,6 +554,14 @@ export const GUIDELINE_CASES: Case[] = [
     must: ['F32.9', 'F34.1'],
     mustNot: [],
   },
+  // A "see" that names its subterm by its first words ("Fracture, traumatic, foot, metatarsal, see
+  // Fracture, metatarsal": the subterm "metatarsal bone"), with routine healing (7th character D).
+  {
+    rule: 'I.C.19.c.1 see to a subterm named by its first words',
+    note: 'Splint recheck: fracture of the fifth metatarsal of the left foot, healing as expected.',
+    must: ['S92.352D'],
+    mustNot: ['S92.352A'],
+  },
 ];
 
 // Word sense: homonyms resolved from context; a title word alone makes no code.
