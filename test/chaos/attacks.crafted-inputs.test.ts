@@ -126,6 +126,12 @@ describe('attacks: crafted inputs against every parser, and the gateway stays re
   it('every parser takes each crafted input within the bound (transcript, chat, extraction, coder)', async () => {
     const table = new CodeTable(starterRows());
     const engine = new LocalEngine(() => table);
+    // Each parser's one-time start (the shipped Index, Tabular and tables, the sentence model) is
+    // paid once with plain words: the bound is what a crafted input itself costs.
+    parseTranscript('[doctor] plain words');
+    await engine.chat([{ role: 'user', content: 'plain words' }]);
+    await engine.extractNote('[doctor] plain words', 'SOAP');
+    await engine.codify({ text: 'plain words', model: 'high-quality' });
     for (const { name, text: raw } of CRAFTED) {
       // As the gateway's engine gets it: lines capped (isolated-engine.ts).
       const text = capLineLengths(raw);

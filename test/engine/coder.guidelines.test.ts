@@ -388,6 +388,27 @@ export const GUIDELINE_CASES: Case[] = [
     must: ['J44.1'],
     mustNot: ['J44.9'],
   },
+  {
+    rule: 'Index: a fracture not called pathological is traumatic (Fracture, traumatic, see also Fracture, pathological)',
+    note: 'Fracture of the right hip after a fall.',
+    must: ['S72.001A'],
+    mustNot: ['M84.459A'],
+    levels: ['balanced', 'high-quality'],
+  },
+  {
+    rule: 'I.C.21.c.4 a healed traumatic fracture is Z87.81, not a pathological one',
+    note: 'Healed fracture of the right hip.',
+    must: ['Z87.81'],
+    mustNot: ['Z87.311'],
+    levels: ['balanced', 'high-quality'],
+  },
+  {
+    rule: 'Index: "pathological" stated keeps Fracture, pathological',
+    note: 'Pathological fracture of the right hip.',
+    must: [],
+    mustNot: ['S72.001A'],
+    levels: ['balanced', 'high-quality'],
+  },
   // I.C.19.a: the 7th character is the encounter's own; a follow-up the plan arranges is a later visit.
   {
     rule: 'I.C.19.a initial encounter, a later follow-up arranged',

@@ -226,10 +226,17 @@ export function indexMentions(
       asserted ? deniedLists : undefined,
     );
     let best: Path | undefined;
+    let bestMain = -1;
     for (let k = 0; k < mains.length; k++) {
       const main = mains[k];
       const path = descend(note, where, main, { term: main, score: len, words: anchor, combination: false }, 0);
-      if (path && (!best || path.score > best.score)) best = path;
+      // Of two main terms that read the sentence as well, the one that names the other by "see
+      // also" is the entry, the other its alternative ("Fracture, traumatic (see also Fracture,
+      // pathological)": a fracture not called pathological is traumatic).
+      if (path && (!best || path.score > best.score || (path.score === best.score && seesAlso(it, main, bestMain, slots)))) {
+        best = path;
+        bestMain = main;
+      }
     }
     if (!best) return;
     // A main term alone is what the titles and names already read; the Index adds its subterms,
@@ -544,6 +551,19 @@ function pathTitles(it: IndexTabular, i: number): string {
 }
 
 /** The deepest subterm path below `from` that the sentence states best. */
+/** Whether main term `a` says "see also" main term `b`, and the sentence does not state `b`'s qualifier ("pathological"). */
+function seesAlso(it: IndexTabular, a: number, b: number, stated: ReadonlyMap<string, number>): boolean {
+  if (b < 0) return false;
+  const also = it.seeAlsoOf(a);
+  const other = it
+    .titleOf(b)
+    .replace(/\s*\([^)]*\)/g, '')
+    .toLowerCase();
+  if (also === '' || also.replace(/\s*\([^)]*\)/g, '').toLowerCase() !== other) return false;
+  const qualifier = other.split(',').slice(1).join(' ');
+  return !qualifier.split(/\s+/).some((w) => w && wordStems(w).some((st) => stated.has(st)));
+}
+
 function descend(
   note: IndexNote,
   where: Near,

@@ -49,14 +49,44 @@ const INTENTIONAL_UNDER = /^(decided|chose|chooses|refused|refuses|refusing|pref
 const UNINTENTIONAL_UNDER = /^(forgot|forgets|forgetting|forgetful|confused|misunderstood|misread|memory)$/;
 const AGE_DEBILITY = /^(age-related|elderly|debility|frail|frailty)$/;
 
+/** A cue: its phrases (one to four words) and the words they can start with, so most words are passed by one lookup. */
+interface Cue {
+  re: RegExp;
+  first: ReadonlySet<string>;
+}
+const cue = (re: RegExp, first: string): Cue => ({ re, first: new Set(first.split(' ')) });
+
+const UNDER = cue(
+  UNDERDOSING,
+  'stopped quit ran run running missed missing skipped skipping skips forget forgets forgot less not noncompliant non-compliant nonadherent non-adherent',
+);
+const POISON = cue(
+  POISONING,
+  'overdose overdosed overdoses overdosing poisoning poisoned intoxication ingestion ingested swallowed took taken taking take wrong double extra',
+);
+const ALCOHOL = cue(WITH_ALCOHOL, 'together with and plus mixed');
+const ADVERSELY = cue(ADVERSE, 'adverse side side-effect side-effects reaction allergic as prescribed therapeutic correct properly');
+const ASSAULTED = cue(ASSAULT, 'assault assaulted homicidal maliciously');
+const SELF_HARMED = cue(
+  SELF_HARM,
+  'suicide suicidal self-harm self-inflicted intentional intentionally deliberate deliberately purposely self on',
+);
+const UNDETERMINED_INTENT = cue(UNDETERMINED, "undetermined indeterminate not cannot can't could couldn't unable");
+const CANNOT_AFFORD = cue(/^(could not|couldn't|cannot|can't|unable to) afford$/, "could couldn't cannot can't unable");
+
 // Words one of the cues above holds: a sentence without any is not read further (most are not).
 const KEYS = new Set(
   'overdose overdosed overdoses overdosing poisoning poisoned intoxication ingestion ingested swallowed too wrong double extra alcohol ethanol adverse side side-effect side-effects reaction prescribed therapeutic correct properly stopped quit ran run running missed missing skipped skipping skips forget forgets forgot less taking noncompliant non-compliant nonadherent non-adherent'.split(
     ' ',
   ),
 );
-const keyed = (lower: readonly string[]) =>
-  lower.some((w) => KEYS.has(w) || w.startsWith('underdos') || INDUCED.test(w) || ASSAULT.test(w) || SELF_HARM.test(w));
+const INTENT_WORDS = new Set(
+  'assault assaulted homicidal maliciously suicide suicidal self-harm self-inflicted self intentional intentionally deliberate deliberately purposely'.split(
+    ' ',
+  ),
+);
+const induced = (w: string) => w.includes('-') && INDUCED.test(w);
+const keyed = (lower: readonly string[]) => lower.some((w) => KEYS.has(w) || INTENT_WORDS.has(w) || w.startsWith('underdos') || induced(w));
 
 /**
  * The substances' names, lower case, each to its first row (the title and its comma parts), built
@@ -98,10 +128,17 @@ function phraseAt(lower: readonly string[], i: number, n: number): string {
   return n === 1 ? lower[i] : lower.slice(i, i + n).join(' ');
 }
 
-function matches(lower: readonly string[], re: RegExp): number[] {
+/** Where the sentence states one of the cue's phrases (the first word of each). */
+function matches(lower: readonly string[], c: Cue): number[] {
   const out: number[] = [];
-  for (let i = 0; i < lower.length; i++)
-    for (let n = 1; n <= 4 && i + n <= lower.length; n++) if (re.test(phraseAt(lower, i, n))) out.push(i);
+  for (let i = 0; i < lower.length; i++) {
+    if (!c.first.has(lower[i]) && !(c === UNDER && lower[i].startsWith('underdos'))) continue;
+    for (let n = 1; n <= 4 && i + n <= lower.length; n++)
+      if (c.re.test(phraseAt(lower, i, n))) {
+        out.push(i);
+        break;
+      }
+  }
   return out;
 }
 
@@ -182,17 +219,17 @@ export function applyDrugTable(cands: Candidates): void {
     const s = sentences[si];
     const lower = s.lower;
     if (!keyed(lower)) continue;
-    const under = matches(lower, UNDERDOSING);
+    const under = matches(lower, UNDER);
     const here0 = substancesIn(drugs, s, si);
-    const alcohol = matches(lower, WITH_ALCOHOL);
-    const poison = matches(lower, POISONING).concat(
+    const alcohol = matches(lower, ALCOHOL);
+    const poison = matches(lower, POISON).concat(
       alcohol.length && here0.some((x) => !/^(alcohol|ethanol)$/.test(lower[x.start])) ? alcohol : [],
     );
-    const adverse = matches(lower, ADVERSE);
-    const induced = lower.findIndex((w) => INDUCED.test(w));
+    const adverse = matches(lower, ADVERSELY);
+    const inducedAt = lower.findIndex(induced);
     // A substance given to harm, or taken to harm oneself, is a poisoning whatever the verb.
-    const harm = [...matches(lower, ASSAULT), ...matches(lower, SELF_HARM)];
-    if (!under.length && !poison.length && !adverse.length && !harm.length && induced < 0) continue;
+    const harm = [...matches(lower, ASSAULTED), ...matches(lower, SELF_HARMED)];
+    if (!under.length && !poison.length && !adverse.length && !harm.length && inducedAt < 0) continue;
     const asserted = assertWords(s.words);
     const present = (i: number) => asserted[i] === 'present' || asserted[i] === 'historical';
     let here = here0.filter((x) => present(x.start));
@@ -202,8 +239,8 @@ export function applyDrugTable(cands: Candidates): void {
     else if (poison.some(present)) [column, cue] = ['accidental', poison.find(present)!];
     else if (harm.some((i) => asserted[i] === 'present') && here.length)
       [column, cue] = ['accidental', harm.find((i) => asserted[i] === 'present')!];
-    else if (adverse.some(present) || (induced >= 0 && present(induced)))
-      [column, cue] = ['adverse effect', adverse.find(present) ?? induced];
+    else if (adverse.some(present) || (inducedAt >= 0 && present(inducedAt)))
+      [column, cue] = ['adverse effect', adverse.find(present) ?? inducedAt];
     if (!column) continue;
     here = here.filter((x) => Math.abs(x.start - cue) <= NEAR || (column === 'accidental' && alcohol.length));
     // A poisoning's substance may be named in the sentence before or after a short one that says so ("Overdose; intent unknown.").
@@ -279,22 +316,21 @@ export function sequenceDrugTable(cands: Candidates): void {
 /** The poisoning's intent as the note states it around sentence si (I.C.19.e.5.b). */
 function intentOf(sentences: readonly Sentence[], si: number): Column {
   const near = [si - 1, si, si + 1].filter((k) => k >= 0 && k < sentences.length).map((k) => sentences[k]);
-  const said = (re: RegExp) =>
+  const said = (re: Cue) =>
     near.some((s) => {
       const a = assertWords(s.words);
       return matches(s.lower, re).some((i) => a[i] !== 'negated') && !s.lower.includes('unintentional');
     });
-  if (said(UNDETERMINED)) return 'undetermined';
-  if (said(ASSAULT)) return 'assault';
-  if (said(SELF_HARM)) return 'self-harm';
+  if (said(UNDETERMINED_INTENT)) return 'undetermined';
+  if (said(ASSAULTED)) return 'assault';
+  if (said(SELF_HARMED)) return 'self-harm';
   return 'accidental';
 }
 
 /** Z91.12- or Z91.13- for the reason a patient took less than prescribed, when the note gives one. */
 function noncompliance(s: Sentence): string | undefined {
   const lower = s.lower;
-  if (matches(lower, /^(could not|couldn't|cannot|can't|unable to) afford$/).length || lower.some((w) => FINANCIAL.test(w)))
-    return 'Z91.120';
+  if (matches(lower, CANNOT_AFFORD).length || lower.some((w) => FINANCIAL.test(w))) return 'Z91.120';
   if (lower.some((w) => INTENTIONAL_UNDER.test(w))) return 'Z91.128';
   if (lower.some((w) => UNINTENTIONAL_UNDER.test(w))) return lower.some((w) => AGE_DEBILITY.test(w)) ? 'Z91.130' : 'Z91.138';
   return undefined;

@@ -57,13 +57,30 @@ const STOP = /^[.,;:()/]$|^(and|or|with|without|from|was|is|were|are|which|that|
 // I.C.2.d: a malignancy excised or eradicated, with no further treatment and no evidence of disease, is history (Z85).
 const GONE =
   /^resolved$|^(no|without) (evidence of (disease|recurrence|malignancy|residual disease)|recurrence|residual (disease|tumor|tumour)|further treatment)$|^(ned|disease-free|cancer-free|tumor-free)$|^free of (disease|cancer|recurrence)$/;
+const GONE_FIRST = new Set(['resolved', 'no', 'without', 'ned', 'disease-free', 'cancer-free', 'tumor-free', 'free']);
 const REMOVED =
   /^(resected|excised|removed|eradicated|treated|s\/p|status post|lumpectomy|mastectomy|colectomy|prostatectomy|nephrectomy|hysterectomy|thyroidectomy|resection|excision)$/;
 const TREATED_NOW =
   /^(currently|current|ongoing|active|receiving|undergoing|chemotherapy|chemo|radiotherapy|immunotherapy|palliative|metastatic|progression|progressing|recurrent|recurred)$/;
 
+const neoWords = new Map<string, boolean>();
+/** Whether a word may name a neoplasm (remembered per word: a note repeats its words). */
+function isNeoWord(w: string): boolean {
+  let out = neoWords.get(w);
+  if (out === undefined) {
+    out = NEO_WORD.test(w);
+    if (neoWords.size > 50_000) neoWords.clear();
+    neoWords.set(w, out);
+  }
+  return out;
+}
+
 /** The behaviour of a word the note names a neoplasm by, from its Index entry's reference to the Neoplasm Table. */
-function behaviourOf(it: IndexTabular | undefined, word: string, cache: Map<string, Behaviour | null>): Behaviour | undefined {
+const behaviours = new WeakMap<object, Map<string, Behaviour | null>>();
+function behaviourOf(it: IndexTabular | undefined, word: string): Behaviour | undefined {
+  const key = it ?? behaviours;
+  let cache = behaviours.get(key);
+  if (!cache) behaviours.set(key, (cache = new Map()));
   if (METASTASIS.test(word)) return 'secondary';
   if (NEOPLASM.test(word)) return 'unspecified';
   const hit = cache.get(word);
@@ -216,7 +233,6 @@ export function applyNeoplasmTable(cands: Candidates): void {
   const { tables, sentences, it, table, defaults } = cands.ctx;
   if (!tables) return;
   const rows = tables.neoplasms;
-  const cache = new Map<string, Behaviour | null>();
   const found: Stated[] = [];
   for (let si = 0; si < sentences.length; si++) {
     const s = sentences[si];
@@ -224,8 +240,8 @@ export function applyNeoplasmTable(cands: Candidates): void {
     let asserted: ReturnType<typeof assertWords> | undefined;
     for (let i = 0; i < lower.length; i++) {
       const w = lower[i];
-      if (w.length < 5 || !NEO_WORD.test(w)) continue;
-      let behaviour = behaviourOf(it, w, cache);
+      if (w.length < 5 || !isNeoWord(w)) continue;
+      let behaviour = behaviourOf(it, w);
       if (!behaviour) continue;
       asserted ??= assertWords(s.words);
       if (asserted[i] !== 'present' && asserted[i] !== 'historical') continue;
@@ -257,22 +273,33 @@ export function applyNeoplasmTable(cands: Candidates): void {
       }
     }
   }
+  if (!found.length) return;
   const k = (b: Behaviour) => NEOPLASM_COLUMNS.indexOf(b);
+  const neoplasms = cands.list.filter((c) => /^(C|D[0-4])/.test(c.code));
+  const statedIn = new Map<number, { present: Set<string>; negated: Set<string> }>();
   for (const f of found) {
     const s = sentences[f.sentence];
     const cell = cellOf(rows, f.row, k(f.behaviour));
     if (!cell) continue;
-    const stated = { present: new Set([...s.lower.flatMap((w) => wordStems(w)), ...(defaults ?? [])]), negated: new Set<string>() };
-    const index = completeCode(table, cell, stated);
+    // A cell the table in force holds as billable is the code; else its billable child the sentence states best.
+    const own = table.indexOf(cell.replace(/[.-]/g, ''));
+    let index = own !== undefined && table.billableAt(own) ? own : undefined;
+    if (index === undefined) {
+      let stated = statedIn.get(f.sentence);
+      if (!stated)
+        statedIn.set(
+          f.sentence,
+          (stated = { present: new Set([...s.lower.flatMap((w) => wordStems(w)), ...(defaults ?? [])]), negated: new Set() }),
+        );
+      index = completeCode(table, cell, stated);
+    }
     if (index === undefined) continue;
     const code = table.codeAt(index);
     // The coder already read this code and set it aside (historical, negated, a relative's): so it stays.
     const had = cands.get(code);
     if (had && !had.final && had.assertion !== 'present') continue;
     // What the note's words gave this neoplasm otherwise: a neoplasm code over the same words.
-    const rivals = cands
-      .finals()
-      .filter((c) => /^(C|D[0-4])/.test(c.code) && c.code !== code && c.spans.some((sp) => overlaps(sp, f.span)));
+    const rivals = neoplasms.filter((c) => c.final && c.code !== code && c.spans.some((sp) => overlaps(sp, f.span)));
     // An Index subterm for the histology ("Carcinoma, hepatocellular" C22.0; "Tumor, odontogenic" D16.5) is more than the site's row.
     if (rivals.some((c) => c.origin === 'index' && !/unspecified/i.test(table.descriptionAt(c.index)))) continue;
     const title = `Neoplasm, ${rows.titleOf(f.row)}, ${f.behaviour}`;
@@ -290,19 +317,28 @@ export function applyNeoplasmTable(cands: Candidates): void {
   }
 }
 
+const seeRows = new WeakMap<TermRows, Map<number, number>>();
+
 /** The cell of a column at a row, or (an empty cell of a subterm) at the nearest row above with one. */
 function cellOf(rows: TermRows, row: number, k: number): string {
   const own = rows.cellOf(row, k);
   if (own) return own;
   if ([0, 1, 2, 3, 4, 5].some((c) => rows.cellOf(row, c))) return '';
-  const see = rows.seeOf(row);
-  const to = see ? rows.resolvePath(see.replace(/\s*\([^)]*\)/g, '')) : undefined;
-  return to !== undefined && to !== row ? rows.cellOf(to, k) : '';
+  let seen = seeRows.get(rows);
+  if (!seen) seeRows.set(rows, (seen = new Map()));
+  let to = seen.get(row);
+  if (to === undefined) {
+    const see = rows.seeOf(row);
+    to = (see ? rows.resolvePath(see.replace(/\s*\([^)]*\)/g, '')) : undefined) ?? -1;
+    seen.set(row, to);
+  }
+  return to >= 0 && to !== row ? rows.cellOf(to, k) : '';
 }
 
 /** I.C.2.d: the malignancy at word i was excised or treated, and nothing now is (no evidence of disease, no treatment). */
 function isHistory(s: Sentence, i: number): boolean {
   const lower = s.lower;
+  if (!lower.some((w) => GONE_FIRST.has(w))) return false;
   const text = lower.join(' ');
   const historyOf = /\b(history of|hx of|h\/o)\b/.test(lower.slice(Math.max(0, i - 6), i).join(' '));
   const gone = lower.some((_, j) => [1, 2, 3, 4, 5].some((n) => GONE.test(lower.slice(j, j + n).join(' '))));
