@@ -149,6 +149,20 @@ export const GUIDELINE_CASES: Case[] = [
     mustNot: ['R50.9'],
   },
   { rule: 'non-smoker', note: 'Non-smoker, no alcohol.', must: [], mustNot: ['F17.200', 'F17.210', 'Z87.891', 'Z72.0'] },
+  // A negation ends where a new predicate begins (NegEx termination); "did not have" still denies.
+  {
+    rule: 'negation ends at a new predicate',
+    note: 'A 35-year-old woman with no relevant history presented with vomiting.',
+    must: ['R11.10'],
+    mustNot: [],
+  },
+  {
+    rule: 'negation ends at ", with"',
+    note: 'There was no fever, with a productive cough for a week.',
+    must: ['R05.9'],
+    mustNot: ['R50.9'],
+  },
+  { rule: 'negation over "did not have"', note: 'She did not have fever or cough.', must: [], mustNot: ['R50.9', 'R05.9'] },
   // Laterality and acute versus chronic.
   { rule: 'laterality', note: 'Otitis media in the left ear.', must: ['H66.92'], mustNot: ['H66.90'] },
   { rule: 'laterality stated in the title', note: 'Pain in the right knee after a fall.', must: ['M25.561'], mustNot: ['M25.569'] },

@@ -147,6 +147,34 @@ const PSEUDO: string[][] = [
 ];
 
 const TERMINATORS = new Set(['but', 'however', 'although', 'though', 'except', 'yet', 'whereas', 'which', 'who', ';', ':', '.']);
+// A negation ends where a new predicate begins (NegEx's termination terms): "with no history of
+// interest presented with abdominal pain", "without known allergies, diagnosed with gastric
+// adenocarcinoma", "no allergies or toxic habits, was hypertensive". Only once the scope holds a
+// word: "did not have fever" still denies the fever.
+const PREDICATES = new Set([
+  'presented',
+  'presents',
+  'presenting',
+  'was',
+  'were',
+  'is',
+  'are',
+  'admitted',
+  'diagnosed',
+  'developed',
+  'showed',
+  'revealed',
+  'consulted',
+  'underwent',
+  'referred',
+]);
+
+/** Whether a negation's forward scope, `n` words long so far, ends at word j. */
+function negationEnds(lower: readonly string[], j: number, n: number): boolean {
+  if (n === 0) return false;
+  const w = lower[j];
+  return PREDICATES.has(w) || (w === ',' && lower[j + 1] === 'with');
+}
 const SCOPE = 8;
 // "asthma versus bronchitis", "pneumonia likely": these reach only their neighbours.
 const SHORT = new Set(['versus', 'vs', 'likely', 'is likely']);
@@ -248,7 +276,11 @@ export function triggersOf(words: readonly string[]): Trigger[] {
     if (f) {
       const scope = SHORT.has(f[0].join(' ')) ? SHORT_SCOPE : SCOPE;
       let j = i + f[0].length;
-      for (let n = 0; j < lower.length && n < scope && !TERMINATORS.has(lower[j]); j++, n++);
+      for (
+        let n = 0;
+        j < lower.length && n < scope && !TERMINATORS.has(lower[j]) && !(f[1] === 'negated' && negationEnds(lower, j, n));
+        j++, n++
+      );
       out.push({ assertion: f[1], start: i, end: i + f[0].length - 1, from: i + f[0].length, to: j - 1 });
     }
     const b = backwardAt(lower, i, true);
@@ -345,9 +377,19 @@ function assertWordsOnce(words: readonly string[]): Assertion[] {
       const a = f[1];
       const scope = SHORT.has(p.join(' ')) ? SHORT_SCOPE : SCOPE;
       let j = i + p.length;
-      for (let n = 0; j < lower.length && n < scope && !TERMINATORS.has(lower[j]) && !(scope === SHORT_SCOPE && lower[j] === ','); j++, n++)
+      let ended = false;
+      for (
+        let n = 0;
+        j < lower.length && n < scope && !TERMINATORS.has(lower[j]) && !(scope === SHORT_SCOPE && lower[j] === ',');
+        j++, n++
+      ) {
+        if (a === 'negated' && negationEnds(lower, j, n)) {
+          ended = true;
+          break;
+        }
         set(j, a);
-      if (a === 'negated' && scope === SCOPE) for (const k of listContinuation(lower, i + p.length, j)) set(k, a);
+      }
+      if (a === 'negated' && scope === SCOPE && !ended) for (const k of listContinuation(lower, i + p.length, j)) set(k, a);
     }
     const b = backwardAt(lower, i);
     if (b && b[0].length === 1 && ATTRIBUTIVE.has(lower[i]) && attributive(lower, i)) {
