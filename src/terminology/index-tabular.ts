@@ -230,6 +230,9 @@ export class IndexTabular {
     };
     const direct = this.children(at).find((c) => named(c, want));
     if (direct !== undefined) return direct;
+    // "see Fracture, metatarsal" names the subterm "metatarsal bone": the one title that starts with the words.
+    const starting = this.children(at).filter((c) => this.titleOf(c).toLowerCase().startsWith(`${want} `));
+    if (starting.length === 1) return starting[0];
     const m = /^(with|without|due to|in)\s+(.+)$/.exec(want);
     if (!m) return undefined;
     const bare = this.children(at).find((c) => this.titleOf(c).toLowerCase() === m[1]);

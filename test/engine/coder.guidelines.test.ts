@@ -582,6 +582,21 @@ export const GUIDELINE_CASES: Case[] = [
     must: ['L03.116'],
     mustNot: ['L03.112', 'L03.90'],
   },
+  // I.A.12.a: only an Excludes1 the Tabular states drops a code; F32 states none for dysthymia (F34.1).
+  {
+    rule: 'no Excludes1 the Tabular does not state',
+    note: 'Major depressive disorder, single episode, superimposed on long-standing dysthymia.',
+    must: ['F32.9', 'F34.1'],
+    mustNot: [],
+  },
+  // A "see" that names its subterm by its first words ("Fracture, traumatic, foot, metatarsal, see
+  // Fracture, metatarsal": the subterm "metatarsal bone"), with routine healing (7th character D).
+  {
+    rule: 'I.C.19.c.1 see to a subterm named by its first words',
+    note: 'Splint recheck: fracture of the fifth metatarsal of the left foot, healing as expected.',
+    must: ['S92.352D'],
+    mustNot: ['S92.352A'],
+  },
 ];
 
 // Word sense: homonyms resolved from context; a title word alone makes no code.

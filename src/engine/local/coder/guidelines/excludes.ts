@@ -21,7 +21,6 @@ export const EXCLUDES1: Array<[string[], string[], string]> = [
   [['R42'], ['H81'], 'R42 Excludes1 vertiginous syndromes (H81)'],
   [['R569'], ['G40'], 'R56.9 Excludes1 epilepsy (G40)'],
   [['F32'], ['F33', 'F31', 'F3481'], 'F32 Excludes1 recurrent depressive disorder (F33), bipolar disorder (F31)'],
-  [['F329', 'F32A'], ['F341'], 'F32 Excludes1 dysthymia (F34.1)'],
   [['E119', 'E109'], ['E10', 'E11'], 'E11 Excludes1 type 1 diabetes (E10) and vice versa'],
   [['R1084', 'R109'], ['N23'], 'R10 Excludes1 renal colic (N23)'],
   [['R05'], ['J44', 'J45'], 'cough is part of COPD and asthma'],
