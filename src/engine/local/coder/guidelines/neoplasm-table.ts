@@ -300,8 +300,15 @@ export function applyNeoplasmTable(cands: Candidates): void {
     if (had && !had.final && had.assertion !== 'present') continue;
     // What the note's words gave this neoplasm otherwise: a neoplasm code over the same words.
     const rivals = neoplasms.filter((c) => c.final && c.code !== code && c.spans.some((sp) => overlaps(sp, f.span)));
-    // An Index subterm for the histology ("Carcinoma, hepatocellular" C22.0; "Tumor, odontogenic" D16.5) is more than the site's row.
-    if (rivals.some((c) => c.origin === 'index' && !/unspecified/i.test(table.descriptionAt(c.index)))) continue;
+    // An Index subterm for the histology ("Carcinoma, hepatocellular" C22.0; "Tumor, odontogenic"
+    // D16.5), or a Tabular title the note states ("Merkel cell carcinoma of lip" C4A.0), is more
+    // than the site's row.
+    if (
+      rivals.some(
+        (c) => (c.origin === 'index' || c.origin === 'description') && !/unspecified|not specified/i.test(table.descriptionAt(c.index)),
+      )
+    )
+      continue;
     const title = `Neoplasm, ${rows.titleOf(f.row)}, ${f.behaviour}`;
     const made = cands.assign(code, `Neoplasm Table (guideline I.C.2): ${title}`, [], [f.span]);
     if (!made) continue;
