@@ -1,4 +1,3 @@
-import { availableParallelism } from 'node:os';
 import { ThreadBusyError, ThreadCrashError, ThreadPool, ThreadTimeoutError, type RunOptions } from '../../lib/thread-pool.js';
 import type { Logger } from '../../lib/logger.js';
 import type { TableInForce } from '../../terminology/shipped-release.js';
@@ -24,7 +23,11 @@ export const ENGINE_BUDGET_MS = 30_000;
 export interface IsolatedEngineOptions {
   /** The table in force (reloaded after an import); each thread is sent its rows when it changes, or reads the shipped release itself. */
   codeTable: () => TableInForce;
-  /** Threads; default: one per core beyond the first, at most 2. */
+  /**
+   * Threads; default 1. Each holds its own coder state (~40 MB of RSS once it has coded), so a
+   * second is the operator's choice (`ENGINE_THREADS`) where cores and memory allow: with two, the
+   * service's peak RSS after the benchmark is above 300 MB (README, Benchmarks).
+   */
   size?: number;
   budgetMs?: number;
   /** Another thread module speaking the same protocol (tests). */
@@ -60,7 +63,7 @@ export class IsolatedEngine implements ClinicalEngine {
     this.budgetMs = options.budgetMs ?? ENGINE_BUDGET_MS;
     this.pool = new ThreadPool({
       entry: options.entry ?? new URL(`./engine-thread${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url),
-      size: options.size ?? Math.max(1, Math.min(2, availableParallelism() - 1)),
+      size: options.size ?? 1,
       // A small young generation: building the table's index in a thread peaked 25 MB higher with
       // V8's default (48 MB), at no measurable cost in speed.
       resourceLimits: { maxOldGenerationSizeMb: options.maxHeapMb ?? 512, maxYoungGenerationSizeMb: 8 },
