@@ -39,11 +39,15 @@ describe('outbox dispatcher wake-ups', () => {
       await holder.query('BEGIN');
       await holder.query('LOCK TABLE webhook_deliveries IN SHARE MODE');
       dispatcher = startOutboxDispatcher(t.deps, { sweepIntervalMs: 120_000 });
-      const sweepWaits = async () =>
-        (
-          await holder.query(`SELECT count(*)::int AS n FROM pg_stat_activity
-             WHERE datname = current_database() AND wait_event_type = 'Lock' AND query ILIKE '%UPDATE webhook_deliveries%'`)
-        ).rows[0].n as number;
+      // pg_stat_activity is read once per transaction unless its snapshot is cleared: without
+      // that, a first read before the sweep started answered 0 for the whole poll (the test
+      // failed 4 runs in 5).
+      const sweepWaits = async () => {
+        await holder.query('SELECT pg_stat_clear_snapshot()');
+        const { rows } = await holder.query(`SELECT count(*)::int AS n FROM pg_stat_activity
+             WHERE datname = current_database() AND wait_event_type = 'Lock' AND query ILIKE '%UPDATE webhook_deliveries%'`);
+        return rows[0].n as number;
+      };
       await expect.poll(sweepWaits, { timeout: 20_000 }).toBeGreaterThan(0);
       const eventId = await recordNoteEvent(t, group);
       // The dispatcher hears the event's NOTIFY while its sweep still waits.
