@@ -267,8 +267,20 @@ export interface Trigger {
   to: number;
 }
 
-/** Every ConText trigger of a sentence with its reach (the same scopes `assertWords` applies, without list continuation). */
-export function triggersOf(words: readonly string[]): Trigger[] {
+const triggered = new WeakMap<readonly string[], readonly Trigger[]>();
+
+/**
+ * Every ConText trigger of a sentence with its reach (the same scopes `assertWords` applies,
+ * without list continuation). Read once per sentence (the history rule and the traits ask again):
+ * the array is shared, never to be changed.
+ */
+export function triggersOf(words: readonly string[]): readonly Trigger[] {
+  let out = triggered.get(words);
+  if (!out) triggered.set(words, (out = triggersOnce(words)));
+  return out;
+}
+
+function triggersOnce(words: readonly string[]): Trigger[] {
   const lower = words.map((w) => w.toLowerCase());
   const out: Trigger[] = [];
   for (let i = 0; i < lower.length; i++) {
