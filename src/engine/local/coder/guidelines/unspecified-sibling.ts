@@ -14,13 +14,17 @@ const UNSPECIFIED = /\bunspecified\b/i;
 export function applyUnspecifiedSiblings(cands: Candidates): void {
   const { table } = cands.ctx;
   const finals = cands.finals();
-  for (const u of finals) {
-    if (!u.final || u.code.length < 4 || !UNSPECIFIED.test(table.descriptionAt(u.index))) continue;
+  // Each title read once (not once per pair of finals).
+  const titles = finals.map((c) => table.descriptionAt(c.index));
+  const unspecified = titles.map((t) => UNSPECIFIED.test(t));
+  for (let i = 0; i < finals.length; i++) {
+    const u = finals[i];
+    if (!u.final || u.code.length < 4 || !unspecified[i]) continue;
     const [base, seventh] = baseOf(u.code);
     // The level above the unspecified code: J02 for J02.9, F10.22 for F10.229, M25.63 for M25.639.
     const parent = base.slice(0, -1);
-    const specific = finals.find((s) => {
-      if (s === u || !s.final || UNSPECIFIED.test(table.descriptionAt(s.index))) return false;
+    const specific = finals.find((s, j) => {
+      if (s === u || !s.final || unspecified[j]) return false;
       const [b, x] = baseOf(s.code);
       // Read from other words: two readings of the same words are the reader's to choose between.
       const apart = !s.spans.some((p) => u.spans.some((q) => p.start < q.end && q.start < p.end));
@@ -32,7 +36,7 @@ export function applyUnspecifiedSiblings(cands: Candidates): void {
         b.length >= base.length &&
         b.startsWith(parent) &&
         b !== base &&
-        sameCondition(table.descriptionAt(u.index), table.descriptionAt(s.index))
+        sameCondition(titles[i], titles[j])
       );
     });
     if (!specific) continue;
