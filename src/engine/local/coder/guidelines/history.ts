@@ -242,8 +242,9 @@ const historyReaches = new WeakMap<NoteContext, ReadonlyArray<ReadonlyArray<Set<
 function historyReachesOf(ctx: NoteContext): ReadonlyArray<ReadonlyArray<Set<string>>> {
   let out = historyReaches.get(ctx);
   if (!out) {
+    // Only a sentence with a "history" word holds such a trigger: the others' triggers are not read.
     out = ctx.sentences.map((s) =>
-      s.lower.some((w) => CURRENT.has(w))
+      !s.lower.some((w) => HISTORY_WORD.test(w)) || s.lower.some((w) => CURRENT.has(w))
         ? []
         : triggersOf(s.words)
             .filter((t) => t.assertion === 'historical' && HISTORY_WORD.test(s.words[t.start]))
