@@ -154,6 +154,8 @@ function historyCode(cands: Candidates, c: Candidate, family: boolean): string |
 }
 
 const HISTORY_WORD = /^(personal history|history|hx|h\/o)/i;
+/** A word (lower case) a HISTORY_WORD trigger can start with: tested without a pattern, on every word of the note. */
+const historyWord = (w: string) => w.startsWith('h') && (w.startsWith('history') || w.startsWith('hx') || w.startsWith('h/o'));
 
 // Words that keep a condition current whatever "history of" says (I.C.21.c.4: a history code is
 // for a condition that no longer exists and is not treated).
@@ -210,7 +212,7 @@ function applyHistoryOf(cands: Candidates): void {
     );
     // Or a past-dated mention ("thyroidectomy in 2018 for papillary thyroid cancer") that another
     // sentence calls history ("History of papillary thyroid cancer, no evidence of disease").
-    if (!said && !(pastDated(words) && historyElsewhere(cands, c, m.sentence))) continue;
+    if (!said && !(pastDated(sentence.lower) && historyElsewhere(cands, c, m.sentence))) continue;
     if (!historyCode(cands, c, false)) continue;
     c.assertion = 'historical';
     cands.discard(c, 'Discarded: historical, not a current condition ("history of" or a past year, and the Index classifies its history).');
@@ -218,8 +220,8 @@ function applyHistoryOf(cands: Candidates): void {
 }
 
 /** A sentence that dates what it says in the past: "in 2018", "years ago". */
-function pastDated(words: readonly string[]): boolean {
-  return words.some((w, i) => (PAST_YEAR.test(w) && /^(in|since)$/i.test(words[i - 1] ?? '')) || (w.toLowerCase() === 'ago' && i > 0));
+function pastDated(lower: readonly string[]): boolean {
+  return lower.some((w, i) => (w === 'ago' && i > 0) || ((lower[i - 1] === 'in' || lower[i - 1] === 'since') && PAST_YEAR.test(w)));
 }
 
 /**
@@ -244,7 +246,7 @@ function historyReachesOf(ctx: NoteContext): ReadonlyArray<ReadonlyArray<Set<str
   if (!out) {
     // Only a sentence with a "history" word holds such a trigger: the others' triggers are not read.
     out = ctx.sentences.map((s) =>
-      !s.lower.some((w) => HISTORY_WORD.test(w)) || s.lower.some((w) => CURRENT.has(w))
+      !s.lower.some(historyWord) || s.lower.some((w) => CURRENT.has(w))
         ? []
         : triggersOf(s.words)
             .filter((t) => t.assertion === 'historical' && HISTORY_WORD.test(s.words[t.start]))
