@@ -275,18 +275,19 @@ const triggered = new WeakMap<readonly string[], readonly Trigger[]>();
 /**
  * Every ConText trigger of a sentence with its reach (the same scopes `assertWords` applies,
  * without list continuation). Read once per sentence (the history rule and the traits ask again):
- * the array is shared, never to be changed.
+ * the array is shared, never to be changed. `lower`: the words in lower case, when the caller has them.
  */
-export function triggersOf(words: readonly string[]): readonly Trigger[] {
+export function triggersOf(words: readonly string[], lower?: readonly string[]): readonly Trigger[] {
   let out = triggered.get(words);
-  if (!out) triggered.set(words, (out = triggersOnce(words)));
+  if (!out) triggered.set(words, (out = triggersOnce(lower ?? words.map((w) => w.toLowerCase()))));
   return out;
 }
 
-function triggersOnce(words: readonly string[]): Trigger[] {
-  const lower = words.map((w) => w.toLowerCase());
+function triggersOnce(lower: readonly string[]): Trigger[] {
   const out: Trigger[] = [];
   for (let i = 0; i < lower.length; i++) {
+    // Most words start no trigger: one look-up says so.
+    if (!TRAIT_FIRST_WORDS.has(lower[i])) continue;
     const f = triggerAt(FWD_TRAITS, lower, i);
     if (f) {
       const scope = f[2] ? SHORT_SCOPE : SCOPE;
@@ -320,6 +321,9 @@ const PRIORITY: Record<Assertion, number> = { present: 0, historical: 1, uncerta
 
 const PSEUDO_BY_FIRST = new Map<string, string[][]>();
 for (const p of PSEUDO) PSEUDO_BY_FIRST.set(p[0], [...(PSEUDO_BY_FIRST.get(p[0]) ?? []), p]);
+// The words a trigger (or a pseudo-trigger, or a past year's "in") can start with.
+const FIRST_WORDS = new Set([...PSEUDO_BY_FIRST.keys(), ...FWD.keys(), ...BWD.keys()]);
+const TRAIT_FIRST_WORDS = new Set([...FWD_TRAITS.keys(), ...BWD.keys(), 'in']);
 
 /** The first trigger of `byFirst` that the words state at i (longest first), or undefined. */
 function triggerAt(
@@ -367,22 +371,24 @@ const asserted = new WeakMap<readonly string[], Assertion[]>();
 
 /**
  * The assertion of each word of a sentence, from the ConText triggers. Read once per sentence
- * (the guideline rules ask again): the array is shared, never to be changed.
+ * (the guideline rules ask again): the array is shared, never to be changed. `lower`: the words in
+ * lower case, when the caller has them.
  */
-export function assertWords(words: readonly string[]): Assertion[] {
+export function assertWords(words: readonly string[], lower?: readonly string[]): Assertion[] {
   let out = asserted.get(words);
-  if (!out) asserted.set(words, (out = assertWordsOnce(words)));
+  if (!out) asserted.set(words, (out = assertWordsOnce(lower ?? words.map((w) => w.toLowerCase()))));
   return out;
 }
 
-function assertWordsOnce(words: readonly string[]): Assertion[] {
-  const lower = words.map((w) => w.toLowerCase());
+function assertWordsOnce(lower: readonly string[]): Assertion[] {
   const out: Assertion[] = lower.map(() => 'present');
   const set = (i: number, a: Assertion) => {
     if (PRIORITY[a] > PRIORITY[out[i]]) out[i] = a;
   };
   let pseudoUntil = -1;
   for (let i = 0; i < lower.length; i++) {
+    // Most words start no trigger or pseudo-trigger: one look-up says so.
+    if (!FIRST_WORDS.has(lower[i])) continue;
     const pseudo = PSEUDO_BY_FIRST.get(lower[i]);
     if (pseudo) for (const p of pseudo) if (matchAt(lower, i, p)) pseudoUntil = Math.max(pseudoUntil, i + p.length - 1);
     if (i <= pseudoUntil) continue;

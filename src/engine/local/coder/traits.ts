@@ -23,7 +23,7 @@ export function traitsOf(c: Candidate, ctx: NoteContext): CodeTrait[] {
     // Words an Index "without" subterm read ("aura" of "migraine without aura") are the absence
     // the code names, not a denial of it.
     const denied = c.found?.mention.sentence === si ? c.found.mention.denied : undefined;
-    const reaching = triggersOf(ctx.sentences[si].words).filter(
+    const reaching = triggersOf(s.words, s.lower).filter(
       (t) => t.to >= first && t.from <= last && (!denied || !reachOnly(denied, Math.max(first, t.from), Math.min(last, t.to))),
     );
     for (const t of reaching) {

@@ -197,7 +197,7 @@ function applyHistoryOf(cands: Candidates): void {
     // The condition the phrase names first ("history of kidney stones"), not an item further down
     // a list of past medical history ("a history of brucellosis, hypercholesterolemia, hyperuricemia").
     // Or the condition dated in a past year ("kidney stones in 2019").
-    const said = triggersOf(words).some(
+    const said = triggersOf(words, sentence.lower).some(
       (t) =>
         t.assertion === 'historical' &&
         ((HISTORY_WORD.test(words[t.start]) &&
@@ -248,7 +248,7 @@ function historyReachesOf(ctx: NoteContext): ReadonlyArray<ReadonlyArray<Set<str
     out = ctx.sentences.map((s) =>
       !s.lower.some(historyWord) || s.lower.some((w) => CURRENT.has(w))
         ? []
-        : triggersOf(s.words)
+        : triggersOf(s.words, s.lower)
             .filter((t) => t.assertion === 'historical' && HISTORY_WORD.test(s.words[t.start]))
             .map((t) => new Set(stems(s.words.slice(t.from, Math.min(t.to, t.from + 5) + 1).join(' ')))),
     );
