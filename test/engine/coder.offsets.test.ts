@@ -73,7 +73,7 @@ describe('sentence splitting', () => {
         '٣',
         '²',
         'ǅ',
-        "Crohn’s",
+        'Crohn’s',
         'e.g.',
         'N/V',
         '-',

@@ -326,11 +326,7 @@ const FIRST_WORDS = new Set([...PSEUDO_BY_FIRST.keys(), ...FWD.keys(), ...BWD.ke
 const TRAIT_FIRST_WORDS = new Set([...FWD_TRAITS.keys(), ...BWD.keys(), 'in']);
 
 /** The first trigger of `byFirst` that the words state at i (longest first), or undefined. */
-function triggerAt(
-  byFirst: Map<string, Compiled[]>,
-  lower: readonly string[],
-  i: number,
-): Compiled | undefined {
+function triggerAt(byFirst: Map<string, Compiled[]>, lower: readonly string[], i: number): Compiled | undefined {
   const entries = byFirst.get(lower[i]);
   if (entries) for (let k = 0; k < entries.length; k++) if (matchAt(lower, i, entries[k][0])) return entries[k];
   return undefined;
@@ -416,7 +412,6 @@ function assertWordsOnce(lower: readonly string[]): Assertion[] {
     if (b && b[0].length === 1 && ATTRIBUTIVE.has(lower[i]) && attributive(lower, i)) {
       for (let j = i + 1, to = attributiveReach(lower, i); j <= to; j++) set(j, b[1]);
     } else if (b && (b[2] || reachesBack(lower, i, b[0].length))) {
-      const p = b[0];
       const a = b[1];
       const scope = b[2] ? SHORT_SCOPE : SCOPE;
       for (

@@ -46,7 +46,7 @@ export function splitSentences(text: string): Sentence[] {
       let w = wordCharAt(piece, i);
       if (w === 0) i += codePointLength(piece, i);
       else {
-        for (i += w; ; ) {
+        for (i += w; ;) {
           while (i < n && (w = wordCharAt(piece, i)) > 0) i += w;
           if (i + 1 < n && isJoiner(piece.charCodeAt(i)) && (w = wordCharAt(piece, i + 1)) > 0) i += 1 + w;
           else break;

@@ -9,10 +9,14 @@ const VACCINE = words(
     'covid-19 rsv hib rotavirus meningococcal',
 );
 // The words that say a vaccination, not only a vaccine's name.
-const VACCINATION = words('vaccine vaccines vaccination vaccinations vaccinated immunization immunizations immunized shot shots booster boosters');
+const VACCINATION = words(
+  'vaccine vaccines vaccination vaccinations vaccinated immunization immunizations immunized shot shots booster boosters',
+);
 const GIVEN = words('given administered received gave administer injected updated');
 // Advice, a refusal or a later date is no vaccination at this visit.
-const NOT_NOW = words('due declined declines refused refuses recommend recommended offered next later deferred discussed consider schedule scheduled');
+const NOT_NOW = words(
+  'due declined declines refused refuses recommend recommended offered next later deferred discussed consider schedule scheduled',
+);
 
 /**
  * A vaccine given at the encounter is coded Z23 (I.C.21.c.2, "Encounter for immunization"), as
