@@ -635,6 +635,12 @@ export const GUIDELINE_CASES: Case[] = [
     must: ['S62.102D', 'W11.XXXD'],
     mustNot: ['W11.XXXA', 'Y92.009'],
   },
+  {
+    rule: 'I.C.20.g intent not stated is accidental, never undetermined',
+    note: 'Fracture of the shaft of the left femur from a gunshot wound.',
+    must: ['W34.00XA'],
+    mustNot: ['Y24.9XXA'],
+  },
   { rule: 'I.C.20 never an external cause alone', note: 'Fall from a ladder, no injury.', must: [], mustNot: ['W11.XXXA'] },
   // The Index: "Broken, bone - see Fracture".
   { rule: 'broke is a fracture', note: 'She broke her right wrist yesterday.', must: ['S62.101A'], mustNot: [] },

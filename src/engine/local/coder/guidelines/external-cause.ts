@@ -207,9 +207,28 @@ function mechanismIn(rows: TermRows, s: Sentence, si: number): Cause | undefined
     }
     const found = descend(rows, main, words);
     if (!codeOf(rows, found.row) || (best && best.score >= found.score)) continue;
-    best = { row: found.row, score: found.score, span: span(s, from, i), sentence: si, from, to: i };
+    best = { row: accidental(rows, found.row), score: found.score, span: span(s, from, i), sentence: si, from, to: i };
   }
   return best;
+}
+
+// Codes of an event of undetermined intent (Y21-Y33).
+const UNDETERMINED = /^Y(2[1-9]|3[0-3])/;
+
+/**
+ * I.C.20.g: an intent unknown or unspecified is accidental; undetermined intent only when the note
+ * says it cannot be determined (then the descent reached its subterm). A row that gives an
+ * undetermined-intent code ("Gunshot wound", "Discharge, firearm") gives way to its subterm
+ * "accidental", or to that of the row it sends the coder to ("see also Discharge, firearm, by type").
+ */
+function accidental(rows: TermRows, row: number): number {
+  if (!UNDETERMINED.test(codeOf(rows, row))) return row;
+  const acc = (at: number) => rows.children(at).find((c) => rows.titleOf(c).toLowerCase() === 'accidental');
+  const own = acc(row);
+  if (own !== undefined) return own;
+  const see = (rows.seeOf(row) || rows.seeAlsoOf(row)).replace(/,?\s*by type.*$/i, '');
+  const to = see ? rows.resolvePath(see) : undefined;
+  return (to === undefined ? undefined : acc(to)) ?? row;
 }
 
 /** The sentence's stems, with the Index's word for an everyday one ("coffee": a hot drink). */
