@@ -72,6 +72,9 @@ const WORD_MAP = new Map<string, string[]>(
     metastases: ['secondary', 'malignant', 'neoplasm'],
     metastatic: ['secondary', 'malignant', 'neoplasm'],
     bilateral: ['bilateral'],
+    // The Index: "Broken, bone - see Fracture" (arm, leg, back, nose, tooth likewise).
+    broke: ['fracture'],
+    broken: ['fracture'],
   }),
 );
 
