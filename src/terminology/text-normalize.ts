@@ -143,8 +143,12 @@ export function wordStems(raw: string, previous?: string): readonly string[] {
 }
 
 function wordStemsNumbered(raw: string, previous: string | undefined): WordStems {
+  return wordStemsIn(raw, previous !== undefined && ROMAN_CONTEXT.has(previous));
+}
+
+/** A word's stems; `contextual`: it follows "type"/"grade"/... (a Roman numeral is then a number). */
+function wordStemsIn(raw: string, contextual: boolean): WordStems {
   // Only a Roman numeral after "type"/"grade"/... depends on the previous word; the rest is cached.
-  const contextual = previous !== undefined && ROMAN_CONTEXT.has(previous);
   if (!contextual) {
     const hit = wordCache.get(raw);
     if (hit) return hit;
@@ -181,17 +185,17 @@ export function stemWords(words: readonly string[]): { stems: string[]; from: nu
   const stems: string[] = [];
   const from: number[] = [];
   const numbers: number[] = [];
-  let prev: string | undefined;
+  let contextual = false;
   for (let i = 0; i < words.length; i++) {
     const w = words[i];
-    const entry = wordStemsNumbered(w, prev);
+    const entry = wordStemsIn(w, contextual);
     for (let k = 0; k < entry.stems.length; k++) {
       stems.push(entry.stems[k]);
       from.push(i);
       numbers.push(entry.numbers[k]);
     }
-    // Only the Roman-numeral context words matter as `previous`.
-    prev = w.length <= 6 ? w.toLowerCase() : undefined;
+    // The context words are 4 to 6 letters long: no other word is lower-cased for the test.
+    contextual = w.length >= 4 && w.length <= 6 && ROMAN_CONTEXT.has(w.toLowerCase());
   }
   return { stems, from, numbers };
 }
