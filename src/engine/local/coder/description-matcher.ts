@@ -17,15 +17,27 @@ export function matchDescriptions(
   conj?: Int32Array,
 ): Mention[] {
   const index = table.index;
-  const positions = new Map<number, number[]>();
+  // Each stem id's positions, in the order put: lists in reused scratch arrays (no Map and array
+  // per id per sentence), the ids in the order first put.
+  const seen = scratchFor(index.vocab.size);
+  const gen = ++generation;
+  let ids = 0;
+  let entries = 0;
   const put = (id: number, pos: number) => {
-    const list = positions.get(id);
-    if (list) list.push(pos);
-    else positions.set(id, [pos]);
+    const e = growEntries(entries++);
+    entryPos[e] = pos;
+    entryNext[e] = -1;
+    if (seen[id] === gen) entryNext[lastEntry[id]] = e;
+    else {
+      seen[id] = gen;
+      firstEntry[id] = e;
+      order[ids++] = id;
+    }
+    lastEntry[id] = e;
   };
-  const ids = vocabIds(index);
+  const vocab = vocabIds(index);
   for (let i = 0; i < st.stems.length; i++) {
-    const id = ids.of(st.numbers[i], st.stems[i]);
+    const id = vocab.of(st.numbers[i], st.stems[i]);
     if (id >= 0) put(id, i);
   }
   // Stems of titles the lexicon already found here, so "T2DM with nephropathy" reaches E11.21.
@@ -35,11 +47,7 @@ export function matchDescriptions(
     put(id, pos);
     reach.set(pos, Math.max(reach.get(pos) ?? 0, endWord));
   }
-  if (positions.size === 0) return [];
-  // Membership by array index instead of Map lookups in the hot loop below.
-  const seen = scratchFor(index.vocab.size);
-  const gen = ++generation;
-  for (const id of positions.keys()) seen[id] = gen;
+  if (ids === 0) return [];
   const has = (id: number) => seen[id] === gen;
   const out: Mention[] = [];
   const weights = index.weights;
@@ -50,11 +58,12 @@ export function matchDescriptions(
   // Without the wide search every code is posted under one stem only: no set needed to dedupe,
   // and the postings are read in place.
   if (cfg.wideCandidates) {
-    for (const code of index.candidates(positions.keys(), true)) visit(code);
+    for (const code of index.candidates(order.subarray(0, ids), true)) visit(code);
   } else {
     // (The postings are read by place, not through a subarray view, an object per stem.)
     const { rarestStart, rarestCode, rarestSecond, rarestWeight, rarestTotal } = index;
-    for (const id of positions.keys()) {
+    for (let j = 0; j < ids; j++) {
+      const id = order[j];
       for (let k = rarestStart[id]; k < rarestStart[id + 1]; k++) {
         // With every stem required, a code whose second stem the sentence lacks is settled by
         // its rarest's weight alone (visit reads the same figures): read beside the postings.
@@ -86,7 +95,7 @@ export function matchDescriptions(
     if (covered < cfg.minWeight || covered / total < cfg.minCoverage - 1e-6) return;
     const required = index.requiredOf(code);
     const present = missing === 0 ? Array.from(required) : Array.from(required).filter(has);
-    const win = tightestWindow(present, positions);
+    const win = tightestWindow(present);
     const n = present.length;
     const slack = cfg.descriptions === 'exact' ? 0 : cfg.slack;
     if (win.span > n + slack) return;
@@ -116,14 +125,14 @@ export function matchDescriptions(
  * The shortest stem-position window holding one occurrence of every id: a sliding window over
  * the merged, sorted positions, so O(P log P) in the occurrences P (the sentence is bounded).
  */
-function tightestWindow(ids: number[], positions: Map<number, number[]>): { min: number; max: number; span: number } {
+function tightestWindow(ids: number[]): { min: number; max: number; span: number } {
   if (ids.length === 1) {
-    const p = positions.get(ids[0])?.[0] ?? 0;
+    const p = entryPos[firstEntry[ids[0]]];
     return { min: p, max: p, span: 1 };
   }
   const events: Array<[pos: number, which: number]> = [];
   ids.forEach((id, k) => {
-    for (const p of positions.get(id) ?? []) events.push([p, k]);
+    for (let e = firstEntry[id]; e >= 0; e = entryNext[e]) events.push([entryPos[e], k]);
   });
   events.sort((a, b) => a[0] - b[0]);
   const seen = new Array<number>(ids.length).fill(0);
@@ -144,12 +153,37 @@ function tightestWindow(ids: number[], positions: Map<number, number[]>): { min:
 
 let scratch = new Int32Array(0);
 let generation = 0;
+// Per stem id (valid while stamped with the sentence's generation): its first and last entry.
+let firstEntry = new Int32Array(0);
+let lastEntry = new Int32Array(0);
+// The sentence's stem ids in the order first put.
+let order = new Int32Array(0);
+// Entries: a position and the next entry of the same id (-1: none).
+let entryPos = new Int32Array(64);
+let entryNext = new Int32Array(64);
 
 /** One stamp per stem id, reused across sentences (a new generation marks a new sentence). */
 function scratchFor(size: number): Int32Array {
   if (scratch.length < size || generation >= 0x3fffffff) {
-    scratch = new Int32Array(Math.max(size, scratch.length));
+    const n = Math.max(size, scratch.length);
+    scratch = new Int32Array(n);
+    firstEntry = new Int32Array(n);
+    lastEntry = new Int32Array(n);
+    order = new Int32Array(n);
     generation = 0;
   }
   return scratch;
+}
+
+/** Entry `e`, the entry arrays grown to hold it (a sentence's stems are bounded; a long one doubles them). */
+function growEntries(e: number): number {
+  if (e >= entryPos.length) {
+    const pos = new Int32Array(2 * entryPos.length);
+    const next = new Int32Array(2 * entryNext.length);
+    pos.set(entryPos);
+    next.set(entryNext);
+    entryPos = pos;
+    entryNext = next;
+  }
+  return e;
 }
