@@ -194,7 +194,7 @@ export function etiologyPairs(cands: Candidates): Array<[Candidate, Candidate]> 
         for (const o of finals) {
           if (o === c || !covers(o.code)) continue;
           const pair: [Candidate, Candidate] = note.kind === 'cf' ? [o, c] : [c, o];
-          if (!out.some(([a, b]) => a === pair[0] && b === pair[1])) out.push(pair);
+          if (!hasPair(out, pair[0], pair[1])) out.push(pair);
         }
       }
     }
@@ -202,9 +202,15 @@ export function etiologyPairs(cands: Candidates): Array<[Candidate, Candidate]> 
   // A manifestation the Index gave in brackets follows the code it came with.
   for (const c of finals) {
     if (!c.rule.startsWith('manifestation code') || !c.from?.length) continue;
-    if (!out.some(([a, b]) => a === c.from![0] && b === c)) out.push([c.from[0], c]);
+    if (!hasPair(out, c.from[0], c)) out.push([c.from[0], c]);
   }
   return out;
+}
+
+/** Whether `pairs` holds the pair (a, b). (A loop: a destructuring closure per test, over every pair, adds up.) */
+function hasPair(pairs: ReadonlyArray<readonly [Candidate, Candidate]>, a: Candidate, b: Candidate): boolean {
+  for (const p of pairs) if (p[0] === a && p[1] === b) return true;
+  return false;
 }
 
 /**
@@ -221,7 +227,7 @@ export function sequenceEtiology(cands: Candidates): void {
       const e = list.indexOf(etiology);
       const m = list.indexOf(manifestation);
       // A pair the other way round too ("code first" both ways) is left in the note's order.
-      if (m > e || pairs.some(([a, b]) => a === manifestation && b === etiology)) continue;
+      if (m > e || hasPair(pairs, manifestation, etiology)) continue;
       list.splice(m, 1);
       list.splice(list.indexOf(etiology) + 1, 0, manifestation);
       moved = true;
