@@ -23,7 +23,8 @@ const stems = (words: string) => words.split(' ').flatMap((w) => wordStems(w));
 export function encounterDefaults(text: string): string[] {
   const out: string[] = [];
   if (SEQUELA.test(text)) out.push(...stems('sequela'));
-  else if (UNION.test(text)) out.push(...stems('subsequent encounter'));
+  // (Every UNION word holds "union": a note without it, most notes, is passed by one literal search.)
+  else if (/union/i.test(text) && UNION.test(text)) out.push(...stems('subsequent encounter'));
   else if (SUBSEQUENT.test(text.replace(LATER_VISIT, ' '))) out.push(...stems('subsequent encounter routine healing'));
   else out.push(...stems('initial encounter'));
   if (!OPEN.test(text)) out.push(...stems('closed'));
