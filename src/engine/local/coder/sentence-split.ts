@@ -28,13 +28,13 @@ export interface Sentence {
  */
 export function splitSentences(text: string): Sentence[] {
   const out: Sentence[] = [];
+  open.count = 0;
   for (const chunk of boundedRanges(text)) {
     const piece = text.slice(chunk.start, chunk.end);
     const long = piece.length > MAX_TOKEN ? longRuns(piece) : [];
     const bounds = sentenceEnds(piece);
     let bi = 0;
     let li = 0;
-    let s: Sentence = { words: [], lower: [], starts: [], ends: [] };
     const n = piece.length;
     let i = 0;
     while (i < n) {
@@ -53,22 +53,52 @@ export function splitSentences(text: string): Sentence[] {
         }
       }
       while (a >= bounds[bi]) {
-        if (s.words.length) out.push(s);
-        s = { words: [], lower: [], starts: [], ends: [] };
+        if (open.count) out.push(open.close());
         bi++;
       }
       while (li < long.length && long[li][1] <= a) li++;
       if (li < long.length && long[li][0] <= a) continue; // inside an over-long run
-      const word = piece.slice(a, i);
-      s.words.push(word);
-      s.lower.push(word.toLowerCase());
-      s.starts.push(chunk.start + a);
-      s.ends.push(chunk.start + i);
+      open.add(piece.slice(a, i), chunk.start + a, chunk.start + i);
     }
-    if (s.words.length) out.push(s);
+    if (open.count) out.push(open.close());
   }
   return out;
 }
+
+/**
+ * The sentence being read, in arrays reused from sentence to sentence: a sentence gets arrays of
+ * its own exact length when it closes (arrays grown by push reserve up to half again, and are
+ * copied as they grow).
+ */
+class OpenSentence {
+  count = 0;
+  private readonly words: string[] = [];
+  private readonly starts: number[] = [];
+  private readonly ends: number[] = [];
+
+  add(word: string, start: number, end: number): void {
+    const k = this.count++;
+    if (k < this.words.length) {
+      this.words[k] = word;
+      this.starts[k] = start;
+      this.ends[k] = end;
+    } else {
+      this.words.push(word);
+      this.starts.push(start);
+      this.ends.push(end);
+    }
+  }
+
+  close(): Sentence {
+    const n = this.count;
+    this.count = 0;
+    const words = this.words.slice(0, n);
+    return { words, lower: words.map((w) => w.toLowerCase()), starts: this.starts.slice(0, n), ends: this.ends.slice(0, n) };
+  }
+}
+
+// The thread's one open sentence (splitSentences runs to its end; it never calls itself).
+const open = new OpenSentence();
 
 /** Where each sentence of a piece ends (the whitespace after its punctuation), then the piece's length. */
 function sentenceEnds(piece: string): number[] {
