@@ -17,7 +17,10 @@ export function quoteSentence(ctx: NoteContext, start: number, end: number): str
   }
   // Each run of white space as one space; a lone space before a non-space is left as it is (no
   // match, no new string: most of a note's runs are such spaces).
-  const body = ctx.text.slice(a, b).replace(/(?! (?!\s))\s+/g, ' ').trim();
+  const body = ctx.text
+    .slice(a, b)
+    .replace(/(?! (?!\s))\s+/g, ' ')
+    .trim();
   return `${a > s.starts[0] ? '…' : ''}${body}${b < s.ends[s.ends.length - 1] ? '…' : ''}`;
 }
 
