@@ -180,24 +180,35 @@ function wordStemsIn(raw: string, contextual: boolean): WordStems {
   return entry;
 }
 
+// stemWords' reused arrays (as long as the longest run of words read; stemWords never calls itself).
+const scratchStems: string[] = [];
+const scratchFrom: number[] = [];
+const scratchNumbers: number[] = [];
+
 /** Stems of a run of words, with the position (index in `words`) each stem came from, and each stem's number (stemNumber, or -1). */
 export function stemWords(words: readonly string[]): { stems: string[]; from: number[]; numbers: number[] } {
-  const stems: string[] = [];
-  const from: number[] = [];
-  const numbers: number[] = [];
+  // Read into arrays reused from call to call, then copied at their exact length (arrays grown by
+  // push keep up to half again, and are copied as they grow).
+  let n = 0;
   let contextual = false;
   for (let i = 0; i < words.length; i++) {
     const w = words[i];
     const entry = wordStemsIn(w, contextual);
-    for (let k = 0; k < entry.stems.length; k++) {
-      stems.push(entry.stems[k]);
-      from.push(i);
-      numbers.push(entry.numbers[k]);
+    for (let k = 0; k < entry.stems.length; k++, n++) {
+      if (n < scratchStems.length) {
+        scratchStems[n] = entry.stems[k];
+        scratchFrom[n] = i;
+        scratchNumbers[n] = entry.numbers[k];
+      } else {
+        scratchStems.push(entry.stems[k]);
+        scratchFrom.push(i);
+        scratchNumbers.push(entry.numbers[k]);
+      }
     }
     // The context words are 4 to 6 letters long: no other word is lower-cased for the test.
     contextual = w.length >= 4 && w.length <= 6 && ROMAN_CONTEXT.has(w.toLowerCase());
   }
-  return { stems, from, numbers };
+  return { stems: scratchStems.slice(0, n), from: scratchFrom.slice(0, n), numbers: scratchNumbers.slice(0, n) };
 }
 
 export interface DescriptionToken {
