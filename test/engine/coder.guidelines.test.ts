@@ -644,6 +644,75 @@ export const GUIDELINE_CASES: Case[] = [
   { rule: 'I.C.20 never an external cause alone', note: 'Fall from a ladder, no injury.', must: [], mustNot: ['W11.XXXA'] },
   // The Index: "Broken, bone - see Fracture".
   { rule: 'broke is a fracture', note: 'She broke her right wrist yesterday.', must: ['S62.101A'], mustNot: [] },
+  // A device broken is no fracture (Index: Broken, implant or internal device, see Complications, mechanical).
+  {
+    rule: 'a broken implant is a device complication, not a fracture',
+    note: 'The plate in her right femur is broken; referred to orthopedics.',
+    must: [],
+    mustNot: ['S72.91XA'],
+    why: ['S72.91XA', /implant or device.*mechanical complication/],
+  },
+  // I.C.19.d burns, by the Index's Burn entry: site, side and degree; the highest degree of one site; the extent.
+  {
+    rule: 'I.C.19.d a burn at its site, side and degree',
+    note: 'Blistering burn of the back of the left hand from a hot iron.',
+    must: ['T23.262A'],
+    mustNot: ['T23.062A', 'T30.0'],
+    levels: ['balanced', 'high-quality'],
+  },
+  {
+    rule: 'I.C.19.d a full-thickness burn is third degree',
+    note: 'Full-thickness burn of the right thigh from a house fire.',
+    must: ['T24.311A', 'X08.8XXA'],
+    mustNot: ['T24.011A', 'T30.0'],
+    levels: ['balanced', 'high-quality'],
+  },
+  {
+    rule: 'I.C.19.d a burn the lookup leaves at no site',
+    note: 'Burn to the left lower leg when hot coffee spilled on it, first degree.',
+    must: ['T24.102A', 'X10.0XXA'],
+    mustNot: ['T30.0'],
+    levels: ['balanced', 'high-quality'],
+  },
+  {
+    rule: 'I.C.19.d.1 burns of one site: the highest degree',
+    note: 'Third degree burn of the left hand and second degree burn of the left forearm.',
+    must: ['T23.302A', 'T22.212A'],
+    mustNot: ['T23.202A'],
+    levels: ['balanced', 'high-quality'],
+  },
+  {
+    rule: 'I.C.19.d.6 the extent by body surface, with its third-degree part',
+    note: 'Burns of the back, third degree over 25 percent of the body surface, 20 percent third degree.',
+    must: ['T21.34XA', 'T31.22'],
+    mustNot: ['T31.20'],
+    levels: ['balanced', 'high-quality'],
+  },
+  // I.C.20 transport accidents by the road user (Accident, transport); traffic unless another place is stated.
+  {
+    rule: 'I.C.20 a pedestrian struck in traffic',
+    note: 'A pedestrian hit by a van while crossing the road; contusion of the right hip.',
+    must: ['S70.01XA', 'V03.10XA'],
+    mustNot: ['V03.90XA'],
+  },
+  {
+    rule: 'I.C.20 a pedal cyclist who fell: noncollision',
+    note: 'Abrasion of the right elbow after he fell off his bicycle.',
+    must: ['V18.9XXA'],
+    mustNot: ['W19.XXXA'],
+  },
+  {
+    rule: 'I.C.20 a motorcyclist in a collision',
+    note: 'Motorcyclist in a collision with a car; fracture of the left clavicle.',
+    must: ['V23.99XA'],
+    mustNot: [],
+  },
+  {
+    rule: 'I.C.20 a transport accident off the road is nontraffic',
+    note: 'Pedestrian struck by a car in a parking lot; fracture of the right tibia.',
+    must: ['V03.00XA'],
+    mustNot: ['V03.10XA', 'V03.90XA'],
+  },
   // A "without" subterm the note leaves unstated holds, and its subterms refine it.
   {
     rule: 'I.A bipolar I, the current episode and its severity',

@@ -7,6 +7,8 @@ import { applyExcludes1 } from './guidelines/excludes.js';
 import { applyExternalCauses } from './guidelines/external-cause.js';
 import { sequenceExternalCauses } from './guidelines/external-cause-sequence.js';
 import { applyTabularExcludes1 } from './guidelines/tabular-excludes.js';
+import { applyBrokenDevice } from './guidelines/broken-device.js';
+import { applyBurns } from './guidelines/burns.js';
 import { applyAllergyStatus } from './guidelines/allergy-status.js';
 import { applyExamEncounter } from './guidelines/exam-encounter.js';
 import { applySubstanceUse } from './guidelines/substance-use.js';
@@ -45,6 +47,8 @@ export function applyGuidelines(cands: Candidates, cfg: LevelConfig): void {
   if (cfg.qualifiers) applyQualifiers(cands);
   applyFeverChills(cands);
   applyUnspecifiedInjury(cands);
+  applyBrokenDevice(cands);
+  applyBurns(cands);
   applyIntegralSymptoms(cands);
   applyInjurySymptoms(cands);
   applyExcludes1(cands);
