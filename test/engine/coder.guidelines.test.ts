@@ -644,6 +644,20 @@ export const GUIDELINE_CASES: Case[] = [
   { rule: 'I.C.20 never an external cause alone', note: 'Fall from a ladder, no injury.', must: [], mustNot: ['W11.XXXA'] },
   // The Index: "Broken, bone - see Fracture".
   { rule: 'broke is a fracture', note: 'She broke her right wrist yesterday.', must: ['S62.101A'], mustNot: [] },
+  // "... and broke his wrist": a verb in the past tense after "and" opens a clause of its own, so the reading is firm.
+  {
+    rule: 'broke, in a clause of its own after a narrative',
+    note: 'He slipped on ice in the driveway and broke his right wrist.',
+    must: ['S62.101A', 'W00.0XXA'],
+    mustNot: [],
+  },
+  // I.C.19.f, I.C.20: the perpetrator of an assault, as the note names them (Index to External Causes: Perpetrator).
+  {
+    rule: 'I.C.20 the perpetrator of an assault',
+    note: 'Contusion of the left cheek; she was assaulted by her husband last night.',
+    must: ['Y09', 'Y07.010'],
+    mustNot: ['Y07.9'],
+  },
   // A device broken is no fracture (Index: Broken, implant or internal device, see Complications, mechanical).
   {
     rule: 'a broken implant is a device complication, not a fracture',

@@ -289,6 +289,32 @@ function cued(lower: readonly string[], cue: ReadonlySet<string>, cause: Cause):
   return out;
 }
 
+// Assaults (X92-Y09): the perpetrator the note names after "by" is coded too (Y07; guideline I.C.19.f, I.C.20).
+const ASSAULT = /^(X9[2-9]|Y0[0-9])/;
+const BY = new Set(['by']);
+const PERPETRATOR = 'Perpetrator, perpetration, of assault, maltreatment and neglect';
+
+/** Y07 for the perpetrator of an assault the note names ("assaulted by her husband": husband, current; "ex-husband": former). */
+function perpetrator(cands: Candidates, rows: TermRows, cause: Cause): void {
+  const main = mainRow(rows, PERPETRATOR);
+  if (main === undefined || cands.finalsIn('Y07').length) return;
+  const s = cands.ctx.sentences[cause.sentence];
+  const words = cued(s.lower, BY, cause);
+  if (!words.size) return;
+  const former = s.lower.some((w) => /^ex-/.test(w) || w === 'former');
+  for (const w of s.lower) if (/^ex-/.test(w)) words.add(w.slice(3));
+  words.add(former ? 'former' : 'current');
+  const found = descend(rows, main, words, 'words');
+  const cell = found.score > 0 ? codeOf(rows, found.row, main) : '';
+  if (cell)
+    cands.assign(
+      cell.replace('.', ''),
+      `perpetrator of the assault (guideline I.C.19.f; Index to External Causes: ${rows.pathOf(found.row)})`,
+      [],
+      [cause.span],
+    );
+}
+
 /** The code a cell of the Index gives, complete: the encounter's 7th character where the category takes one. */
 function complete(cands: Candidates, cell: string, ch: string): string | undefined {
   const { table } = cands.ctx;
@@ -362,6 +388,7 @@ export function applyExternalCauses(cands: Candidates): void {
         [mechanism.span],
       );
   }
+  if (mechanism && ASSAULT.test(codeOf(rows, mechanism.row))) perpetrator(cands, rows, mechanism);
   if (ch === 'A' && mechanism) {
     const s = sentences[mechanism.sentence];
     const kinds: Array<[string, Set<string>]> = [
