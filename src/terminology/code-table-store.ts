@@ -41,10 +41,10 @@ export class CodeTableStore {
     const last = await latestImport(this.db);
     const id = last?.id ?? null;
     if (id === this.importId) return false;
-    const loaded = id === null ? undefined : new CodeTable(await loadCodeRows(this.db));
-    const table = loaded?.size ? loaded : undefined;
+    const rows = id === null ? [] : await loadCodeRows(this.db);
+    const table = rows.length ? new CodeTable(rows) : undefined;
     this.table = table;
-    this.importId = table ? id : null;
+    this.importId = rows.length ? id : null;
     // Build the title index now rather than on the first codify request.
     if (this.indexEagerly) void this.current().index;
     this.logger?.info('code table loaded', { source: this.source, codes: table?.size ?? 'shipped', import_id: this.importId });

@@ -67,44 +67,10 @@ export async function insertImportRecord(
   return rows[0].id;
 }
 
-/**
- * Every imported code, for the in-memory CodeTable, in the table's scan order. Read as three
- * strings rather than a row object each (issue 28, the service's RSS: ~98,000 rows held at once
- * as objects grew the loading thread's heap by ~30 MB that stayed): the codes one a line, each
- * title's length, and the titles end to end; the rows are then read from them one at a time.
- */
-export async function loadCodeRows(db: Queryable): Promise<Iterable<CodeRow>> {
-  const { rows } = await db.query<{ codes: string | null; lengths: string; titles: string; billable: string }>(
-    `SELECT string_agg(code, E'\n') AS codes, string_agg(char_length(description)::text, ',') AS lengths,
-            string_agg(description, '') AS titles, string_agg(CASE WHEN billable THEN '1' ELSE '0' END, '') AS billable
-       FROM icd10_codes`,
-  );
-  const { codes, lengths, titles, billable } = rows[0];
-  return codes === null ? [] : aggregatedRows(codes, lengths, titles, billable);
-}
-
-function* aggregatedRows(codes: string, lengths: string, titles: string, billable: string): Generator<CodeRow> {
-  let code = 0;
-  let length = 0;
-  let title = 0;
-  for (let i = 0; i < billable.length; i++) {
-    let codeEnd = codes.indexOf('\n', code);
-    if (codeEnd < 0) codeEnd = codes.length;
-    let lengthEnd = lengths.indexOf(',', length);
-    if (lengthEnd < 0) lengthEnd = lengths.length;
-    const titleEnd = afterCharacters(titles, title, Number(lengths.slice(length, lengthEnd)));
-    yield { code: codes.slice(code, codeEnd), description: titles.slice(title, titleEnd), billable: billable.charCodeAt(i) === 0x31 };
-    code = codeEnd + 1;
-    length = lengthEnd + 1;
-    title = titleEnd;
-  }
-}
-
-/** Where `count` characters (PostgreSQL's, code points) from `from` end in `text` (UTF-16: a pair for one above U+FFFF). */
-function afterCharacters(text: string, from: number, count: number): number {
-  let at = from;
-  for (let n = 0; n < count; n++) at += (text.charCodeAt(at) & 0xfc00) === 0xd800 ? 2 : 1;
-  return at;
+/** Every imported code, for the in-memory CodeTable. */
+export async function loadCodeRows(db: Queryable): Promise<CodeRow[]> {
+  const { rows } = await db.query<CodeRow>(`SELECT code, description, billable FROM icd10_codes`);
+  return rows;
 }
 
 export async function countCodes(db: Queryable): Promise<number> {

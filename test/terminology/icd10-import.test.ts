@@ -6,7 +6,6 @@ import { createPool, type Pool } from '../../src/db/pool.js';
 import { createLogger } from '../../src/lib/logger.js';
 import { CodeTableStore, openCodeTableStore } from '../../src/terminology/code-table-store.js';
 import { importIcd10 } from '../../src/terminology/icd10-import.js';
-import { insertCodes, insertImportRecord } from '../../src/terminology/icd10-codes.repo.js';
 import { newCaller } from '../helpers/tokens.js';
 import { codify, startCodifyApp } from '../helpers/codify-app.js';
 import { isolatedDatabase, type IsolatedDatabase } from '../helpers/isolated-database.js';
@@ -109,24 +108,6 @@ describe.runIf(Boolean(inject('adminDatabaseUrl')))('ICD-10-CM import into Postg
     expect(fresh.current().has('QA00101')).toBe(true);
     await emptyPool.end();
     await empty.drop();
-  });
-
-  it('the store reads each imported row whole and in the order PostgreSQL scans them, whatever its title holds', async () => {
-    const db = await isolatedDatabase('test_icd10_titles');
-    const titled = createPool(db.url, 1);
-    const titles = ['Pain, left knee\nand hip', 'Bite by 🐍 (astral)', '', 'Plain title'];
-    await insertCodes(
-      titled,
-      titles.map((description, i) => ({ code: `Z99${i}`, description, billable: i % 2 === 0, isHeader: false })),
-    );
-    await insertImportRecord(titled, { codesSha256: 'x', source: 'test', codeCount: 4, headerCount: 0, durationMs: 0 });
-    const { rows } = await titled.query(`SELECT code, description, billable FROM icd10_codes`);
-    const store = new CodeTableStore(titled);
-    await store.refresh();
-    const table = store.current();
-    expect(Array.from({ length: table.size }, (_, i) => table.row(i))).toEqual(rows);
-    await titled.end();
-    await db.drop();
   });
 
   it('a store opened not to load (a thread that never codes) still imports a new file, and holds no table', async () => {
