@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { SharedText, type SharedTextParts } from './shared-text.js';
 import { SHIPPED_INDEX_TABULAR_FILE } from './shipped-release.js';
+import { putFieldEnds, subtreeEnds } from './term-rows.js';
 
 /** Kinds of Tabular notes, as compiled (scripts/compile-icd10cm.ts). */
 export type NoteKind = 'inc' | 'includes' | 'x1' | 'x2' | 'cf' | 'ua' | 'ca';
@@ -348,13 +349,7 @@ function parse(text: string): IndexTabularParts {
       level[terms] = Number(text.slice(t1 + 1, t2));
       const start = t2 + 1;
       termAt[terms] = start;
-      let from = start;
-      for (let k = 0; k < TERM_FIELDS; k++) {
-        let tab = k < TERM_FIELDS - 1 ? text.indexOf('\t', from) : nl;
-        if (tab < 0 || tab > nl) tab = nl;
-        fieldEnd[TERM_FIELDS * terms + k] = tab - start;
-        from = Math.min(tab + 1, nl);
-      }
+      putFieldEnds(text, start, nl, TERM_FIELDS, fieldEnd, TERM_FIELDS * terms);
       terms++;
     } else if (kind === 0x4e /* N */) {
       const t2 = text.indexOf('\t', t1 + 1);
@@ -367,13 +362,7 @@ function parse(text: string): IndexTabularParts {
     else if (kind === 0x43 /* C */) known = text.slice(t1 + 1, nl).split(' ');
   });
   known.sort();
-  const end = new Int32Array(new SharedArrayBuffer(4 * terms));
-  const open: number[] = [];
-  for (let i = 0; i <= terms; i++) {
-    const lv = i < terms ? level[i] : -1;
-    while (open.length && level[open[open.length - 1]] >= lv) end[open.pop()!] = i;
-    if (i < terms) open.push(i);
-  }
+  const end = subtreeEnds(level);
   let knownWidth = 1;
   for (const c of known) knownWidth = Math.max(knownWidth, c.length);
   return {
