@@ -30,8 +30,8 @@ export interface IndexNote {
   noteStems: ReadonlySet<string>;
   /** per term, the subterms this note's stems can reach, found on first use */
   reachable: PerTerm;
-  /** per term, the subterms whose titles start with a stem of the note, found on first use */
-  starting: PerTerm;
+  /** per subterm, the subterms below it that a skipped level may lead to (skipsOf), found with its parent's reachable list */
+  skips: PerTerm;
   /** stems numbered when the note was read (stemNumbers): `mark` holds which of them it states */
   known: number;
   mark: Uint8Array;
@@ -74,7 +74,7 @@ export function indexNoteOf(
     defaults,
     noteStems,
     reachable: new PerTerm(stamp, 0),
-    starting: new PerTerm(stamp, 1),
+    skips: new PerTerm(stamp, 1),
     known: ids.size,
     mark,
   };
@@ -136,10 +136,19 @@ function clausesOf(lower: readonly string[]): Int32Array {
     if (lower[i].length === 1 && CLAUSE_BREAKS.has(lower[i])) c++;
     out[i] = c;
     // A word that says nothing ("of the", a comma) does not count toward a window.
-    if (!FILLER.has(lower[i]) && /[a-z0-9]/.test(lower[i])) p++;
+    if (!FILLER.has(lower[i]) && hasLetterOrDigit(lower[i])) p++;
     places[i] = p;
   }
   return out;
+}
+
+/** /[a-z0-9]/.test(word), without a regular expression (clausesOf reads every word of the note). */
+function hasLetterOrDigit(word: string): boolean {
+  for (let i = 0; i < word.length; i++) {
+    const c = word.charCodeAt(i);
+    if ((c >= 0x61 && c <= 0x7a) || (c >= 0x30 && c <= 0x39)) return true;
+  }
+  return false;
 }
 
 /** Per word of the sentence read last by clausesOf: how many words that say something precede it, itself included. */
@@ -590,20 +599,48 @@ function pathTitles(it: IndexTabular, i: number): string {
   return out.join(' > ');
 }
 
-/** The deepest subterm path below `from` that the sentence states best. */
 /** Whether main term `a` says "see also" main term `b`, and the sentence does not state `b`'s qualifier ("pathological"). */
 function seesAlso(it: IndexTabular, a: number, b: number, stated: ReadonlyMap<string, number>): boolean {
   if (b < 0) return false;
-  const also = it.seeAlsoOf(a);
-  const other = it
-    .titleOf(b)
-    .replace(/\s*\([^)]*\)/g, '')
-    .toLowerCase();
-  if (also === '' || also.replace(/\s*\([^)]*\)/g, '').toLowerCase() !== other) return false;
-  const qualifier = other.split(',').slice(1).join(' ');
-  return !qualifier.split(/\s+/).some((w) => w && wordStems(w).some((st) => stated.has(st)));
+  const also = mainNamesOf(it, a).also;
+  const other = mainNamesOf(it, b);
+  if (also === undefined || also !== other.title) return false;
+  for (const stem of other.qualifier) if (stated.has(stem)) return false;
+  return true;
 }
 
+/** A main term's title and see also, read as seesAlso compares them (without brackets, lower case), and the stems of its title's qualifier. */
+interface MainNames {
+  title: string;
+  /** none when the term has no see also */
+  also: string | undefined;
+  /** the stems of the title after its first comma part ("pathological" of "Fracture, pathological") */
+  qualifier: readonly string[];
+}
+
+const mainNames = new WeakMap<IndexTabular, Map<number, MainNames>>();
+const plainName = (s: string) => s.replace(/\s*\([^)]*\)/g, '').toLowerCase();
+
+function mainNamesOf(it: IndexTabular, i: number): MainNames {
+  let cache = mainNames.get(it);
+  if (!cache) mainNames.set(it, (cache = new Map()));
+  let out = cache.get(i);
+  if (!out) {
+    const also = it.seeAlsoOf(i);
+    const title = plainName(it.titleOf(i));
+    const qualifier = title
+      .split(',')
+      .slice(1)
+      .join(' ')
+      .split(/\s+/)
+      .filter(Boolean)
+      .flatMap((w) => wordStems(w));
+    cache.set(i, (out = { title, also: also === '' ? undefined : plainName(also), qualifier }));
+  }
+  return out;
+}
+
+/** The deepest subterm path below `from` that the sentence states best. */
 function descend(
   note: IndexNote,
   where: Near,
@@ -621,12 +658,13 @@ function descend(
   // (Read in place: a list added meanwhile may move the buffer, never this list in the one read here.)
   const children = reachable.items;
   const last = reachable.to(term);
-  for (let c = reachable.from(term); c < last; c++) {
+  for (let c = reachable.from(term); c < last; c += 2) {
     const child = children[c];
+    const info = children[c + 1];
     // Most subterms reached have one plain title whose first stem is out of reach: not stated,
     // known without reading the title (what matchTerm would answer).
-    if (!inherited && unstatedPlain(it, where, child)) {
-      if (codeKeyOf(it, child) !== 0 || codeKeyOf(it, term) !== 0) best = skipLevel(note, where, term, child, from, depth, best);
+    if (!inherited && info >> INFO_SHIFT >= 0 && where.outOfReach(info >> INFO_SHIFT)) {
+      if ((info & SKIPPABLE) !== 0) best = skipLevel(note, where, term, child, from, depth, best);
       continue;
     }
     const reading = readingOf(it, child);
@@ -651,7 +689,7 @@ function descend(
       let next = descend(note, where, child, here, depth + 1);
       // A subterm that only says "see": its target's subterms count as its own ("Disease,
       // coronary (artery)" -> "Disease, heart, ischemic, atherosclerotic, with angina pectoris, unstable").
-      if (codeKeyOf(it, child) === 0 && depth < 6 && it.hasSee(child) && !/^(condition|category)\b/i.test(it.seeOf(child))) {
+      if ((info & CODED) === 0 && depth < 6 && it.hasSee(child)) {
         const target = seeTarget(it, child);
         if (target !== undefined && target !== term) {
           const via = descend(note, where, target, { ...here, term: target, via: true }, depth + 2);
@@ -661,7 +699,7 @@ function descend(
       if (next && (next.score > best.score || (next.score === best.score && best !== from && nearer(next, best, from)))) best = next;
       continue;
     }
-    if (m || reading.connector || inherited || codeKeyOf(it, child) === 0) continue;
+    if (m || reading.connector || inherited || (info & CODED) === 0 || (info & SKIPPABLE) === 0) continue;
     best = skipLevel(note, where, term, child, from, depth, best);
   }
   return best;
@@ -687,17 +725,13 @@ function nearer(a: Path, b: Path, from: Path): boolean {
  * of the term above it (F33.9 -> F33.1): one skip, at a cost.
  */
 function skipLevel(note: IndexNote, where: Near, term: number, child: number, from: Path, depth: number, best: Path): Path {
-  const { it } = note;
-  const refines = codeKeyOf(it, child);
-  const starting = startingChildren(note, child);
-  const grandchildren = starting.items;
-  const last = starting.to(child);
-  for (let g = starting.from(child); g < last; g++) {
+  const skips = note.skips;
+  const grandchildren = skips.items;
+  const last = skips.to(child);
+  for (let g = skips.from(child); g < last; g += 2) {
     const grandchild = grandchildren[g];
-    const key = codeKeyOf(it, grandchild);
-    if (key === 0) continue;
-    if (refines !== 0 ? !sameFourOf(it, grandchild, key, child, refines) : !sameCategory(it.codeOf(grandchild), it.codeOf(term))) continue;
-    if (unstatedPlain(it, where, grandchild)) continue;
+    const info = grandchildren[g + 1];
+    if (info >> INFO_SHIFT >= 0 && where.outOfReach(info >> INFO_SHIFT)) continue;
     const m = matchTerm(note, where, grandchild);
     if (!m || m.score <= 0 || m.combination) continue;
     const next = {
@@ -717,57 +751,77 @@ function skipLevel(note: IndexNote, where: Near, term: number, child: number, fr
 /** Whether two Index codes are in one 3-character category. */
 const sameCategory = (a: string, b: string) => a.length >= 3 && a.slice(0, 3) === b.slice(0, 3);
 
-/** Term i has one title and no connector of its own, and its first stem is out of the mention's reach. */
-function unstatedPlain(it: IndexTabular, where: Near, i: number): boolean {
+/**
+ * What a list of subterms holds of each (after the subterm): the number of the first stem of its
+ * one plain title (firstStemOf), -1 for a title read otherwise, shifted by INFO_SHIFT; CODED when
+ * it has a code; SKIPPABLE when its skip list (skipsOf) holds a subterm.
+ */
+const INFO_SHIFT = 2;
+const CODED = 1;
+const SKIPPABLE = 2;
+
+function infoOf(note: IndexNote, i: number, skippable: boolean): number {
+  const { it } = note;
   const f = firstStemOf(it, i);
-  return f >= 0 && stemNumbers(it).plain[i] === 1 && where.outOfReach(f);
+  const plainFirst = f >= 0 && stemNumbers(it).plain[i] === 1 ? f : -1;
+  return (plainFirst << INFO_SHIFT) | (codeKeyOf(it, i) !== 0 ? CODED : 0) | (skippable ? SKIPPABLE : 0);
 }
 
 /**
- * The subterms of `term` that can change a descent in this note, in order: a title whose first
- * stem the note states somewhere (what matchTerm needs of every reading, "with" ones included), a
- * coded subterm with such a subterm below it (a level the note need not name), and bare connectors
- * and defaults. The others would be read and rejected every time the term is reached.
+ * The subterms of `term` that can change a descent in this note, in order, each with its info
+ * (infoOf): a title whose first stem the note states somewhere (what matchTerm needs of every
+ * reading, "with" ones included), a coded subterm with a level below it that skipLevel may read,
+ * and bare connectors and defaults. The others would be read and rejected every time the term is
+ * reached. A subterm's skip list is found with it.
  */
 function reachableChildren(note: IndexNote, term: number): PerTerm {
   const lists = note.reachable;
   if (lists.has(term)) return lists;
   const { it } = note;
+  const termCoded = codeKeyOf(it, term) !== 0;
   let n = 0;
   for (let child = term + 1; child < it.end[term]; child = it.end[child]) {
-    if (!startsInNote(note, child) && (codeKeyOf(it, child) === 0 || !startsAny(note, child))) continue;
-    if (n === reachScratch.length) reachScratch = grown(reachScratch);
+    const coded = codeKeyOf(it, child) !== 0;
+    const skippable = (coded || termCoded) && skipsOf(note, term, child);
+    if (!startsInNote(note, child) && !(coded && skippable)) continue;
+    if (n + 2 > reachScratch.length) reachScratch = grown(reachScratch);
     reachScratch[n++] = child;
+    reachScratch[n++] = infoOf(note, child, skippable);
   }
   lists.set(term, reachScratch, n);
   return lists;
 }
 
-/** The subterms of `term` whose titles start with a stem of the note (or state nothing), in order. */
-function startingChildren(note: IndexNote, term: number): PerTerm {
-  const lists = note.starting;
-  if (lists.has(term)) return lists;
-  const { it } = note;
-  let n = 0;
-  for (let child = term + 1; child < it.end[term]; child = it.end[child]) {
-    if (!startsInNote(note, child)) continue;
-    if (n === startScratch.length) startScratch = grown(startScratch);
-    startScratch[n++] = child;
+/**
+ * The subterms of `child` (a subterm of `term`) that skipLevel may read, in order, each with its
+ * info: a title that starts with a stem of the note (or states nothing), with a code that refines
+ * the child's (the same first four characters) or, below a child without a code, in the term's
+ * category. Whether there is one.
+ */
+function skipsOf(note: IndexNote, term: number, child: number): boolean {
+  const lists = note.skips;
+  if (!lists.has(child)) {
+    const { it } = note;
+    const refines = codeKeyOf(it, child);
+    let category: string | undefined;
+    let n = 0;
+    for (let g = child + 1; g < it.end[child]; g = it.end[g]) {
+      const key = codeKeyOf(it, g);
+      if (key === 0 || !startsInNote(note, g)) continue;
+      if (refines !== 0 ? !sameFourOf(it, g, key, child, refines) : !sameCategory(it.codeOf(g), (category ??= it.codeOf(term)))) continue;
+      if (n + 2 > skipScratch.length) skipScratch = grown(skipScratch);
+      skipScratch[n++] = g;
+      skipScratch[n++] = infoOf(note, g, false);
+    }
+    lists.set(child, skipScratch, n);
   }
-  lists.set(term, startScratch, n);
-  return lists;
-}
-
-/** Whether a subterm of `term` starts with a stem of the note. */
-function startsAny(note: IndexNote, term: number): boolean {
-  const lists = startingChildren(note, term);
-  return lists.to(term) > lists.from(term);
+  return lists.to(child) > lists.from(child);
 }
 
 // Where a term's list is gathered before it is added to the note's lists (PerTerm): one buffer
-// each, reused (the starting lists are found while a reachable one is gathered).
+// each, reused (skip lists are found while a reachable one is gathered).
 let reachScratch = new Int32Array(256);
-let startScratch = new Int32Array(256);
+let skipScratch = new Int32Array(256);
 const grown = (a: Int32Array) => {
   const out = new Int32Array(2 * a.length);
   out.set(a);
@@ -884,7 +938,7 @@ function codeOf(note: IndexNote, where: Near, path: Path, hops: number): { code:
   const { it } = note;
   const t = path.term;
   if (codeKeyOf(it, t) !== 0) return { code: it.codeOf(t), path };
-  if (hops < MAX_SEE_HOPS && it.hasSee(t) && !/^(condition|category)\b/i.test(it.seeOf(t))) {
+  if (hops < MAX_SEE_HOPS && it.hasSee(t)) {
     const target = seeTarget(it, t);
     if (target !== undefined) {
       const next = descend(note, where, target, { ...path, term: target, via: true }, it.level[target]) ?? {
@@ -936,14 +990,18 @@ function nemodStems(it: IndexTabular, i: number): string[] {
 
 const seeTargets = new WeakMap<IndexTabular, Map<number, number | undefined>>();
 
-/** The term that term i's `see` names, resolved on first use. */
+/**
+ * The term that term i's `see` names (i has one), resolved on first use; none for a see that names
+ * no term to read ("see Condition", "see category ...").
+ */
 function seeTarget(it: IndexTabular, i: number): number | undefined {
   let cache = seeTargets.get(it);
   if (!cache) seeTargets.set(it, (cache = new Map()));
   if (!cache.has(i)) {
+    const see = it.seeOf(i);
     let main = i;
     while (main > 0 && it.level[main] > 0) main--;
-    cache.set(i, it.resolvePath(it.seeOf(i).replace(/\s+by site$/i, ''), main));
+    cache.set(i, /^(condition|category)\b/i.test(see) ? undefined : it.resolvePath(see.replace(/\s+by site$/i, ''), main));
   }
   return cache.get(i);
 }
