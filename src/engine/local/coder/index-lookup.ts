@@ -2,13 +2,15 @@ import type { CodeTable } from '../../../terminology/code-table.js';
 import type { IndexTabular } from '../../../terminology/index-tabular.js';
 import { stemNumber, wordStems } from '../../../terminology/text-normalize.js';
 import type { Assertion } from './assertions.js';
-import { completeCode, newerFit, type Stated } from './complete-code.js';
+import { completeCode, mayHaveNewer, newerFit, type Stated } from './complete-code.js';
 import {
   codeKeyOf,
   firstStemOf,
+  firstStemsOf,
   mainTermsByStems,
   namesCondition,
   NOTHING,
+  SEVERAL,
   readingOf,
   sameFourOf,
   siteEquivalents,
@@ -218,9 +220,9 @@ export function indexMentions(
   // condition keeps every word of its sentence (its code is discarded as negated whatever it is).
   const out: Mention[] = [];
   const taken = new Set<number>();
+  const inTabular = (c: string) => it.inTabular(c);
   forEachStemPhrase(st, byStems, maxLen, (mains, start, end, len) => {
-    const anchor: number[] = [];
-    for (let w = start; w <= end; w++) anchor.push(w);
+    const anchor = wordRange(start, end);
     const asserted = assertions[start] !== 'negated';
     const where = new Near(slots, allStems, occurrences, clause, start, end, window, numbered, known, asserted, asserted && negatedAny);
     let best: Path | undefined;
@@ -242,6 +244,9 @@ export function indexMentions(
     const mainOnly = best.words.length <= anchor.length;
     const code = codeOf(note, where, best, 0);
     if (code === undefined) return;
+    // A main term of one word alone names the condition only by a code the table added after the
+    // Index (below): known from the code's category, without completing it.
+    if (mainOnly && len < 2 && !mayHaveNewer(note.table, code.code, inTabular)) return;
     // The stems in reach and the defaults, read through the mention's reach (no set of them made).
     const present = new InReachOrDefault(where, note.defaults);
     const stated: Stated = { present, negated };
@@ -252,7 +257,7 @@ export function indexMentions(
       code.code,
       code.path.via ? { present: withPath(present, it, code.path.term), negated } : stated,
     );
-    const newer = completed === undefined ? undefined : newerFit(note.table, completed, stated, (c) => it.inTabular(c));
+    const newer = completed === undefined ? undefined : newerFit(note.table, completed, stated, inTabular);
     // A main term of two words or more ("cold sore") names the condition on its own.
     if (mainOnly && newer === undefined && len < 2) return;
     const index = newer ?? completed;
@@ -527,6 +532,15 @@ function covers(lower: readonly string[], words: readonly number[]): boolean {
   let content = 0;
   for (let i = a; i <= b; i++) if (/[a-z]/.test(lower[i]) && !FILLER.has(lower[i])) content++;
   return distinct(words) * 2 >= content;
+}
+
+/** The word positions start..end, in an array of that length (one built by `push` reserves 17 slots). */
+function wordRange(start: number, end: number): number[] {
+  if (end === start) return [start];
+  if (end === start + 1) return [start, end];
+  const out = new Array<number>(end - start + 1);
+  for (let w = start; w <= end; w++) out[w - start] = w;
+  return out;
 }
 
 // Small lists of word positions read without a Set or a spread (Math.min(...x) of nothing is Infinity).
@@ -831,8 +845,17 @@ const grown = (a: Int32Array) => {
 function startsInNote(note: IndexNote, i: number): boolean {
   const f = firstStemOf(note.it, i);
   if (f === NOTHING) return true;
-  // One title whose first stem was numbered before the note was read: its mark says.
+  // Titles whose first stems were numbered before the note was read: their marks say.
   if (f >= 0 && f < note.known) return note.mark[f] === 1;
+  if (f === SEVERAL) {
+    const firsts = firstStemsOf(note.it, i);
+    let marked = true;
+    for (let k = 0; k < firsts.length; k++) {
+      if (firsts[k] >= note.known) marked = false;
+      else if (note.mark[firsts[k]] === 1) return true;
+    }
+    if (marked) return false;
+  }
   const { alts } = readingOf(note.it, i);
   if (alts.length === 0) return true;
   for (const alt of alts) if (note.noteStems.has(alt[0])) return true;

@@ -202,21 +202,41 @@ export function firstStemOf(it: IndexTabular, i: number): number {
     n.plain[i] = alts.length === 1 && connector === '' ? 1 : 0;
     if (alts.length === 0) f = NOTHING;
     else if (alts.length > 1) f = SEVERAL;
-    else {
-      const stem = alts[0][0];
-      f = n.ids.get(stem) ?? -1;
-      if (f < 0) {
-        n.ids.set(stem, (f = n.ids.size));
-        const k = stemNumber(stem);
-        if (k >= n.byNumber.length) {
-          const grown = new Int32Array(Math.max(k + 1, stemNumberCount(), 2 * n.byNumber.length)).fill(-1);
-          grown.set(n.byNumber);
-          n.byNumber = grown;
-        }
-        n.byNumber[k] = f;
-      }
-    }
+    else f = numbered(n, alts[0][0]);
     n.first[i] = f;
+  }
+  return f;
+}
+
+const severalFirsts = new WeakMap<IndexTabular, Map<number, Int32Array>>();
+
+/** The numbers of the first stems of term i's titles, when it has several (firstStemOf is SEVERAL), read once per term. */
+export function firstStemsOf(it: IndexTabular, i: number): Int32Array {
+  let cache = severalFirsts.get(it);
+  if (!cache) severalFirsts.set(it, (cache = new Map()));
+  let out = cache.get(i);
+  if (!out) {
+    const n = stemNumbers(it);
+    const { alts } = readingOf(it, i);
+    out = new Int32Array(alts.length);
+    for (let k = 0; k < alts.length; k++) out[k] = numbered(n, alts[k][0]);
+    cache.set(i, out);
+  }
+  return out;
+}
+
+/** The stem's number here, numbering it if it has none. */
+function numbered(n: StemNumbers, stem: string): number {
+  let f = n.ids.get(stem);
+  if (f === undefined) {
+    n.ids.set(stem, (f = n.ids.size));
+    const k = stemNumber(stem);
+    if (k >= n.byNumber.length) {
+      const grown = new Int32Array(Math.max(k + 1, stemNumberCount(), 2 * n.byNumber.length)).fill(-1);
+      grown.set(n.byNumber);
+      n.byNumber = grown;
+    }
+    n.byNumber[k] = f;
   }
   return f;
 }
