@@ -15,6 +15,7 @@ import {
   sameFourOf,
   siteEquivalents,
   stemNumbers,
+  type KeptReading,
   type TitleReading,
 } from './index-terms.js';
 import { forEachStemPhrase, type Mention, type SentenceStems } from './mention.js';
@@ -34,7 +35,7 @@ export interface IndexNote {
   reachable: PerTerm;
   /** per subterm, the subterms below it that a skipped level may lead to (skipsOf), found with its parent's reachable list */
   skips: PerTerm;
-  /** stems numbered when the note was read (stemNumbers): `mark` holds which of them it states */
+  /** stems numbered when the note was read (stemNumbers): `mark` holds which of them it states (1), and as present (3) */
   known: number;
   mark: Uint8Array;
 }
@@ -66,7 +67,7 @@ export function indexNoteOf(
   const mark = new Uint8Array(ids.size);
   for (const s of noteStems) {
     const id = ids.get(s);
-    if (id !== undefined) mark[id] = 1;
+    if (id !== undefined) mark[id] = notePresent.has(s) ? PRESENT : STATED;
   }
   const stamp = noteStamp(it.size);
   return {
@@ -80,6 +81,14 @@ export function indexNoteOf(
     known: ids.size,
     mark,
   };
+}
+
+const STATED = 1;
+const PRESENT = 3;
+
+/** Whether the note states `stem` (numbered `id`, stemNumbers) as present anywhere. */
+function presentInNote(note: IndexNote, id: number, stem: string): boolean {
+  return id < note.known ? note.mark[id] === PRESENT : note.notePresent.has(stem);
 }
 
 interface Path {
@@ -381,6 +390,8 @@ let stamp = 0;
 // same for the positions where the sentence denies each stem.
 let firstAt = new Int32Array(0);
 let deniedFirstAt = new Int32Array(0);
+// The same first positions by stem number (stemNumbers), read where `stamps` holds the mention's stamp.
+let stampedFirst = new Int32Array(0);
 
 class Near {
   private readonly stamp: number;
@@ -418,6 +429,7 @@ class Near {
     this.at.fill(-1, 0, all.length);
     if (stamps.length < known || stamp >= 0x3fffffff) {
       stamps = new Int32Array(Math.max(known, 2 * stamps.length));
+      stampedFirst = new Int32Array(stamps.length);
       stamp = 0;
     }
     this.stamp = ++stamp;
@@ -432,7 +444,10 @@ class Near {
         if (this.deniedAt && this.deniedAt[k] < 0) this.deniedAt[k] = w;
       } else if (this.at[k] < 0) {
         this.at[k] = w;
-        if (numbered[k] >= 0 && numbered[k] < known) stamps[numbered[k]] = this.stamp;
+        if (numbered[k] >= 0 && numbered[k] < known) {
+          stamps[numbered[k]] = this.stamp;
+          stampedFirst[numbered[k]] = w;
+        }
       }
     }
   }
@@ -445,6 +460,12 @@ class Near {
   /** Whether `stem`, numbered `id` (firstStemOf), is in reach: by its stamp when it was numbered before the sentence was read. */
   hasNumbered(id: number, stem: string): boolean {
     return id >= 0 && id < this.known ? stamps[id] === this.stamp : this.has(stem);
+  }
+
+  /** The first position in reach of `stem`, numbered `id`, or -1: by its stamp when it was numbered before the sentence was read. */
+  firstNumbered(id: number, stem: string): number {
+    if (id < 0 || id >= this.known) return this.first(stem);
+    return stamps[id] === this.stamp ? stampedFirst[id] : -1;
   }
 
   /** The first position of `stem` in reach, or -1. */
@@ -846,13 +867,13 @@ function startsInNote(note: IndexNote, i: number): boolean {
   const f = firstStemOf(note.it, i);
   if (f === NOTHING) return true;
   // Titles whose first stems were numbered before the note was read: their marks say.
-  if (f >= 0 && f < note.known) return note.mark[f] === 1;
+  if (f >= 0 && f < note.known) return note.mark[f] !== 0;
   if (f === SEVERAL) {
     const firsts = firstStemsOf(note.it, i);
     let marked = true;
     for (let k = 0; k < firsts.length; k++) {
       if (firsts[k] >= note.known) marked = false;
-      else if (note.mark[firsts[k]] === 1) return true;
+      else if (note.mark[firsts[k]] !== 0) return true;
     }
     if (marked) return false;
   }
@@ -877,43 +898,61 @@ function matchTerm(note: IndexNote, where: Near, i: number, inherited: TitleRead
   // Cheap reject first (most subterms a note reaches state none of their words): a title read
   // at all states its first word (below), so a sentence without it in reach skips the title.
   if (!joined && r.alts.length === 1 && !where.hasNumbered(firstStemOf(note.it, i), r.alts[0][0])) return undefined;
-  return joined ? matchJoined(note, where, i, r.alts) : matchStated(note, where, i, r.alts);
+  return joined ? matchJoined(note, where, i, r) : matchStated(note, where, i, r);
 }
 
 /** A "with"/"due to" title: its words stated anywhere in the note (I.A.15). */
-function matchJoined(note: IndexNote, where: Near, i: number, alts: readonly string[][]): TermMatch | undefined {
+function matchJoined(note: IndexNote, where: Near, i: number, r: KeptReading): TermMatch | undefined {
   let best: TermMatch | undefined;
-  for (const alt of alts) {
+  const { ids } = r;
+  let at = 0;
+  for (const alt of r.alts) {
+    const base = at;
+    at += alt.length;
     let all = true;
-    for (const s of alt)
-      if (!note.notePresent.has(s) && !where.has(s)) {
+    for (let k = 0; k < alt.length; k++)
+      if (!presentInNote(note, ids[base + k], alt[k]) && !where.hasNumbered(ids[base + k], alt[k])) {
         all = false;
         break;
       }
     if (!all) continue;
-    const words: number[] = [];
-    for (const s of alt) if (where.has(s)) words.push(where.first(s));
-    best = better(best, withNemods(note.it, where, i, { score: alt.length + 0.5, words, combination: true }));
+    best = better(
+      best,
+      withNemods(note.it, where, i, { score: alt.length + 0.5, words: wordsInReach(where, alt, ids, base), combination: true }),
+    );
   }
   return best;
 }
 
 /** A title the sentence states in reach, whole or but for one word after the first. */
-function matchStated(note: IndexNote, where: Near, i: number, alts: readonly string[][]): TermMatch | undefined {
+function matchStated(note: IndexNote, where: Near, i: number, r: KeptReading): TermMatch | undefined {
   let best: TermMatch | undefined;
-  for (const alt of alts) {
-    if (!where.has(alt[0])) continue;
+  const { ids } = r;
+  let at = 0;
+  for (const alt of r.alts) {
+    const base = at;
+    at += alt.length;
+    if (!where.hasNumbered(ids[base], alt[0])) continue;
     let stated = 0;
-    for (const s of alt) if (where.has(s)) stated++;
+    for (let k = 0; k < alt.length; k++) if (where.hasNumbered(ids[base + k], alt[k])) stated++;
     // A title of several words may lack one ("angina pectoris" from "unstable angina"), at a cost.
     if (stated < alt.length && (alt.length < 2 || stated < alt.length - 1)) continue;
     const score = stated - (alt.length - stated) * 0.5;
     if (score <= 0) continue;
-    const words: number[] = [];
-    for (const s of alt) if (where.has(s)) words.push(where.first(s));
+    const words = wordsInReach(where, alt, ids, base);
     best = better(best, withNemods(note.it, where, i, { score, words, combination: false, loose: stated < alt.length }));
   }
   return best;
+}
+
+/** The first position in reach of each stem of `alt` (numbered ids[base..]) that is in reach, in the title's order. */
+function wordsInReach(where: Near, alt: readonly string[], ids: readonly number[], base: number): number[] {
+  const words: number[] = [];
+  for (let k = 0; k < alt.length; k++) {
+    const w = where.firstNumbered(ids[base + k], alt[k]);
+    if (w >= 0) words.push(w);
+  }
+  return words;
 }
 
 /** A "without" title whose words the sentence denies in reach ("migraine without aura"): stated, as the absence it names. */
