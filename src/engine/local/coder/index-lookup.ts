@@ -14,6 +14,7 @@ import {
   readingOf,
   sameFourOf,
   siteEquivalents,
+  stemIdOf,
   stemNumbers,
   type KeptReading,
   type TitleReading,
@@ -25,20 +26,34 @@ import { noteStamp, PerTerm } from './per-term.js';
 export interface IndexNote {
   it: IndexTabular;
   table: CodeTable;
-  /** stems stated as present anywhere in the note (guideline I.A.15: "with" needs no link stated) */
-  notePresent: ReadonlySet<string>;
+  read: ReadonlyArray<{ st: SentenceStems; assertions: readonly Assertion[] }>;
   /** stems that complete a code by default: the encounter (7th character), closed, displaced */
   defaults: readonly string[];
-  /** every stem of the note, and the sides it implies: a subterm none of whose titles starts with one is never read */
-  noteStems: ReadonlySet<string>;
   /** per term, the subterms this note's stems can reach, found on first use */
   reachable: PerTerm;
   /** per subterm, the subterms below it that a skipped level may lead to (skipsOf), found with its parent's reachable list */
   skips: PerTerm;
-  /** stems numbered when the note was read (stemNumbers): `mark` holds which of them it states (1), and as present (3) */
+  /**
+   * Stems numbered when the note was read (stemNumbers): `mark` holds which of them the note
+   * states (STATED), and as present (PRESENT). A stem numbered since is read by name (noteSets).
+   */
   known: number;
   mark: Uint8Array;
+  sets?: NoteSets;
 }
+
+/**
+ * Every stem of the note and the sides it implies (a subterm none of whose titles starts with
+ * one is never read), and the stems it states as present anywhere (guideline I.A.15: "with" needs
+ * no link stated); site equivalents added to both.
+ */
+interface NoteSets {
+  stated: ReadonlySet<string>;
+  present: ReadonlySet<string>;
+}
+
+const STATED = 1;
+const PRESENT = 3;
 
 /** The note as the Index lookup reads it, from its sentences' stems and assertions. */
 export function indexNoteOf(
@@ -47,35 +62,36 @@ export function indexNoteOf(
   read: ReadonlyArray<{ st: SentenceStems; assertions: readonly Assertion[] }>,
   defaults: readonly string[],
 ): IndexNote {
-  const notePresent = new Set<string>();
-  const noteStems = new Set<string>();
-  for (const { st, assertions } of read) {
-    st.stems.forEach((s, k) => {
-      if (assertions[st.from[k]] === 'present') notePresent.add(s);
-      noteStems.add(s);
-    });
-  }
-  if (noteStems.has(RIGHT) || noteStems.has(LEFT)) noteStems.add(UNILATERAL);
-  if (noteStems.has(BOTH)) noteStems.add(BILATERAL);
   const sites = siteEquivalents(it);
+  // (The stems marked by name below are numbered first.)
+  const [right, left, both, unilateral, bilateral] = [RIGHT, LEFT, BOTH, UNILATERAL, BILATERAL].map((s) => stemIdOf(it, s));
   for (const [site, as] of sites) {
-    if (!noteStems.has(site)) continue;
-    for (const s of as) noteStems.add(s);
-    if (notePresent.has(site)) for (const s of as) notePresent.add(s);
+    stemIdOf(it, site);
+    for (const s of as) stemIdOf(it, s);
   }
-  const { ids } = stemNumbers(it);
+  const { ids, byNumber } = stemNumbers(it);
   const mark = new Uint8Array(ids.size);
-  for (const s of noteStems) {
-    const id = ids.get(s);
-    if (id !== undefined) mark[id] = notePresent.has(s) ? PRESENT : STATED;
+  for (const { st, assertions } of read) {
+    const { stems, numbers, from } = st;
+    for (let k = 0; k < stems.length; k++) {
+      const n = numbers[k];
+      const id = n >= 0 ? (n < byNumber.length ? byNumber[n] : -1) : (ids.get(stems[k]) ?? -1);
+      if (id >= 0) mark[id] |= assertions[from[k]] === 'present' ? PRESENT : STATED;
+    }
+  }
+  if (mark[right] !== 0 || mark[left] !== 0) mark[unilateral] |= STATED;
+  if (mark[both] !== 0) mark[bilateral] |= STATED;
+  for (const [site, as] of sites) {
+    const at = mark[ids.get(site)!];
+    if (at === 0) continue;
+    for (const s of as) mark[ids.get(s)!] |= at;
   }
   const stamp = noteStamp(it.size);
   return {
     it,
     table,
-    notePresent,
+    read,
     defaults,
-    noteStems,
     reachable: new PerTerm(stamp, 0),
     skips: new PerTerm(stamp, 1),
     known: ids.size,
@@ -83,12 +99,30 @@ export function indexNoteOf(
   };
 }
 
-const STATED = 1;
-const PRESENT = 3;
+/** The note's stems by name (NoteSets), made on first use: only a stem numbered after the note was read is looked up so. */
+function noteSets(note: IndexNote): NoteSets {
+  if (note.sets) return note.sets;
+  const present = new Set<string>();
+  const stated = new Set<string>();
+  for (const { st, assertions } of note.read) {
+    st.stems.forEach((s, k) => {
+      if (assertions[st.from[k]] === 'present') present.add(s);
+      stated.add(s);
+    });
+  }
+  if (stated.has(RIGHT) || stated.has(LEFT)) stated.add(UNILATERAL);
+  if (stated.has(BOTH)) stated.add(BILATERAL);
+  for (const [site, as] of siteEquivalents(note.it)) {
+    if (!stated.has(site)) continue;
+    for (const s of as) stated.add(s);
+    if (present.has(site)) for (const s of as) present.add(s);
+  }
+  return (note.sets = { stated, present });
+}
 
 /** Whether the note states `stem` (numbered `id`, stemNumbers) as present anywhere. */
 function presentInNote(note: IndexNote, id: number, stem: string): boolean {
-  return id < note.known ? note.mark[id] === PRESENT : note.notePresent.has(stem);
+  return id < note.known ? note.mark[id] === PRESENT : noteSets(note).present.has(stem);
 }
 
 interface Path {
@@ -147,7 +181,7 @@ function clausesOf(lower: readonly string[]): Int32Array {
     if (lower[i].length === 1 && CLAUSE_BREAKS.has(lower[i])) c++;
     out[i] = c;
     // A word that says nothing ("of the", a comma) does not count toward a window.
-    if (!FILLER.has(lower[i]) && hasLetterOrDigit(lower[i])) p++;
+    if (!isFiller(lower[i]) && hasLetterOrDigit(lower[i])) p++;
     places[i] = p;
   }
   return out;
@@ -524,6 +558,10 @@ const FILLER = new Set([
   'patient',
 ]);
 
+const FILLER_LENGTH = Math.max(...[...FILLER].map((w) => w.length));
+/** FILLER.has(word), most words known by their length alone (clausesOf reads every word of the note). */
+const isFiller = (word: string) => word.length <= FILLER_LENGTH && FILLER.has(word);
+
 // Words that open a clause of their own: "Sprain of the left ankle | after a fall playing soccer",
 // "Laceration of the left forearm | from a kitchen knife".
 const CLAUSE_OPENERS = new Set([
@@ -879,7 +917,7 @@ function startsInNote(note: IndexNote, i: number): boolean {
   }
   const { alts } = readingOf(note.it, i);
   if (alts.length === 0) return true;
-  for (const alt of alts) if (note.noteStems.has(alt[0])) return true;
+  for (const alt of alts) if (noteSets(note).stated.has(alt[0])) return true;
   return false;
 }
 
@@ -891,7 +929,7 @@ function matchTerm(note: IndexNote, where: Near, i: number, inherited: TitleRead
   if (r.alts.length === 0) return connector === 'with' || connector === 'due' ? undefined : DEFAULT_MATCH;
   // (No closures here: the lookup calls this for every subterm it reaches, and a closure would
   // cost every call a context.)
-  if (connector === 'without') return anyAllPresent(note, r.alts) ? undefined : (matchDenied(where, r.alts) ?? DEFAULT_MATCH);
+  if (connector === 'without') return anyAllPresent(note, r) ? undefined : (matchDenied(where, r.alts) ?? DEFAULT_MATCH);
   // "With" and "in"/"due to" a condition are read from anywhere in the note (I.A.15); "in
   // remission" is said of the condition itself, in its own words.
   const joined = connector === 'with' || (connector === 'due' && namesCondition(note.it, i));
@@ -966,8 +1004,15 @@ function matchDenied(where: Near, alts: readonly string[][]): TermMatch | undefi
   return best;
 }
 
-function anyAllPresent(note: IndexNote, alts: readonly string[][]): boolean {
-  return alts.some((a) => a.every((s) => note.notePresent.has(s)));
+function anyAllPresent(note: IndexNote, r: KeptReading): boolean {
+  let at = 0;
+  for (const alt of r.alts) {
+    let all = true;
+    for (let k = 0; k < alt.length && all; k++) all = presentInNote(note, r.ids[at + k], alt[k]);
+    if (all) return true;
+    at += alt.length;
+  }
+  return false;
 }
 
 interface TermMatch {

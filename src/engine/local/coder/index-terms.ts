@@ -237,6 +237,11 @@ export function firstStemsOf(it: IndexTabular, i: number): Int32Array {
   return out;
 }
 
+/** The stem's number here (stemNumbers), numbering it if it has none. */
+export function stemIdOf(it: IndexTabular, stem: string): number {
+  return numbered(stemNumbers(it), stem);
+}
+
 /** The stem's number here, numbering it if it has none. */
 function numbered(n: StemNumbers, stem: string): number {
   let f = n.ids.get(stem);
