@@ -734,11 +734,19 @@ function descend(
   for (let c = reachable.from(term); c < last; c += 2) {
     const child = children[c];
     const info = children[c + 1];
-    // Most subterms reached have one plain title whose first stem is out of reach: not stated,
-    // known without reading the title (what matchTerm would answer).
-    if (!inherited && info >> INFO_SHIFT >= 0 && where.outOfReach(info >> INFO_SHIFT)) {
-      if ((info & SKIPPABLE) !== 0) best = skipLevel(note, where, term, child, from, depth, best);
-      continue;
+    // Most subterms reached have plain titles whose first stems are out of reach: not stated,
+    // known without reading the titles (what matchTerm would answer).
+    if (!inherited) {
+      const first = info >> INFO_SHIFT;
+      if (first >= 0 && where.outOfReach(first)) {
+        if ((info & SKIPPABLE) !== 0) best = skipLevel(note, where, term, child, from, depth, best);
+        continue;
+      }
+      // Several plain titles ("Tear, torn"): matchTerm finds none, and a coded subterm's level may be skipped.
+      if ((info & SEVERAL_PLAIN) !== 0 && allOutOfReach(where, firstStemsOf(it, child))) {
+        if ((info & (CODED | SKIPPABLE)) === (CODED | SKIPPABLE)) best = skipLevel(note, where, term, child, from, depth, best);
+        continue;
+      }
     }
     const reading = readingOf(it, child);
     if (reading.alts.length === 0 && reading.connector) {
@@ -804,7 +812,12 @@ function skipLevel(note: IndexNote, where: Near, term: number, child: number, fr
   for (let g = skips.from(child); g < last; g += 2) {
     const grandchild = grandchildren[g];
     const info = grandchildren[g + 1];
-    if (info >> INFO_SHIFT >= 0 && where.outOfReach(info >> INFO_SHIFT)) continue;
+    if (
+      info >> INFO_SHIFT >= 0
+        ? where.outOfReach(info >> INFO_SHIFT)
+        : (info & SEVERAL_PLAIN) !== 0 && allOutOfReach(where, firstStemsOf(note.it, grandchild))
+    )
+      continue;
     const m = matchTerm(note, where, grandchild);
     if (!m || m.score <= 0 || m.combination) continue;
     const next = {
@@ -827,17 +840,28 @@ const sameCategory = (a: string, b: string) => a.length >= 3 && a.slice(0, 3) ==
 /**
  * What a list of subterms holds of each (after the subterm): the number of the first stem of its
  * one plain title (firstStemOf), -1 for a title read otherwise, shifted by INFO_SHIFT; CODED when
- * it has a code; SKIPPABLE when its skip list (skipsOf) holds a subterm.
+ * it has a code; SKIPPABLE when its skip list (skipsOf) holds a subterm; SEVERAL_PLAIN.
  */
-const INFO_SHIFT = 2;
+const INFO_SHIFT = 3;
 const CODED = 1;
 const SKIPPABLE = 2;
+/** several titles and no connector of its own: the first stems of its titles (firstStemsOf) are read as a plain title's first stem is */
+const SEVERAL_PLAIN = 4;
 
 function infoOf(note: IndexNote, i: number, skippable: boolean): number {
   const { it } = note;
   const f = firstStemOf(it, i);
   const plainFirst = f >= 0 && stemNumbers(it).plain[i] === 1 ? f : -1;
-  return (plainFirst << INFO_SHIFT) | (codeKeyOf(it, i) !== 0 ? CODED : 0) | (skippable ? SKIPPABLE : 0);
+  const severalPlain = f === SEVERAL && readingOf(it, i).connector === '';
+  return (
+    (plainFirst << INFO_SHIFT) | (codeKeyOf(it, i) !== 0 ? CODED : 0) | (skippable ? SKIPPABLE : 0) | (severalPlain ? SEVERAL_PLAIN : 0)
+  );
+}
+
+/** Whether every one of these stem numbers is surely out of the mention's reach. */
+function allOutOfReach(where: Near, ids: Int32Array): boolean {
+  for (let k = 0; k < ids.length; k++) if (!where.outOfReach(ids[k])) return false;
+  return true;
 }
 
 /**
