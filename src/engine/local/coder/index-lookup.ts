@@ -747,6 +747,10 @@ function descend(
         if ((info & (CODED | SKIPPABLE)) === (CODED | SKIPPABLE)) best = skipLevel(note, where, term, child, from, depth, best);
         continue;
       }
+    } else if (inherited !== 'without' && info >> INFO_SHIFT >= 0 && absent(note, where, info >> INFO_SHIFT)) {
+      // A plain title below a bare "with" or "due to" whose first stem the note never states as
+      // present and the mention does not reach: neither matchJoined nor matchStated reads it.
+      continue;
     }
     const reading = readingOf(it, child);
     if (reading.alts.length === 0 && reading.connector) {
@@ -856,6 +860,11 @@ function infoOf(note: IndexNote, i: number, skippable: boolean): number {
   return (
     (plainFirst << INFO_SHIFT) | (codeKeyOf(it, i) !== 0 ? CODED : 0) | (skippable ? SKIPPABLE : 0) | (severalPlain ? SEVERAL_PLAIN : 0)
   );
+}
+
+/** Whether the stem numbered `id` is surely neither present in the note nor in the mention's reach. */
+function absent(note: IndexNote, where: Near, id: number): boolean {
+  return id < note.known && note.mark[id] !== PRESENT && where.outOfReach(id);
 }
 
 /** Whether every one of these stem numbers is surely out of the mention's reach. */
