@@ -568,6 +568,13 @@ function descend(
       if (next && (next.score > best.score || (next.score === best.score && best !== from && nearer(next, best, from)))) best = next;
       continue;
     }
+    // A "without X" subterm the note leaves X unstated in holds, and its own subterms refine it
+    // ("Disorder, bipolar, current episode, depressed, without psychotic features, moderate").
+    if (m === DEFAULT_MATCH && (reading.connector || inherited) === 'without' && it.end[child] > child + 1) {
+      const next = descend(note, where, child, { ...from, term: child }, depth + 1);
+      if (next && next.score > best.score) best = next;
+      continue;
+    }
     if (m || reading.connector || inherited || (info & CODED) === 0 || (info & SKIPPABLE) === 0) continue;
     best = skipLevel(note, where, term, child, from, depth, best);
   }
@@ -673,7 +680,9 @@ function reachableChildren(note: IndexNote, term: number): PerTerm {
   for (let child = term + 1; child < it.end[term]; child = it.end[child]) {
     const coded = codeKeyOf(it, child) !== 0;
     const skippable = (coded || termCoded) && skipsOf(note, term, child);
-    if (!startsInNote(note, child) && !(coded && skippable)) continue;
+    // (A coded subterm with a subterm below it that starts with a stem of the note: a "without"
+    // subterm the note leaves unstated is descended, whatever the code below.)
+    if (!startsInNote(note, child) && !(coded && (skippable || startsAny(note, child)))) continue;
     if (n + 2 > reachScratch.length) reachScratch = grown(reachScratch);
     reachScratch[n++] = child;
     reachScratch[n++] = infoOf(note, child, skippable);
@@ -706,6 +715,13 @@ function skipsOf(note: IndexNote, term: number, child: number): boolean {
     lists.set(child, skipScratch, n);
   }
   return lists.to(child) > lists.from(child);
+}
+
+/** Whether a subterm of `term` starts with a stem of the note (or states nothing). */
+function startsAny(note: IndexNote, term: number): boolean {
+  const { it } = note;
+  for (let child = term + 1; child < it.end[term]; child = it.end[child]) if (startsInNote(note, child)) return true;
+  return false;
 }
 
 // Where a term's list is gathered before it is added to the note's lists (PerTerm): one buffer
