@@ -116,6 +116,7 @@ function statedInRange(cands: Candidates, c: Candidate, ref: string): number | u
   if (lo.length < 3) return undefined;
   const covers = refCover(ref);
   const rows = table.descendantsOf(lo.slice(0, 3)).filter((r) => r.billable && covers(r.code.replace('.', '')));
+  if (rows.length === 1) return nameStated(cands, c, rows[0]) ? table.indexOf(rows[0].code) : undefined;
   if (rows.length < 2 || rows.length > MAX_RANGE) return undefined;
   const titles = rows.map((r) => new Set(stemWords(r.description.toLowerCase().split(/[\s,()]+/)).stems));
   const stated = presentAround(cands, c);
@@ -133,71 +134,39 @@ function statedInRange(cands: Candidates, c: Candidate, ref: string): number | u
   return table.indexOf(rows[best].code);
 }
 
-/** The stems the sentences holding a candidate state as present (a denied word states nothing). */
-function presentAround(cands: Candidates, c: Candidate): Stated {
+// Words of a name that tell nothing of the condition: the status is what the note asks to identify.
+const NEUTRAL_NAME = new Set(stemWords(['status', 'NOS', 'other', 'unspecified', 'specified', 'of', 'on', 'for']).stems);
+
+/**
+ * Whether the sentence of `c` states, beside `c`'s own words, the one code a "use additional code"
+ * note names ("code to identify dialysis status (Z99.2)"): every telling word of its title or of
+ * one of its inclusion terms ("Hemodialysis status": "on hemodialysis"), asserted present.
+ */
+function nameStated(cands: Candidates, c: Candidate, row: { code: string; description: string }): boolean {
+  const it = cands.ctx.it!;
+  const names = [row.description, ...it.notes(dotted(row.code)).flatMap((n) => (n.kind === 'inc' ? [n.text] : []))];
+  const stated = presentAround(cands, c, true);
+  return names.some((name) => {
+    const stems = stemWords(name.toLowerCase().split(/[\s,()]+/)).stems.filter((st) => !NEUTRAL_NAME.has(st));
+    return stems.length > 0 && stems.every((st) => stated.present.has(st));
+  });
+}
+
+/**
+ * The stems the sentences holding a candidate state as present (a denied word states nothing);
+ * with `besides`, only those outside the candidate's own evidence (what it states beside it).
+ */
+function presentAround(cands: Candidates, c: Candidate, besides = false): Stated {
   const present = new Set<string>();
   for (const span of c.spans) {
     const s = sentenceAt(cands.ctx, span.start, span.end);
     if (!s) continue;
     const st = stemWords(s.words);
     const assertions = assertWords(s.words);
+    const own = (w: number) => besides && c.spans.some((o) => s.starts[w] < o.end && s.ends[w] > o.start);
     st.stems.forEach((stem, k) => {
-      if (assertions[st.from[k]] === 'present') present.add(stem);
+      if (assertions[st.from[k]] === 'present' && !own(st.from[k])) present.add(stem);
     });
   }
   return { present, negated: new Set() };
-}
-
-/**
- * Pairs of final codes the Tabular links: a "code first" note at the manifestation names the
- * etiology, a "use additional code" note at the etiology names the manifestation. Returns
- * [etiology, manifestation] pairs.
- */
-export function etiologyPairs(cands: Candidates): Array<[Candidate, Candidate]> {
-  const it = cands.ctx.it;
-  if (!it) return [];
-  const finals = cands.finals();
-  const out: Array<[Candidate, Candidate]> = [];
-  for (const c of finals) {
-    for (const note of notesUpOf(cands.ctx, c.code)) {
-      if (note.kind !== 'cf' && note.kind !== 'ua') continue;
-      for (const ref of note.refs) {
-        const covers = refCover(ref);
-        for (const o of finals) {
-          if (o === c || !covers(o.code)) continue;
-          const pair: [Candidate, Candidate] = note.kind === 'cf' ? [o, c] : [c, o];
-          if (!out.some(([a, b]) => a === pair[0] && b === pair[1])) out.push(pair);
-        }
-      }
-    }
-  }
-  // A manifestation the Index gave in brackets follows the code it came with.
-  for (const c of finals) {
-    if (!c.rule.startsWith('manifestation code') || !c.from?.length) continue;
-    if (!out.some(([a, b]) => a === c.from![0] && b === c)) out.push([c.from[0], c]);
-  }
-  return out;
-}
-
-/**
- * Sequencing (I.A.13, I.A.16): the etiology is listed before its manifestation, whatever order
- * the note names them in. Moves each manifestation right after its etiology in the candidate list
- * (the order the final codes are reported in); the rest keep the note's order.
- */
-export function sequenceEtiology(cands: Candidates): void {
-  const pairs = etiologyPairs(cands);
-  const list = cands.list;
-  for (let round = 0; round < 4; round++) {
-    let moved = false;
-    for (const [etiology, manifestation] of pairs) {
-      const e = list.indexOf(etiology);
-      const m = list.indexOf(manifestation);
-      // A pair the other way round too ("code first" both ways) is left in the note's order.
-      if (m > e || pairs.some(([a, b]) => a === manifestation && b === etiology)) continue;
-      list.splice(m, 1);
-      list.splice(list.indexOf(etiology) + 1, 0, manifestation);
-      moved = true;
-    }
-    if (!moved) break;
-  }
 }
