@@ -635,6 +635,19 @@ export const GUIDELINE_CASES: Case[] = [
     must: ['I10', 'N18.4'],
     mustNot: ['I12.9'],
   },
+  {
+    rule: 'I.C.1.d.1.a the organism stated beside sepsis is the sepsis code that names it',
+    note: 'Sepsis from E. coli pyelonephritis; started on IV ceftriaxone.',
+    must: ['A41.51', 'N10'],
+    mustNot: ['A41.9'],
+    levels: ['balanced', 'high-quality'],
+  },
+  {
+    rule: 'I.A.6 see: "steroid-induced" leads to Diabetes, due to drug or chemical',
+    note: 'Steroid-induced diabetes, on prednisone for asthma; metformin started.',
+    must: ['E09.9', 'T38.0X5A'],
+    mustNot: ['E11.9'],
+  },
 ];
 
 // Word sense: homonyms resolved from context; a title word alone makes no code.

@@ -12,6 +12,7 @@ import { applyFeverChills } from './guidelines/fever.js';
 import { applyHistory } from './guidelines/history.js';
 import { applyNeoplasmTable } from './guidelines/neoplasm-table.js';
 import { applyNeoplasmRelated } from './guidelines/neoplasm-related.js';
+import { applyStatedOrganism } from './guidelines/organism.js';
 import { applyInjurySymptoms, applyIntegralSymptoms } from './guidelines/integral.js';
 import { applyQualifiers } from './guidelines/qualifiers.js';
 import { applySequelae } from './guidelines/sequela.js';
@@ -41,6 +42,7 @@ export function applyGuidelines(cands: Candidates, cfg: LevelConfig): void {
   applyAllergyStatus(cands);
   applySubstanceUse(cands);
   applyEtiologyPairs(cands);
+  applyStatedOrganism(cands);
   applyCombinations(cands);
   if (cfg.qualifiers) applyQualifiers(cands);
   applyFeverChills(cands);
