@@ -648,6 +648,12 @@ export const GUIDELINE_CASES: Case[] = [
     must: ['E09.9', 'T38.0X5A'],
     mustNot: ['E11.9'],
   },
+  {
+    rule: 'I.B.4-5 nausea, vomiting and early satiety are part of gastroparesis',
+    note: 'Gastroparesis confirmed on scintigraphy, with nausea, vomiting and early satiety; start metoclopramide.',
+    must: ['K31.84'],
+    mustNot: ['R11.2', 'R68.81'],
+  },
 ];
 
 // Word sense: homonyms resolved from context; a title word alone makes no code.
