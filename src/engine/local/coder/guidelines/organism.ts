@@ -1,9 +1,11 @@
 import { stemWords } from '../../../../terminology/text-normalize.js';
-import { type Candidate, type Candidates, dotted } from '../candidate.js';
-import { refCover, sameSentence } from './tabular-excludes.js';
+import { type Candidate, type Candidates, dotted, sentenceAt } from '../candidate.js';
+import { refCover } from './tabular-excludes.js';
 import { notesUpOf } from './tabular-notes.js';
 
 const ORGANISM_CODES = ['B95', 'B96', 'B97'];
+// The organism is named with the infection ("sepsis due to E. coli", "pneumonia, sputum grew E. coli"), not a finding further on.
+const MAX_GAP = 4;
 // Title words that name no organism: "Unspecified Escherichia coli [E. coli] as the cause of diseases classified elsewhere".
 const NOT_ORGANISM = new Set(
   stemWords(['unspecified', 'other', 'infection', 'as', 'the', 'cause', 'of', 'diseases', 'classified', 'elsewhere', 'due', 'to']).stems,
@@ -20,7 +22,7 @@ function titleStems(title: string, drop: ReadonlySet<string>): Set<string> {
 
 /**
  * An infection coded "unspecified organism" (A41.9 "Sepsis, unspecified organism", J18.9) beside
- * the organism the same sentence states (B95-B97, "use additional code to identify the infectious
+ * the organism the sentence names with it, a few words apart (B95-B97, "use additional code to identify the infectious
  * agent") is coded by the code whose title names the infection due to that organism: sepsis due to
  * E. coli is A41.51, not A41.9 with B96.20 (I.C.1.d.1.a, the Index's "Sepsis, Escherichia coli").
  * The organism code stays only when another final code's Tabular note asks for it (N39.0).
@@ -34,7 +36,7 @@ export function applyStatedOrganism(cands: Candidates): void {
     if (!/, unspecified organism$/i.test(title)) continue;
     const head = titleStems(title.split(',')[0], NOT_ORGANISM);
     for (const b of organisms) {
-      if (!b.final || !sameSentence(cands, c, b)) continue;
+      if (!b.final || wordsBetween(cands, c, b) > MAX_GAP) continue;
       const organism = titleStems(table.descriptionAt(b.index), NOT_ORGANISM);
       const code = codeNaming(cands, c.code.slice(0, 2), head, organism);
       if (code === undefined) continue;
@@ -73,4 +75,21 @@ function askedFor(cands: Candidates, b: Candidate): boolean {
   return cands
     .finals()
     .some((f) => f !== b && notesUpOf(cands.ctx, f.code).some((n) => n.kind === 'ua' && n.refs.some((r) => refCover(r)(b.code))));
+}
+
+/** The fewest words (not punctuation) between the evidence of two candidates in one sentence; Infinity in none. */
+function wordsBetween(cands: Candidates, a: Candidate, b: Candidate): number {
+  let least = Infinity;
+  for (const x of a.spans) {
+    const s = sentenceAt(cands.ctx, x.start, x.end);
+    if (!s) continue;
+    for (const y of b.spans) {
+      if (sentenceAt(cands.ctx, y.start, y.end) !== s) continue;
+      const [from, to] = x.end <= y.start ? [x.end, y.start] : [y.end, x.start];
+      let n = 0;
+      for (let w = 0; w < s.words.length; w++) if (s.starts[w] >= from && s.ends[w] <= to && /\w/.test(s.words[w])) n++;
+      least = Math.min(least, n);
+    }
+  }
+  return least;
 }

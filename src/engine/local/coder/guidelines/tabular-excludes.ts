@@ -76,8 +76,7 @@ function statedOf(cands: Candidates, list: Candidate[]): Stated {
   return { present, negated };
 }
 
-/** Whether two candidates are read in one sentence. */
-export function sameSentence(cands: Candidates, a: Candidate, b: Candidate): boolean {
+function sameSentence(cands: Candidates, a: Candidate, b: Candidate): boolean {
   const of = (c: Candidate) => new Set(c.spans.map((s) => sentenceAt(cands.ctx, s.start, s.end)));
   const sa = of(a);
   return [...of(b)].some((s) => s !== undefined && sa.has(s));
