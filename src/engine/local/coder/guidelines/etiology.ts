@@ -3,6 +3,7 @@ import { type Candidate, type Candidates, dotted, sentenceAt } from '../candidat
 import { assertWords } from '../assertions.js';
 import { completeCode, fitOf, type Stated } from '../complete-code.js';
 import { refCover } from './tabular-excludes.js';
+import { sentenceStems } from './sentence-stems.js';
 import { notesUpOf } from './tabular-notes.js';
 
 /** The stems of the sentences holding a candidate, with the note's defaults (encounter, closed, displaced). */
@@ -10,7 +11,7 @@ function statedAround(cands: Candidates, c: Candidate): Stated {
   const present = new Set<string>(cands.ctx.defaults ?? []);
   for (const span of c.spans) {
     const s = sentenceAt(cands.ctx, span.start, span.end);
-    if (s) for (const stem of stemWords(s.words).stems) present.add(stem);
+    if (s) for (const stem of sentenceStems(s.words).stems) present.add(stem);
   }
   return { present, negated: new Set() };
 }
@@ -161,7 +162,7 @@ function presentAround(cands: Candidates, c: Candidate, besides = false): Stated
   for (const span of c.spans) {
     const s = sentenceAt(cands.ctx, span.start, span.end);
     if (!s) continue;
-    const st = stemWords(s.words);
+    const st = sentenceStems(s.words);
     const assertions = assertWords(s.words);
     const own = (w: number) => besides && c.spans.some((o) => s.starts[w] < o.end && s.ends[w] > o.start);
     st.stems.forEach((stem, k) => {
