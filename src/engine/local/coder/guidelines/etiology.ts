@@ -1,3 +1,4 @@
+import type { IndexTabular } from '../../../../terminology/index-tabular.js';
 import { stemWords } from '../../../../terminology/text-normalize.js';
 import { type Candidate, type Candidates, dotted, sentenceAt } from '../candidate.js';
 import { assertWords } from '../assertions.js';
@@ -144,13 +145,27 @@ const NEUTRAL_NAME = new Set(stemWords(['status', 'NOS', 'other', 'unspecified',
  * one of its inclusion terms ("Hemodialysis status": "on hemodialysis"), asserted present.
  */
 function nameStated(cands: Candidates, c: Candidate, row: { code: string; description: string }): boolean {
-  const it = cands.ctx.it!;
-  const names = [row.description, ...it.notes(dotted(row.code)).flatMap((n) => (n.kind === 'inc' ? [n.text] : []))];
+  const names = namesOf(cands.ctx.it!, row);
+  if (names.length === 0) return false;
   const stated = presentAround(cands, c, true);
-  return names.some((name) => {
-    const stems = stemWords(name.toLowerCase().split(/[\s,()]+/)).stems.filter((st) => !NEUTRAL_NAME.has(st));
-    return stems.length > 0 && stems.every((st) => stated.present.has(st));
-  });
+  return names.some((stems) => stems.every((st) => stated.present.has(st)));
+}
+
+// A code's names as telling stems, read once per thread (the Tabular names a bounded set of codes).
+const names = new Map<string, string[][]>();
+
+/** The telling stems of a code's title and of each of its Tabular inclusion terms; names without any are left out. */
+function namesOf(it: IndexTabular, row: { code: string; description: string }): string[][] {
+  let out = names.get(row.code);
+  if (!out) {
+    if (names.size >= 5_000) names.clear();
+    const texts = [row.description, ...it.notes(dotted(row.code)).flatMap((n) => (n.kind === 'inc' ? [n.text] : []))];
+    out = texts
+      .map((name) => stemWords(name.toLowerCase().split(/[\s,()]+/)).stems.filter((st) => !NEUTRAL_NAME.has(st)))
+      .filter((stems) => stems.length > 0);
+    names.set(row.code, out);
+  }
+  return out;
 }
 
 /**
