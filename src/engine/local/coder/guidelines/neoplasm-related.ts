@@ -1,4 +1,5 @@
 import { type Candidate, type Candidates, dotted, sentenceAt } from '../candidate.js';
+import { spanPairsInSentence } from './span-pairs.js';
 
 // The neoplasm code range (Chapter 2), which the Index's class subterms name.
 const NEOPLASM = /^(C|D[0-3]|D4[0-9])/;
@@ -44,25 +45,21 @@ export function applyNeoplasmRelated(cands: Candidates): void {
 /** The words from `c` to the neoplasm `n` when the sentence states `c`, a word of cause, then `n`, a few words apart; Infinity otherwise. */
 function causeGap(cands: Candidates, c: Candidate, n: Candidate): number {
   let gap = Infinity;
-  for (const a of c.spans) {
-    const s = sentenceAt(cands.ctx, a.start, a.end);
-    if (!s) continue;
-    for (const b of n.spans) {
-      if (b.end <= a.end || sentenceAt(cands.ctx, b.start, b.end) !== s) continue;
-      const between: string[] = [];
-      if (b.start >= a.end) {
-        for (let w = 0; w < s.words.length; w++) if (s.starts[w] >= a.end && s.ends[w] <= b.start) between.push(s.lower[w]);
-      } else if (b.start <= a.start) {
-        // An Index reading of the whole phrase ("Pain due to ovarian cancer"): the words of cause after `c`.
-        for (let w = 0; w < s.words.length && s.ends[w] <= b.end; w++)
-          if (s.starts[w] >= a.end) {
-            if (!CAUSE.has(s.lower[w])) break;
-            between.push(s.lower[w]);
-          }
-      }
-      if (between.length > 0 && between.length <= MAX_GAP && CAUSE.has(between[0]) && between.some((w) => w !== 'of'))
-        gap = Math.min(gap, between.length);
+  for (const [s, a, b] of spanPairsInSentence(cands, c, n)) {
+    if (b.end <= a.end) continue;
+    const between: string[] = [];
+    if (b.start >= a.end) {
+      for (let w = 0; w < s.words.length; w++) if (s.starts[w] >= a.end && s.ends[w] <= b.start) between.push(s.lower[w]);
+    } else if (b.start <= a.start) {
+      // An Index reading of the whole phrase ("Pain due to ovarian cancer"): the words of cause after `c`.
+      for (let w = 0; w < s.words.length && s.ends[w] <= b.end; w++)
+        if (s.starts[w] >= a.end) {
+          if (!CAUSE.has(s.lower[w])) break;
+          between.push(s.lower[w]);
+        }
     }
+    if (between.length > 0 && between.length <= MAX_GAP && CAUSE.has(between[0]) && between.some((w) => w !== 'of'))
+      gap = Math.min(gap, between.length);
   }
   return gap;
 }

@@ -1,5 +1,6 @@
 import { stemWords } from '../../../../terminology/text-normalize.js';
-import { type Candidate, type Candidates, dotted, sentenceAt } from '../candidate.js';
+import { type Candidate, type Candidates, dotted } from '../candidate.js';
+import { spanPairsInSentence } from './span-pairs.js';
 import { refCover } from './tabular-excludes.js';
 import { notesUpOf } from './tabular-notes.js';
 
@@ -80,16 +81,11 @@ function askedFor(cands: Candidates, b: Candidate): boolean {
 /** The fewest words (not punctuation) between the evidence of two candidates in one sentence; Infinity in none. */
 function wordsBetween(cands: Candidates, a: Candidate, b: Candidate): number {
   let least = Infinity;
-  for (const x of a.spans) {
-    const s = sentenceAt(cands.ctx, x.start, x.end);
-    if (!s) continue;
-    for (const y of b.spans) {
-      if (sentenceAt(cands.ctx, y.start, y.end) !== s) continue;
-      const [from, to] = x.end <= y.start ? [x.end, y.start] : [y.end, x.start];
-      let n = 0;
-      for (let w = 0; w < s.words.length; w++) if (s.starts[w] >= from && s.ends[w] <= to && /\w/.test(s.words[w])) n++;
-      least = Math.min(least, n);
-    }
+  for (const [s, x, y] of spanPairsInSentence(cands, a, b)) {
+    const [from, to] = x.end <= y.start ? [x.end, y.start] : [y.end, x.start];
+    let n = 0;
+    for (let w = 0; w < s.words.length; w++) if (s.starts[w] >= from && s.ends[w] <= to && /\w/.test(s.words[w])) n++;
+    least = Math.min(least, n);
   }
   return least;
 }
