@@ -97,6 +97,13 @@ export class TermRows {
     return -1;
   }
 
+  /** Row i's titles from its main term down, as a coder cites it ("Antidepressant, selective serotonin reuptake inhibitor"). */
+  pathOf(i: number): string {
+    const out: string[] = [];
+    for (let at = i; at >= 0; at = this.parentOf(at)) out.unshift(this.titleOf(at));
+    return out.join(', ');
+  }
+
   /** Main terms titled `name` (lower case), whole or as one of its comma parts: a scan, for the rare `see` reference. */
   mainTerms(name: string): number[] {
     const out: number[] = [];
