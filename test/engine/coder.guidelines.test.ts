@@ -597,6 +597,63 @@ export const GUIDELINE_CASES: Case[] = [
     must: ['S92.352D'],
     mustNot: ['S92.352A'],
   },
+  // The Tabular's instructional notes and the "with" presumption, read when both conditions are stated.
+  {
+    rule: 'I.A.17 code also: I16 asks for the hypertension beside the crisis',
+    note: 'Hypertensive crisis in a patient with long-standing essential hypertension; labetalol given.',
+    must: ['I16.9', 'I10'],
+    mustNot: [],
+  },
+  {
+    rule: 'I.A.16 use additional code: N18.6 with the dialysis status its inclusion term names',
+    note: 'ESRD on peritoneal dialysis nightly at home; potassium 5.1.',
+    must: ['N18.6', 'Z99.2'],
+    mustNot: [],
+  },
+  {
+    rule: 'I.A.12.a Excludes1 pair resolved to the combination code that fits a denied word',
+    note: 'Cirrhosis of the liver from alcohol use, no ascites on exam.',
+    must: ['K70.30'],
+    mustNot: ['K70.31', 'K74.60'],
+  },
+  {
+    rule: 'I.C.2.c.1 anemia in neoplastic disease, the neoplasm first',
+    note: 'Anemia in a patient with follicular lymphoma, hemoglobin 9.',
+    must: ['C82.90', 'D63.0'],
+    mustNot: ['D64.9'],
+    before: [['C82.90', 'D63.0']],
+  },
+  {
+    rule: 'I.C.6.b.5 pain due to a malignancy is G89.3',
+    note: 'Pain due to ovarian cancer with peritoneal spread; on hydromorphone.',
+    must: ['G89.3', 'C56.9'],
+    mustNot: ['R52'],
+  },
+  {
+    rule: 'I.A.15 no presumed link when the note says the conditions are unrelated',
+    note: 'Longstanding hypertension. CKD stage 4 from polycystic kidneys, unrelated to the hypertension according to renal.',
+    must: ['I10', 'N18.4'],
+    mustNot: ['I12.9'],
+  },
+  {
+    rule: 'I.C.1.d.1.a the organism stated beside sepsis is the sepsis code that names it',
+    note: 'Sepsis from E. coli pyelonephritis; started on IV ceftriaxone.',
+    must: ['A41.51', 'N10'],
+    mustNot: ['A41.9'],
+    levels: ['balanced', 'high-quality'],
+  },
+  {
+    rule: 'I.A.6 see: "steroid-induced" leads to Diabetes, due to drug or chemical',
+    note: 'Steroid-induced diabetes, on prednisone for asthma; metformin started.',
+    must: ['E09.9', 'T38.0X5A'],
+    mustNot: ['E11.9'],
+  },
+  {
+    rule: 'I.B.4-5 nausea, vomiting and early satiety are part of gastroparesis',
+    note: 'Gastroparesis confirmed on scintigraphy, with nausea, vomiting and early satiety; start metoclopramide.',
+    must: ['K31.84'],
+    mustNot: ['R11.2', 'R68.81'],
+  },
   // I.C.20, by the Index to External Causes: the mechanism's main term and the subterms stated.
   {
     rule: 'I.C.20 the mechanism by the Index to External Causes, after the injury',
