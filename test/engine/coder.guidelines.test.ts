@@ -660,6 +660,35 @@ export const WORD_SENSE_CASES: Case[] = [
   },
 ];
 
+// Status codes, screening, pressure ulcers and sequelae (I.C.21.c.3, I.C.21.c.5, I.C.12.a, I.B.10, I.C.9.d).
+export const STATUS_SEQUELA_CASES: Case[] = [
+  // I.C.12.a: the L89 code combines site, side and stage; "bedsore" is an Index name of the pressure ulcer.
+  {
+    rule: 'I.C.12.a pressure ulcer by site and stage',
+    note: 'Bedsore over the coccyx, stage 2, dressing changed daily.',
+    must: ['L89.152'],
+    mustNot: ['L89.159', 'L89.90', 'L89.92'],
+  },
+  {
+    rule: 'I.C.12.a.2 unstageable pressure ulcer',
+    note: 'Left buttock pressure sore cannot be staged, base obscured by eschar.',
+    must: ['L89.320'],
+    mustNot: ['L89.329', 'L89.90'],
+  },
+  {
+    rule: 'I.C.12.a pressure-induced deep tissue damage',
+    note: 'Right heel with a deep tissue pressure injury, maroon discoloration of intact skin.',
+    must: ['L89.616'],
+    mustNot: ['L89.610', 'L89.619', 'L97.419'],
+  },
+  {
+    rule: 'I.C.12.a.3 a healing ulcer with no stage documented: unspecified stage, not unstageable',
+    note: 'Healing decubitus of the left heel, wound vac in place.',
+    must: ['L89.629'],
+    mustNot: ['L89.620', 'L97.429'],
+  },
+];
+
 describe.runIf(existsSync(FULL_CODES_FILE))('ICD-10-CM Official Guidelines as rules, full FY2026 table', () => {
   let table: CodeTable;
   beforeAll(async () => {
@@ -702,6 +731,10 @@ describe.runIf(existsSync(FULL_CODES_FILE))('ICD-10-CM Official Guidelines as ru
       (_, c) => check(c, model),
     );
     it.each(WORD_SENSE_CASES.map((c) => [c.rule, c] as const))('word sense: %s', (_, c) => check(c, model));
+    it.each(STATUS_SEQUELA_CASES.filter((c) => !c.levels || c.levels.includes(model)).map((c) => [c.rule, c] as const))(
+      'status, screening, pressure ulcer, sequela: %s',
+      (_, c) => check(c, model),
+    );
   });
 
   // I.B.13: "both" is bilateral, so a title read with its side left open ("..., unspecified eye")

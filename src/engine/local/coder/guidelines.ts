@@ -15,6 +15,7 @@ import { applyNeoplasmTable } from './guidelines/neoplasm-table.js';
 import { applyInjurySymptoms, applyIntegralSymptoms } from './guidelines/integral.js';
 import { applyQualifiers } from './guidelines/qualifiers.js';
 import { applySequelae } from './guidelines/sequela.js';
+import { applyPressureUlcers } from './guidelines/pressure-ulcer.js';
 import { applyTobacco } from './guidelines/tobacco.js';
 import { applyBmi } from './guidelines/bmi.js';
 import { applyUnspecifiedSiblings } from './guidelines/unspecified-sibling.js';
@@ -35,6 +36,7 @@ export function applyGuidelines(cands: Candidates, cfg: LevelConfig): void {
   applyNeoplasmTable(cands);
   applyHistory(cands);
   applySequelae(cands);
+  applyPressureUlcers(cands);
   applyTobacco(cands);
   applyDrugTherapy(cands);
   applyAllergyStatus(cands);
