@@ -662,6 +662,20 @@ export const WORD_SENSE_CASES: Case[] = [
 
 // Status codes, screening, pressure ulcers and sequelae (I.C.21.c.3, I.C.21.c.5, I.C.12.a, I.B.10, I.C.9.d).
 export const STATUS_SEQUELA_CASES: Case[] = [
+  // I.C.21.c.5: the Index's "Screening (for)" subterm; what is screened for is no diagnosis.
+  {
+    rule: 'I.C.21.c.5 screening by its Index subterm, not the disease screened for',
+    note: 'Low-dose chest CT for lung cancer screening; quit smoking 8 years ago.',
+    must: ['Z12.2'],
+    mustNot: ['C34.90', 'Z12.9'],
+  },
+  {
+    rule: 'I.C.21.c.5 a screening that finds a condition: the screening first, the finding after',
+    note: 'Screening colonoscopy requested by the patient, no GI symptoms. Internal hemorrhoids seen on withdrawal.',
+    must: ['Z12.11', 'K64.8'],
+    mustNot: [],
+    before: [['Z12.11', 'K64.8']],
+  },
   // I.C.12.a: the L89 code combines site, side and stage; "bedsore" is an Index name of the pressure ulcer.
   {
     rule: 'I.C.12.a pressure ulcer by site and stage',

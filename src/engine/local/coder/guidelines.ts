@@ -22,6 +22,7 @@ import { applyUnspecifiedSiblings } from './guidelines/unspecified-sibling.js';
 import { applyVaccination, applyVaccineRefusal } from './guidelines/vaccination.js';
 import { sequenceFirstListed } from './guidelines/sequence.js';
 import { applyPlannedVisits } from './guidelines/planned-visit.js';
+import { applyScreening } from './guidelines/screening.js';
 import { applyUnspecifiedInjury } from './guidelines/unspecified-injury.js';
 import type { LevelConfig } from './levels.js';
 
@@ -52,6 +53,7 @@ export function applyGuidelines(cands: Candidates, cfg: LevelConfig): void {
   applyTabularExcludes1(cands);
   applyUnspecifiedSiblings(cands);
   applyBmi(cands);
+  applyScreening(cands);
   applyPlannedVisits(cands);
   // The examination is first-listed, the vaccine beside it (I.C.21.c.13).
   applyExamEncounter(cands);
