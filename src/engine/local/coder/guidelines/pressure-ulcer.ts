@@ -7,8 +7,12 @@ import type { Sentence } from '../sentence-split.js';
 
 /** The Index's names of a pressure ulcer ("Bedsore", "Pressure, injury", "Decubitus"), and its sites under "Ulcer, pressure". */
 interface PressureIndex {
-  /** each name's stems: the titles of the path to a term whose code or `see` is "Ulcer, pressure" */
-  names: string[][];
+  /**
+   * each name's stems: the titles of the path to a term whose `see` is "Ulcer, pressure"; and for a
+   * one-word name, its nonessential modifier ("Decubitus (ulcer)": in a case report "decubitus"
+   * is as often the patient's lying position)
+   */
+  names: Array<{ stems: string[]; modifier: string[] }>;
   /** a word that may begin a name, to find the sentences worth reading */
   anyName: RegExp;
   /** the site subterms of "Ulcer, pressure": the words that name each (its title's first, its nonessential modifier) and code ("L89.6-") */
@@ -38,7 +42,7 @@ function pressureIndex(it: IndexTabular): PressureIndex | null {
     indexes.set(it, null);
     return null;
   }
-  const names: string[][] = [stemsOf('pressure ulcer')];
+  const names: PressureIndex['names'] = [{ stems: stemsOf('pressure ulcer'), modifier: [] }];
   const path: string[] = [];
   for (let i = 0; i < it.size; i++) {
     path.length = it.level[i];
@@ -46,9 +50,12 @@ function pressureIndex(it: IndexTabular): PressureIndex | null {
     path.push(it.level[i] === 0 ? it.titleOf(i).split(',')[0] : it.titleOf(i));
     if (!/^Ulcer, pressure\b/i.test(it.seeOf(i))) continue;
     const stems = [...new Set(stemsOf(path.join(' ')))];
-    if (!names.some((n) => n.join(' ') === stems.join(' '))) names.push(stems);
+    const modifier = stems.length === 1 ? stemsOf(it.nemodOf(i).replace(/[()]/g, ' ')) : [];
+    if (!names.some((n) => n.stems.join(' ') === stems.join(' '))) names.push({ stems, modifier });
   }
-  const keys = new Set(names.map((n) => n.filter((s) => !GENERIC.has(s)).sort((a, b) => b.length - a.length)[0] ?? n[0]));
+  const keys = new Set(
+    names.map(({ stems }) => stems.filter((s) => !GENERIC.has(s)).sort((a, b) => b.length - a.length)[0] ?? stems[0]),
+  );
   const sites: PressureIndex['sites'] = [];
   for (const c of it.children(ulcer)) {
     const code = it.codeOf(c);
@@ -105,10 +112,47 @@ function stageOf(lower: readonly string[], at: number): { stage: Stage; words: n
   return { stage: 'unspecified stage', words: [] };
 }
 
-/** A site word the note states: the same stem, or the same root of a longer word ("sacrum": sacral region). */
-function siteAt(stems: readonly string[], site: readonly string[]): number {
+/** Extra words a name's words may hold between them ("pressure-induced deep tissue injury", "ulcer from pressure"). */
+const NAME_GAP = 2;
+
+/** The words of the sentence that state `name`, all present and together; undefined when it does not. */
+function namedAt(name: readonly string[], stems: readonly string[], from: readonly number[], assertions: readonly string[]): number[] | undefined {
+  const first = stems.indexOf(name[0]);
+  if (first < 0) return undefined;
+  for (let k = first; k < stems.length; k++) {
+    if (stems[k] !== name[0] || assertions[from[k]] !== 'present') continue;
+    const words = [from[k]];
+    for (const w of name.slice(1)) {
+      let at = -1;
+      for (let j = 0; j < stems.length; j++)
+        if (stems[j] === w && assertions[from[j]] === 'present' && Math.abs(from[j] - from[k]) <= name.length + NAME_GAP) at = from[j];
+      if (at < 0) break;
+      words.push(at);
+    }
+    if (words.length === name.length) return words;
+  }
+  return undefined;
+}
+
+/** Words from a name within which a site or a modifier is the ulcer's, in the name's clause. */
+const SITE_REACH = 8;
+
+/** Whether word w lies near the name's words, no semicolon or colon between. */
+function nearName(lower: readonly string[], nameWords: readonly number[]): (w: number) => boolean {
+  const lo = Math.min(...nameWords);
+  const hi = Math.max(...nameWords);
+  return (w) => {
+    if (w < lo - SITE_REACH || w > hi + SITE_REACH) return false;
+    for (let i = Math.min(w, lo); i <= Math.max(w, hi); i++) if (lower[i] === ';' || lower[i] === ':') return false;
+    return true;
+  };
+}
+
+/** A site word the note states near the name: the same stem, or the same root of a longer word ("sacrum": sacral region). */
+function siteAt(stems: readonly string[], from: readonly number[], site: readonly string[], near: (w: number) => boolean): number {
   for (let k = 0; k < stems.length; k++) {
     const s = stems[k];
+    if (!near(from[k])) continue;
     for (const w of site) if (s === w || (s.length >= 5 && w.length >= 5 && s.slice(0, 4) === w.slice(0, 4))) return k;
   }
   return -1;
@@ -132,10 +176,18 @@ export function applyPressureUlcers(cands: Candidates): void {
     if (!s.lower.some((w) => index.anyName.test(w))) return;
     const { stems, from } = stemWords(s.words);
     const assertions = assertWords(s.words);
-    const name = index.names.find((n) => n.every((w) => stems.some((st, k) => st === w && assertions[from[k]] === 'present')));
-    if (!name) return;
-    const nameWords = name.map((w) => from[stems.indexOf(w)]);
-    const sites = index.sites.map((site) => ({ site, at: siteAt(stems, site.stems) })).filter((x) => x.at >= 0);
+    let nameWords: number[] | undefined;
+    let sites: Array<{ site: PressureIndex['sites'][number]; at: number }> = [];
+    for (const n of index.names) {
+      nameWords = namedAt(n.stems, stems, from, assertions);
+      if (!nameWords) continue;
+      const near = nearName(s.lower, nameWords);
+      sites = index.sites.map((site) => ({ site, at: siteAt(stems, from, site.stems, near) })).filter((x) => x.at >= 0);
+      // A one-word name whose modifier names the ulcer ("decubitus (ulcer)") needs it, or a site, beside it.
+      if (n.modifier.length === 0 || sites.length || n.modifier.some((m) => stems.some((st, k) => st === m && near(from[k])))) break;
+      nameWords = undefined;
+    }
+    if (!nameWords) return;
     const made: Candidate[] = [];
     const read = sites.length ? sites : [{ site: { stems: [], code: 'L89.9-' }, at: -1 }];
     for (const { site, at } of read) {
