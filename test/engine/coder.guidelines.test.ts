@@ -676,6 +676,38 @@ export const STATUS_SEQUELA_CASES: Case[] = [
     mustNot: [],
     before: [['Z12.11', 'K64.8']],
   },
+  // I.C.21.c.3: status codes. A past procedure leaves a present status; the year dates the procedure, not the disease.
+  {
+    rule: 'I.C.21.c.3 bypass graft status beside the current coronary disease',
+    note: 'Atherosclerotic heart disease, status post CABG in 2018, no chest pain.',
+    must: ['I25.10', 'Z95.1'],
+    mustNot: ['Z86.79'],
+  },
+  {
+    rule: 'I.C.21.c.3 dependence on renal dialysis (Index: Dependence, on, renal dialysis)',
+    note: 'Diabetic nephropathy with ESRD, on peritoneal dialysis nightly.',
+    must: ['N18.6', 'Z99.2'],
+    mustNot: ['Z49.02'],
+  },
+  {
+    rule: 'I.C.21.c.3 ventilator dependence',
+    note: 'Quadriplegia after a diving accident, ventilator-dependent at home.',
+    must: ['Z99.11'],
+    mustNot: [],
+  },
+  {
+    rule: 'I.C.21.c.3 acquired absence by level and side, below the knee',
+    note: 'Prior right below-knee amputation, walks with a prosthesis.',
+    must: ['Z89.511'],
+    mustNot: ['Z89.512', 'Z89.519'],
+  },
+  {
+    rule: 'I.C.21.c.3 acquired absence by level and side, above the knee',
+    note: 'Status post left above-knee amputation (2012), stump healed.',
+    must: ['Z89.612'],
+    mustNot: ['Z89.611', 'Z89.619', 'Z89.522'],
+  },
+  { rule: 'a device that fits is no fit', note: 'Her new hearing aid fits well.', must: [], mustNot: ['R56.9'] },
   // I.C.12.a: the L89 code combines site, side and stage; "bedsore" is an Index name of the pressure ulcer.
   {
     rule: 'I.C.12.a pressure ulcer by site and stage',

@@ -16,6 +16,7 @@ import { applyInjurySymptoms, applyIntegralSymptoms } from './guidelines/integra
 import { applyQualifiers } from './guidelines/qualifiers.js';
 import { applySequelae } from './guidelines/sequela.js';
 import { applyPressureUlcers } from './guidelines/pressure-ulcer.js';
+import { applyStatus } from './guidelines/status.js';
 import { applyTobacco } from './guidelines/tobacco.js';
 import { applyBmi } from './guidelines/bmi.js';
 import { applyUnspecifiedSiblings } from './guidelines/unspecified-sibling.js';
@@ -38,6 +39,7 @@ export function applyGuidelines(cands: Candidates, cfg: LevelConfig): void {
   applyHistory(cands);
   applySequelae(cands);
   applyPressureUlcers(cands);
+  applyStatus(cands);
   applyTobacco(cands);
   applyDrugTherapy(cands);
   applyAllergyStatus(cands);

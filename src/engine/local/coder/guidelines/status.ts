@@ -1,0 +1,179 @@
+import type { IndexTabular } from '../../../../terminology/index-tabular.js';
+import { stemWords } from '../../../../terminology/text-normalize.js';
+import { assertWords, PAST_YEAR } from '../assertions.js';
+import type { Candidates, Span } from '../candidate.js';
+import { completeCode, fitOf } from '../complete-code.js';
+import type { Sentence } from '../sentence-split.js';
+
+// Status categories (I.C.21.c.3): acquired absence (Z89, Z90), artificial openings (Z93),
+// transplants (Z94), cardiac and other implants and grafts (Z95-Z97), postprocedural states (Z98),
+// dependence on machines (Z99).
+const STATUS = /^Z(89|90|9[3-9])/;
+
+interface Subterm {
+  code: string;
+  /** each way the subterm may be stated: its title's stems, or a group of its nonessential modifiers ("(above knee)") */
+  alts: string[][];
+  /** the stems of the subterms above it: support, never required */
+  above: string[];
+}
+
+const stemsOf = (text: string) =>
+  stemWords(
+    text
+      .toLowerCase()
+      .split(/[\s,]+/)
+      .filter(Boolean),
+  ).stems;
+
+const cache = new WeakMap<IndexTabular, Map<string, Subterm[]>>();
+
+/**
+ * The coded subterms of a main term or subterm ("Absence", "Dependence > on"), down to `depth`,
+ * whose codes pass `keep`; a group of nonessential modifiers states one when it has `minGroup`
+ * words or more ("(above knee)"; "(hemodialysis)" for a machine). Read once per Index.
+ */
+function subtermsOf(it: IndexTabular, path: string, depth: number, keep: RegExp, minGroup: number): Subterm[] {
+  let byPath = cache.get(it);
+  if (!byPath) cache.set(it, (byPath = new Map()));
+  let out = byPath.get(path);
+  if (out) return out;
+  out = [];
+  const [main, ...below] = path.split(' > ');
+  for (let root of it.mainTerms(main)) {
+    for (const title of below) root = it.children(root).find((c) => it.titleOf(c).toLowerCase() === title) ?? -1;
+    if (root < 0) continue;
+    const above: string[][] = [];
+    for (let t = root + 1; t < it.end[root]; t++) {
+      const d = it.level[t] - it.level[root];
+      if (d > depth) continue;
+      const title = stemsOf(it.titleOf(t).replace(/\([^)]*\)/g, ' '));
+      above.length = d - 1;
+      above.push(title);
+      if (!keep.test(it.codeOf(t))) continue;
+      const groups = [...it.nemodOf(t).matchAll(/\(([^()]*)\)/g)].map((m) => stemsOf(m[1]));
+      out.push({ code: it.codeOf(t), alts: [title, ...groups.filter((g) => g.length >= minGroup)], above: above.slice(0, -1).flat() });
+    }
+  }
+  byPath.set(path, out);
+  return out;
+}
+
+/**
+ * The subterms a set of stated stems names best: one of its ways stated whole (or a title of
+ * several words but its first, "renal dialysis" as "dialysis", at a cost), the most words, with the
+ * words above it as support; all of them on a tie.
+ */
+function bestSubterms(list: readonly Subterm[], said: ReadonlyMap<string, number>): Array<{ code: string; words: number[] }> {
+  let best: Array<{ code: string; words: number[] }> = [];
+  let top = 0;
+  for (const t of list) {
+    for (const alt of t.alts) {
+      const stated = alt.filter((w) => said.has(w));
+      if (stated.length === 0 || (stated.length < alt.length && (stated.length !== alt.length - 1 || said.has(alt[0])))) continue;
+      const above = t.above.filter((w) => said.has(w));
+      const score = stated.length - 0.5 * (alt.length - stated.length) + above.length;
+      const found = { code: t.code, words: [...stated, ...above].map((w) => said.get(w)!) };
+      if (score > top) [best, top] = [[found], score];
+      else if (score === top && !best.some((b) => b.code === t.code)) best.push(found);
+    }
+  }
+  return best;
+}
+
+/** The sentence's stems the note asserts, each at its first word, within [from, to]. */
+function statedIn(s: Sentence, from: number, to: number): Map<string, number> {
+  const assertions = assertWords(s.words);
+  const { stems, from: at } = stemWords(s.words);
+  const out = new Map<string, number>();
+  for (let k = 0; k < stems.length; k++) {
+    const w = at[k];
+    if (w < from || w > to || assertions[w] === 'negated' || assertions[w] === 'family' || out.has(stems[k])) continue;
+    out.set(stems[k], w);
+  }
+  return out;
+}
+
+const spansOf = (s: Sentence, words: readonly number[]): Span[] => words.map((w) => ({ start: s.starts[w], end: s.ends[w] }));
+
+/**
+ * Status codes (I.C.21.c.3): a status is the present state a past procedure or condition left (a
+ * graft, an implant, an amputation, an opening, a transplant), however long ago it was made: a
+ * status code the note dates in the past or calls history is current.
+ */
+function keepPastStatus(cands: Candidates): void {
+  for (const c of cands.list) {
+    if (c.final || c.assertion !== 'historical' || c.origin === 'learned' || !STATUS.test(c.code) || c.found?.discard) continue;
+    cands.assign(c.code, 'status code: a past procedure leaves a present status (I.C.21.c.3)', [], c.spans);
+  }
+}
+
+const MACHINE_REACH = 3;
+const LONG_TERM = new Set(['home', 'chronic', 'chronically', 'long-term', 'permanent', 'dependent', 'dependence']);
+
+/**
+ * Dependence on a machine (Z99, I.C.21.c.3): a patient "on" hemodialysis, a ventilator, a
+ * wheelchair, or "dependent" on one, by the Index's "Dependence > on" subterm stated within a few
+ * words. The visit for the dialysis itself (Z49) is not a dependence.
+ */
+function machineDependence(cands: Candidates): void {
+  const { it, sentences } = cands.ctx;
+  if (!it || cands.finalsIn('Z49').length) return;
+  const list = subtermsOf(it, 'dependence > on', 2, /^Z99/, 1);
+  for (const s of sentences) {
+    for (let i = 0; i < s.lower.length; i++) {
+      const w = s.lower[i];
+      const on = w === 'on';
+      // "on hemodialysis"; "dependent on a ventilator", "ventilator-dependent", "dialysis dependent".
+      if (!on && !/dependent$/.test(w)) continue;
+      const [found] = bestSubterms(list, statedIn(s, on ? i + 1 : i - 1, i + MACHINE_REACH));
+      // Put "on the ventilator" in an acute illness is treatment; a dependence is said so, or at home.
+      if (!found || (found.code.startsWith('Z99.1') && on && !s.lower.some((x) => LONG_TERM.has(x)))) continue;
+      cands.assign(found.code, 'dependence on a machine, a status (I.C.21.c.3; Index: Dependence, on)', [], spansOf(s, [i, ...found.words]));
+    }
+  }
+}
+
+// What makes an amputation a status rather than this visit's injury: the note dates it or calls it past.
+const PAST = new Set(['ago', 'history', 'prior', 'previous', 'old', 'status', 's/p', 'post', 'prosthesis', 'stump', 'healed', 'remote']);
+const AMPUTATION = /^amput/;
+
+/**
+ * An amputation the note dates in the past is a status: acquired absence by site, level and side
+ * (Index: Amputation, see also Absence, by site, acquired; I.C.21.c.3), "below-knee" Z89.51-, a
+ * leg "above knee" Z89.61-, completed by the side stated.
+ */
+function acquiredAbsence(cands: Candidates): void {
+  const { it, sentences, table } = cands.ctx;
+  if (!it) return;
+  const list = subtermsOf(it, 'absence', 3, /^Z89/, 2);
+  for (const s of sentences) {
+    const at = s.lower.findIndex((w) => AMPUTATION.test(w));
+    if (at < 0) continue;
+    const assertions = assertWords(s.words);
+    const past =
+      assertions[at] === 'historical' || s.lower.some((w, i) => PAST.has(w) || (PAST_YEAR.test(w) && /^(in|since)$/.test(s.lower[i - 1] ?? '')));
+    if (!past || assertions[at] === 'negated' || assertions[at] === 'family') continue;
+    const said = statedIn(s, 0, s.lower.length - 1);
+    // Of the subterms that state as much ("extremity > lower (above knee) Z89.619", "leg (above
+    // knee) Z89.61-"), the one whose completed code's title fits the note best (its side).
+    const stated = { present: said, negated: new Set<string>() };
+    let index: number | undefined;
+    let found: { code: string; words: number[] } | undefined;
+    let bestFit = -Infinity;
+    for (const f of bestSubterms(list, said)) {
+      const i = completeCode(table, f.code, stated);
+      const fit = i === undefined ? -Infinity : fitOf(table.descriptionAt(i), stated);
+      if (fit > bestFit) [index, found, bestFit] = [i, f, fit];
+    }
+    if (index === undefined || !found) continue;
+    cands.assign(table.codeAt(index), 'acquired absence of a limb, a status (I.C.21.c.3; Index: Amputation, see Absence, by site, acquired)', [], spansOf(s, [at, ...found.words]));
+  }
+}
+
+/** Status codes (I.C.21.c.3): past procedures as present status, dependence on machines, acquired absence of limbs. */
+export function applyStatus(cands: Candidates): void {
+  keepPastStatus(cands);
+  machineDependence(cands);
+  acquiredAbsence(cands);
+}
