@@ -708,6 +708,13 @@ export const STATUS_SEQUELA_CASES: Case[] = [
     mustNot: ['Z89.611', 'Z89.619', 'Z89.522'],
   },
   { rule: 'a device that fits is no fit', note: 'Her new hearing aid fits well.', must: [], mustNot: ['R56.9'] },
+  // I.C.9.d: weakness of one side after a stroke is hemiparesis (Coding Clinic), right dominant by default (I.C.6.a).
+  {
+    rule: 'I.C.9.d one-sided weakness after a stroke is hemiparesis, not facial weakness',
+    note: 'Remote cerebral infarct; residual right-sided weakness, uses a quad cane.',
+    must: ['I69.351'],
+    mustNot: ['I69.392', 'Z86.73', 'R53.1'],
+  },
   // I.C.12.a: the L89 code combines site, side and stage; "bedsore" is an Index name of the pressure ulcer.
   {
     rule: 'I.C.12.a pressure ulcer by site and stage',
