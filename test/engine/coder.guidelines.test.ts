@@ -715,6 +715,20 @@ export const STATUS_SEQUELA_CASES: Case[] = [
     must: ['I69.351'],
     mustNot: ['I69.392', 'Z86.73', 'R53.1'],
   },
+  // I.C.21.c.8: follow-up after completed treatment, Z08 after a malignancy (with Z85), Z09 otherwise; the treated condition is not coded.
+  {
+    rule: 'I.C.21.c.8 follow-up after a treated malignancy: Z08 with the history code',
+    note: 'Annual follow-up, colon cancer resected in 2020 and adjuvant chemotherapy completed; CEA normal, no recurrence.',
+    must: ['Z08', 'Z85.038'],
+    mustNot: ['C18.9'],
+    before: [['Z08', 'Z85.038']],
+  },
+  {
+    rule: 'I.C.21.c.8 recheck after a finished course: Z09, not the condition',
+    note: 'Wound recheck after finishing cephalexin for cellulitis of the left leg; redness gone.',
+    must: ['Z09'],
+    mustNot: ['L03.116'],
+  },
   // I.C.12.a: the L89 code combines site, side and stage; "bedsore" is an Index name of the pressure ulcer.
   {
     rule: 'I.C.12.a pressure ulcer by site and stage',

@@ -23,6 +23,7 @@ import { applyUnspecifiedSiblings } from './guidelines/unspecified-sibling.js';
 import { applyVaccination, applyVaccineRefusal } from './guidelines/vaccination.js';
 import { sequenceFirstListed } from './guidelines/sequence.js';
 import { applyPlannedVisits } from './guidelines/planned-visit.js';
+import { applyFollowUp } from './guidelines/follow-up.js';
 import { applyScreening } from './guidelines/screening.js';
 import { applyUnspecifiedInjury } from './guidelines/unspecified-injury.js';
 import type { LevelConfig } from './levels.js';
@@ -57,6 +58,7 @@ export function applyGuidelines(cands: Candidates, cfg: LevelConfig): void {
   applyBmi(cands);
   applyScreening(cands);
   applyPlannedVisits(cands);
+  applyFollowUp(cands);
   // The examination is first-listed, the vaccine beside it (I.C.21.c.13).
   applyExamEncounter(cands);
   applyVaccination(cands);
