@@ -729,6 +729,19 @@ export const STATUS_SEQUELA_CASES: Case[] = [
     must: ['Z09'],
     mustNot: ['L03.116'],
   },
+  // I.C.2.d: a malignancy still treated (adjuvant therapy) is current, by its Neoplasm Table site row; ER status beside it.
+  {
+    rule: 'I.C.2 Neoplasm Table site of several words (a breast quadrant), not a word of it',
+    note: 'Invasive ductal carcinoma in the lower inner quadrant of the right breast, on tamoxifen.',
+    must: ['C50.311', 'Z79.810'],
+    mustNot: ['C03.1', 'Z85.3'],
+  },
+  {
+    rule: 'I.C.2 estrogen receptor status with the breast malignancy (Index: Status, estrogen receptor)',
+    note: 'Carcinoma of the left breast, ER-positive, on letrozole.',
+    must: ['C50.912', 'Z17.0', 'Z79.811'],
+    mustNot: ['Z85.3'],
+  },
   // I.C.12.a: the L89 code combines site, side and stage; "bedsore" is an Index name of the pressure ulcer.
   {
     rule: 'I.C.12.a pressure ulcer by site and stage',
