@@ -1,7 +1,7 @@
 import type { IndexTabular } from '../../../../terminology/index-tabular.js';
 import { stemWords, wordStems } from '../../../../terminology/text-normalize.js';
 import { assertWords } from '../assertions.js';
-import type { Candidate, Candidates, Span } from '../candidate.js';
+import { type Candidate, type Candidates, sentencesMatching, type Span } from '../candidate.js';
 import { fitOf } from '../complete-code.js';
 import type { Sentence } from '../sentence-split.js';
 
@@ -63,7 +63,7 @@ function pressureIndex(it: IndexTabular): PressureIndex | null {
     // "contiguous site of back, buttock, hip" is named by its first word, not by "back".
     sites.push({ stems: [stemsOf(it.titleOf(c))[0], ...stemsOf(it.nemodOf(c).replace(/[()]/g, ' '))], code });
   }
-  const out = { names, anyName: new RegExp(`\\b(${[...keys].map((k) => k.slice(0, 5)).join('|')})`, 'i'), sites };
+  const out = { names, anyName: new RegExp(`\\b(${[...keys].map((k) => k.slice(0, 5)).join('|')})`, 'gi'), sites };
   indexes.set(it, out);
   return out;
 }
@@ -168,12 +168,11 @@ function siteAt(stems: readonly string[], from: readonly number[], site: readonl
  * same sentence, give way to it. A healed ulcer is not coded (I.C.12.a.4: its words are not present).
  */
 export function applyPressureUlcers(cands: Candidates): void {
-  const { it, text, sentences, table } = cands.ctx;
+  const { it, table } = cands.ctx;
   if (!it) return;
   const index = pressureIndex(it);
-  if (!index || !index.anyName.test(text)) return;
-  sentences.forEach((s) => {
-    if (!s.lower.some((w) => index.anyName.test(w))) return;
+  if (!index) return;
+  for (const s of sentencesMatching(cands.ctx, index.anyName)) {
     const { stems, from } = stemWords(s.words);
     const assertions = assertWords(s.words);
     let nameWords: number[] | undefined;
@@ -187,7 +186,7 @@ export function applyPressureUlcers(cands: Candidates): void {
       if (n.modifier.length === 0 || sites.length || n.modifier.some((m) => stems.some((st, k) => st === m && near(from[k])))) break;
       nameWords = undefined;
     }
-    if (!nameWords) return;
+    if (!nameWords) continue;
     const made: Candidate[] = [];
     const read = sites.length ? sites : [{ site: { stems: [], code: 'L89.9-' }, at: -1 }];
     for (const { site, at } of read) {
@@ -199,7 +198,7 @@ export function applyPressureUlcers(cands: Candidates): void {
         if (c) made.push(c);
       }
     }
-    if (made.length === 0) return;
+    if (made.length === 0) continue;
     const first = s.starts[0];
     const last = s.ends[s.ends.length - 1];
     for (const c of cands.finalsIn('L89', 'L97', 'L98.4', 'R23')) {
@@ -209,7 +208,7 @@ export function applyPressureUlcers(cands: Candidates): void {
         `Discarded: the sentence states a pressure ulcer, coded ${made.map((m) => table.dottedAt(m.index)).join(', ')} by site and stage (I.C.12.a).`,
       );
     }
-  });
+  }
 }
 
 const SIDE_REACH = 3;

@@ -1,7 +1,7 @@
 import type { IndexTabular } from '../../../../terminology/index-tabular.js';
 import { stemWords } from '../../../../terminology/text-normalize.js';
 import { assertWords, PAST_YEAR } from '../assertions.js';
-import type { Candidates, Span } from '../candidate.js';
+import { type Candidates, sentencesMatching, type Span } from '../candidate.js';
 import { completeCode, fitOf } from '../complete-code.js';
 import type { Sentence } from '../sentence-split.js';
 
@@ -108,6 +108,18 @@ function keepPastStatus(cands: Candidates): void {
   }
 }
 
+const machines = new WeakMap<IndexTabular, RegExp>();
+
+/** The words that name a machine of "Dependence > on" (its titles' and modifiers' stems), as one pattern. */
+function machineWords(it: IndexTabular, list: readonly Subterm[]): RegExp {
+  let out = machines.get(it);
+  if (!out) {
+    const stems = new Set(list.flatMap((t) => t.alts.flat()).filter((w) => w.length >= 4));
+    machines.set(it, (out = new RegExp(`\\b(${[...stems].join('|')})`, 'gi')));
+  }
+  return out;
+}
+
 const MACHINE_REACH = 3;
 const LONG_TERM = new Set(['home', 'chronic', 'chronically', 'long-term', 'permanent', 'dependent', 'dependence']);
 
@@ -117,10 +129,10 @@ const LONG_TERM = new Set(['home', 'chronic', 'chronically', 'long-term', 'perma
  * words. The visit for the dialysis itself (Z49) is not a dependence.
  */
 function machineDependence(cands: Candidates): void {
-  const { it, sentences } = cands.ctx;
+  const { it } = cands.ctx;
   if (!it || cands.finalsIn('Z49').length) return;
   const list = subtermsOf(it, 'dependence > on', 2, /^Z99/, 1);
-  for (const s of sentences) {
+  for (const s of sentencesMatching(cands.ctx, machineWords(it, list))) {
     for (let i = 0; i < s.lower.length; i++) {
       const w = s.lower[i];
       const on = w === 'on';
@@ -137,6 +149,7 @@ function machineDependence(cands: Candidates): void {
 // What makes an amputation a status rather than this visit's injury: the note dates it or calls it past.
 const PAST = new Set(['ago', 'history', 'prior', 'previous', 'old', 'status', 's/p', 'post', 'prosthesis', 'stump', 'healed', 'remote']);
 const AMPUTATION = /^amput/;
+const AMPUTATION_WORD = /\bamput/gi;
 
 /**
  * An amputation the note dates in the past is a status: acquired absence by site, level and side
@@ -144,10 +157,10 @@ const AMPUTATION = /^amput/;
  * leg "above knee" Z89.61-, completed by the side stated.
  */
 function acquiredAbsence(cands: Candidates): void {
-  const { it, sentences, table } = cands.ctx;
+  const { it, table } = cands.ctx;
   if (!it) return;
   const list = subtermsOf(it, 'absence', 3, /^Z89/, 2);
-  for (const s of sentences) {
+  for (const s of sentencesMatching(cands.ctx, AMPUTATION_WORD)) {
     const at = s.lower.findIndex((w) => AMPUTATION.test(w));
     if (at < 0) continue;
     const assertions = assertWords(s.words);
