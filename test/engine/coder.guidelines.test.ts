@@ -742,6 +742,15 @@ export const STATUS_SEQUELA_CASES: Case[] = [
     must: ['C50.912', 'Z17.0', 'Z79.811'],
     mustNot: ['Z85.3'],
   },
+  // I.B.10, I.C.19.a: a sequela's injury with 7th character S after the late condition, its site named by the late condition.
+  {
+    rule: 'I.C.19.a sequela of an injury whose site the late condition names',
+    note: 'Post-traumatic osteoarthritis of the right ankle, a late effect of a displaced bimalleolar fracture in 2017.',
+    must: ['M19.171', 'S82.841S'],
+    mustNot: ['S82.841A', 'Z87.81'],
+    before: [['M19.171', 'S82.841S']],
+    levels: ['balanced', 'high-quality'],
+  },
   // I.C.12.a: the L89 code combines site, side and stage; "bedsore" is an Index name of the pressure ulcer.
   {
     rule: 'I.C.12.a pressure ulcer by site and stage',

@@ -271,7 +271,8 @@ export function indexMentions(
     const firm =
       (compact(lower, together) &&
         ((titleStated && together.length >= 2) || (pathStated && (covers(lower, together) || adjacent(code.path.words))))) ||
-      (pathStated && together !== words && compact(lower, words) && covers(lower, words));
+      (pathStated && together !== words && compact(lower, words) && covers(lower, words)) ||
+      (pathStated && sequelaOfInjury(note.table, index, lower));
     out.push({
       code: index,
       sentence: si,
@@ -294,6 +295,22 @@ export function indexMentions(
   return out
     .filter((m) => m.firm)
     .filter((m) => !out.some((o) => o !== m && o.words!.length > m.words!.length && m.words!.every((w) => o.words!.includes(w))));
+}
+
+/**
+ * A sequela's injury code (7th character S, I.B.10): the late condition names the site it left
+ * ("arthritis of the left ankle, sequela of a trimalleolar fracture"), so its words lie apart from
+ * the injury's; a path the note states whole is firm all the same, when the sentence names the
+ * sequela and its one side is the title's.
+ */
+function sequelaOfInjury(table: CodeTable, index: number, lower: readonly string[]): boolean {
+  const code = table.codeAt(index);
+  if (code.length !== 7 || !code.endsWith('S') || !/^[ST]/.test(code)) return false;
+  // The sentence itself names the sequela, not only the note.
+  if (!lower.some((w, i) => w === 'sequela' || w === 'sequelae' || (w === 'late' && /^effects?$/.test(lower[i + 1] ?? '')))) return false;
+  const title = table.descriptionAt(index).toLowerCase();
+  const side = (w: string) => lower.includes(w) === title.includes(w);
+  return side('right') && side('left');
 }
 
 const titleStemCache = new WeakMap<CodeTable, Map<number, readonly string[]>>();
