@@ -707,6 +707,13 @@ export const STATUS_SEQUELA_CASES: Case[] = [
     must: ['Z89.612'],
     mustNot: ['Z89.611', 'Z89.619', 'Z89.522'],
   },
+  {
+    rule: 'I.C.21.c.3 an artificial opening the patient has (Index: Ileostomy, status)',
+    note: 'Ileostomy since her colectomy for ulcerative colitis; skin around the stoma intact.',
+    must: ['Z93.2'],
+    mustNot: [],
+  },
+  { rule: 'I.C.21.c.3 a planned closure is no status', note: 'Transverse colostomy reversal is scheduled.', must: [], mustNot: ['Z93.3'] },
   { rule: 'a device that fits is no fit', note: 'Her new hearing aid fits well.', must: [], mustNot: ['R56.9'] },
   // I.C.9.d: weakness of one side after a stroke is hemiparesis (Coding Clinic), right dominant by default (I.C.6.a).
   {

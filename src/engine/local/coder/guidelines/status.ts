@@ -114,7 +114,8 @@ const machines = new WeakMap<IndexTabular, RegExp>();
 function machineWords(it: IndexTabular, list: readonly Subterm[]): RegExp {
   let out = machines.get(it);
   if (!out) {
-    const stems = new Set(list.flatMap((t) => t.alts.flat()).filter((w) => w.length >= 4));
+    // (A stem is not always a word's beginning, "colostomi": its first letters are.)
+    const stems = new Set(list.flatMap((t) => t.alts.flat()).filter((w) => w.length >= 4).map((w) => w.slice(0, 5)));
     machines.set(it, (out = new RegExp(`\\b(${[...stems].join('|')})`, 'gi')));
   }
   return out;
@@ -184,9 +185,65 @@ function acquiredAbsence(cands: Candidates): void {
   }
 }
 
-/** Status codes (I.C.21.c.3): past procedures as present status, dependence on machines, acquired absence of limbs. */
+const openings = new WeakMap<IndexTabular, { list: Subterm[]; words: RegExp }>();
+
+/** The Index's main terms with a "status" subterm coded in Z93-Z99 ("Colostomy, status Z93.3"), read once. */
+function statusTerms(it: IndexTabular): { list: Subterm[]; words: RegExp } {
+  let out = openings.get(it);
+  if (out) return out;
+  const list: Subterm[] = [];
+  for (const [, mains] of it.mainNames()) {
+    for (const main of mains) {
+      const status = it.children(main).find((c) => it.titleOf(c).toLowerCase() === 'status' && /^Z9[3-9]/.test(it.codeOf(c)));
+      if (status === undefined) continue;
+      const stems = stemsOf(it.titleOf(main).split(',')[0].replace(/\([^)]*\)/g, ' '));
+      if (stems.length && !list.some((t) => t.code === it.codeOf(status) && t.alts[0].join(' ') === stems.join(' ')))
+        list.push({ code: it.codeOf(status), alts: [stems], above: [] });
+    }
+  }
+  const words = new RegExp(`\\b(${[...new Set(list.map((t) => t.alts[0][0].slice(0, 5)))].join('|')})`, 'gi');
+  openings.set(it, (out = { list, words }));
+  return out;
+}
+
+// What the note says of an opening or a device other than its presence: a visit for it (I.C.21.c.7 aftercare, Z43-Z46) or its complication.
+const NOT_PRESENCE = /^(attention|care|cleansing|toilet|fitting|adjustment|malfunction|malfunctioning|complication|complications|revision|reversal|closure|takedown|infected|infection|leak|leaking|dislodged|removal|removed|planned|scheduled)$/;
+
+// An opening made in the stay the note tells of is its procedure, not yet a status the patient comes with.
+const MADE_NOW = new Set(['performed', 'placed', 'created', 'underwent', 'undergoing', 'inserted', 'required', 'requiring', 'fashioned', 'constructed']);
+const STATUS_MARKERS = new Set(['status', 's/p', 'post', 'prior', 'previous', 'existing', 'since', 'chronic', 'permanent', 'long-term', 'home', 'ago']);
+
+/** The sentence says the opening is one the patient has: "in place", "since 2019", "status post", "years ago". */
+function hasStatusMarker(lower: readonly string[]): boolean {
+  return lower.some(
+    (w, i) => STATUS_MARKERS.has(w) || (w === 'in' && lower[i + 1] === 'place') || (PAST_YEAR.test(w) && /^(in|since)$/.test(lower[i - 1] ?? '')),
+  );
+}
+
+/**
+ * An artificial opening the note says the patient has ("colostomy in place", "ileostomy since her colectomy"):
+ * its status (I.C.21.c.3; Index: Colostomy, status Z93.3), unless the sentence speaks of
+ * attending to, fitting, closing or a complication of it (coded otherwise).
+ */
+function openingStatus(cands: Candidates): void {
+  const { it } = cands.ctx;
+  if (!it) return;
+  const { list, words } = statusTerms(it);
+  for (const s of sentencesMatching(cands.ctx, words)) {
+    if (s.lower.some((w) => NOT_PRESENCE.test(w) || MADE_NOW.has(w)) || !hasStatusMarker(s.lower)) continue;
+    const said = statedIn(s, 0, s.lower.length - 1);
+    const assertions = assertWords(s.words);
+    for (const found of bestSubterms(list, said)) {
+      if (found.words.some((w) => assertions[w] !== 'present' && assertions[w] !== 'historical')) continue;
+      cands.assign(found.code, 'an artificial opening the patient has, a status (I.C.21.c.3; Index: status)', [], spansOf(s, found.words));
+    }
+  }
+}
+
+/** Status codes (I.C.21.c.3): past procedures as present status, openings, dependence on machines, acquired absence of limbs. */
 export function applyStatus(cands: Candidates): void {
   keepPastStatus(cands);
+  openingStatus(cands);
   machineDependence(cands);
   acquiredAbsence(cands);
 }
