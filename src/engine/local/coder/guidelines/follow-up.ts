@@ -6,7 +6,8 @@ const REASON_SENTENCES = 2;
 const REASON_WORDS = 6;
 const FOLLOW_UP = /^(follow-?up|recheck|re-check)$/;
 // A follow-up the plan arranges: "follow up in 2 weeks", "will recheck", "return as needed".
-const LATER = /\b(in (\d+|a|an|one|two|three|four|six|several|a few) (days?|weeks?|months?|years?)|will|return|schedule|scheduled|next|prn|as needed)\b/i;
+const LATER =
+  /\b(in (\d+|a|an|one|two|three|four|six|several|a few) (days?|weeks?|months?|years?)|will|return|schedule|scheduled|next|prn|as needed)\b/i;
 // A treatment the note says is over: "finished ten days of amoxicillin for ...", "completed radiation".
 const FINISHED = /^(finished|finishing|completed|completing|complete|done)$/;
 // Words that keep the condition followed up current (I.C.21.c.8: a recurrence is coded instead).
@@ -48,8 +49,16 @@ export function applyFollowUp(cands: Candidates): void {
   // Any other current condition is the visit's diagnosis: then it is no follow-up of a finished treatment.
   if (cands.finals().some((c) => !/^[Z]/.test(c.code) && !treated.includes(c))) return;
   const code = malignancy ? 'Z08' : 'Z09';
-  const made = cands.assign(code, `follow-up examination after completed treatment (I.C.21.c.8; Index: Examination, follow-up)`, [], [reason]);
+  const made = cands.assign(
+    code,
+    `follow-up examination after completed treatment (I.C.21.c.8; Index: Examination, follow-up)`,
+    [],
+    [reason],
+  );
   if (!made) return;
   for (const c of treated)
-    cands.discard(c, `Discarded: its treatment is finished and the visit is its follow-up, coded ${table.dottedAt(made.index)} (I.C.21.c.8).`);
+    cands.discard(
+      c,
+      `Discarded: its treatment is finished and the visit is its follow-up, coded ${table.dottedAt(made.index)} (I.C.21.c.8).`,
+    );
 }

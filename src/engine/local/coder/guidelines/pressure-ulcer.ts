@@ -53,9 +53,7 @@ function pressureIndex(it: IndexTabular): PressureIndex | null {
     const modifier = stems.length === 1 ? stemsOf(it.nemodOf(i).replace(/[()]/g, ' ')) : [];
     if (!names.some((n) => n.stems.join(' ') === stems.join(' '))) names.push({ stems, modifier });
   }
-  const keys = new Set(
-    names.map(({ stems }) => stems.filter((s) => !GENERIC.has(s)).sort((a, b) => b.length - a.length)[0] ?? stems[0]),
-  );
+  const keys = new Set(names.map(({ stems }) => stems.filter((s) => !GENERIC.has(s)).sort((a, b) => b.length - a.length)[0] ?? stems[0]));
   const sites: PressureIndex['sites'] = [];
   for (const c of it.children(ulcer)) {
     const code = it.codeOf(c);
@@ -116,7 +114,12 @@ function stageOf(lower: readonly string[], at: number): { stage: Stage; words: n
 const NAME_GAP = 2;
 
 /** The words of the sentence that state `name`, all present and together; undefined when it does not. */
-function namedAt(name: readonly string[], stems: readonly string[], from: readonly number[], assertions: readonly string[]): number[] | undefined {
+function namedAt(
+  name: readonly string[],
+  stems: readonly string[],
+  from: readonly number[],
+  assertions: readonly string[],
+): number[] | undefined {
   const first = stems.indexOf(name[0]);
   if (first < 0) return undefined;
   for (let k = first; k < stems.length; k++) {

@@ -115,7 +115,12 @@ function machineWords(it: IndexTabular, list: readonly Subterm[]): RegExp {
   let out = machines.get(it);
   if (!out) {
     // (A stem is not always a word's beginning, "colostomi": its first letters are.)
-    const stems = new Set(list.flatMap((t) => t.alts.flat()).filter((w) => w.length >= 4).map((w) => w.slice(0, 5)));
+    const stems = new Set(
+      list
+        .flatMap((t) => t.alts.flat())
+        .filter((w) => w.length >= 4)
+        .map((w) => w.slice(0, 5)),
+    );
     machines.set(it, (out = new RegExp(`\\b(${[...stems].join('|')})`, 'gi')));
   }
   return out;
@@ -142,7 +147,12 @@ function machineDependence(cands: Candidates): void {
       const [found] = bestSubterms(list, statedIn(s, on ? i + 1 : i - 1, i + MACHINE_REACH));
       // Put "on the ventilator" in an acute illness is treatment; a dependence is said so, or at home.
       if (!found || (found.code.startsWith('Z99.1') && on && !s.lower.some((x) => LONG_TERM.has(x)))) continue;
-      cands.assign(found.code, 'dependence on a machine, a status (I.C.21.c.3; Index: Dependence, on)', [], spansOf(s, [i, ...found.words]));
+      cands.assign(
+        found.code,
+        'dependence on a machine, a status (I.C.21.c.3; Index: Dependence, on)',
+        [],
+        spansOf(s, [i, ...found.words]),
+      );
     }
   }
 }
@@ -166,7 +176,8 @@ function acquiredAbsence(cands: Candidates): void {
     if (at < 0) continue;
     const assertions = assertWords(s.words);
     const past =
-      assertions[at] === 'historical' || s.lower.some((w, i) => PAST.has(w) || (PAST_YEAR.test(w) && /^(in|since)$/.test(s.lower[i - 1] ?? '')));
+      assertions[at] === 'historical' ||
+      s.lower.some((w, i) => PAST.has(w) || (PAST_YEAR.test(w) && /^(in|since)$/.test(s.lower[i - 1] ?? '')));
     if (!past || assertions[at] === 'negated' || assertions[at] === 'family') continue;
     const said = statedIn(s, 0, s.lower.length - 1);
     // Of the subterms that state as much ("extremity > lower (above knee) Z89.619", "leg (above
@@ -181,7 +192,12 @@ function acquiredAbsence(cands: Candidates): void {
       if (fit > bestFit) [index, found, bestFit] = [i, f, fit];
     }
     if (index === undefined || !found) continue;
-    cands.assign(table.codeAt(index), 'acquired absence of a limb, a status (I.C.21.c.3; Index: Amputation, see Absence, by site, acquired)', [], spansOf(s, [at, ...found.words]));
+    cands.assign(
+      table.codeAt(index),
+      'acquired absence of a limb, a status (I.C.21.c.3; Index: Amputation, see Absence, by site, acquired)',
+      [],
+      spansOf(s, [at, ...found.words]),
+    );
   }
 }
 
@@ -196,7 +212,12 @@ function statusTerms(it: IndexTabular): { list: Subterm[]; words: RegExp } {
     for (const main of mains) {
       const status = it.children(main).find((c) => it.titleOf(c).toLowerCase() === 'status' && /^Z9[3-9]/.test(it.codeOf(c)));
       if (status === undefined) continue;
-      const stems = stemsOf(it.titleOf(main).split(',')[0].replace(/\([^)]*\)/g, ' '));
+      const stems = stemsOf(
+        it
+          .titleOf(main)
+          .split(',')[0]
+          .replace(/\([^)]*\)/g, ' '),
+      );
       if (stems.length && !list.some((t) => t.code === it.codeOf(status) && t.alts[0].join(' ') === stems.join(' ')))
         list.push({ code: it.codeOf(status), alts: [stems], above: [] });
     }
@@ -207,16 +228,42 @@ function statusTerms(it: IndexTabular): { list: Subterm[]; words: RegExp } {
 }
 
 // What the note says of an opening or a device other than its presence: a visit for it (I.C.21.c.7 aftercare, Z43-Z46) or its complication.
-const NOT_PRESENCE = /^(attention|care|cleansing|toilet|fitting|adjustment|malfunction|malfunctioning|complication|complications|revision|reversal|closure|takedown|infected|infection|leak|leaking|dislodged|removal|removed|planned|scheduled)$/;
+const NOT_PRESENCE =
+  /^(attention|care|cleansing|toilet|fitting|adjustment|malfunction|malfunctioning|complication|complications|revision|reversal|closure|takedown|infected|infection|leak|leaking|dislodged|removal|removed|planned|scheduled)$/;
 
 // An opening made in the stay the note tells of is its procedure, not yet a status the patient comes with.
-const MADE_NOW = new Set(['performed', 'placed', 'created', 'underwent', 'undergoing', 'inserted', 'required', 'requiring', 'fashioned', 'constructed']);
-const STATUS_MARKERS = new Set(['status', 's/p', 'post', 'prior', 'previous', 'existing', 'since', 'chronic', 'permanent', 'long-term', 'home', 'ago']);
+const MADE_NOW = new Set([
+  'performed',
+  'placed',
+  'created',
+  'underwent',
+  'undergoing',
+  'inserted',
+  'required',
+  'requiring',
+  'fashioned',
+  'constructed',
+]);
+const STATUS_MARKERS = new Set([
+  'status',
+  's/p',
+  'post',
+  'prior',
+  'previous',
+  'existing',
+  'since',
+  'chronic',
+  'permanent',
+  'long-term',
+  'home',
+  'ago',
+]);
 
 /** The sentence says the opening is one the patient has: "in place", "since 2019", "status post", "years ago". */
 function hasStatusMarker(lower: readonly string[]): boolean {
   return lower.some(
-    (w, i) => STATUS_MARKERS.has(w) || (w === 'in' && lower[i + 1] === 'place') || (PAST_YEAR.test(w) && /^(in|since)$/.test(lower[i - 1] ?? '')),
+    (w, i) =>
+      STATUS_MARKERS.has(w) || (w === 'in' && lower[i + 1] === 'place') || (PAST_YEAR.test(w) && /^(in|since)$/.test(lower[i - 1] ?? '')),
   );
 }
 
