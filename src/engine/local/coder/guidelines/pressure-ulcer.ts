@@ -1,5 +1,5 @@
 import type { IndexTabular } from '../../../../terminology/index-tabular.js';
-import { stemWords, wordStems } from '../../../../terminology/text-normalize.js';
+import { phraseStems, stemWords, wordStems } from '../../../../terminology/text-normalize.js';
 import { assertWords } from '../assertions.js';
 import { type Candidate, type Candidates, sentencesMatching, type Span } from '../candidate.js';
 import { fitOf } from '../complete-code.js';
@@ -22,15 +22,6 @@ interface PressureIndex {
 const indexes = new WeakMap<IndexTabular, PressureIndex | null>();
 const GENERIC = new Set(wordStems('ulcer').concat(wordStems('injury'), wordStems('sore'), wordStems('area'), wordStems('skin')));
 
-const stemsOf = (title: string) =>
-  stemWords(
-    title
-      .toLowerCase()
-      .replace(/\([^)]*\)/g, ' ')
-      .split(/[\s,]+/)
-      .filter(Boolean),
-  ).stems;
-
 /** Read once per Index: "Ulcer > pressure" and every term that sends the coder there. */
 function pressureIndex(it: IndexTabular): PressureIndex | null {
   const known = indexes.get(it);
@@ -42,15 +33,15 @@ function pressureIndex(it: IndexTabular): PressureIndex | null {
     indexes.set(it, null);
     return null;
   }
-  const names: PressureIndex['names'] = [{ stems: stemsOf('pressure ulcer'), modifier: [] }];
+  const names: PressureIndex['names'] = [{ stems: phraseStems('pressure ulcer'), modifier: [] }];
   const path: string[] = [];
   for (let i = 0; i < it.size; i++) {
     path.length = it.level[i];
     // A main term by its first name ("Ulcer, ulcerated, ulcerating": ulcer).
     path.push(it.level[i] === 0 ? it.titleOf(i).split(',')[0] : it.titleOf(i));
     if (!/^Ulcer, pressure\b/i.test(it.seeOf(i))) continue;
-    const stems = [...new Set(stemsOf(path.join(' ')))];
-    const modifier = stems.length === 1 ? stemsOf(it.nemodOf(i).replace(/[()]/g, ' ')) : [];
+    const stems = [...new Set(phraseStems(path.join(' ')))];
+    const modifier = stems.length === 1 ? phraseStems(it.nemodOf(i).replace(/[()]/g, ' ')) : [];
     if (!names.some((n) => n.stems.join(' ') === stems.join(' '))) names.push({ stems, modifier });
   }
   const keys = new Set(names.map(({ stems }) => stems.filter((s) => !GENERIC.has(s)).sort((a, b) => b.length - a.length)[0] ?? stems[0]));
@@ -59,7 +50,7 @@ function pressureIndex(it: IndexTabular): PressureIndex | null {
     const code = it.codeOf(c);
     if (!code || /NEC$/.test(it.titleOf(c))) continue;
     // "contiguous site of back, buttock, hip" is named by its first word, not by "back".
-    sites.push({ stems: [stemsOf(it.titleOf(c))[0], ...stemsOf(it.nemodOf(c).replace(/[()]/g, ' '))], code });
+    sites.push({ stems: [phraseStems(it.titleOf(c))[0], ...phraseStems(it.nemodOf(c).replace(/[()]/g, ' '))], code });
   }
   const out = { names, anyName: new RegExp(`\\b(${[...keys].map((k) => k.slice(0, 5)).join('|')})`, 'gi'), sites };
   indexes.set(it, out);

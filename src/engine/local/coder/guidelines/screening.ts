@@ -1,5 +1,5 @@
 import type { IndexTabular } from '../../../../terminology/index-tabular.js';
-import { stemWords } from '../../../../terminology/text-normalize.js';
+import { phraseStems, stemWords } from '../../../../terminology/text-normalize.js';
 import { assertWords } from '../assertions.js';
 import type { Candidates, Span } from '../candidate.js';
 import type { Sentence } from '../sentence-split.js';
@@ -25,21 +25,12 @@ function screeningSubterms(it: IndexTabular): Subterm[] {
   let out = subterms.get(it);
   if (out) return out;
   out = [];
-  const titleStems = (t: number) =>
-    stemWords(
-      it
-        .titleOf(t)
-        .toLowerCase()
-        .replace(/\([^)]*\)/g, ' ')
-        .split(/[\s,]+/)
-        .filter(Boolean),
-    ).stems;
   for (const main of it.mainTerms('screening')) {
     const path: string[][] = [];
     for (let t = main + 1; t < it.end[main]; t++) {
       const depth = it.level[t] - it.level[main];
       if (depth > DEPTH) continue;
-      const stems = titleStems(t);
+      const stems = phraseStems(it.titleOf(t));
       path.length = depth - 1;
       path.push(stems);
       if (stems.length && it.codeOf(t)) out.push({ code: it.codeOf(t), stems, above: path.slice(0, -1).flat() });

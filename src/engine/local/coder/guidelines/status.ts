@@ -1,5 +1,5 @@
 import type { IndexTabular } from '../../../../terminology/index-tabular.js';
-import { stemWords } from '../../../../terminology/text-normalize.js';
+import { phraseStems, stemWords } from '../../../../terminology/text-normalize.js';
 import { assertWords, PAST_YEAR } from '../assertions.js';
 import { type Candidates, sentencesMatching, type Span } from '../candidate.js';
 import { completeCode, fitOf } from '../complete-code.js';
@@ -17,14 +17,6 @@ interface Subterm {
   /** the stems of the subterms above it: support, never required */
   above: string[];
 }
-
-const stemsOf = (text: string) =>
-  stemWords(
-    text
-      .toLowerCase()
-      .split(/[\s,]+/)
-      .filter(Boolean),
-  ).stems;
 
 const cache = new WeakMap<IndexTabular, Map<string, Subterm[]>>();
 
@@ -47,11 +39,11 @@ function subtermsOf(it: IndexTabular, path: string, depth: number, keep: RegExp,
     for (let t = root + 1; t < it.end[root]; t++) {
       const d = it.level[t] - it.level[root];
       if (d > depth) continue;
-      const title = stemsOf(it.titleOf(t).replace(/\([^)]*\)/g, ' '));
+      const title = phraseStems(it.titleOf(t));
       above.length = d - 1;
       above.push(title);
       if (!keep.test(it.codeOf(t))) continue;
-      const groups = [...it.nemodOf(t).matchAll(/\(([^()]*)\)/g)].map((m) => stemsOf(m[1]));
+      const groups = [...it.nemodOf(t).matchAll(/\(([^()]*)\)/g)].map((m) => phraseStems(m[1]));
       out.push({ code: it.codeOf(t), alts: [title, ...groups.filter((g) => g.length >= minGroup)], above: above.slice(0, -1).flat() });
     }
   }
@@ -212,12 +204,7 @@ function statusTerms(it: IndexTabular): { list: Subterm[]; words: RegExp } {
     for (const main of mains) {
       const status = it.children(main).find((c) => it.titleOf(c).toLowerCase() === 'status' && /^Z9[3-9]/.test(it.codeOf(c)));
       if (status === undefined) continue;
-      const stems = stemsOf(
-        it
-          .titleOf(main)
-          .split(',')[0]
-          .replace(/\([^)]*\)/g, ' '),
-      );
+      const stems = phraseStems(it.titleOf(main).split(',')[0]);
       if (stems.length && !list.some((t) => t.code === it.codeOf(status) && t.alts[0].join(' ') === stems.join(' ')))
         list.push({ code: it.codeOf(status), alts: [stems], above: [] });
     }
