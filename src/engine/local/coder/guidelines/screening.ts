@@ -1,44 +1,15 @@
 import type { IndexTabular } from '../../../../terminology/index-tabular.js';
-import { phraseStems, stemWords } from '../../../../terminology/text-normalize.js';
+import { stemWords } from '../../../../terminology/text-normalize.js';
 import { assertWords } from '../assertions.js';
 import type { Candidates, Span } from '../candidate.js';
 import type { Sentence } from '../sentence-split.js';
+import { bestSubterms, subtermsOf } from './index-subterms.js';
 
 /** The reason for the visit is stated first: its first sentences, within their first words. */
 const REASON_SENTENCES = 2;
 const REASON_WORDS = 8;
 /** How deep the Index's "Screening (for)" subterms are read ("neoplasm > breast > routine mammogram"). */
 const DEPTH = 3;
-
-interface Subterm {
-  code: string;
-  /** the stems of its title, nonessential modifiers left out */
-  stems: string[];
-  /** the stems of the subterms above it ("neoplasm" above "lung"): support, never required */
-  above: string[];
-}
-
-const subterms = new WeakMap<IndexTabular, Subterm[]>();
-
-/** The coded subterms of "Screening (for)", read once per Index. */
-function screeningSubterms(it: IndexTabular): Subterm[] {
-  let out = subterms.get(it);
-  if (out) return out;
-  out = [];
-  for (const main of it.mainTerms('screening')) {
-    const path: string[][] = [];
-    for (let t = main + 1; t < it.end[main]; t++) {
-      const depth = it.level[t] - it.level[main];
-      if (depth > DEPTH) continue;
-      const stems = phraseStems(it.titleOf(t));
-      path.length = depth - 1;
-      path.push(stems);
-      if (stems.length && it.codeOf(t)) out.push({ code: it.codeOf(t), stems, above: path.slice(0, -1).flat() });
-    }
-  }
-  subterms.set(it, out);
-  return out;
-}
 
 /**
  * The screening the visit is for, read in the Alphabetic Index: the "Screening (for)" subterm whose
@@ -54,16 +25,7 @@ function indexScreening(it: IndexTabular, s: Sentence, at: number): { code: stri
     if (w === at || assertions[w] !== 'present' || /^[;:]$/.test(s.lower[w])) continue;
     if (!said.has(stems[k])) said.set(stems[k], w);
   }
-  let best: { code: string; words: number[]; score: number } | undefined;
-  for (const t of screeningSubterms(it)) {
-    const own = t.stems.filter((w) => said.has(w)).length;
-    const missing = t.stems.length - own;
-    if (own === 0 || missing > (t.stems.length > 1 ? 1 : 0)) continue;
-    const above = t.above.filter((w) => said.has(w));
-    const score = own - 0.5 * missing + above.length;
-    const words = [...t.stems, ...above].filter((w) => said.has(w)).map((w) => said.get(w)!);
-    if (!best || score > best.score) best = { code: t.code, words, score };
-  }
+  const [best] = bestSubterms(subtermsOf(it, 'screening', DEPTH, /./, Infinity), said);
   return best;
 }
 
