@@ -14,13 +14,22 @@ const STATUS = /^Z(89|90|9[3-9])/;
 /** The sentence's stems the note asserts, each at its first word, within [from, to]. */
 function statedIn(s: Sentence, from: number, to: number): Map<string, number> {
   const assertions = assertWords(s.words);
-  const { stems, from: at } = stemWords(s.words);
+  const { stems, from: at } = stemsOfSentence(s);
   const out = new Map<string, number>();
   for (let k = 0; k < stems.length; k++) {
     const w = at[k];
     if (w < from || w > to || assertions[w] === 'negated' || assertions[w] === 'family' || out.has(stems[k])) continue;
     out.set(stems[k], w);
   }
+  return out;
+}
+
+const sentenceStems = new WeakMap<Sentence, ReturnType<typeof stemWords>>();
+
+/** A sentence's stems, read once however many of its words the rules look around. */
+function stemsOfSentence(s: Sentence): ReturnType<typeof stemWords> {
+  let out = sentenceStems.get(s);
+  if (!out) sentenceStems.set(s, (out = stemWords(s.words)));
   return out;
 }
 
@@ -44,10 +53,11 @@ const machines = new WeakMap<IndexTabular, RegExp>();
 function machineWords(it: IndexTabular, list: readonly Subterm[]): RegExp {
   let out = machines.get(it);
   if (!out) {
-    // (A stem is not always a word's beginning, "colostomi": its first letters are.)
+    // Each way's last word names the machine ("renal dialysis": dialysis); a stem is not always a
+    // word's beginning ("dialysi"), its first letters are.
     const stems = new Set(
       list
-        .flatMap((t) => t.alts.flat())
+        .flatMap((t) => t.alts.map((a) => a[a.length - 1] ?? ''))
         .filter((w) => w.length >= 4)
         .map((w) => w.slice(0, 5)),
     );
@@ -138,6 +148,7 @@ function statusTerms(it: IndexTabular): { list: Subterm[]; words: RegExp } {
   let out = openings.get(it);
   if (out) return out;
   const list: Subterm[] = [];
+  const names = new Set<string>();
   for (const [, mains] of it.mainNames()) {
     for (const main of mains) {
       const status = it.children(main).find((c) => it.titleOf(c).toLowerCase() === 'status' && /^Z9[3-9]/.test(it.codeOf(c)));
@@ -145,9 +156,18 @@ function statusTerms(it: IndexTabular): { list: Subterm[]; words: RegExp } {
       const stems = phraseStems(it.titleOf(main).split(',')[0]);
       if (stems.length && !list.some((t) => t.code === it.codeOf(status) && t.alts[0].join(' ') === stems.join(' ')))
         list.push({ code: it.codeOf(status), alts: [stems], above: [] });
+      // The main term's own word as a note writes it ("colostom": colostomy, colostomies), not a
+      // stem's first letters ("gastr" is gastric too).
+      names.add(
+        it
+          .titleOf(main)
+          .split(/[\s,(]/)[0]
+          .toLowerCase()
+          .slice(0, -1),
+      );
     }
   }
-  const words = new RegExp(`\\b(${[...new Set(list.map((t) => t.alts[0][0].slice(0, 5)))].join('|')})`, 'gi');
+  const words = new RegExp(`\\b(${[...names].join('|')})`, 'gi');
   openings.set(it, (out = { list, words }));
   return out;
 }
