@@ -44,7 +44,12 @@ function pressureIndex(it: IndexTabular): PressureIndex | null {
     const modifier = stems.length === 1 ? phraseStems(it.nemodOf(i).replace(/[()]/g, ' ')) : [];
     if (!names.some((n) => n.stems.join(' ') === stems.join(' '))) names.push({ stems, modifier });
   }
-  const keys = new Set(names.map(({ stems }) => stems.filter((s) => !GENERIC.has(s)).sort((a, b) => b.length - a.length)[0] ?? stems[0]));
+  // Each name is found by its word the most names share ("pressure" over "necrosis", "decub" over
+  // "gangrene"), the first letters of a stem: few sentences of a long note hold one.
+  const prefixes = (n: { stems: string[] }) => n.stems.filter((w) => !GENERIC.has(w)).map((w) => w.slice(0, 5));
+  const shared = new Map<string, number>();
+  for (const n of names) for (const k of new Set(prefixes(n))) shared.set(k, (shared.get(k) ?? 0) + 1);
+  const keys = new Set(names.map((n) => prefixes(n).sort((a, b) => shared.get(b)! - shared.get(a)!)[0] ?? n.stems[0].slice(0, 5)));
   const sites: PressureIndex['sites'] = [];
   for (const c of it.children(ulcer)) {
     const code = it.codeOf(c);
@@ -52,7 +57,7 @@ function pressureIndex(it: IndexTabular): PressureIndex | null {
     // "contiguous site of back, buttock, hip" is named by its first word, not by "back".
     sites.push({ stems: [phraseStems(it.titleOf(c))[0], ...phraseStems(it.nemodOf(c).replace(/[()]/g, ' '))], code });
   }
-  const out = { names, anyName: new RegExp(`\\b(${[...keys].map((k) => k.slice(0, 5)).join('|')})`, 'gi'), sites };
+  const out = { names, anyName: new RegExp(`\\b(${[...keys].join('|')})`, 'gi'), sites };
   indexes.set(it, out);
   return out;
 }
