@@ -597,6 +597,63 @@ export const GUIDELINE_CASES: Case[] = [
     must: ['S92.352D'],
     mustNot: ['S92.352A'],
   },
+  // The Tabular's instructional notes and the "with" presumption, read when both conditions are stated.
+  {
+    rule: 'I.A.17 code also: I16 asks for the hypertension beside the crisis',
+    note: 'Hypertensive crisis in a patient with long-standing essential hypertension; labetalol given.',
+    must: ['I16.9', 'I10'],
+    mustNot: [],
+  },
+  {
+    rule: 'I.A.16 use additional code: N18.6 with the dialysis status its inclusion term names',
+    note: 'ESRD on peritoneal dialysis nightly at home; potassium 5.1.',
+    must: ['N18.6', 'Z99.2'],
+    mustNot: [],
+  },
+  {
+    rule: 'I.A.12.a Excludes1 pair resolved to the combination code that fits a denied word',
+    note: 'Cirrhosis of the liver from alcohol use, no ascites on exam.',
+    must: ['K70.30'],
+    mustNot: ['K70.31', 'K74.60'],
+  },
+  {
+    rule: 'I.C.2.c.1 anemia in neoplastic disease, the neoplasm first',
+    note: 'Anemia in a patient with follicular lymphoma, hemoglobin 9.',
+    must: ['C82.90', 'D63.0'],
+    mustNot: ['D64.9'],
+    before: [['C82.90', 'D63.0']],
+  },
+  {
+    rule: 'I.C.6.b.5 pain due to a malignancy is G89.3',
+    note: 'Pain due to ovarian cancer with peritoneal spread; on hydromorphone.',
+    must: ['G89.3', 'C56.9'],
+    mustNot: ['R52'],
+  },
+  {
+    rule: 'I.A.15 no presumed link when the note says the conditions are unrelated',
+    note: 'Longstanding hypertension. CKD stage 4 from polycystic kidneys, unrelated to the hypertension according to renal.',
+    must: ['I10', 'N18.4'],
+    mustNot: ['I12.9'],
+  },
+  {
+    rule: 'I.C.1.d.1.a the organism stated beside sepsis is the sepsis code that names it',
+    note: 'Sepsis from E. coli pyelonephritis; started on IV ceftriaxone.',
+    must: ['A41.51', 'N10'],
+    mustNot: ['A41.9'],
+    levels: ['balanced', 'high-quality'],
+  },
+  {
+    rule: 'I.A.6 see: "steroid-induced" leads to Diabetes, due to drug or chemical',
+    note: 'Steroid-induced diabetes, on prednisone for asthma; metformin started.',
+    must: ['E09.9', 'T38.0X5A'],
+    mustNot: ['E11.9'],
+  },
+  {
+    rule: 'I.B.4-5 nausea, vomiting and early satiety are part of gastroparesis',
+    note: 'Gastroparesis confirmed on scintigraphy, with nausea, vomiting and early satiety; start metoclopramide.',
+    must: ['K31.84'],
+    mustNot: ['R11.2', 'R68.81'],
+  },
   // I.C.20, by the Index to External Causes: the mechanism's main term and the subterms stated.
   {
     rule: 'I.C.20 the mechanism by the Index to External Causes, after the injury',
@@ -644,6 +701,89 @@ export const GUIDELINE_CASES: Case[] = [
   { rule: 'I.C.20 never an external cause alone', note: 'Fall from a ladder, no injury.', must: [], mustNot: ['W11.XXXA'] },
   // The Index: "Broken, bone - see Fracture".
   { rule: 'broke is a fracture', note: 'She broke her right wrist yesterday.', must: ['S62.101A'], mustNot: [] },
+  // "... and broke his wrist": a verb in the past tense after "and" opens a clause of its own, so the reading is firm.
+  {
+    rule: 'broke, in a clause of its own after a narrative',
+    note: 'He slipped on ice in the driveway and broke his right wrist.',
+    must: ['S62.101A', 'W00.0XXA'],
+    mustNot: [],
+  },
+  // I.C.19.f, I.C.20: the perpetrator of an assault, as the note names them (Index to External Causes: Perpetrator).
+  {
+    rule: 'I.C.20 the perpetrator of an assault',
+    note: 'Contusion of the left cheek; she was assaulted by her husband last night.',
+    must: ['Y09', 'Y07.010'],
+    mustNot: ['Y07.9'],
+  },
+  // A device broken is no fracture (Index: Broken, implant or internal device, see Complications, mechanical).
+  {
+    rule: 'a broken implant is a device complication, not a fracture',
+    note: 'The plate in her right femur is broken; referred to orthopedics.',
+    must: [],
+    mustNot: ['S72.91XA'],
+    why: ['S72.91XA', /implant or device.*mechanical complication/],
+  },
+  // I.C.19.d burns, by the Index's Burn entry: site, side and degree; the highest degree of one site; the extent.
+  {
+    rule: 'I.C.19.d a burn at its site, side and degree',
+    note: 'Blistering burn of the back of the left hand from a hot iron.',
+    must: ['T23.262A'],
+    mustNot: ['T23.062A', 'T30.0'],
+    levels: ['balanced', 'high-quality'],
+  },
+  {
+    rule: 'I.C.19.d a full-thickness burn is third degree',
+    note: 'Full-thickness burn of the right thigh from a house fire.',
+    must: ['T24.311A', 'X08.8XXA'],
+    mustNot: ['T24.011A', 'T30.0'],
+    levels: ['balanced', 'high-quality'],
+  },
+  {
+    rule: 'I.C.19.d a burn the lookup leaves at no site',
+    note: 'Burn to the left lower leg when hot coffee spilled on it, first degree.',
+    must: ['T24.102A', 'X10.0XXA'],
+    mustNot: ['T30.0'],
+    levels: ['balanced', 'high-quality'],
+  },
+  {
+    rule: 'I.C.19.d.1 burns of one site: the highest degree',
+    note: 'Third degree burn of the left hand and second degree burn of the left forearm.',
+    must: ['T23.302A', 'T22.212A'],
+    mustNot: ['T23.202A'],
+    levels: ['balanced', 'high-quality'],
+  },
+  {
+    rule: 'I.C.19.d.6 the extent by body surface, with its third-degree part',
+    note: 'Burns of the back, third degree over 25 percent of the body surface, 20 percent third degree.',
+    must: ['T21.34XA', 'T31.22'],
+    mustNot: ['T31.20'],
+    levels: ['balanced', 'high-quality'],
+  },
+  // I.C.20 transport accidents by the road user (Accident, transport); traffic unless another place is stated.
+  {
+    rule: 'I.C.20 a pedestrian struck in traffic',
+    note: 'A pedestrian hit by a van while crossing the road; contusion of the right hip.',
+    must: ['S70.01XA', 'V03.10XA'],
+    mustNot: ['V03.90XA'],
+  },
+  {
+    rule: 'I.C.20 a pedal cyclist who fell: noncollision',
+    note: 'Abrasion of the right elbow after he fell off his bicycle.',
+    must: ['V18.9XXA'],
+    mustNot: ['W19.XXXA'],
+  },
+  {
+    rule: 'I.C.20 a motorcyclist in a collision',
+    note: 'Motorcyclist in a collision with a car; fracture of the left clavicle.',
+    must: ['V23.99XA'],
+    mustNot: [],
+  },
+  {
+    rule: 'I.C.20 a transport accident off the road is nontraffic',
+    note: 'Pedestrian struck by a car in a parking lot; fracture of the right tibia.',
+    must: ['V03.00XA'],
+    mustNot: ['V03.10XA', 'V03.90XA'],
+  },
   // A "without" subterm the note leaves unstated holds, and its subterms refine it.
   {
     rule: 'I.A bipolar I, the current episode and its severity',

@@ -387,11 +387,22 @@ const CLAUSE_OPENERS = new Set([
 function covers(lower: readonly string[], words: readonly number[]): boolean {
   let a = lowest(words);
   let b = highest(words);
-  while (a > 0 && !/^[,;:()]$/.test(lower[a - 1]) && !CLAUSE_OPENERS.has(lower[a])) a--;
+  while (a > 0 && !/^[,;:()]$/.test(lower[a - 1]) && !CLAUSE_OPENERS.has(lower[a]) && !clauseOfItsOwn(lower, a)) a--;
   while (b < lower.length - 1 && !/^[,;:().]$/.test(lower[b + 1]) && !CLAUSE_OPENERS.has(lower[b + 1])) b++;
   let content = 0;
   for (let i = a; i <= b; i++) if (/[a-z]/.test(lower[i]) && !isFiller(lower[i])) content++;
   return distinct(words) * 2 >= content;
+}
+
+// Verbs that state an injury (the Index's Fracture, Sprain, Strain, Dislocation, Laceration, Burn,
+// Contusion); after "and" one opens a clause of its own ("fell off a ladder ... and broke his left wrist").
+const INJURY_VERBS = new Set(
+  'broke fractured sprained strained dislocated tore lacerated cut burned burnt bruised twisted injured'.split(' '),
+);
+
+/** "... and broke his wrist", "... and sprained her ankle": an injury's verb after "and" opens a clause of its own. */
+function clauseOfItsOwn(lower: readonly string[], at: number): boolean {
+  return lower[at - 1] === 'and' && INJURY_VERBS.has(lower[at]);
 }
 
 /** The word positions start..end, in an array of that length (one built by `push` reserves 17 slots). */
