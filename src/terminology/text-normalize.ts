@@ -61,6 +61,8 @@ const WORD_MAP: Record<string, string[]> = {
   septicemia: ['sepsis'],
   septic: ['sepsis'],
   tb: ['tuberculosis'],
+  // "Bitten on the hand by a dog" states the Index's "Bite, hand".
+  bitten: ['bite'],
   nodal: ['lymph', 'node'],
   lymphadenopathy: ['enlarged', 'lymph', 'node'],
   adenopathy: ['enlarged', 'lymph', 'node'],

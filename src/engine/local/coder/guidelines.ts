@@ -22,6 +22,8 @@ import { applyVaccination, applyVaccineRefusal } from './guidelines/vaccination.
 import { sequenceFirstListed } from './guidelines/sequence.js';
 import { applyPlannedVisits } from './guidelines/planned-visit.js';
 import { applyUnspecifiedInjury } from './guidelines/unspecified-injury.js';
+import { applyInjurySite } from './guidelines/injury-site.js';
+import { applyPregnancy } from './guidelines/pregnancy.js';
 import type { LevelConfig } from './levels.js';
 
 /**
@@ -39,10 +41,12 @@ export function applyGuidelines(cands: Candidates, cfg: LevelConfig): void {
   applyDrugTherapy(cands);
   applyAllergyStatus(cands);
   applySubstanceUse(cands);
+  applyPregnancy(cands);
   applyEtiologyPairs(cands);
   applyCombinations(cands);
   if (cfg.qualifiers) applyQualifiers(cands);
   applyFeverChills(cands);
+  applyInjurySite(cands);
   applyUnspecifiedInjury(cands);
   applyIntegralSymptoms(cands);
   applyInjurySymptoms(cands);

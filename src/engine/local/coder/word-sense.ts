@@ -158,9 +158,53 @@ export function senseProblem(table: CodeTable, m: Mention, lower: readonly strin
   if (span.length === 1 && span[0] === 'ra' && (prev === 'on' || lower.slice(Math.max(0, m.start - 3), m.start).includes('%'))) {
     return '"RA" after an oxygen reading ("on RA") is room air, not rheumatoid arthritis.';
   }
+  const vaccine = vaccineListed(lower, m);
+  if (vaccine) return vaccine;
+  // "Counselled on weight loss": the goal of the visit's advice, not a symptom (R63.4).
+  if (code === 'R634' && lower.slice(Math.max(0, m.start - 3), m.start).some((w) => WEIGHT_GOAL.test(w))) {
+    return `"${span.join(' ')}" here is the goal of the advice given, not an abnormal loss of weight (R63.4).`;
+  }
+  // "Total bilirubin 1.2": a laboratory test and its value, read by the provider; not a disorder.
+  if (span.some((w) => ANALYTE.test(w)) && span.every((w) => ANALYTE.test(w) || LAB_WORD.has(w)) && /^[\d.<>]/.test(next)) {
+    return `"${span.join(' ')} ${next}" is a laboratory result, not a condition.`;
+  }
   // "pain medication", "diabetes education": the condition word names something else.
   if (m.end - m.start <= 1 && NOT_A_CONDITION.has(next)) {
     return `"${span.join(' ')} ${next}" names a ${next}, not the condition.`;
+  }
+  return undefined;
+}
+
+const VACCINE_WORD = /^(vaccines?|vaccinations?|immuni[sz]ations?|shots?|boosters?)$/;
+const LIST_WORD = new Set([',', 'and', 'or', '&', '/']);
+const WEIGHT_GOAL = /^(counsel|discuss|advis|encourag|goal|recommend|intentional|plan|target|motivat|educat)/;
+const ANALYTE =
+  /^(bilirubin|creatinine|glucose|potassium|sodium|calcium|magnesium|phosphate|phosphorus|troponin|lactate|albumin|ferritin|cholesterol|triglycerides?|urea|bun|alt|ast|tsh|hemoglobin|haemoglobin|hgb|hba1c|a1c|inr|ldl|hdl|lipase|amylase|ammonia|uric)$/;
+const LAB_WORD = new Set(['total', 'direct', 'indirect', 'serum', 'plasma', 'blood', 'level', 'levels', 'conjugated', 'unconjugated', 'acid']);
+
+/**
+ * A disease named as one of a list of vaccines given ("hepatitis A and varicella vaccines",
+ * "immunizations: DTaP, polio, hepatitis B"): the vaccine, not the disease (Z23 codes the visit).
+ */
+function vaccineListed(lower: readonly string[], m: Mention): string | undefined {
+  // After: a list joined by "and"/"or" ends in the vaccine word.
+  let joined = false;
+  for (let i = m.end + 1; i < Math.min(lower.length, m.end + 6); i++) {
+    if (VACCINE_WORD.test(lower[i])) {
+      if (joined || i === m.end + 1) return `"${lower.slice(m.start, i + 1).join(' ')}" names vaccines given, not the disease.`;
+      break;
+    }
+    if (lower[i] === 'and' || lower[i] === 'or' || lower[i] === '&' || lower[i] === '/') joined = true;
+  }
+  // Before: the vaccine word heads a list ("vaccines given: MMR, varicella") that reaches the mention.
+  for (let i = m.start - 1; i >= Math.max(0, m.start - 8); i--) {
+    if (lower[i] === ':' && lower.slice(Math.max(0, i - 3), i).some((w) => VACCINE_WORD.test(w))) {
+      const between = lower.slice(i + 1, m.start);
+      if (between.length === 0 || LIST_WORD.has(between[between.length - 1]))
+        return `"${lower.slice(m.start, m.end + 1).join(' ')}" is one of the vaccines listed, not the disease.`;
+      return undefined;
+    }
+    if (lower[i] === '.' || lower[i] === ';') return undefined;
   }
   return undefined;
 }

@@ -1,4 +1,5 @@
 import { stemWords } from '../../../../terminology/text-normalize.js';
+import { assertWords } from '../assertions.js';
 import { type Candidate, type Candidates, dotted, sentenceAt } from '../candidate.js';
 import { fitOf, type Stated } from '../complete-code.js';
 import { notesUpOf } from './tabular-notes.js';
@@ -47,22 +48,43 @@ export function excludesBetween(cands: Candidates, a: Candidate, b: Candidate, k
 
 export const excludes2Between = (cands: Candidates, a: Candidate, b: Candidate) => excludesBetween(cands, a, b, 'x2');
 
-/** The stems of the sentences that hold a candidate's evidence, with the note's defaults. */
+/** The stems of the sentences that hold a candidate's evidence, with the note's defaults; the denied ones apart ("no psychotic features"). */
 function statedOf(cands: Candidates, list: Candidate[]): Stated {
   const present = new Set<string>(cands.ctx.defaults ?? []);
+  const negated = new Set<string>();
   for (const c of list) {
     for (const span of c.spans) {
       const s = sentenceAt(cands.ctx, span.start, span.end);
-      if (s) for (const stem of stemWords(s.words).stems) present.add(stem);
+      if (!s) continue;
+      const st = stemWords(s.words);
+      const asserted = assertWords(s.words);
+      st.stems.forEach((stem, k) => (asserted[st.from[k]] === 'negated' ? negated : present).add(stem));
     }
   }
-  return { present, negated: new Set() };
+  return { present, negated };
 }
 
 function sameSentence(cands: Candidates, a: Candidate, b: Candidate): boolean {
   const of = (c: Candidate) => new Set(c.spans.map((s) => sentenceAt(cands.ctx, s.start, s.end)));
   const sa = of(a);
   return [...of(b)].some((s) => s !== undefined && sa.has(s));
+}
+
+/** The billable code of a category whose title fits the note best. */
+function bestIn(cands: Candidates, category: string, stated: Stated): { index: number; fit: number } | undefined {
+  const { table } = cands.ctx;
+  let best: { index: number; fit: number } | undefined;
+  for (const row of table.descendantsOf(category)) {
+    if (!row.billable) continue;
+    const fit = fitOf(row.description, stated);
+    if (!best || fit > best.fit) best = { index: table.indexOf(row.code)!, fit };
+  }
+  return best;
+}
+
+/** Whether `b`'s own notes (or its headers') Excludes1 `a` too. */
+function excludesBack(cands: Candidates, b: Candidate, a: Candidate): boolean {
+  return notesUpOf(cands.ctx, b.code).some((n) => n.kind === 'x1' && n.refs.some((r) => refCovers(r, a.code)));
 }
 
 /**
@@ -122,6 +144,20 @@ export function applyTabularExcludes1(cands: Candidates): void {
             `Discarded: Excludes1 in the Tabular List at ${dotted(a.code)}: "${note.text}"; the note specifies it as ${dotted(a.code)} (NOS, I.A.5).`,
           );
           continue;
+        }
+        // Two categories that exclude each other (F31 "bipolar disorder, single manic episode
+        // (F30.-)", F30 "bipolar disorder (F31.-)") have no combination: the category whose
+        // titles the note states better is the condition, coded by its best-fitting code.
+        if (excludesBack(cands, b, a)) {
+          const own = bestIn(cands, a.code.slice(0, 3), stated);
+          if (own && own.fit > bestFit) {
+            const kept = own.index === a.index ? a : cands.assign(table.codeAt(own.index), `the note states ${table.dottedAt(own.index)}`, [a]);
+            if (kept) {
+              if (kept !== a) cands.discard(a, `Discarded: the note states more of ${table.dottedAt(own.index)}; coded so.`);
+              cands.discard(b, `Discarded: Excludes1 in the Tabular List between ${dotted(a.code)} and ${dotted(b.code)}; the note states ${table.dottedAt(own.index)}.`);
+              break;
+            }
+          }
         }
         cands.discard(a, `${why}; ${dotted(b.code)} is coded.`);
         break;
