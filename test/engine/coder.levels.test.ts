@@ -55,4 +55,13 @@ describe.runIf(existsSync(FULL_CODES_FILE))('coder levels and title normalisatio
     for (const model of MODELS) expect(finals('CT showed multiple liver and bone metastases.', model)).not.toContain('C22.9');
     expect(finals('Abdomen: soft, pain on palpation; right knee normal.', 'high-quality')).not.toContain('M25.561');
   });
+
+  it.each(MODELS)('a combination code made from a part another rule made is as sure as its parts, never 0 (%s)', (model) => {
+    // N18.32 is made from "CKD stage 3b"; E11.22 and I13.0 are made from it and other parts.
+    const note =
+      'Discharge diagnoses: chronic systolic heart failure, hypertension, CKD stage 3b, type 2 diabetes with diabetic kidney disease.';
+    const byCode = new Map(codifyText(table, note, model).final_code_assessments.map((a) => [a.code, a.confidence_percent]));
+    for (const code of ['N18.32', 'E11.22', 'I13.0']) expect(byCode.get(code), code).toBeGreaterThan(0);
+    expect(byCode.get('I13.0')!).toBeLessThanOrEqual(byCode.get('N18.32')!);
+  });
 });

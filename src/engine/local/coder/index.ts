@@ -184,15 +184,23 @@ export function codifyCandidates(
   if (cold.length)
     cands.assign('J00', '"a cold" in this sentence is the common cold (Index: Cold, common, J00), not cold temperature', [], cold);
   applyGuidelines(cands, cfg);
-  for (const c of cands.list) {
-    if (c.origin !== 'rule') continue;
-    // A code a rule made from parts is as sure as its least sure part; otherwise as often as
-    // the coder was right with this code out of fold.
-    if (c.from?.length) c.confidence = Math.min(...c.from.map((f) => f.confidence));
+  const rated = new Set<Candidate>();
+  // A code a rule made from parts is as sure as its least sure part (a part a rule made is rated
+  // first: N18.32 before the E11.22 made from it); otherwise as often as the coder was right with
+  // this code out of fold.
+  const rate = (c: Candidate): number => {
+    if (c.origin !== 'rule' || rated.has(c)) return c.confidence;
+    rated.add(c);
+    if (c.from?.length) c.confidence = Math.min(...c.from.map(rate));
     else {
       const prior = artifacts?.priors[c.code];
       c.confidence = prior ? Math.round((100 * (prior[0] + 1)) / (prior[1] + 2)) : 50;
     }
+    return c.confidence;
+  };
+  for (const c of cands.list) {
+    if (c.origin !== 'rule') continue;
+    rate(c);
     if (observe && c.final) observe('ruled', c, () => features(c));
   }
   return cands;
