@@ -667,6 +667,65 @@ export const GUIDELINE_CASES: Case[] = [
     mustNot: ['Z86.69'],
     levels: ['balanced', 'high-quality'],
   },
+  // "without X with Y": the "with" states what is there (Index: Migraine, without aura, intractable, with status migrainosus).
+  {
+    rule: 'without, then with',
+    note: 'ED: intractable migraine without aura with status migrainosus, on a dihydroergotamine drip.',
+    must: ['G43.011'],
+    mustNot: ['G43.019', 'G43.909'],
+    levels: ['balanced', 'high-quality'],
+  },
+  // One word states one level of the Index: "hyperactivity" is not also the subterm "hyperactive" (F90.1).
+  {
+    rule: 'Index word read once',
+    note: 'Problem list: disorder, attention-deficit hyperactivity, combined type; doing well in school.',
+    must: ['F90.2'],
+    mustNot: ['F90.1'],
+  },
+  // I.B.5: the symptoms of a confirmed diagnosis are not coded beside it.
+  {
+    rule: 'I.B.5 concussion',
+    note: 'Struck his head on a cabinet, now dizzy with a headache. Impression: concussion, no loss of consciousness.',
+    must: ['S06.0X0A'],
+    mustNot: ['R51.9', 'R42'],
+    levels: ['balanced', 'high-quality'],
+  },
+  {
+    rule: 'I.B.5 back strain',
+    note: 'Low back pain since moving furniture on Sunday. Assessment: lumbar strain.',
+    must: ['S39.012A'],
+    mustNot: ['M54.50', 'M54.9'],
+    levels: ['balanced', 'high-quality'],
+  },
+  {
+    rule: 'I.B.5 encephalopathy',
+    note: 'Inpatient: confusion due to metabolic encephalopathy from uremia.',
+    must: ['G93.41'],
+    mustNot: ['R41.0'],
+    levels: ['balanced', 'high-quality'],
+  },
+  // O80 is the delivery encounter's code; the visit weeks later is Z39.2 (I.C.15.b.4, I.C.15.o).
+  {
+    rule: 'I.C.15.o postpartum visit',
+    note: 'Routine postpartum check, four weeks after an uncomplicated vaginal birth; healing well, breastfeeding.',
+    must: ['Z39.2'],
+    mustNot: ['O80', 'Z37.0'],
+  },
+  // The delivery record: the laceration by degree, no O80 beside it, the outcome of delivery (I.C.15.b.4-5).
+  {
+    rule: 'I.C.15.b.5 outcome of delivery',
+    note: 'Labor and delivery note: 41 weeks, spontaneous vaginal delivery of a healthy infant; second-degree perineal laceration sutured.',
+    must: ['O70.1', 'Z37.0', 'Z3A.41'],
+    mustNot: ['O80'],
+    levels: ['balanced', 'high-quality'],
+  },
+  // A learned association inside a stated code's words adds no second code of the same condition.
+  {
+    rule: 'learned inside stated',
+    note: 'Nasal congestion and sneezing: acute upper respiratory infection, viral.',
+    must: ['J06.9'],
+    mustNot: ['J98.8', 'R09.81', 'R06.7'],
+  },
 ];
 
 // Word sense: homonyms resolved from context; a title word alone makes no code.

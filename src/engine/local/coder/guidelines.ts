@@ -24,6 +24,7 @@ import { applyPlannedVisits } from './guidelines/planned-visit.js';
 import { applyUnspecifiedInjury } from './guidelines/unspecified-injury.js';
 import { applyInjurySite } from './guidelines/injury-site.js';
 import { applyPregnancy } from './guidelines/pregnancy.js';
+import { applyLearnedRestated } from './guidelines/learned-restated.js';
 import type { LevelConfig } from './levels.js';
 
 /**
@@ -48,6 +49,7 @@ export function applyGuidelines(cands: Candidates, cfg: LevelConfig): void {
   applyFeverChills(cands);
   applyInjurySite(cands);
   applyUnspecifiedInjury(cands);
+  applyLearnedRestated(cands);
   applyIntegralSymptoms(cands);
   applyInjurySymptoms(cands);
   applyExcludes1(cands);

@@ -164,10 +164,9 @@ export function senseProblem(table: CodeTable, m: Mention, lower: readonly strin
   if (code === 'R634' && lower.slice(Math.max(0, m.start - 3), m.start).some((w) => WEIGHT_GOAL.test(w))) {
     return `"${span.join(' ')}" here is the goal of the advice given, not an abnormal loss of weight (R63.4).`;
   }
-  // "Total bilirubin 1.2": a laboratory test and its value, read by the provider; not a disorder.
-  if (span.some((w) => ANALYTE.test(w)) && span.every((w) => ANALYTE.test(w) || LAB_WORD.has(w)) && /^[\d.<>]/.test(next)) {
-    return `"${span.join(' ')} ${next}" is a laboratory result, not a condition.`;
-  }
+  // "Total bilirubin 0.9": a laboratory result in its reference range names no disorder.
+  const normal = normalResult(span, next);
+  if (normal) return normal;
   // "pain medication", "diabetes education": the condition word names something else.
   if (m.end - m.start <= 1 && NOT_A_CONDITION.has(next)) {
     return `"${span.join(' ')} ${next}" names a ${next}, not the condition.`;
@@ -178,9 +177,17 @@ export function senseProblem(table: CodeTable, m: Mention, lower: readonly strin
 const VACCINE_WORD = /^(vaccines?|vaccinations?|immuni[sz]ations?|shots?|boosters?)$/;
 const LIST_WORD = new Set([',', 'and', 'or', '&', '/']);
 const WEIGHT_GOAL = /^(counsel|discuss|advis|encourag|goal|recommend|intentional|plan|target|motivat|educat)/;
-const ANALYTE =
-  /^(bilirubin|creatinine|glucose|potassium|sodium|calcium|magnesium|phosphate|phosphorus|troponin|lactate|albumin|ferritin|cholesterol|triglycerides?|urea|bun|alt|ast|tsh|hemoglobin|haemoglobin|hgb|hba1c|a1c|inr|ldl|hdl|lipase|amylase|ammonia|uric)$/;
-const LAB_WORD = new Set(['total', 'direct', 'indirect', 'serum', 'plasma', 'blood', 'level', 'levels', 'conjugated', 'unconjugated', 'acid']);
+/** Upper reference limits (mg/dL) of the results a disorder's name is read from: total bilirubin 1.2. */
+const UPPER_LIMIT: Record<string, number> = { bilirubin: 1.2 };
+const LAB_WORD = new Set(['total', 'serum', 'plasma', 'blood', 'level']);
+
+/** "Total bilirubin 0.9 mg/dL": the test's name and a value within its reference range. */
+function normalResult(span: readonly string[], next: string): string | undefined {
+  const analyte = span.find((w) => UPPER_LIMIT[w] !== undefined);
+  if (!analyte || !span.every((w) => w === analyte || LAB_WORD.has(w)) || !/^\d+(\.\d+)?$/.test(next)) return undefined;
+  if (Number(next) > UPPER_LIMIT[analyte]) return undefined;
+  return `"${span.join(' ')} ${next}" is a laboratory result within its reference range, not a condition.`;
+}
 
 /**
  * A disease named as one of a list of vaccines given ("hepatitis A and varicella vaccines",

@@ -146,15 +146,20 @@ export function applyTabularExcludes1(cands: Candidates): void {
           continue;
         }
         // Two categories that exclude each other (F31 "bipolar disorder, single manic episode
-        // (F30.-)", F30 "bipolar disorder (F31.-)") have no combination: the category whose
-        // titles the note states better is the condition, coded by its best-fitting code.
-        if (excludesBack(cands, b, a)) {
+        // (F30.-)", F30 "bipolar disorder (F31.-)") have no combination: the one the Alphabetic
+        // Index leads to ("Disorder, bipolar, I") is the condition, over a title read from a few
+        // of the words, when its category's titles fit the note better; coded by its best fit.
+        if (excludesBack(cands, b, a) && a.origin === 'index' && b.origin !== 'index') {
           const own = bestIn(cands, a.code.slice(0, 3), stated);
           if (own && own.fit > bestFit) {
-            const kept = own.index === a.index ? a : cands.assign(table.codeAt(own.index), `the note states ${table.dottedAt(own.index)}`, [a]);
+            const kept =
+              own.index === a.index ? a : cands.assign(table.codeAt(own.index), `the note states ${table.dottedAt(own.index)}`, [a]);
             if (kept) {
               if (kept !== a) cands.discard(a, `Discarded: the note states more of ${table.dottedAt(own.index)}; coded so.`);
-              cands.discard(b, `Discarded: Excludes1 in the Tabular List between ${dotted(a.code)} and ${dotted(b.code)}; the note states ${table.dottedAt(own.index)}.`);
+              cands.discard(
+                b,
+                `Discarded: Excludes1 in the Tabular List between ${dotted(a.code)} and ${dotted(b.code)}; the note states ${table.dottedAt(own.index)}.`,
+              );
               break;
             }
           }
