@@ -23,8 +23,7 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { CodeTable } from '../src/terminology/code-table.js';
-import { readCategories, readCodeDescriptions } from '../src/terminology/icd10-file.js';
-import { ICD10_DIR } from '../scripts/lib/full-table.js';
+import { importedTableRows } from '../scripts/lib/full-table.js';
 import { note50k } from './lib/note-50k.js';
 import { pct } from './lib/stats.js';
 
@@ -49,15 +48,8 @@ const runs = Number(values.runs);
 const note = note50k();
 // As the codify bench's engine row codes: the CMS file imported, with its category headers.
 let imported: unknown;
-if (values.table === 'imported') {
-  const rows: Array<{ code: string; description: string; billable: boolean }> = [];
-  for await (const r of readCodeDescriptions(join(ICD10_DIR, 'icd10cm-codes-2026.txt')))
-    rows.push({ code: r.code, description: r.description, billable: true });
-  const billable = new Set(rows.map((r) => r.code));
-  for (const c of await readCategories(join(ICD10_DIR, 'icd10cm-categories-April-1-2026.csv')))
-    if (!billable.has(c.code)) rows.push({ code: c.code, description: c.description, billable: false });
-  imported = new CodeTable(rows);
-} else if (values.table !== 'shipped') throw new Error('--table is imported or shipped');
+if (values.table === 'imported') imported = new CodeTable(await importedTableRows());
+else if (values.table !== 'shipped') throw new Error('--table is imported or shipped');
 // The engine thread's own CPU time (Linux: /proc/self/task/<tid>/schedstat, ns on a CPU): on a
 // machine other jobs load, it says more about the code than wall time does. The engine's thread is
 // the task that appeared with it and ran most during its warm-up.

@@ -23,7 +23,7 @@ import { SHAPES } from '../test/engine/fixtures/visit-shapes.js';
 import { HELD_OUT, VISITS } from '../test/engine/fixtures/visits.js';
 import { note50k } from '../bench/lib/note-50k.js';
 import { readCodiEspSplit } from './lib/codiesp.js';
-import { CODIESP_DIR, ICD10_DIR } from './lib/full-table.js';
+import { CODIESP_DIR, importedTableRows } from './lib/full-table.js';
 
 const MODELS: CodifyModel[] = ['fast', 'balanced', 'high-quality'];
 
@@ -46,15 +46,8 @@ async function write(root: string, file: string): Promise<void> {
   const at = (p: string) => import(pathToFileURL(join(root, p)).href);
   const { codifyText } = await at('src/engine/local/coder/index.ts');
   const { CodeTable } = await at('src/terminology/code-table.ts');
-  const { readCategories, readCodeDescriptions } = await at('src/terminology/icd10-file.ts');
   const { shippedCodeTable } = await at('src/terminology/shipped-release.ts');
-  // As an import stores it: every code billable, then the categories that are not codes as headers.
-  const rows: Array<{ code: string; description: string; billable: boolean }> = [];
-  for await (const r of readCodeDescriptions(join(ICD10_DIR, 'icd10cm-codes-2026.txt')))
-    rows.push({ code: r.code, description: r.description, billable: true });
-  const billable = new Set(rows.map((r) => r.code));
-  for (const c of await readCategories(join(ICD10_DIR, 'icd10cm-categories-April-1-2026.csv')))
-    if (!billable.has(c.code)) rows.push({ code: c.code, description: c.description, billable: false });
+  const rows = await importedTableRows();
   const tables: Array<[string, unknown]> = [
     ['shipped', shippedCodeTable()],
     ['imported', new CodeTable(rows)],

@@ -31,7 +31,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
-import { SaxesParser } from 'saxes';
+import { SaxesParser, type SaxesTagPlain } from 'saxes';
 
 const SOURCE = resolve(process.env.ICD10_DIR ?? '../shared/data/icd10cm');
 const OUT = resolve('data/icd10cm');
@@ -46,28 +46,34 @@ const EINDEX_XML = 'icd10cm-eindex-April-1-2026-XML.xml';
 const clean = (s: string) => s.replace(/\s+/g, ' ').trim();
 const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 
-interface IndexTerm {
+/** A term of an Index-shaped tree: its level (0 for a main term), title and nonessential modifiers. */
+interface TreeTerm {
   level: number;
   title: string;
   nemod: string;
-  code: string;
-  see: string;
-  seeAlso: string;
-  manif: string[];
 }
 
-/** Every Index term, main terms (level 0) followed by their subterms, in document order. */
-function readIndex(xml: string): IndexTerm[] {
-  const out: IndexTerm[] = [];
-  const stack: IndexTerm[] = [];
+/**
+ * The terms of an Index-shaped XML tree (the Alphabetic Index, the Table of Drugs and Chemicals,
+ * the Neoplasm Table, the External Cause Index), main terms followed by their subterms, in document
+ * order. Each term's title and nonessential modifiers are gathered here; every other element closed
+ * inside a term is handed to `field` with its whitespace-collapsed text (and its attributes, on the
+ * tag).
+ */
+function readTermTree<T extends TreeTerm>(
+  xml: string,
+  make: (level: number) => T,
+  field: (term: T, tag: SaxesTagPlain, value: string) => void,
+): T[] {
+  const out: T[] = [];
+  const stack: T[] = [];
   const path: string[] = [];
   let text = '';
   const parser = new SaxesParser();
   parser.on('opentag', (tag) => {
     path.push(tag.name);
     if (tag.name === 'mainTerm' || tag.name === 'term') {
-      const level = tag.name === 'mainTerm' ? 0 : Number(tag.attributes.level);
-      const term: IndexTerm = { level, title: '', nemod: '', code: '', see: '', seeAlso: '', manif: [] };
+      const term = make(tag.name === 'mainTerm' ? 0 : Number(tag.attributes.level));
       out.push(term);
       stack.push(term);
     }
@@ -78,26 +84,42 @@ function readIndex(xml: string): IndexTerm[] {
     const inside = path[path.length - 1];
     if (!top) return;
     if (inside === 'title') top.title += t;
-    else if (inside === 'nemod') top.nemod += t;
+    else if (inside === 'nemod' && path.includes('title')) top.nemod += t;
     else text += t;
   });
   parser.on('closetag', (tag) => {
     path.pop();
     const top = stack[stack.length - 1];
     if (tag.name === 'mainTerm' || tag.name === 'term') stack.pop();
-    else if (top) {
-      const value = clean(text);
-      if (tag.name === 'code' && !top.code) top.code = value;
-      else if (tag.name === 'see') top.see = value;
-      else if (tag.name === 'seeAlso') top.seeAlso = value;
-      else if (tag.name === 'manif') top.manif.push(value);
-      // <subcat>: the code is a subcategory to complete; <seecat>: see that category.
-      else if (tag.name === 'subcat' && !top.code) top.code = `${value}-`;
-      else if (tag.name === 'seecat') top.see ||= `category ${value}`;
-    }
+    else if (top) field(top, tag, clean(text));
     text = '';
   });
   parser.write(xml).close();
+  return out;
+}
+
+interface IndexTerm extends TreeTerm {
+  code: string;
+  see: string;
+  seeAlso: string;
+  manif: string[];
+}
+
+/** Every Index term, main terms (level 0) followed by their subterms, in document order. */
+function readIndex(xml: string): IndexTerm[] {
+  const out = readTermTree<IndexTerm>(
+    xml,
+    (level) => ({ level, title: '', nemod: '', code: '', see: '', seeAlso: '', manif: [] }),
+    (term, tag, value) => {
+      if (tag.name === 'code' && !term.code) term.code = value;
+      else if (tag.name === 'see') term.see = value;
+      else if (tag.name === 'seeAlso') term.seeAlso = value;
+      else if (tag.name === 'manif') term.manif.push(value);
+      // <subcat>: the code is a subcategory to complete; <seecat>: see that category.
+      else if (tag.name === 'subcat' && !term.code) term.code = `${value}-`;
+      else if (tag.name === 'seecat') term.see ||= `category ${value}`;
+    },
+  );
   for (const t of out) {
     t.title = clean(t.title);
     t.nemod = clean(t.nemod);
@@ -170,52 +192,22 @@ function readTabular(xml: string): string[] {
  * kind, level, title, nonessential modifiers, see, see also and six cells (columns 2-7, or the code).
  */
 function readTable(xml: string, kind: string): string[] {
-  interface Row {
-    level: number;
-    title: string;
-    nemod: string;
+  interface Row extends TreeTerm {
     see: string;
     seeAlso: string;
     cells: string[];
   }
-  const rows: Row[] = [];
-  const stack: Row[] = [];
-  const path: string[] = [];
-  let text = '';
-  let col = 0;
-  const parser = new SaxesParser();
-  parser.on('opentag', (tag) => {
-    path.push(tag.name);
-    if (tag.name === 'mainTerm' || tag.name === 'term') {
-      const level = tag.name === 'mainTerm' ? 0 : Number(tag.attributes.level);
-      const row: Row = { level, title: '', nemod: '', see: '', seeAlso: '', cells: ['', '', '', '', '', ''] };
-      rows.push(row);
-      stack.push(row);
-    }
-    if (tag.name === 'cell') col = Number(tag.attributes.col);
-    text = '';
-  });
-  parser.on('text', (t) => {
-    const top = stack[stack.length - 1];
-    if (!top) return;
-    if (path.includes('title') && path[path.length - 1] === 'nemod') top.nemod += t;
-    else if (path[path.length - 1] === 'title') top.title += t;
-    else text += t;
-  });
-  parser.on('closetag', (tag) => {
-    path.pop();
-    const top = stack[stack.length - 1];
-    if (tag.name === 'mainTerm' || tag.name === 'term') stack.pop();
-    else if (top) {
-      const value = clean(text);
-      if (tag.name === 'see') top.see = value;
-      else if (tag.name === 'seeAlso') top.seeAlso = value;
-      else if (tag.name === 'code' && !top.cells[0]) top.cells[0] = value;
-      else if (tag.name === 'cell' && col >= 2 && col <= 7) top.cells[col - 2] = /^-+$/.test(value) ? '' : value;
-    }
-    text = '';
-  });
-  parser.write(xml).close();
+  const rows = readTermTree<Row>(
+    xml,
+    (level) => ({ level, title: '', nemod: '', see: '', seeAlso: '', cells: ['', '', '', '', '', ''] }),
+    (row, tag, value) => {
+      const col = Number(tag.attributes.col);
+      if (tag.name === 'see') row.see = value;
+      else if (tag.name === 'seeAlso') row.seeAlso = value;
+      else if (tag.name === 'code' && !row.cells[0]) row.cells[0] = value;
+      else if (tag.name === 'cell' && col >= 2 && col <= 7) row.cells[col - 2] = /^-+$/.test(value) ? '' : value;
+    },
+  );
   return rows.map((r) => [kind, r.level, clean(r.title), clean(r.nemod), r.see, r.seeAlso, ...r.cells].join('\t'));
 }
 

@@ -1,6 +1,6 @@
 import { join, resolve } from 'node:path';
 import { CodeTable, type CodeRow } from '../../src/terminology/code-table.js';
-import { readCodeDescriptions } from '../../src/terminology/icd10-file.js';
+import { readCategories, readCodeDescriptions } from '../../src/terminology/icd10-file.js';
 
 export const ICD10_DIR = resolve(process.env.ICD10_DIR ?? '../shared/data/icd10cm');
 export const CODIESP_DIR = resolve(process.env.CODIESP_DIR ?? '../shared/data/codiesp');
@@ -15,6 +15,20 @@ export async function loadFullTable(): Promise<{ table: CodeTable; ms: number; i
   const t1 = performance.now();
   void table.index;
   return { table, ms: t1 - t0, indexMs: performance.now() - t1 };
+}
+
+/**
+ * The FY2026 table's rows as an import stores them (and as the codify bench's engine row codes):
+ * every code of the CMS file billable, then the categories that are not codes, as headers.
+ */
+export async function importedTableRows(): Promise<CodeRow[]> {
+  const rows: CodeRow[] = [];
+  for await (const r of readCodeDescriptions(join(ICD10_DIR, 'icd10cm-codes-2026.txt')))
+    rows.push({ code: r.code, description: r.description, billable: true });
+  const billable = new Set(rows.map((r) => r.code));
+  for (const c of await readCategories(join(ICD10_DIR, 'icd10cm-categories-April-1-2026.csv')))
+    if (!billable.has(c.code)) rows.push({ code: c.code, description: c.description, billable: false });
+  return rows;
 }
 
 /** FNV-1a of a document id: folds that do not depend on file order. */

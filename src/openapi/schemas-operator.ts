@@ -165,6 +165,22 @@ const endpointHealthData = z.object({
 });
 
 /** The patient id's namespace, carried by note.ready, note.signed and note.amended (absent on thin endpoints). */
+/** A call event's data: the call's ids and state, with `status` as that event allows it. */
+const callEventData = (status: z.ZodType) =>
+  z.looseObject({
+    callId: uuid(CALL_ID),
+    ...ids,
+    status,
+    statusReason: z.string().nullable(),
+    questionnaireId: z.string(),
+    providerCallId: z.string().nullable(),
+    centerId: z.string().nullable(),
+    attempts: z.number().int(),
+    changes: z.array(z.string()),
+    updatedAt: timestamp(),
+    completedAt: timestamp().nullable(),
+  });
+
 const patientAuthorityDto = {
   patient_authority: z
     .string()
@@ -292,37 +308,13 @@ export const OUTBOUND_EVENT_DATA: Record<(typeof OUTBOUND_EVENT_TYPES)[number], 
   },
   'call.updated': {
     summary: 'A call changed (status, answers, transcript or dispatch): ids and status only',
-    data: z.looseObject({
-      callId: uuid(CALL_ID),
-      ...ids,
-      status: z.enum(CALL_STATUSES),
-      statusReason: z.string().nullable(),
-      questionnaireId: z.string(),
-      providerCallId: z.string().nullable(),
-      centerId: z.string().nullable(),
-      attempts: z.number().int(),
-      changes: z.array(z.string()),
-      updatedAt: timestamp(),
-      completedAt: timestamp().nullable(),
-    }),
+    data: callEventData(z.enum(CALL_STATUSES)),
   },
   'call.completed': {
     summary: 'A call reached `completed`: ids and status only; answers and transcript via GET /api/v1/calls/{callId}',
-    data: z.looseObject({
-      callId: uuid(CALL_ID),
-      ...ids,
-      status: z
-        .enum(['completed', 'timed_out'])
-        .openapi({ description: '`timed_out`: no terminal status CALL_TIMEOUT_MINUTES after dispatch' }),
-      statusReason: z.string().nullable(),
-      questionnaireId: z.string(),
-      providerCallId: z.string().nullable(),
-      centerId: z.string().nullable(),
-      attempts: z.number().int(),
-      changes: z.array(z.string()),
-      updatedAt: timestamp(),
-      completedAt: timestamp().nullable(),
-    }),
+    data: callEventData(
+      z.enum(['completed', 'timed_out']).openapi({ description: '`timed_out`: no terminal status CALL_TIMEOUT_MINUTES after dispatch' }),
+    ),
   },
   'endpoint.failing': {
     summary:

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { inSharedMemory, SharedText, type SharedTextParts } from './shared-text.js';
 import { SHIPPED_INDEX_TABULAR_FILE } from './shipped-release.js';
+import { pushFieldEnds, subtreeEnds } from './term-rows.js';
 
 /** Kinds of Tabular notes, as compiled (scripts/compile-icd10cm.ts). */
 export type NoteKind = 'inc' | 'includes' | 'x1' | 'x2' | 'cf' | 'ua' | 'ca';
@@ -344,13 +345,7 @@ function parse(text: string): IndexTabularParts {
       levels.push(Number(text.slice(t1 + 1, t2)));
       const start = t2 + 1;
       termAt.push(start);
-      let from = start;
-      for (let k = 0; k < TERM_FIELDS; k++) {
-        let tab = k < TERM_FIELDS - 1 ? text.indexOf('\t', from) : nl;
-        if (tab < 0 || tab > nl) tab = nl;
-        fieldEnd.push(tab - start);
-        from = Math.min(tab + 1, nl);
-      }
+      pushFieldEnds(text, start, nl, TERM_FIELDS, fieldEnd);
     } else if (kind === 0x4e /* N */) {
       const t2 = text.indexOf('\t', t1 + 1);
       const code = text.slice(t1 + 1, t2);
@@ -363,13 +358,7 @@ function parse(text: string): IndexTabularParts {
     at = nl + 1;
   }
   known.sort();
-  const end = new Int32Array(new SharedArrayBuffer(4 * levels.length));
-  const open: number[] = [];
-  for (let i = 0; i <= levels.length; i++) {
-    const lv = i < levels.length ? levels[i] : -1;
-    while (open.length && levels[open[open.length - 1]] >= lv) end[open.pop()!] = i;
-    if (i < levels.length) open.push(i);
-  }
+  const end = subtreeEnds(levels);
   let knownWidth = 1;
   for (const c of known) knownWidth = Math.max(knownWidth, c.length);
   return {

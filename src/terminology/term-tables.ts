@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { inSharedMemory, SharedText, type SharedTextParts } from './shared-text.js';
 import { SHIPPED_TABLES_FILE } from './shipped-release.js';
+import { pushFieldEnds, subtreeEnds } from './term-rows.js';
 
 /** The tables of the compiled file (scripts/compile-icd10cm.ts): drugs and chemicals, neoplasms, external causes. */
 export type TableKind = 'drugs' | 'neoplasms' | 'external';
@@ -96,6 +97,13 @@ export class TermRows {
     return -1;
   }
 
+  /** Row i's titles from its main term down, as a coder cites it ("Antidepressant, selective serotonin reuptake inhibitor"). */
+  pathOf(i: number): string {
+    const out: string[] = [];
+    for (let at = i; at >= 0; at = this.parentOf(at)) out.unshift(this.titleOf(at));
+    return out.join(', ');
+  }
+
   /** Main terms titled `name` (lower case), whole or as one of its comma parts: a scan, for the rare `see` reference. */
   mainTerms(name: string): number[] {
     const out: number[] = [];
@@ -180,13 +188,7 @@ function parse(text: string): TermTablesParts {
       r.levels.push(Number(text.slice(t1 + 1, t2)));
       const start = t2 + 1;
       r.rowAt.push(start);
-      let from = start;
-      for (let k = 0; k < FIELDS; k++) {
-        let tab = k < FIELDS - 1 ? text.indexOf('\t', from) : nl;
-        if (tab < 0 || tab > nl) tab = nl;
-        r.fieldEnd.push(tab - start);
-        from = Math.min(tab + 1, nl);
-      }
+      pushFieldEnds(text, start, nl, FIELDS, r.fieldEnd);
     }
     at = nl + 1;
   }
@@ -194,16 +196,9 @@ function parse(text: string): TermTablesParts {
   const tables = {} as Record<TableKind, TermRowsParts>;
   for (const kind of Object.values(KINDS)) {
     const { levels, rowAt, fieldEnd } = rows[kind];
-    const end = new Int32Array(new SharedArrayBuffer(4 * levels.length));
-    const open: number[] = [];
-    for (let i = 0; i <= levels.length; i++) {
-      const lv = i < levels.length ? levels[i] : -1;
-      while (open.length && levels[open[open.length - 1]] >= lv) end[open.pop()!] = i;
-      if (i < levels.length) open.push(i);
-    }
     tables[kind] = {
       level: inSharedMemory(Uint8Array.from(levels)),
-      end,
+      end: subtreeEnds(levels),
       rowAt: inSharedMemory(Int32Array.from(rowAt)),
       fieldEnd: inSharedMemory(Uint16Array.from(fieldEnd)),
     };

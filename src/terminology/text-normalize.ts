@@ -72,6 +72,9 @@ const WORD_MAP: Record<string, string[]> = {
   metastases: ['secondary', 'malignant', 'neoplasm'],
   metastatic: ['secondary', 'malignant', 'neoplasm'],
   bilateral: ['bilateral'],
+  // The Index: "Broken, bone - see Fracture" (arm, leg, back, nose, tooth likewise).
+  broke: ['fracture'],
+  broken: ['fracture'],
 };
 
 const ROMAN: Record<string, string> = { i: '1', ii: '2', iii: '3', iv: '4', v: '5' };

@@ -1,19 +1,18 @@
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withTransaction } from '../../src/db/transaction.js';
 import { recordEvent } from '../../src/outbound-events/outbox.repo.js';
+import { CHROMIUM, hasChromium, launchChromium } from '../helpers/chromium.js';
 import { isolatedDatabase, startReceiver, type Receiver } from '../helpers/receiver.js';
 import { startTestApp, TEST_OPERATOR_KEY, type TestApp } from '../helpers/test-app.js';
 import { newCaller } from '../helpers/tokens.js';
 import { auditRows, PHI, seedActivity } from './console.builders.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const hasChromium = existsSync(CHROMIUM);
 if (!hasChromium) console.warn(`console.browser.test: skipped, ${CHROMIUM} is absent (apt-get install chromium)`);
 const KEY = TEST_OPERATOR_KEY;
 const ART = 'test-artifacts';
@@ -33,19 +32,7 @@ describe.skipIf(!hasChromium)('operations console in a real browser (/usr/bin/ch
     });
     origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     receiver = await startReceiver();
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
+    browser = await launchChromium();
     mkdirSync(ART, { recursive: true });
   });
   afterAll(async () => {

@@ -726,6 +726,93 @@ export const GUIDELINE_CASES: Case[] = [
     must: ['J06.9'],
     mustNot: ['J98.8', 'R09.81', 'R06.7'],
   },
+  // I.C.20, by the Index to External Causes: the mechanism's main term and the subterms stated.
+  {
+    rule: 'I.C.20 the mechanism by the Index to External Causes, after the injury',
+    note: "Laceration of the left hand after being bitten by a neighbour's dog.",
+    must: ['S61.412A', 'W54.0XXA'],
+    mustNot: [],
+    before: [['S61.412A', 'W54.0XXA']],
+  },
+  {
+    rule: 'I.C.20 a burn by a hot drink (Burn, hot, drink)',
+    note: 'Burn of the right forearm from spilled hot tea, first degree.',
+    must: ['X10.0XXA'],
+    mustNot: ['X19.XXXA'],
+  },
+  {
+    rule: 'I.C.20 a car occupant: the driver, the other vehicle',
+    note: 'Cervical strain; she was the driver in a motor vehicle collision with a pickup truck.',
+    must: ['S16.1XXA', 'V43.53XA'],
+    mustNot: ['V49.9XXA', 'Y92.818'],
+  },
+  {
+    rule: 'I.C.20.b-c place and activity as stated, at the initial encounter',
+    note: 'Sprain of the left ankle after a fall while playing soccer at the park.',
+    must: ['W19.XXXA', 'Y92.830', 'Y93.66'],
+    mustNot: ['Y93.9', 'Y92.9'],
+  },
+  {
+    rule: 'I.C.20.k status only as stated',
+    note: 'Contusion of the right thigh after he fell from scaffolding while volunteering at the church.',
+    must: ['W12.XXXA', 'Y99.2'],
+    mustNot: ['Y99.0', 'Y99.8'],
+  },
+  {
+    rule: "I.C.20 a later encounter: the injury's 7th character, no place",
+    note: 'Follow-up for routine healing of the left wrist fracture after she fell from a ladder at home.',
+    must: ['S62.102D', 'W11.XXXD'],
+    mustNot: ['W11.XXXA', 'Y92.009'],
+  },
+  {
+    rule: 'I.C.20.g intent not stated is accidental, never undetermined',
+    note: 'Fracture of the shaft of the left femur from a gunshot wound.',
+    must: ['W34.00XA'],
+    mustNot: ['Y24.9XXA'],
+  },
+  { rule: 'I.C.20 never an external cause alone', note: 'Fall from a ladder, no injury.', must: [], mustNot: ['W11.XXXA'] },
+  // The Index: "Broken, bone - see Fracture".
+  { rule: 'broke is a fracture', note: 'She broke her right wrist yesterday.', must: ['S62.101A'], mustNot: [] },
+  // A "without" subterm the note leaves unstated holds, and its subterms refine it.
+  {
+    rule: 'I.A bipolar I, the current episode and its severity',
+    note: 'Bipolar I disorder, current episode depressed, mild; continue lamotrigine.',
+    must: ['F31.31'],
+    mustNot: ['F31.9'],
+    levels: ['balanced', 'high-quality'],
+  },
+  {
+    rule: 'Z48.02 suture removal from a healed wound',
+    note: 'Seen today for removal of sutures from a healed laceration of the chin.',
+    must: ['Z48.02'],
+    mustNot: [],
+  },
+  // I.C.19.e: a drug the Table lists by its class only.
+  {
+    rule: 'I.C.19.e.5.a a drug by its class: a factor Xa inhibitor',
+    note: 'Hematoma of the abdominal wall, an adverse effect of apixaban taken as prescribed.',
+    must: ['T45.515A'],
+    mustNot: [],
+  },
+  {
+    rule: 'I.C.19.e.5.c the patient stopped a drug listed by its class',
+    note: 'Hypertension, uncontrolled: she stopped losartan two weeks ago because of the cost.',
+    must: ['I10', 'T46.5X6A', 'Z91.120'],
+    mustNot: [],
+  },
+  {
+    rule: 'I.C.19.e.5.b a dose taken twice by mistake is a poisoning',
+    note: 'Took his metoprolol twice this morning by mistake; heart rate 48.',
+    must: ['T44.7X1A'],
+    mustNot: ['T44.7X5A'],
+  },
+  // I.C.19.a: a recheck the plan schedules is a later visit, not this one.
+  {
+    rule: 'I.C.19.a a recheck on a weekday is a later visit',
+    note: 'Nosebleed after taking her warfarin twice by mistake. Recheck INR on Monday.',
+    must: ['T45.511A'],
+    mustNot: ['T45.511D'],
+  },
 ];
 
 // Word sense: homonyms resolved from context; a title word alone makes no code.

@@ -1,12 +1,11 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CHROMIUM, hasChromium, launchChromium } from '../helpers/chromium.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const hasChromium = existsSync(CHROMIUM);
 if (!hasChromium) console.warn(`docs.browser.test: skipped, ${CHROMIUM} is absent (apt-get install chromium)`);
 
 describe.skipIf(!hasChromium)('API reference page in a real browser (/usr/bin/chromium)', () => {
@@ -20,19 +19,7 @@ describe.skipIf(!hasChromium)('API reference page in a real browser (/usr/bin/ch
       const s = createServer(t.app).listen(0, '127.0.0.1', () => resolve(s));
     });
     origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
+    browser = await launchChromium();
   });
   afterAll(async () => {
     await browser?.close();

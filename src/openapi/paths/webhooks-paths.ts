@@ -71,6 +71,16 @@ const voiceExample = {
   data: { callId: '2a7c9e1b-4d6f-4b8a-9c0e-1f3a5b7d9e2c', status: 'ringing' },
 };
 
+/** An inbound event named by the sender's id, and by its source when several used the same id. */
+const inboundEventRequest = {
+  params: z.object({
+    id: z.string().openapi({ description: "The sender's event id", example: 'evt_000123', param: { name: 'id', in: 'path' } }),
+  }),
+  query: z.object({
+    source: z.enum(['ehr', 'voice', 'hl7']).optional().openapi({ description: 'When several sources used the same id' }),
+  }),
+};
+
 export function registerWebhookPaths(registry: OpenAPIRegistry): void {
   registry.registerPath({
     method: 'post',
@@ -146,14 +156,7 @@ export function registerWebhookPaths(registry: OpenAPIRegistry): void {
     tags: ['Inbound webhooks'],
     summary: 'Get an inbound event and the state of its work',
     security: operatorSecurity,
-    request: {
-      params: z.object({
-        id: z.string().openapi({ description: "The sender's event id", example: 'evt_000123', param: { name: 'id', in: 'path' } }),
-      }),
-      query: z.object({
-        source: z.enum(['ehr', 'voice', 'hl7']).optional().openapi({ description: 'When several sources used the same id' }),
-      }),
-    },
+    request: inboundEventRequest,
     responses: {
       200: { description: 'The event', content: json(inboundEventDto) },
       ...errorResponses(statuses(OPERATOR_ONLY_ERRORS, [404]), { 401: 'Missing or invalid X-Api-Key', 404: 'Event not found' }),
@@ -168,14 +171,7 @@ export function registerWebhookPaths(registry: OpenAPIRegistry): void {
     summary: 'Retry a failed inbound event',
     description: 'The event goes back to `received` and its work resumes where it failed (steps already recorded are skipped).',
     security: operatorSecurity,
-    request: {
-      params: z.object({
-        id: z.string().openapi({ description: "The sender's event id", example: 'evt_000123', param: { name: 'id', in: 'path' } }),
-      }),
-      query: z.object({
-        source: z.enum(['ehr', 'voice', 'hl7']).optional().openapi({ description: 'When several sources used the same id' }),
-      }),
-    },
+    request: inboundEventRequest,
     responses: {
       202: { description: 'Queued again', content: json(inboundEventDto) },
       ...errorResponses(statuses(OPERATOR_ONLY_ERRORS, [404, 409]), {

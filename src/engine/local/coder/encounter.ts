@@ -7,7 +7,7 @@ const SUBSEQUENT = /\b(follow[- ]?up|healing|subsequent encounter|routine healin
 // A follow-up the plan arranges ("follow up with orthopedics in 1 week", "return for a recheck")
 // is a later visit: this one may still be the injury's active treatment (initial encounter).
 export const LATER_VISIT =
-  /\b(follow[- ]?up|re-?check)\s+(with|in|at|on|after|if|as needed|prn)\b|\b(follow[- ]?up|re-?check)\s+(appointment|visit)\s+(in|with|on|at)\b|\b(return|come back|scheduled?|arranged?|booked?|will)\b[^.;\n]{0,30}\b(follow[- ]?up|re-?check|cast check)\b|\b(return|come back|follow[- ]?up|re-?check|see (?:him|her|them|you))\b[^.;\n]{0,25}\bin (\d+|an?|one|two|three|four|five|six|seven|eight|ten|twelve|several|a few) (days?|weeks?|months?)\b/gi;
+  /\b(follow[- ]?up|re-?check)\s+(with|in|at|on|after|if|as needed|prn)\b|\b(follow[- ]?up|re-?check)\s+(appointment|visit)\s+(in|with|on|at)\b|\b(return|come back|scheduled?|arranged?|booked?|will)\b[^.;\n]{0,30}\b(follow[- ]?up|re-?check|cast check)\b|\b(return|come back|follow[- ]?up|re-?check|see (?:him|her|them|you))\b[^.;\n]{0,25}\bin (\d+|an?|one|two|three|four|five|six|seven|eight|ten|twelve|several|a few) (days?|weeks?|months?)\b|\b(return|follow[- ]?up|re-?check)\b[^.;\n]{0,25}\b(tomorrow|next week|(on |next )?(monday|tuesday|wednesday|thursday|friday|saturday|sunday))\b/gi;
 const OPEN = /\bopen (fracture|wound)|\bcompound fracture/i;
 const NONDISPLACED = /\b(non-?displaced|undisplaced|hairline)\b/i;
 

@@ -4,6 +4,7 @@ import { applyDrugTherapy } from './guidelines/drugs.js';
 import { applyDrugTable, sequenceDrugTable } from './guidelines/drug-table.js';
 import { applyEtiologyPairs, sequenceEtiology } from './guidelines/etiology.js';
 import { applyExcludes1 } from './guidelines/excludes.js';
+import { applyExternalCauses } from './guidelines/external-cause.js';
 import { sequenceExternalCauses } from './guidelines/external-cause-sequence.js';
 import { applyTabularExcludes1 } from './guidelines/tabular-excludes.js';
 import { applyAllergyStatus } from './guidelines/allergy-status.js';
@@ -55,6 +56,7 @@ export function applyGuidelines(cands: Candidates, cfg: LevelConfig): void {
   applyExcludes1(cands);
   applyTabularExcludes1(cands);
   applyUnspecifiedSiblings(cands);
+  applyExternalCauses(cands);
   applyBmi(cands);
   applyPlannedVisits(cands);
   // The examination is first-listed, the vaccine beside it (I.C.21.c.13).

@@ -663,6 +663,13 @@ function descend(
       if (next && (next.score > best.score || (next.score === best.score && best !== from && nearer(next, best, from)))) best = next;
       continue;
     }
+    // A "without X" subterm the note leaves X unstated in holds, and its own subterms refine it
+    // ("Disorder, bipolar, current episode, depressed, without psychotic features, moderate").
+    if (m === DEFAULT_MATCH && (reading.connector || inherited) === 'without' && it.end[child] > child + 1) {
+      const next = descend(note, where, child, { ...from, term: child }, depth + 1);
+      if (next && next.score > best.score) best = next;
+      continue;
+    }
     if (m || reading.connector || inherited || codeKeyOf(it, child) === 0) continue;
     best = skipLevel(note, where, term, child, from, depth, best);
   }

@@ -3,6 +3,7 @@ import { wordStems } from '../../../../terminology/text-normalize.js';
 import { assertWords } from '../assertions.js';
 import type { Candidate, Candidates, Span } from '../candidate.js';
 import type { Sentence } from '../sentence-split.js';
+import { DRUG_CLASSES } from './drug-classes.js';
 
 // Guideline I.C.19.e, by the FY2026 Table of Drugs and Chemicals: what the note says happened with
 // a substance picks the table's column, and the substance's row gives the code.
@@ -12,7 +13,7 @@ import type { Sentence } from '../sentence-split.js';
 type Column = (typeof DRUG_COLUMNS)[number];
 
 const POISONING =
-  /^(overdose|overdosed|overdoses|overdosing|poisoning|poisoned|intoxication|ingestion|ingested|swallowed)$|^(took|taken|taking|take) too (many|much)$|^wrong (medication|medicine|drug|dose|pills?|tablets?)$|^(double|extra) doses?$/;
+  /^(overdose|overdosed|overdoses|overdosing|poisoning|poisoned|intoxication|ingestion|ingested|swallowed)$|^(took|taken|taking|take) too (many|much)$|^wrong (medication|medicine|drug|dose|pills?|tablets?)$|^(double|extra) doses?$|^(by mistake|in error)$/;
 // A drug taken with alcohol is a poisoning by both (I.C.19.e.5.b), when the note names a drug beside it.
 const WITH_ALCOHOL = /^(together with|with|and|plus|mixed with) (alcohol|ethanol)$/;
 // Substances of the table that are words of any note ("blood", "water"): never read as a substance taken.
@@ -37,7 +38,7 @@ const ADVERSE =
   /^(adverse (effect|reaction|event)s?|side[- ]effects?|reaction to|allergic reaction to|as prescribed|prescribed dose|therapeutic dose|correct dose|properly taken|properly administered)$/;
 const INDUCED = /^(.+)-(induced|related|associated)$/;
 const UNDERDOSING =
-  /^(underdos\w*|stopped taking|quit taking|ran out of|run out of|running out of|missed doses?|missing doses?|skipped doses?|skipping doses?|skips doses?|forgets? (doses?|to take)|forgot to take|less than prescribed|not taking|noncompliant with|non-compliant with|nonadherent with|non-adherent with)$/;
+  /^(underdos\w*|stopped taking|quit taking|ran out of|run out of|running out of|missed doses?|missing doses?|skipped doses?|skipping doses?|skips doses?|forgets? (doses?|to take)|forgot to take|less than prescribed|not taking|noncompliant with|non-compliant with|nonadherent with|non-adherent with)$|^(he|she|patient|pt) (stopped|quit|discontinued)$|^self-discontinued$/;
 // Intent, stated (I.C.19.e.5.b): accidental when it is not; undetermined only when the note says the intent cannot be determined.
 const SELF_HARM =
   /^(suicide|suicidal|self-harm|self-inflicted|intentional|intentionally|deliberate|deliberately|purposely)$|^self harm$|^on purpose$/;
@@ -58,11 +59,11 @@ const cue = (re: RegExp, first: string): Cue => ({ re, first: new Set(first.spli
 
 const UNDER = cue(
   UNDERDOSING,
-  'stopped quit ran run running missed missing skipped skipping skips forget forgets forgot less not noncompliant non-compliant nonadherent non-adherent',
+  'stopped quit ran run running missed missing skipped skipping skips forget forgets forgot less not noncompliant non-compliant nonadherent non-adherent he she patient pt self-discontinued',
 );
 const POISON = cue(
   POISONING,
-  'overdose overdosed overdoses overdosing poisoning poisoned intoxication ingestion ingested swallowed took taken taking take wrong double extra',
+  'overdose overdosed overdoses overdosing poisoning poisoned intoxication ingestion ingested swallowed took taken taking take wrong double extra by in',
 );
 const ALCOHOL = cue(WITH_ALCOHOL, 'together with and plus mixed');
 const ADVERSELY = cue(ADVERSE, 'adverse side side-effect side-effects reaction allergic as prescribed therapeutic correct properly');
@@ -76,7 +77,7 @@ const CANNOT_AFFORD = cue(/^(could not|couldn't|cannot|can't|unable to) afford$/
 
 // Words one of the cues above holds: a sentence without any is not read further (most are not).
 const KEYS = new Set(
-  'overdose overdosed overdoses overdosing poisoning poisoned intoxication ingestion ingested swallowed too wrong double extra alcohol ethanol adverse side side-effect side-effects reaction prescribed therapeutic correct properly stopped quit ran run running missed missing skipped skipping skips forget forgets forgot less taking noncompliant non-compliant nonadherent non-adherent'.split(
+  'overdose overdosed overdoses overdosing poisoning poisoned intoxication ingestion ingested swallowed too wrong double extra mistake error alcohol ethanol adverse side side-effect side-effects reaction prescribed therapeutic correct properly stopped quit ran run running missed missing skipped skipping skips forget forgets forgot less taking noncompliant non-compliant nonadherent non-adherent discontinued self-discontinued'.split(
     ' ',
   ),
 );
@@ -110,6 +111,11 @@ function namesOf(drugs: TermRows): Map<string, number> {
       if ((!name.includes(' ') && name.length < 5) || NOT_SUBSTANCES.has(name) || n.has(name)) continue;
       n.set(name, i);
     }
+  }
+  // A drug the Table lists only by its class: its class's row.
+  for (const c of DRUG_CLASSES) {
+    const row = drugs.resolvePath(c.row);
+    if (row !== undefined) for (const name of c.drugs) if (!n.has(name)) n.set(name, row);
   }
   namesCache.set(drugs, n);
   return n;
@@ -267,7 +273,7 @@ export function applyDrugTable(cands: Candidates): void {
       if (row === undefined) continue;
       const code = complete(drugs.cellOf(row, k), ch);
       if (!code) continue;
-      const title = drugs.titleOf(row);
+      const title = drugs.pathOf(row);
       const made = cands.assign(
         code,
         `${e.column === 'adverse effect' ? 'adverse effect' : e.column === 'underdosing' ? 'underdosing' : `${POISONING_RULE}${e.column}`} (guideline I.C.19.e; Table of Drugs and Chemicals: ${title}, ${e.column})`,
