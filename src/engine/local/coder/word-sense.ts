@@ -174,18 +174,21 @@ export function senseProblem(table: CodeTable, m: Mention, lower: readonly strin
   return undefined;
 }
 
-const VACCINE_WORD = /^(vaccines?|vaccinations?|immuni[sz]ations?|shots?|boosters?)$/;
+const VACCINE_WORD = new Set(
+  'vaccine vaccines vaccination vaccinations immunization immunizations immunisation immunisations shot shots booster boosters'.split(' '),
+);
 const LIST_WORD = new Set([',', 'and', 'or', '&', '/']);
 const WEIGHT_GOAL = /^(counsel|discuss|advis|encourag|goal|recommend|intentional|plan|target|motivat|educat)/;
 /** Upper reference limits (mg/dL) of the results a disorder's name is read from: total bilirubin 1.2. */
-const UPPER_LIMIT: Record<string, number> = { bilirubin: 1.2 };
+const UPPER_LIMIT: ReadonlyMap<string, number> = new Map([['bilirubin', 1.2]]);
 const LAB_WORD = new Set(['total', 'serum', 'plasma', 'blood', 'level']);
 
 /** "Total bilirubin 0.9 mg/dL": the test's name and a value within its reference range. */
 function normalResult(span: readonly string[], next: string): string | undefined {
-  const analyte = span.find((w) => UPPER_LIMIT[w] !== undefined);
-  if (!analyte || !span.every((w) => w === analyte || LAB_WORD.has(w)) || !/^\d+(\.\d+)?$/.test(next)) return undefined;
-  if (Number(next) > UPPER_LIMIT[analyte]) return undefined;
+  if (!/^\d+(\.\d+)?$/.test(next)) return undefined;
+  const analyte = span.find((w) => UPPER_LIMIT.has(w));
+  if (!analyte || !span.every((w) => w === analyte || LAB_WORD.has(w))) return undefined;
+  if (Number(next) > UPPER_LIMIT.get(analyte)!) return undefined;
   return `"${span.join(' ')} ${next}" is a laboratory result within its reference range, not a condition.`;
 }
 
@@ -197,15 +200,15 @@ function vaccineListed(lower: readonly string[], m: Mention): string | undefined
   // After: a list joined by "and"/"or" ends in the vaccine word.
   let joined = false;
   for (let i = m.end + 1; i < Math.min(lower.length, m.end + 6); i++) {
-    if (VACCINE_WORD.test(lower[i])) {
+    if (VACCINE_WORD.has(lower[i])) {
       if (joined || i === m.end + 1) return `"${lower.slice(m.start, i + 1).join(' ')}" names vaccines given, not the disease.`;
       break;
     }
-    if (lower[i] === 'and' || lower[i] === 'or' || lower[i] === '&' || lower[i] === '/') joined = true;
+    if (LIST_WORD.has(lower[i]) && lower[i] !== ',') joined = true;
   }
   // Before: the vaccine word heads a list ("vaccines given: MMR, varicella") that reaches the mention.
   for (let i = m.start - 1; i >= Math.max(0, m.start - 8); i--) {
-    if (lower[i] === ':' && lower.slice(Math.max(0, i - 3), i).some((w) => VACCINE_WORD.test(w))) {
+    if (lower[i] === ':' && lower.slice(Math.max(0, i - 3), i).some((w) => VACCINE_WORD.has(w))) {
       const between = lower.slice(i + 1, m.start);
       if (between.length === 0 || LIST_WORD.has(between[between.length - 1]))
         return `"${lower.slice(m.start, m.end + 1).join(' ')}" is one of the vaccines listed, not the disease.`;

@@ -15,15 +15,33 @@ const CONTROL: Array<[RegExp, string]> = [
  */
 export function applyPregnancy(cands: Candidates): void {
   gestationalDiabetes(cands);
-  if (POSTPARTUM_VISIT.test(cands.ctx.text)) postpartumVisit(cands);
-  else if (cands.ctx.sentences.some((s) => s.lower.some((w) => DELIVERED.test(w)))) delivery(cands);
+  const words = obstetricWords(cands);
+  if (words.has('postpartum') && POSTPARTUM_VISIT.test(cands.ctx.text)) postpartumVisit(cands);
+  else if (words.has('delivery')) delivery(cands);
   weeksOfGestation(cands);
+}
+
+const OBSTETRIC: ReadonlyMap<string, string> = new Map([
+  ['postpartum', 'postpartum'],
+  ['post-partum', 'postpartum'],
+  ['puerperal', 'postpartum'],
+  ...['delivery', 'delivered', 'nsvd', 'svd', 'cesarean', 'caesarean', 'c-section'].map((w) => [w, 'delivery'] as [string, string]),
+]);
+
+/** Which obstetric words ("postpartum", "delivery") the note uses: one set lookup a word. */
+function obstetricWords(cands: Candidates): Set<string> {
+  const out = new Set<string>();
+  for (const s of cands.ctx.sentences)
+    for (let i = 0; i < s.lower.length; i++) {
+      const kind = OBSTETRIC.get(s.lower[i]);
+      if (kind) out.add(kind);
+    }
+  return out;
 }
 
 /** A visit after the delivery: "postpartum visit", "6 weeks postpartum", "five weeks after a vaginal delivery". */
 const POSTPARTUM_VISIT =
   /\b(post-?partum|puerperal)\s+(visit|check|check-?up|follow-?up|exam|examination)\b|\b(\d+|one|two|three|four|five|six|seven|eight)[- ](weeks?|days?)\s+(post-?partum|after (?:an? |the |her )?(?:[a-z-]+ ){0,3}(?:delivery|birth))\b/i;
-const DELIVERED = /^(delivery|delivered|nsvd|svd|cesarean|caesarean|c-section)$/;
 const LACERATION_DEGREE: Record<string, string> = { first: 'O70.0', second: 'O70.1', third: 'O70.20', fourth: 'O70.3' };
 
 /**

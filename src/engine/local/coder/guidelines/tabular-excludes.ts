@@ -48,8 +48,8 @@ export function excludesBetween(cands: Candidates, a: Candidate, b: Candidate, k
 
 export const excludes2Between = (cands: Candidates, a: Candidate, b: Candidate) => excludesBetween(cands, a, b, 'x2');
 
-/** The stems of the sentences that hold a candidate's evidence, with the note's defaults; the denied ones apart ("no psychotic features"). */
-function statedOf(cands: Candidates, list: Candidate[]): Stated {
+/** The stems of the sentences that hold a candidate's evidence, with the note's defaults; with `denials`, the denied ones apart ("no psychotic features"). */
+function statedOf(cands: Candidates, list: Candidate[], denials = false): Stated {
   const present = new Set<string>(cands.ctx.defaults ?? []);
   const negated = new Set<string>();
   for (const c of list) {
@@ -57,8 +57,8 @@ function statedOf(cands: Candidates, list: Candidate[]): Stated {
       const s = sentenceAt(cands.ctx, span.start, span.end);
       if (!s) continue;
       const st = stemWords(s.words);
-      const asserted = assertWords(s.words);
-      st.stems.forEach((stem, k) => (asserted[st.from[k]] === 'negated' ? negated : present).add(stem));
+      const asserted = denials ? assertWords(s.words) : undefined;
+      st.stems.forEach((stem, k) => (asserted?.[st.from[k]] === 'negated' ? negated : present).add(stem));
     }
   }
   return { present, negated };
@@ -150,8 +150,9 @@ export function applyTabularExcludes1(cands: Candidates): void {
         // Index leads to ("Disorder, bipolar, I") is the condition, over a title read from a few
         // of the words, when its category's titles fit the note better; coded by its best fit.
         if (excludesBack(cands, b, a) && a.origin === 'index' && b.origin !== 'index') {
-          const own = bestIn(cands, a.code.slice(0, 3), stated);
-          if (own && own.fit > bestFit) {
+          const read = statedOf(cands, [a, b], true);
+          const own = bestIn(cands, a.code.slice(0, 3), read);
+          if (own && own.fit > fitOf(table.descriptionAt(b.index), read)) {
             const kept =
               own.index === a.index ? a : cands.assign(table.codeAt(own.index), `the note states ${table.dottedAt(own.index)}`, [a]);
             if (kept) {
