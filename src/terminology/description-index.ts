@@ -96,18 +96,24 @@ export class DescriptionIndex {
   }
 }
 
-/** The index of `descriptions`, built in this thread and laid out in shared memory. */
+/**
+ * The index of `descriptions`, built in this thread and laid out in shared memory. Each title's
+ * stem ids go into one growing typed array as they are read (issue 28, the service's RSS: an
+ * array per title, all held until the weights are known, grew the thread's old space by ~20 MB
+ * of garbage at its peak).
+ */
 function build(descriptions: readonly string[]): DescriptionIndexParts {
   const vocab = new Map<string, number>();
   const n = descriptions.length;
   const start = new Int32Array(new SharedArrayBuffer(4 * (n + 1)));
   const totalWeight = new Float32Array(new SharedArrayBuffer(4 * n));
   const freeCount = new Uint8Array(new SharedArrayBuffer(n));
-  const perCode: number[][] = new Array(n);
+  // Code i's stem ids, in title order: read.subarray(start[i], start[i + 1]).
+  let read = new Int32Array(8 * n);
   const df: number[] = [];
   let total = 0;
   for (let i = 0; i < n; i++) {
-    const ids: number[] = [];
+    start[i] = total;
     let free = 0;
     for (const t of descriptionTokens(descriptions[i])) {
       if (t.free) {
@@ -120,13 +126,18 @@ function build(descriptions: readonly string[]): DescriptionIndexParts {
         vocab.set(t.stem, id);
         df.push(0);
       }
-      if (!ids.includes(id)) ids.push(id);
+      if (read.subarray(start[i], total).includes(id)) continue;
+      if (total === read.length) {
+        const grown = new Int32Array(2 * read.length);
+        grown.set(read);
+        read = grown;
+      }
+      read[total++] = id;
+      df[id]++;
     }
-    for (const id of ids) df[id]++;
-    perCode[i] = ids;
     freeCount[i] = Math.min(free, 255);
-    total += ids.length;
   }
+  start[n] = total;
   const weights = new Float32Array(new SharedArrayBuffer(4 * df.length));
   for (const [stem, id] of vocab) {
     const idf = Math.log((n + 1) / (df[id] + 0.5));
@@ -136,20 +147,18 @@ function build(descriptions: readonly string[]): DescriptionIndexParts {
   // Per stem id, how many codes it is the rarest (second rarest) stem of; then the lists, in row order.
   const rarestCount = new Int32Array(vocab.size + 1);
   const secondCount = new Int32Array(vocab.size + 1);
-  let off = 0;
   for (let i = 0; i < n; i++) {
-    start[i] = off;
-    const ids = perCode[i].sort((a, b) => weights[b] - weights[a]);
+    // Rarest first (a stable sort: ties keep title order).
+    const ids = Array.from(read.subarray(start[i], start[i + 1])).sort((a, b) => weights[b] - weights[a]);
     let w = 0;
-    for (const id of ids) {
-      stems[off++] = id;
-      w += weights[id];
+    for (let k = 0; k < ids.length; k++) {
+      stems[start[i] + k] = ids[k];
+      w += weights[ids[k]];
     }
     totalWeight[i] = w;
     if (ids.length > 0) rarestCount[ids[0]]++;
     if (ids.length > 1) secondCount[ids[1]]++;
   }
-  start[n] = off;
   const rarestStart = offsets(rarestCount);
   const secondStart = offsets(secondCount);
   const posted = rarestStart[vocab.size];

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
-import { inSharedMemory, SharedText, type SharedTextParts } from './shared-text.js';
+import { SharedText, type SharedTextParts } from './shared-text.js';
 import { SHIPPED_INDEX_TABULAR_FILE } from './shipped-release.js';
-import { pushFieldEnds, subtreeEnds } from './term-rows.js';
+import { putFieldEnds, subtreeEnds } from './term-rows.js';
 
 /** Kinds of Tabular notes, as compiled (scripts/compile-icd10cm.ts). */
 export type NoteKind = 'inc' | 'includes' | 'x1' | 'x2' | 'cf' | 'ua' | 'ca';
@@ -320,56 +320,72 @@ export function adoptShippedIndexTabular(parts: IndexTabularParts): IndexTabular
   return shipped;
 }
 
-/** The compiled file's lines as offsets, the arrays in shared memory; the text is copied there too. */
+/**
+ * The compiled file's lines as offsets, the arrays in shared memory; the text is copied there too.
+ * The lines are counted first, so each array is written in place at its size (issue 28, the
+ * service's RSS: arrays grown by `push` and then copied left ~15 MB of garbage at the peak).
+ */
 function parse(text: string): IndexTabularParts {
-  const levels: number[] = [];
-  const termAt: number[] = [];
-  const fieldEnd: number[] = [];
-  const noteAt: number[] = [];
-  const seventhAt: number[] = [];
+  const counts = { I: 0, N: 0, 7: 0 };
+  forEachLine(text, (kind) => {
+    if (kind === 0x49 /* I */) counts.I++;
+    else if (kind === 0x4e /* N */) counts.N++;
+    else if (kind === 0x37 /* 7 */) counts[7]++;
+  });
+  const level = new Uint8Array(new SharedArrayBuffer(counts.I));
+  const termAt = new Int32Array(new SharedArrayBuffer(4 * counts.I));
+  const fieldEnd = new Uint16Array(new SharedArrayBuffer(2 * TERM_FIELDS * counts.I));
+  const noteAt = new Int32Array(new SharedArrayBuffer(4 * counts.N));
+  const seventhAt = new Int32Array(new SharedArrayBuffer(4 * counts[7]));
   const noteCodes = new Set<string>();
   let lastNoteCode = '';
   let known: string[] = [];
-  let at = 0;
-  while (at < text.length) {
-    let nl = text.indexOf('\n', at);
-    if (nl < 0) nl = text.length;
-    const kind = text.charCodeAt(at);
-    const t1 = text.indexOf('\t', at);
-    if (t1 < 0 || t1 > nl) {
-      at = nl + 1;
-      continue;
-    }
+  let terms = 0;
+  let notes = 0;
+  let sevenths = 0;
+  forEachLine(text, (kind, at, t1, nl) => {
     if (kind === 0x49 /* I */) {
       const t2 = text.indexOf('\t', t1 + 1);
-      levels.push(Number(text.slice(t1 + 1, t2)));
+      level[terms] = Number(text.slice(t1 + 1, t2));
       const start = t2 + 1;
-      termAt.push(start);
-      pushFieldEnds(text, start, nl, TERM_FIELDS, fieldEnd);
+      termAt[terms] = start;
+      putFieldEnds(text, start, nl, TERM_FIELDS, fieldEnd, TERM_FIELDS * terms);
+      terms++;
     } else if (kind === 0x4e /* N */) {
       const t2 = text.indexOf('\t', t1 + 1);
       const code = text.slice(t1 + 1, t2);
       if (code !== lastNoteCode && noteCodes.has(code)) throw new Error(`index-tabular: the notes of ${code} are not together`);
       noteCodes.add(code);
       lastNoteCode = code;
-      noteAt.push(t2 + 1);
-    } else if (kind === 0x37 /* 7 */) seventhAt.push(at);
+      noteAt[notes++] = t2 + 1;
+    } else if (kind === 0x37 /* 7 */) seventhAt[sevenths++] = at;
     else if (kind === 0x43 /* C */) known = text.slice(t1 + 1, nl).split(' ');
-    at = nl + 1;
-  }
+  });
   known.sort();
-  const end = subtreeEnds(levels);
+  const end = subtreeEnds(level);
   let knownWidth = 1;
   for (const c of known) knownWidth = Math.max(knownWidth, c.length);
   return {
     text: SharedText.from(text).parts,
-    level: inSharedMemory(Uint8Array.from(levels)),
+    level,
     end,
-    termAt: inSharedMemory(Int32Array.from(termAt)),
-    fieldEnd: inSharedMemory(Uint16Array.from(fieldEnd)),
-    noteAt: inSharedMemory(Int32Array.from(noteAt)),
-    seventhAt: inSharedMemory(Int32Array.from(seventhAt)),
+    termAt,
+    fieldEnd,
+    noteAt,
+    seventhAt,
     known: SharedText.from(known.map((c) => c.padEnd(knownWidth, ' ')).join('')).parts,
     knownWidth,
   };
+}
+
+/** Each line of the compiled file that has a tab: its kind (first character), start, first tab and end. */
+function forEachLine(text: string, visit: (kind: number, at: number, t1: number, nl: number) => void): void {
+  let at = 0;
+  while (at < text.length) {
+    let nl = text.indexOf('\n', at);
+    if (nl < 0) nl = text.length;
+    const t1 = text.indexOf('\t', at);
+    if (t1 >= 0 && t1 < nl) visit(text.charCodeAt(at), at, t1, nl);
+    at = nl + 1;
+  }
 }

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { inSharedMemory, SharedText, type SharedTextParts } from './shared-text.js';
 import { SHIPPED_TABLES_FILE } from './shipped-release.js';
-import { pushFieldEnds, subtreeEnds } from './term-rows.js';
+import { putFieldEnds, subtreeEnds } from './term-rows.js';
 
 /** The tables of the compiled file (scripts/compile-icd10cm.ts): drugs and chemicals, neoplasms, external causes. */
 export type TableKind = 'drugs' | 'neoplasms' | 'external';
@@ -188,7 +188,7 @@ function parse(text: string): TermTablesParts {
       r.levels.push(Number(text.slice(t1 + 1, t2)));
       const start = t2 + 1;
       r.rowAt.push(start);
-      pushFieldEnds(text, start, nl, FIELDS, r.fieldEnd);
+      putFieldEnds(text, start, nl, FIELDS, r.fieldEnd);
     }
     at = nl + 1;
   }

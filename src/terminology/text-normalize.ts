@@ -17,67 +17,70 @@ export const FREE_WORDS = new Set(
   'unspecified nec elsewhere classified site organism side part initial encounter uncomplicated displaced closed'.split(' '),
 );
 
-// Spelling variants and adjective/noun pairs that descriptions and notes use interchangeably.
-const WORD_MAP: Record<string, string[]> = {
-  renal: ['kidney'],
-  nephric: ['kidney'],
-  hepatic: ['liver'],
-  cardiac: ['heart'],
-  pulmonary: ['lung'],
-  gastric: ['stomach'],
-  cerebral: ['brain'],
-  tumor: ['neoplasm'],
-  tumour: ['neoplasm'],
-  tumors: ['neoplasm'],
-  tumours: ['neoplasm'],
-  neoplasia: ['neoplasm'],
-  cancer: ['malignant', 'neoplasm'],
-  cancers: ['malignant', 'neoplasm'],
-  carcinoma: ['malignant', 'neoplasm'],
-  carcinomas: ['malignant', 'neoplasm'],
-  malignancy: ['malignant', 'neoplasm'],
-  adenocarcinoma: ['malignant', 'neoplasm'],
-  haemorrhage: ['hemorrhage'],
-  haemorrhagic: ['hemorrhage'],
-  hemorrhagic: ['hemorrhage'],
-  bleeding: ['hemorrhage'],
-  oedema: ['edema'],
-  anaemia: ['anemia'],
-  anaemic: ['anemia'],
-  anemic: ['anemia'],
-  oesophagus: ['esophagus'],
-  oesophageal: ['esophagus'],
-  esophageal: ['esophagus'],
-  haematuria: ['hematuria'],
-  paediatric: ['pediatric'],
-  leukaemia: ['leukemia'],
-  ischaemic: ['ischemic'],
-  ischaemia: ['ischemia'],
-  faeces: ['feces'],
-  colour: ['color'],
-  diarrhoea: ['diarrhea'],
-  dyspnoea: ['dyspnea'],
-  septicaemia: ['sepsis'],
-  septicemia: ['sepsis'],
-  septic: ['sepsis'],
-  tb: ['tuberculosis'],
-  // "Bitten on the hand by a dog" states the Index's "Bite, hand".
-  bitten: ['bite'],
-  nodal: ['lymph', 'node'],
-  lymphadenopathy: ['enlarged', 'lymph', 'node'],
-  adenopathy: ['enlarged', 'lymph', 'node'],
-  adenopathies: ['enlarged', 'lymph', 'node'],
-  lymphadenopathies: ['enlarged', 'lymph', 'node'],
-  metastasis: ['secondary', 'malignant', 'neoplasm'],
-  metastases: ['secondary', 'malignant', 'neoplasm'],
-  metastatic: ['secondary', 'malignant', 'neoplasm'],
-  bilateral: ['bilateral'],
-  // The Index: "Broken, bone - see Fracture" (arm, leg, back, nose, tooth likewise).
-  broke: ['fracture'],
-  broken: ['fracture'],
-};
+// Spelling variants and adjective/noun pairs that descriptions and notes use interchangeably. (A
+// map, not an object: a note's "constructor" is a word, not Object.prototype's.)
+const WORD_MAP = new Map<string, string[]>(
+  Object.entries({
+    renal: ['kidney'],
+    nephric: ['kidney'],
+    hepatic: ['liver'],
+    cardiac: ['heart'],
+    pulmonary: ['lung'],
+    gastric: ['stomach'],
+    cerebral: ['brain'],
+    tumor: ['neoplasm'],
+    tumour: ['neoplasm'],
+    tumors: ['neoplasm'],
+    tumours: ['neoplasm'],
+    neoplasia: ['neoplasm'],
+    cancer: ['malignant', 'neoplasm'],
+    cancers: ['malignant', 'neoplasm'],
+    carcinoma: ['malignant', 'neoplasm'],
+    carcinomas: ['malignant', 'neoplasm'],
+    malignancy: ['malignant', 'neoplasm'],
+    adenocarcinoma: ['malignant', 'neoplasm'],
+    haemorrhage: ['hemorrhage'],
+    haemorrhagic: ['hemorrhage'],
+    hemorrhagic: ['hemorrhage'],
+    bleeding: ['hemorrhage'],
+    oedema: ['edema'],
+    anaemia: ['anemia'],
+    anaemic: ['anemia'],
+    anemic: ['anemia'],
+    oesophagus: ['esophagus'],
+    oesophageal: ['esophagus'],
+    esophageal: ['esophagus'],
+    haematuria: ['hematuria'],
+    paediatric: ['pediatric'],
+    leukaemia: ['leukemia'],
+    ischaemic: ['ischemic'],
+    ischaemia: ['ischemia'],
+    faeces: ['feces'],
+    colour: ['color'],
+    diarrhoea: ['diarrhea'],
+    dyspnoea: ['dyspnea'],
+    septicaemia: ['sepsis'],
+    septicemia: ['sepsis'],
+    septic: ['sepsis'],
+    tb: ['tuberculosis'],
+    // "Bitten on the hand by a dog" states the Index's "Bite, hand".
+    bitten: ['bite'],
+    nodal: ['lymph', 'node'],
+    lymphadenopathy: ['enlarged', 'lymph', 'node'],
+    adenopathy: ['enlarged', 'lymph', 'node'],
+    adenopathies: ['enlarged', 'lymph', 'node'],
+    lymphadenopathies: ['enlarged', 'lymph', 'node'],
+    metastasis: ['secondary', 'malignant', 'neoplasm'],
+    metastases: ['secondary', 'malignant', 'neoplasm'],
+    metastatic: ['secondary', 'malignant', 'neoplasm'],
+    bilateral: ['bilateral'],
+    // The Index: "Broken, bone - see Fracture" (arm, leg, back, nose, tooth likewise).
+    broke: ['fracture'],
+    broken: ['fracture'],
+  }),
+);
 
-const ROMAN: Record<string, string> = { i: '1', ii: '2', iii: '3', iv: '4', v: '5' };
+const ROMAN = new Map(Object.entries({ i: '1', ii: '2', iii: '3', iv: '4', v: '5' }));
 const ROMAN_CONTEXT = new Set(['type', 'grade', 'stage', 'class', 'degree']);
 
 // Each thread's word caches: bounded (a full cache starts again, so memory stays flat however many
@@ -155,11 +158,12 @@ function wordStemsNumbered(raw: string, previous: string | undefined): WordStems
     .replace(/['’]s\b/g, '')
     .split(/[^a-z0-9]+/)) {
     if (piece === '' || STOPWORDS.has(piece)) continue;
-    if (contextual && ROMAN[piece]) {
-      out.push(ROMAN[piece]);
+    const roman = contextual ? ROMAN.get(piece) : undefined;
+    if (roman) {
+      out.push(roman);
       continue;
     }
-    const mapped = WORD_MAP[piece];
+    const mapped = WORD_MAP.get(piece);
     if (mapped) for (const m of mapped) out.push(stem(m));
     else out.push(stem(piece));
   }

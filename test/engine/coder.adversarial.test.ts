@@ -20,6 +20,10 @@ const ADVERSARIAL: Record<string, string> = {
   'one abbreviation repeated, 50 KB': 'HTN '.repeat(KB50 / 4),
   'one title word repeated, 50 KB': 'kidney disease chronic '.repeat(Math.floor(KB50 / 23)),
   'unicode and control characters': '\u0000\u202e💥 é ñ \t\r'.repeat(4_000),
+  // Words that are names of Object.prototype's properties ("constructor" threw in the stemmer).
+  'words named like object properties': 'He works as a constructor; type constructor, valueOf toString __proto__ hasOwnProperty. '.repeat(
+    20,
+  ),
 };
 
 function checkSane(out: ReturnType<typeof codifyText>): void {

@@ -43,3 +43,51 @@ describe('sentence words and their offsets', () => {
     );
   });
 });
+
+describe('sentence splitting', () => {
+  // The reading the splitter implements character by character, as regular expressions (one line, no over-long run).
+  const SENTENCE_END = /(?<=[.!?;])\s+(?=[\p{Lu}\p{N}(])/gu;
+  const TOKEN = /[\p{L}\p{N}]+(?:['’.\-/][\p{L}\p{N}]+)*|[^\s\p{L}\p{N}]/gu;
+  const byExpressions = (line: string) =>
+    line
+      .split(SENTENCE_END)
+      .map((s) => s.match(TOKEN) ?? [])
+      .filter((words) => words.length > 0);
+
+  it('reads sentences and tokens as the regular expressions do, Unicode letters, digits and spaces included', () => {
+    const piece = fc.oneof(
+      fc.constantFrom(
+        'Dr. smith',
+        '. Pain',
+        '; 2',
+        '! (',
+        '? É',
+        '.\u00a0Ö',
+        '.\u2003Ⅳ',
+        '\ufeff',
+        '\u202f',
+        '𝐀𝐁',
+        '😀',
+        '\ud800',
+        '\udc00',
+        '٣',
+        '²',
+        'ǅ',
+        'Crohn’s',
+        'e.g.',
+        'N/V',
+        '-',
+        ' ',
+      ),
+      fc.string({ maxLength: 6 }),
+    );
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 40 }), (parts) => {
+        const line = parts.join('').replace(/[\r\n\u2028\u2029]/g, ' ');
+        fc.pre(!/\S{61}/u.test(line));
+        expect(splitSentences(line).map((s) => s.words)).toEqual(byExpressions(line));
+      }),
+      { numRuns: 500 },
+    );
+  });
+});

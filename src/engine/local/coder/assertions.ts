@@ -232,13 +232,16 @@ function attributiveReach(lower: readonly string[], i: number): number {
   return j - 1;
 }
 
+/** A trigger's words, what it asserts, and whether it reaches only its neighbours (SHORT). */
+type Compiled = readonly [words: string[], assertion: Assertion, short: boolean];
+
 /** Triggers by their first word, longest first, so each word looks only at its own few. */
-function compile(list: Array<[string, Assertion]>): Map<string, Array<[string[], Assertion]>> {
-  const byFirst = new Map<string, Array<[string[], Assertion]>>();
+function compile(list: Array<[string, Assertion]>): Map<string, Compiled[]> {
+  const byFirst = new Map<string, Compiled[]>();
   for (const [p, a] of list) {
     const words = p.split(' ');
     const entries = byFirst.get(words[0]) ?? [];
-    entries.push([words, a]);
+    entries.push([words, a, SHORT.has(p)]);
     byFirst.set(words[0], entries);
   }
   for (const entries of byFirst.values()) entries.sort((x, y) => y[0].length - x[0].length);
@@ -268,14 +271,27 @@ export interface Trigger {
   to: number;
 }
 
-/** Every ConText trigger of a sentence with its reach (the same scopes `assertWords` applies, without list continuation). */
-export function triggersOf(words: readonly string[]): Trigger[] {
-  const lower = words.map((w) => w.toLowerCase());
+const triggered = new WeakMap<readonly string[], readonly Trigger[]>();
+
+/**
+ * Every ConText trigger of a sentence with its reach (the same scopes `assertWords` applies,
+ * without list continuation). Read once per sentence (the history rule and the traits ask again):
+ * the array is shared, never to be changed. `lower`: the words in lower case, when the caller has them.
+ */
+export function triggersOf(words: readonly string[], lower?: readonly string[]): readonly Trigger[] {
+  let out = triggered.get(words);
+  if (!out) triggered.set(words, (out = triggersOnce(lower ?? words.map((w) => w.toLowerCase()))));
+  return out;
+}
+
+function triggersOnce(lower: readonly string[]): Trigger[] {
   const out: Trigger[] = [];
   for (let i = 0; i < lower.length; i++) {
-    const f = FWD_TRAITS.get(lower[i])?.find(([p]) => matchAt(lower, i, p));
+    // Most words start no trigger: one look-up says so.
+    if (!TRAIT_FIRST_WORDS.has(lower[i])) continue;
+    const f = triggerAt(FWD_TRAITS, lower, i);
     if (f) {
-      const scope = SHORT.has(f[0].join(' ')) ? SHORT_SCOPE : SCOPE;
+      const scope = f[2] ? SHORT_SCOPE : SCOPE;
       let j = i + f[0].length;
       for (
         let n = 0;
@@ -287,8 +303,8 @@ export function triggersOf(words: readonly string[]): Trigger[] {
     const b = backwardAt(lower, i, true);
     if (b && b[0].length === 1 && ATTRIBUTIVE.has(lower[i]) && attributive(lower, i))
       out.push({ assertion: b[1], start: i, end: i, from: i + 1, to: attributiveReach(lower, i) });
-    else if (b && (SHORT.has(b[0].join(' ')) || reachesBack(lower, i, b[0].length))) {
-      const scope = SHORT.has(b[0].join(' ')) ? SHORT_SCOPE : SCOPE;
+    else if (b && (b[2] || reachesBack(lower, i, b[0].length))) {
+      const scope = b[2] ? SHORT_SCOPE : SCOPE;
       let j = i - 1;
       for (let n = 0; j >= 0 && n < scope && !TERMINATORS.has(lower[j]); j--, n++);
       out.push({ assertion: b[1], start: i, end: i + b[0].length - 1, from: j + 1, to: i - 1 });
@@ -306,13 +322,12 @@ const PRIORITY: Record<Assertion, number> = { present: 0, historical: 1, uncerta
 
 const PSEUDO_BY_FIRST = new Map<string, string[][]>();
 for (const p of PSEUDO) PSEUDO_BY_FIRST.set(p[0], [...(PSEUDO_BY_FIRST.get(p[0]) ?? []), p]);
+// The words a trigger (or a pseudo-trigger, or a past year's "in") can start with.
+const FIRST_WORDS = new Set([...PSEUDO_BY_FIRST.keys(), ...FWD.keys(), ...BWD.keys()]);
+const TRAIT_FIRST_WORDS = new Set([...FWD_TRAITS.keys(), ...BWD.keys(), 'in']);
 
 /** The first trigger of `byFirst` that the words state at i (longest first), or undefined. */
-function triggerAt(
-  byFirst: Map<string, Array<[string[], Assertion]>>,
-  lower: readonly string[],
-  i: number,
-): [string[], Assertion] | undefined {
+function triggerAt(byFirst: Map<string, Compiled[]>, lower: readonly string[], i: number): Compiled | undefined {
   const entries = byFirst.get(lower[i]);
   if (entries) for (let k = 0; k < entries.length; k++) if (matchAt(lower, i, entries[k][0])) return entries[k];
   return undefined;
@@ -341,9 +356,9 @@ const ONSET = new Set([
  * like "history of", the history rule reads it, guidelines/history.ts); a historical one is no
  * trigger when its reach says when the condition began.
  */
-function backwardAt(lower: readonly string[], i: number, years = false): [string[], Assertion] | undefined {
+function backwardAt(lower: readonly string[], i: number, years = false): Compiled | undefined {
   let b = triggerAt(BWD, lower, i);
-  if (!b && years && lower[i] === 'in' && PAST_YEAR.test(lower[i + 1] ?? '')) b = [[lower[i], lower[i + 1]], 'historical'];
+  if (!b && years && lower[i] === 'in' && PAST_YEAR.test(lower[i + 1] ?? '')) b = [[lower[i], lower[i + 1]], 'historical', false];
   if (!b || b[1] !== 'historical') return b;
   for (let j = i - 1, n = 0; j >= 0 && n < SCOPE && !TERMINATORS.has(lower[j]); j--, n++) if (ONSET.has(lower[j])) return undefined;
   return b;
@@ -353,22 +368,24 @@ const asserted = new WeakMap<readonly string[], Assertion[]>();
 
 /**
  * The assertion of each word of a sentence, from the ConText triggers. Read once per sentence
- * (the guideline rules ask again): the array is shared, never to be changed.
+ * (the guideline rules ask again): the array is shared, never to be changed. `lower`: the words in
+ * lower case, when the caller has them.
  */
-export function assertWords(words: readonly string[]): Assertion[] {
+export function assertWords(words: readonly string[], lower?: readonly string[]): Assertion[] {
   let out = asserted.get(words);
-  if (!out) asserted.set(words, (out = assertWordsOnce(words)));
+  if (!out) asserted.set(words, (out = assertWordsOnce(lower ?? words.map((w) => w.toLowerCase()))));
   return out;
 }
 
-function assertWordsOnce(words: readonly string[]): Assertion[] {
-  const lower = words.map((w) => w.toLowerCase());
+function assertWordsOnce(lower: readonly string[]): Assertion[] {
   const out: Assertion[] = lower.map(() => 'present');
   const set = (i: number, a: Assertion) => {
     if (PRIORITY[a] > PRIORITY[out[i]]) out[i] = a;
   };
   let pseudoUntil = -1;
   for (let i = 0; i < lower.length; i++) {
+    // Most words start no trigger or pseudo-trigger: one look-up says so.
+    if (!FIRST_WORDS.has(lower[i])) continue;
     const pseudo = PSEUDO_BY_FIRST.get(lower[i]);
     if (pseudo) for (const p of pseudo) if (matchAt(lower, i, p)) pseudoUntil = Math.max(pseudoUntil, i + p.length - 1);
     if (i <= pseudoUntil) continue;
@@ -376,7 +393,7 @@ function assertWordsOnce(words: readonly string[]): Assertion[] {
     if (f) {
       const p = f[0];
       const a = f[1];
-      const scope = SHORT.has(p.join(' ')) ? SHORT_SCOPE : SCOPE;
+      const scope = f[2] ? SHORT_SCOPE : SCOPE;
       let j = i + p.length;
       let ended = false;
       for (
@@ -395,10 +412,9 @@ function assertWordsOnce(words: readonly string[]): Assertion[] {
     const b = backwardAt(lower, i);
     if (b && b[0].length === 1 && ATTRIBUTIVE.has(lower[i]) && attributive(lower, i)) {
       for (let j = i + 1, to = attributiveReach(lower, i); j <= to; j++) set(j, b[1]);
-    } else if (b && (SHORT.has(b[0].join(' ')) || reachesBack(lower, i, b[0].length))) {
-      const p = b[0];
+    } else if (b && (b[2] || reachesBack(lower, i, b[0].length))) {
       const a = b[1];
-      const scope = SHORT.has(p.join(' ')) ? SHORT_SCOPE : SCOPE;
+      const scope = b[2] ? SHORT_SCOPE : SCOPE;
       for (
         let j = i - 1, n = 0;
         j >= 0 && n < scope && !TERMINATORS.has(lower[j]) && !(scope === SHORT_SCOPE && lower[j] === ',');

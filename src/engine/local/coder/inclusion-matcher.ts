@@ -65,13 +65,22 @@ export function matchInclusions(
 ): Mention[] {
   const out: Mention[] = [];
   if (words && inc.acronyms.size)
-    words.forEach((w, k) => {
-      const code = inc.acronyms.get(w);
+    for (let k = 0; k < words.length; k++) {
+      // An acronym is a capital and capitals or digits: any other word is passed without a look-up.
+      if (!maybeAcronym(words[k])) continue;
+      const code = inc.acronyms.get(words[k]);
       if (code !== undefined) out.push({ code, sentence, start: k, end: k, source: 'description', weight: 7, score: 1, inclusion: true });
-    });
+    }
   forEachStemPhrase(st, inc.byStems, inc.maxLen, (code, start, end, len) => {
     for (let k = start + 1; k < end; k++) if (/^[,;:()]$/.test(lower[k])) return;
     out.push({ code, sentence, start, end, source: 'description', weight: 4 + 3 * len, score: 1, inclusion: true });
   });
   return out;
+}
+
+/** Whether a word starts as an acronym key does: a capital, then a capital or a digit. */
+function maybeAcronym(w: string): boolean {
+  const a = w.charCodeAt(0);
+  const b = w.charCodeAt(1);
+  return a >= 65 && a <= 90 && ((b >= 65 && b <= 90) || (b >= 48 && b <= 57));
 }

@@ -106,7 +106,7 @@ export function codifyCandidates(
   const sources = new Map<number, Set<string>>();
   const senseDropped: Found[] = [];
   const found: Found[] = [];
-  const read = sentences.map((s) => ({ st: stemWords(s.words), assertions: assertWords(s.words) }));
+  const read = sentences.map((s) => ({ st: stemWords(s.words), assertions: assertWords(s.words, s.lower) }));
   const indexNote = it && indexNoteOf(it, table, read, defaults);
   sentences.forEach((s, si) => {
     const fromData: Found[] = [];

@@ -41,11 +41,10 @@ function add(map: Map<string, number[]>, key: string, code: number): void {
 /** Every synonym occurrence in a sentence; longer phrases weigh more. */
 export function matchLexicon(lex: CompiledLexicon, words: readonly string[], st: SentenceStems, sentence: number): Mention[] {
   const out: Mention[] = [];
-  words.forEach((w, i) => {
-    for (const code of lex.byWord.get(w) ?? []) {
-      out.push({ code, sentence, start: i, end: i, source: 'lexicon', weight: 5, score: 0.85 });
-    }
-  });
+  for (let i = 0; i < words.length; i++) {
+    const codes = lex.byWord.get(words[i]);
+    if (codes) for (const code of codes) out.push({ code, sentence, start: i, end: i, source: 'lexicon', weight: 5, score: 0.85 });
+  }
   forEachStemPhrase(st, lex.byStems, lex.maxLen, (codes, start, end, len) => {
     for (const code of codes) out.push({ code, sentence, start, end, source: 'lexicon', weight: 4 + 3 * len, score: 0.92 });
   });

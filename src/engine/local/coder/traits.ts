@@ -1,6 +1,6 @@
 import type { CodeTrait } from '../../engine.js';
 import type { Candidate, NoteContext } from './candidate.js';
-import { triggersOf, type Trigger } from './assertions.js';
+import { triggersOf } from './assertions.js';
 
 const HISTORY_OF_WORDS = /^(personal history|history|hx|h\/o)\b/i;
 const RESOLVED = /^(has )?(fully )?(resolved|resolves|resolution|recovered|healed|cleared|corrected)\b/i;
@@ -23,7 +23,7 @@ export function traitsOf(c: Candidate, ctx: NoteContext): CodeTrait[] {
     // Words an Index "without" subterm read ("aura" of "migraine without aura") are the absence
     // the code names, not a denial of it.
     const denied = c.found?.mention.sentence === si ? c.found.mention.denied : undefined;
-    const reaching = triggers(ctx, si).filter(
+    const reaching = triggersOf(s.words, s.lower).filter(
       (t) => t.to >= first && t.from <= last && (!denied || !reachOnly(denied, Math.max(first, t.from), Math.min(last, t.to))),
     );
     for (const t of reaching) {
@@ -45,16 +45,6 @@ export function traitsOf(c: Candidate, ctx: NoteContext): CodeTrait[] {
 function reachOnly(words: readonly number[], from: number, to: number): boolean {
   for (let w = from; w <= to; w++) if (!words.includes(w)) return false;
   return true;
-}
-
-const cache = new WeakMap<NoteContext, Map<number, Trigger[]>>();
-
-function triggers(ctx: NoteContext, si: number): Trigger[] {
-  let m = cache.get(ctx);
-  if (!m) cache.set(ctx, (m = new Map()));
-  let list = m.get(si);
-  if (!list) m.set(si, (list = triggersOf(ctx.sentences[si].words)));
-  return list;
 }
 
 function sentenceIndex(ctx: NoteContext, start: number): number {

@@ -87,7 +87,8 @@ const INTENT_WORDS = new Set(
   ),
 );
 const induced = (w: string) => w.includes('-') && INDUCED.test(w);
-const keyed = (lower: readonly string[]) => lower.some((w) => KEYS.has(w) || INTENT_WORDS.has(w) || w.startsWith('underdos') || induced(w));
+const KEYS_AND_INTENT = new Set([...KEYS, ...INTENT_WORDS]);
+const keyed = (lower: readonly string[]) => lower.some((w) => KEYS_AND_INTENT.has(w) || w.startsWith('underdos') || induced(w));
 
 /**
  * The substances' names, lower case, each to its first row (the title and its comma parts), built

@@ -1,3 +1,4 @@
+import type { CodeRow, CodeTable } from '../../../../terminology/code-table.js';
 import { stemWords } from '../../../../terminology/text-normalize.js';
 import { type Candidate, type Candidates, dotted, sentenceAt } from '../candidate.js';
 import { assertWords } from '../assertions.js';
@@ -112,12 +113,9 @@ const MAX_RANGE = 40;
  */
 function statedInRange(cands: Candidates, c: Candidate, ref: string): number | undefined {
   const { table } = cands.ctx;
-  const lo = ref.split('-')[0].replace('.', '');
-  if (lo.length < 3) return undefined;
-  const covers = refCover(ref);
-  const rows = table.descendantsOf(lo.slice(0, 3)).filter((r) => r.billable && covers(r.code.replace('.', '')));
-  if (rows.length < 2 || rows.length > MAX_RANGE) return undefined;
-  const titles = rows.map((r) => new Set(stemWords(r.description.toLowerCase().split(/[\s,()]+/)).stems));
+  const range = rangeOf(table, ref);
+  if (!range) return undefined;
+  const { rows, titles } = range;
   const stated = presentAround(cands, c);
   const telling = (stem: string) => !NEUTRAL_RANGE.has(stem) && titles.some((t) => !t.has(stem));
   let best = -1;
@@ -131,6 +129,36 @@ function statedInRange(cands: Candidates, c: Candidate, ref: string): number | u
   });
   if (best < 0 || tie || fitOf(rows[best].description, stated) <= 0) return undefined;
   return table.indexOf(rows[best].code);
+}
+
+interface Range {
+  rows: CodeRow[];
+  /** each row's title stems */
+  titles: Array<Set<string>>;
+}
+// The billable codes of a reference and their titles' stems, read once per thread and reference
+// (the Tabular holds a bounded set of references; a full cache starts again).
+const ranges = new WeakMap<CodeTable, Map<string, Range | null>>();
+const CACHED_RANGES = 5_000;
+
+/** The billable codes a "use additional code" reference covers within its category, when they are 2 to MAX_RANGE. */
+function rangeOf(table: CodeTable, ref: string): Range | undefined {
+  let memo = ranges.get(table);
+  if (!memo) ranges.set(table, (memo = new Map()));
+  let out = memo.get(ref);
+  if (out === undefined) {
+    out = null;
+    const lo = ref.split('-')[0].replace('.', '');
+    if (lo.length >= 3) {
+      const covers = refCover(ref);
+      const rows = table.descendantsOf(lo.slice(0, 3)).filter((r) => r.billable && covers(r.code.replace('.', '')));
+      if (rows.length >= 2 && rows.length <= MAX_RANGE)
+        out = { rows, titles: rows.map((r) => new Set(stemWords(r.description.toLowerCase().split(/[\s,()]+/)).stems)) };
+    }
+    if (memo.size >= CACHED_RANGES) memo.clear();
+    memo.set(ref, out);
+  }
+  return out ?? undefined;
 }
 
 /** The stems the sentences holding a candidate state as present (a denied word states nothing). */

@@ -1,7 +1,7 @@
 import type { IndexTabular } from '../../../../terminology/index-tabular.js';
 import { stemWords } from '../../../../terminology/text-normalize.js';
 import { PAST_YEAR, triggersOf } from '../assertions.js';
-import { type Candidate, type Candidates, dotted, SEQUELA_TITLE } from '../candidate.js';
+import { type Candidate, type Candidates, dotted, type NoteContext, SEQUELA_TITLE } from '../candidate.js';
 
 // The Tabular's chapter and block titles a history subterm may name instead of the condition
 // ("History, personal (of), disease or disorder (of), digestive system Z87.19"; "History, family
@@ -153,6 +153,10 @@ function historyCode(cands: Candidates, c: Candidate, family: boolean): string |
   return refined[0]?.code;
 }
 
+const HISTORY_WORD = /^(personal history|history|hx|h\/o)/i;
+/** A word (lower case) a HISTORY_WORD trigger can start with: tested without a pattern, on every word of the note. */
+const historyWord = (w: string) => w.startsWith('h') && (w.startsWith('history') || w.startsWith('hx') || w.startsWith('h/o'));
+
 // Words that keep a condition current whatever "history of" says (I.C.21.c.4: a history code is
 // for a condition that no longer exists and is not treated).
 const CURRENT = new Set([
@@ -197,15 +201,16 @@ function applyHistoryOf(cands: Candidates): void {
     if (SEQUELA_TITLE.test(cands.ctx.table.descriptionAt(c.index))) continue;
     // A condition that does not resolve ("history of Alzheimer dementia") still exists: its history is it.
     if (LIFELONG.test(c.code)) continue;
-    const words = sentences[m.sentence]?.words;
-    if (!words) continue;
+    const sentence = sentences[m.sentence];
+    if (!sentence || sentence.lower.some((w) => CURRENT.has(w))) continue;
+    const words = sentence.words;
     // The condition the phrase names first ("history of kidney stones"), not an item further down
     // a list of past medical history ("a history of brucellosis, hypercholesterolemia, hyperuricemia").
     // Or the condition dated in a past year ("kidney stones in 2019").
-    const said = triggersOf(words).some(
+    const said = triggersOf(words, sentence.lower).some(
       (t) =>
         t.assertion === 'historical' &&
-        ((/^(personal history|history|hx|h\/o)/i.test(words[t.start]) &&
+        ((HISTORY_WORD.test(words[t.start]) &&
           t.from <= m.start &&
           m.start <= t.from + 2 &&
           !words.slice(t.from, m.start).some((w) => /^[,;]$/.test(w))) ||
@@ -215,10 +220,9 @@ function applyHistoryOf(cands: Candidates): void {
             t.from <= m.start &&
             t.to >= m.end)),
     );
-    if (words.some((w) => CURRENT.has(w.toLowerCase()))) continue;
     // Or a past-dated mention ("thyroidectomy in 2018 for papillary thyroid cancer") that another
     // sentence calls history ("History of papillary thyroid cancer, no evidence of disease").
-    if (!said && !(pastDated(words) && historyElsewhere(cands, c, m.sentence))) continue;
+    if (!said && !(pastDated(sentence.lower) && historyElsewhere(cands, c, m.sentence))) continue;
     if (!historyCode(cands, c, false)) continue;
     c.assertion = 'historical';
     cands.discard(c, 'Discarded: historical, not a current condition ("history of" or a past year, and the Index classifies its history).');
@@ -226,8 +230,8 @@ function applyHistoryOf(cands: Candidates): void {
 }
 
 /** A sentence that dates what it says in the past: "in 2018", "years ago". */
-function pastDated(words: readonly string[]): boolean {
-  return words.some((w, i) => (PAST_YEAR.test(w) && /^(in|since)$/i.test(words[i - 1] ?? '')) || (w.toLowerCase() === 'ago' && i > 0));
+function pastDated(lower: readonly string[]): boolean {
+  return lower.some((w, i) => (w === 'ago' && i > 0) || ((lower[i - 1] === 'in' || lower[i - 1] === 'since') && PAST_YEAR.test(w)));
 }
 
 /**
@@ -235,17 +239,32 @@ function pastDated(words: readonly string[]): boolean {
  * current in it: the provider's statement that it is past.
  */
 function historyElsewhere(cands: Candidates, c: Candidate, except: number): boolean {
-  const { sentences, text } = cands.ctx;
+  const { text } = cands.ctx;
   const said = c.spans.flatMap((sp) => stems(text.slice(sp.start, sp.end)));
   if (said.length === 0) return false;
-  return sentences.some((s, si) => {
-    if (si === except || s.words.some((w) => CURRENT.has(w.toLowerCase()))) return false;
-    return triggersOf(s.words).some((t) => {
-      if (t.assertion !== 'historical' || !/^(personal history|history|hx|h\/o)/i.test(s.words[t.start])) return false;
-      const reach = new Set(stems(s.words.slice(t.from, Math.min(t.to, t.from + 5) + 1).join(' ')));
-      return said.every((w) => reach.has(w));
-    });
-  });
+  return historyReachesOf(cands.ctx).some((reaches, si) => si !== except && reaches.some((reach) => said.every((w) => reach.has(w))));
+}
+
+const historyReaches = new WeakMap<NoteContext, ReadonlyArray<ReadonlyArray<Set<string>>>>();
+
+/**
+ * Each sentence's "history of" reaches, read once per note: the stems of the first six words each
+ * such trigger reaches; none in a sentence with anything current in it.
+ */
+function historyReachesOf(ctx: NoteContext): ReadonlyArray<ReadonlyArray<Set<string>>> {
+  let out = historyReaches.get(ctx);
+  if (!out) {
+    // Only a sentence with a "history" word holds such a trigger: the others' triggers are not read.
+    out = ctx.sentences.map((s) =>
+      !s.lower.some(historyWord) || s.lower.some((w) => CURRENT.has(w))
+        ? []
+        : triggersOf(s.words, s.lower)
+            .filter((t) => t.assertion === 'historical' && HISTORY_WORD.test(s.words[t.start]))
+            .map((t) => new Set(stems(s.words.slice(t.from, Math.min(t.to, t.from + 5) + 1).join(' ')))),
+    );
+    historyReaches.set(ctx, out);
+  }
+  return out;
 }
 
 /**

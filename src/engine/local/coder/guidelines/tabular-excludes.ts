@@ -27,10 +27,20 @@ function readRef(ref: string): (code: string) => boolean {
   if (range) {
     const lo = range[1].replace('.', '');
     const hi = range[2].replace('.', '');
-    return (code) => code.slice(0, lo.length) >= lo && code.slice(0, hi.length) <= hi;
+    return (code) => comparePrefix(code, lo) >= 0 && comparePrefix(code, hi) <= 0;
   }
   const prefix = ref.replace(/[.-]/g, '');
   return (code) => code.startsWith(prefix);
+}
+
+/** How `code` cut to the length of `bound` compares with it (as `code.slice(0, bound.length)` would, without the slice). */
+function comparePrefix(code: string, bound: string): number {
+  const n = Math.min(code.length, bound.length);
+  for (let k = 0; k < n; k++) {
+    const d = code.charCodeAt(k) - bound.charCodeAt(k);
+    if (d !== 0) return d;
+  }
+  return n - bound.length;
 }
 
 /**

@@ -14,26 +14,25 @@ const UNSPECIFIED = /\bunspecified\b/i;
 export function applyUnspecifiedSiblings(cands: Candidates): void {
   const { table } = cands.ctx;
   const finals = cands.finals();
-  for (const u of finals) {
-    if (!u.final || u.code.length < 4 || !UNSPECIFIED.test(table.descriptionAt(u.index))) continue;
-    const [base, seventh] = baseOf(u.code);
+  // Each title read once (not once per pair of finals).
+  const titles = finals.map((c) => table.descriptionAt(c.index));
+  const unspecified = titles.map((t) => UNSPECIFIED.test(t));
+  const bases = finals.map((c) => baseOf(c.code));
+  for (let i = 0; i < finals.length; i++) {
+    const u = finals[i];
+    if (!u.final || u.code.length < 4 || !unspecified[i]) continue;
+    const [base, seventh] = bases[i];
     // The level above the unspecified code: J02 for J02.9, F10.22 for F10.229, M25.63 for M25.639.
     const parent = base.slice(0, -1);
-    const specific = finals.find((s) => {
-      if (s === u || !s.final || UNSPECIFIED.test(table.descriptionAt(s.index))) return false;
-      const [b, x] = baseOf(s.code);
+    const specific = finals.find((s, j) => {
+      if (s === u || !s.final || unspecified[j]) return false;
+      const [b, x] = bases[j];
+      if (x !== seventh || b.length < base.length || !b.startsWith(parent) || b === base) return false;
       // Read from other words: two readings of the same words are the reader's to choose between.
       const apart = !s.spans.some((p) => u.spans.some((q) => p.start < q.end && q.start < p.end));
       // Or the specific one read from more of the same words ("..., uncomplicated" after "alcohol dependence with intoxication").
       const wider = u.spans.every((q) => s.spans.some((p) => p.start <= q.start && q.end <= p.end && p.end - p.start > q.end - q.start));
-      return (
-        (apart || wider) &&
-        x === seventh &&
-        b.length >= base.length &&
-        b.startsWith(parent) &&
-        b !== base &&
-        sameCondition(table.descriptionAt(u.index), table.descriptionAt(s.index))
-      );
+      return (apart || wider) && sameCondition(titles[i], titles[j]);
     });
     if (!specific) continue;
     cands.discard(
