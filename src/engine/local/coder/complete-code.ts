@@ -1,4 +1,5 @@
 import type { CodeTable } from '../../../terminology/code-table.js';
+import { toUndotted } from '../../../terminology/icd10-file.js';
 import { wordStems } from '../../../terminology/text-normalize.js';
 
 /** What the note states around a mention, as the completion of a code reads it. */
@@ -100,6 +101,15 @@ export function newerFit(table: CodeTable, index: number, stated: Stated, known:
     }
   }
   return best;
+}
+
+/**
+ * Whether a code completed from `code` (an Index code, as completeCode reads it) may have a newer
+ * fit: its category holds a billable code the Index's Tabular lacks. Known without completing it.
+ */
+export function mayHaveNewer(table: CodeTable, code: string, known: (code: string) => boolean): boolean {
+  const prefix = toUndotted(code.replace(/[.-]/g, ''));
+  return prefix.length < 3 || newerIn(table, prefix.slice(0, 3), known).length > 0;
 }
 
 const newerCache = new WeakMap<CodeTable, Map<string, number[]>>();

@@ -2,40 +2,59 @@ import type { CodeTable } from '../../../terminology/code-table.js';
 import type { IndexTabular } from '../../../terminology/index-tabular.js';
 import { stemNumber, wordStems } from '../../../terminology/text-normalize.js';
 import type { Assertion } from './assertions.js';
-import { completeCode, newerFit, type Stated } from './complete-code.js';
+import { completeCode, mayHaveNewer, newerFit, type Stated } from './complete-code.js';
 import {
   codeKeyOf,
   firstStemOf,
+  firstStemsOf,
   mainTermsByStems,
   namesCondition,
   NOTHING,
+  SEVERAL,
   readingOf,
   sameFourOf,
   siteEquivalents,
+  stemIdOf,
   stemNumbers,
+  type KeptReading,
   type TitleReading,
 } from './index-terms.js';
 import { forEachStemPhrase, type Mention, type SentenceStems } from './mention.js';
+import { clausesOf, isFiller, Near, Occurrences } from './mention-reach.js';
 import { noteStamp, PerTerm } from './per-term.js';
 
 /** The note as the Index lookup reads it: stems stated anywhere (for "with"), and the encounter. */
 export interface IndexNote {
   it: IndexTabular;
   table: CodeTable;
-  /** stems stated as present anywhere in the note (guideline I.A.15: "with" needs no link stated) */
-  notePresent: ReadonlySet<string>;
+  read: ReadonlyArray<{ st: SentenceStems; assertions: readonly Assertion[] }>;
   /** stems that complete a code by default: the encounter (7th character), closed, displaced */
   defaults: readonly string[];
-  /** every stem of the note, and the sides it implies: a subterm none of whose titles starts with one is never read */
-  noteStems: ReadonlySet<string>;
   /** per term, the subterms this note's stems can reach, found on first use */
   reachable: PerTerm;
-  /** per term, the subterms whose titles start with a stem of the note, found on first use */
-  starting: PerTerm;
-  /** stems numbered when the note was read (stemNumbers): `mark` holds which of them it states */
+  /** per subterm, the subterms below it that a skipped level may lead to (skipsOf), found with its parent's reachable list */
+  skips: PerTerm;
+  /**
+   * Stems numbered when the note was read (stemNumbers): `mark` holds which of them the note
+   * states (STATED), and as present (PRESENT). A stem numbered since is read by name (noteSets).
+   */
   known: number;
   mark: Uint8Array;
+  sets?: NoteSets;
 }
+
+/**
+ * Every stem of the note and the sides it implies (a subterm none of whose titles starts with
+ * one is never read), and the stems it states as present anywhere (guideline I.A.15: "with" needs
+ * no link stated); site equivalents added to both.
+ */
+interface NoteSets {
+  stated: ReadonlySet<string>;
+  present: ReadonlySet<string>;
+}
+
+const STATED = 1;
+const PRESENT = 3;
 
 /** The note as the Index lookup reads it, from its sentences' stems and assertions. */
 export function indexNoteOf(
@@ -44,40 +63,67 @@ export function indexNoteOf(
   read: ReadonlyArray<{ st: SentenceStems; assertions: readonly Assertion[] }>,
   defaults: readonly string[],
 ): IndexNote {
-  const notePresent = new Set<string>();
-  const noteStems = new Set<string>();
-  for (const { st, assertions } of read) {
-    st.stems.forEach((s, k) => {
-      if (assertions[st.from[k]] === 'present') notePresent.add(s);
-      noteStems.add(s);
-    });
-  }
-  if (noteStems.has(RIGHT) || noteStems.has(LEFT)) noteStems.add(UNILATERAL);
-  if (noteStems.has(BOTH)) noteStems.add(BILATERAL);
   const sites = siteEquivalents(it);
+  // (The stems marked by name below are numbered first.)
+  const [right, left, both, unilateral, bilateral] = [RIGHT, LEFT, BOTH, UNILATERAL, BILATERAL].map((s) => stemIdOf(it, s));
   for (const [site, as] of sites) {
-    if (!noteStems.has(site)) continue;
-    for (const s of as) noteStems.add(s);
-    if (notePresent.has(site)) for (const s of as) notePresent.add(s);
+    stemIdOf(it, site);
+    for (const s of as) stemIdOf(it, s);
   }
-  const { ids } = stemNumbers(it);
+  const { ids, byNumber } = stemNumbers(it);
   const mark = new Uint8Array(ids.size);
-  for (const s of noteStems) {
-    const id = ids.get(s);
-    if (id !== undefined) mark[id] = 1;
+  for (const { st, assertions } of read) {
+    const { stems, numbers, from } = st;
+    for (let k = 0; k < stems.length; k++) {
+      const n = numbers[k];
+      const id = n >= 0 ? (n < byNumber.length ? byNumber[n] : -1) : (ids.get(stems[k]) ?? -1);
+      if (id >= 0) mark[id] |= assertions[from[k]] === 'present' ? PRESENT : STATED;
+    }
+  }
+  if (mark[right] !== 0 || mark[left] !== 0) mark[unilateral] |= STATED;
+  if (mark[both] !== 0) mark[bilateral] |= STATED;
+  for (const [site, as] of sites) {
+    const at = mark[ids.get(site)!];
+    if (at === 0) continue;
+    for (const s of as) mark[ids.get(s)!] |= at;
   }
   const stamp = noteStamp(it.size);
   return {
     it,
     table,
-    notePresent,
+    read,
     defaults,
-    noteStems,
     reachable: new PerTerm(stamp, 0),
-    starting: new PerTerm(stamp, 1),
+    skips: new PerTerm(stamp, 1),
     known: ids.size,
     mark,
   };
+}
+
+/** The note's stems by name (NoteSets), made on first use: only a stem numbered after the note was read is looked up so. */
+function noteSets(note: IndexNote): NoteSets {
+  if (note.sets) return note.sets;
+  const present = new Set<string>();
+  const stated = new Set<string>();
+  for (const { st, assertions } of note.read) {
+    st.stems.forEach((s, k) => {
+      if (assertions[st.from[k]] === 'present') present.add(s);
+      stated.add(s);
+    });
+  }
+  if (stated.has(RIGHT) || stated.has(LEFT)) stated.add(UNILATERAL);
+  if (stated.has(BOTH)) stated.add(BILATERAL);
+  for (const [site, as] of siteEquivalents(note.it)) {
+    if (!stated.has(site)) continue;
+    for (const s of as) stated.add(s);
+    if (present.has(site)) for (const s of as) present.add(s);
+  }
+  return (note.sets = { stated, present });
+}
+
+/** Whether the note states `stem` (numbered `id`, stemNumbers) as present anywhere. */
+function presentInNote(note: IndexNote, id: number, stem: string): boolean {
+  return id < note.known ? note.mark[id] === PRESENT : noteSets(note).present.has(stem);
 }
 
 interface Path {
@@ -116,34 +162,6 @@ const NEUTRAL_TITLE = new Set([
   'without',
   'complic',
 ]);
-const CLAUSE_BREAKS = new Set([';', ':', '(', ')', '.']);
-
-let clauses = new Int32Array(0);
-
-/**
- * Clause number of each word: semicolons, colons and brackets end a clause (commas do not:
- * "Effusion, right knee"). In one buffer the thread reuses (one sentence is read at a time).
- */
-function clausesOf(lower: readonly string[]): Int32Array {
-  if (clauses.length < lower.length) {
-    clauses = new Int32Array(Math.max(lower.length, 2 * clauses.length));
-    places = new Int32Array(clauses.length);
-  }
-  const out = clauses;
-  let c = 0;
-  let p = 0;
-  for (let i = 0; i < lower.length; i++) {
-    if (lower[i].length === 1 && CLAUSE_BREAKS.has(lower[i])) c++;
-    out[i] = c;
-    // A word that says nothing ("of the", a comma) does not count toward a window.
-    if (!FILLER.has(lower[i]) && /[a-z0-9]/.test(lower[i])) p++;
-    places[i] = p;
-  }
-  return out;
-}
-
-/** Per word of the sentence read last by clausesOf: how many words that say something precede it, itself included. */
-let places = new Int32Array(0);
 const [RIGHT, LEFT, BOTH, UNILATERAL, BILATERAL] = ['right', 'left', 'both', 'unilateral', 'bilateral'].map((w) => wordStems(w)[0]);
 const [UNILATERAL_NUMBER, BILATERAL_NUMBER] = [stemNumber(UNILATERAL), stemNumber(BILATERAL)];
 
@@ -209,9 +227,9 @@ export function indexMentions(
   // condition keeps every word of its sentence (its code is discarded as negated whatever it is).
   const out: Mention[] = [];
   const taken = new Set<number>();
+  const inTabular = (c: string) => it.inTabular(c);
   forEachStemPhrase(st, byStems, maxLen, (mains, start, end, len) => {
-    const anchor: number[] = [];
-    for (let w = start; w <= end; w++) anchor.push(w);
+    const anchor = wordRange(start, end);
     const asserted = assertions[start] !== 'negated';
     const where = new Near(slots, allStems, occurrences, clause, start, end, window, numbered, known, asserted, asserted && negatedAny);
     let best: Path | undefined;
@@ -233,6 +251,9 @@ export function indexMentions(
     const mainOnly = best.words.length <= anchor.length;
     const code = codeOf(note, where, best, 0);
     if (code === undefined) return;
+    // A main term of one word alone names the condition only by a code the table added after the
+    // Index (below): known from the code's category, without completing it.
+    if (mainOnly && len < 2 && !mayHaveNewer(note.table, code.code, inTabular)) return;
     // The stems in reach and the defaults, read through the mention's reach (no set of them made).
     const present = new InReachOrDefault(where, note.defaults);
     const stated: Stated = { present, negated };
@@ -243,7 +264,7 @@ export function indexMentions(
       code.code,
       code.path.via ? { present: withPath(present, it, code.path.term), negated } : stated,
     );
-    const newer = completed === undefined ? undefined : newerFit(note.table, completed, stated, (c) => it.inTabular(c));
+    const newer = completed === undefined ? undefined : newerFit(note.table, completed, stated, inTabular);
     // A main term of two words or more ("cold sore") names the condition on its own.
     if (mainOnly && newer === undefined && len < 2) return;
     const index = newer ?? completed;
@@ -313,144 +334,6 @@ function titleStemsOf(table: CodeTable, index: number): readonly string[] {
   return out;
 }
 
-/**
- * The occurrences of a sentence's stems, in word order: each one's slot (its stem), word, and
- * whether the sentence denies it. In buffers the thread reuses (one sentence is read at a time).
- */
-class Occurrences {
-  private static current = new Occurrences(64);
-  slot: Int32Array;
-  word: Int32Array;
-  denied: Uint8Array;
-  size = 0;
-
-  private constructor(capacity: number) {
-    this.slot = new Int32Array(capacity);
-    this.word = new Int32Array(capacity);
-    this.denied = new Uint8Array(capacity);
-  }
-
-  /** The thread's buffers, emptied, for at most `most` occurrences. */
-  static ready(most: number): Occurrences {
-    if (Occurrences.current.slot.length < most) Occurrences.current = new Occurrences(Math.max(most, 2 * Occurrences.current.slot.length));
-    Occurrences.current.size = 0;
-    return Occurrences.current;
-  }
-
-  add(slot: number, word: number, denied: boolean): void {
-    this.slot[this.size] = slot;
-    this.word[this.size] = word;
-    this.denied[this.size] = denied ? 1 : 0;
-    this.size++;
-  }
-
-  /** The first occurrence whose word has place `place` or a later one (places rise with the words). */
-  firstFrom(place: number, places: Int32Array): number {
-    let lo = 0;
-    let hi = this.size;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (places[this.word[mid]] < place) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
-  }
-}
-
-/** The sentence's stems as one main term sees them: within `window` words that say something of it, in its clause. */
-// Which numbered stems the mention being read has in reach: a stamp per stem, the mention's own
-// stamp new for each mention (one mention is read at a time).
-let stamps = new Int32Array(0);
-let stamp = 0;
-// The first position in reach of each stem of the sentence (by its slot), -1 when out of reach:
-// read once (the Index asks for the same stems many times), in one buffer the thread reuses; the
-// same for the positions where the sentence denies each stem.
-let firstAt = new Int32Array(0);
-let deniedFirstAt = new Int32Array(0);
-
-class Near {
-  private readonly stamp: number;
-  private readonly at: Int32Array;
-  /** the first position in reach where the sentence denies each stem, -1 when none */
-  private readonly deniedAt: Int32Array | undefined;
-
-  /**
-   * The sentence's stems (`all`, each at its slot) and their occurrences in word order; `asserted`:
-   * the mention is not denied, so a denied occurrence never states a stem (it is read by
-   * deniedFirst, when `readDenied`).
-   */
-  constructor(
-    private readonly slots: ReadonlyMap<string, number>,
-    all: readonly string[],
-    occurrences: Occurrences,
-    clause: Int32Array,
-    start: number,
-    end: number,
-    window: number,
-    numbered: readonly number[],
-    private readonly known: number,
-    asserted: boolean,
-    readDenied: boolean,
-  ) {
-    const inClause = clause[start];
-    const [from, to] = [places[start] - window, places[end] + window];
-    if (readDenied) {
-      if (deniedFirstAt.length < all.length) deniedFirstAt = new Int32Array(Math.max(all.length, 2 * deniedFirstAt.length));
-      this.deniedAt = deniedFirstAt;
-      this.deniedAt.fill(-1, 0, all.length);
-    }
-    if (firstAt.length < all.length) firstAt = new Int32Array(Math.max(all.length, 2 * firstAt.length));
-    this.at = firstAt;
-    this.at.fill(-1, 0, all.length);
-    if (stamps.length < known || stamp >= 0x3fffffff) {
-      stamps = new Int32Array(Math.max(known, 2 * stamps.length));
-      stamp = 0;
-    }
-    this.stamp = ++stamp;
-    // In word order, so the first occurrence in reach of each stem is the first met.
-    const { slot, word, denied, size } = occurrences;
-    for (let j = occurrences.firstFrom(from, places); j < size; j++) {
-      const w = word[j];
-      if (places[w] > to) break;
-      if (clause[w] !== inClause) continue;
-      const k = slot[j];
-      if (asserted && denied[j] === 1) {
-        if (this.deniedAt && this.deniedAt[k] < 0) this.deniedAt[k] = w;
-      } else if (this.at[k] < 0) {
-        this.at[k] = w;
-        if (numbered[k] >= 0 && numbered[k] < known) stamps[numbered[k]] = this.stamp;
-      }
-    }
-  }
-
-  /** Whether the stem numbered `id` is surely out of reach (numbered before the sentence was read, and not stamped). */
-  outOfReach(id: number): boolean {
-    return id < this.known && stamps[id] !== this.stamp;
-  }
-
-  /** Whether `stem`, numbered `id` (firstStemOf), is in reach: by its stamp when it was numbered before the sentence was read. */
-  hasNumbered(id: number, stem: string): boolean {
-    return id >= 0 && id < this.known ? stamps[id] === this.stamp : this.has(stem);
-  }
-
-  /** The first position of `stem` in reach, or -1. */
-  first(stem: string): number {
-    const k = this.slots.get(stem);
-    return k === undefined ? -1 : this.at[k];
-  }
-
-  has(stem: string): boolean {
-    const k = this.slots.get(stem);
-    return k !== undefined && this.at[k] >= 0;
-  }
-
-  /** The first position in reach where the sentence denies `stem`, or -1. */
-  deniedFirst(stem: string): number {
-    const k = this.slots.get(stem);
-    return k === undefined || !this.deniedAt ? -1 : this.deniedAt[k];
-  }
-}
-
 /** What a mention's completion reads as stated: a stem in its reach, or a default of the note (encounter, closed, displaced). */
 class InReachOrDefault {
   constructor(
@@ -462,32 +345,6 @@ class InReachOrDefault {
     return this.where.has(stem) || this.defaults.includes(stem);
   }
 }
-
-const FILLER = new Set([
-  'the',
-  'a',
-  'an',
-  'of',
-  'in',
-  'on',
-  'at',
-  'to',
-  'with',
-  'and',
-  'or',
-  'is',
-  'was',
-  'has',
-  'had',
-  'his',
-  'her',
-  'for',
-  'by',
-  'from',
-  'as',
-  'there',
-  'patient',
-]);
 
 // Words that open a clause of their own: "Sprain of the left ankle | after a fall playing soccer",
 // "Laceration of the left forearm | from a kitchen knife".
@@ -516,8 +373,17 @@ function covers(lower: readonly string[], words: readonly number[]): boolean {
   while (a > 0 && !/^[,;:()]$/.test(lower[a - 1]) && !CLAUSE_OPENERS.has(lower[a])) a--;
   while (b < lower.length - 1 && !/^[,;:().]$/.test(lower[b + 1]) && !CLAUSE_OPENERS.has(lower[b + 1])) b++;
   let content = 0;
-  for (let i = a; i <= b; i++) if (/[a-z]/.test(lower[i]) && !FILLER.has(lower[i])) content++;
+  for (let i = a; i <= b; i++) if (/[a-z]/.test(lower[i]) && !isFiller(lower[i])) content++;
   return distinct(words) * 2 >= content;
+}
+
+/** The word positions start..end, in an array of that length (one built by `push` reserves 17 slots). */
+function wordRange(start: number, end: number): number[] {
+  if (end === start) return [start];
+  if (end === start + 1) return [start, end];
+  const out = new Array<number>(end - start + 1);
+  for (let w = start; w <= end; w++) out[w - start] = w;
+  return out;
 }
 
 // Small lists of word positions read without a Set or a spread (Math.min(...x) of nothing is Infinity).
@@ -549,7 +415,7 @@ function adjacent(words: readonly number[]): boolean {
 function compact(lower: readonly string[], words: readonly number[]): boolean {
   let others = 0;
   const last = highest(words);
-  for (let i = lowest(words); i <= last; i++) if (!words.includes(i) && /[a-z]/.test(lower[i]) && !FILLER.has(lower[i])) others++;
+  for (let i = lowest(words); i <= last; i++) if (!words.includes(i) && /[a-z]/.test(lower[i]) && !isFiller(lower[i])) others++;
   return others <= 1;
 }
 
@@ -590,20 +456,48 @@ function pathTitles(it: IndexTabular, i: number): string {
   return out.join(' > ');
 }
 
-/** The deepest subterm path below `from` that the sentence states best. */
 /** Whether main term `a` says "see also" main term `b`, and the sentence does not state `b`'s qualifier ("pathological"). */
 function seesAlso(it: IndexTabular, a: number, b: number, stated: ReadonlyMap<string, number>): boolean {
   if (b < 0) return false;
-  const also = it.seeAlsoOf(a);
-  const other = it
-    .titleOf(b)
-    .replace(/\s*\([^)]*\)/g, '')
-    .toLowerCase();
-  if (also === '' || also.replace(/\s*\([^)]*\)/g, '').toLowerCase() !== other) return false;
-  const qualifier = other.split(',').slice(1).join(' ');
-  return !qualifier.split(/\s+/).some((w) => w && wordStems(w).some((st) => stated.has(st)));
+  const also = mainNamesOf(it, a).also;
+  const other = mainNamesOf(it, b);
+  if (also === undefined || also !== other.title) return false;
+  for (const stem of other.qualifier) if (stated.has(stem)) return false;
+  return true;
 }
 
+/** A main term's title and see also, read as seesAlso compares them (without brackets, lower case), and the stems of its title's qualifier. */
+interface MainNames {
+  title: string;
+  /** none when the term has no see also */
+  also: string | undefined;
+  /** the stems of the title after its first comma part ("pathological" of "Fracture, pathological") */
+  qualifier: readonly string[];
+}
+
+const mainNames = new WeakMap<IndexTabular, Map<number, MainNames>>();
+const plainName = (s: string) => s.replace(/\s*\([^)]*\)/g, '').toLowerCase();
+
+function mainNamesOf(it: IndexTabular, i: number): MainNames {
+  let cache = mainNames.get(it);
+  if (!cache) mainNames.set(it, (cache = new Map()));
+  let out = cache.get(i);
+  if (!out) {
+    const also = it.seeAlsoOf(i);
+    const title = plainName(it.titleOf(i));
+    const qualifier = title
+      .split(',')
+      .slice(1)
+      .join(' ')
+      .split(/\s+/)
+      .filter(Boolean)
+      .flatMap((w) => wordStems(w));
+    cache.set(i, (out = { title, also: also === '' ? undefined : plainName(also), qualifier }));
+  }
+  return out;
+}
+
+/** The deepest subterm path below `from` that the sentence states best. */
 function descend(
   note: IndexNote,
   where: Near,
@@ -621,12 +515,25 @@ function descend(
   // (Read in place: a list added meanwhile may move the buffer, never this list in the one read here.)
   const children = reachable.items;
   const last = reachable.to(term);
-  for (let c = reachable.from(term); c < last; c++) {
+  for (let c = reachable.from(term); c < last; c += 2) {
     const child = children[c];
-    // Most subterms reached have one plain title whose first stem is out of reach: not stated,
-    // known without reading the title (what matchTerm would answer).
-    if (!inherited && unstatedPlain(it, where, child)) {
-      if (codeKeyOf(it, child) !== 0 || codeKeyOf(it, term) !== 0) best = skipLevel(note, where, term, child, from, depth, best);
+    const info = children[c + 1];
+    // Most subterms reached have plain titles whose first stems are out of reach: not stated,
+    // known without reading the titles (what matchTerm would answer).
+    if (!inherited) {
+      const first = info >> INFO_SHIFT;
+      if (first >= 0 && where.outOfReach(first)) {
+        if ((info & SKIPPABLE) !== 0) best = skipLevel(note, where, term, child, from, depth, best);
+        continue;
+      }
+      // Several plain titles ("Tear, torn"): matchTerm finds none, and a coded subterm's level may be skipped.
+      if ((info & SEVERAL_PLAIN) !== 0 && allOutOfReach(where, firstStemsOf(it, child))) {
+        if ((info & (CODED | SKIPPABLE)) === (CODED | SKIPPABLE)) best = skipLevel(note, where, term, child, from, depth, best);
+        continue;
+      }
+    } else if (inherited !== 'without' && info >> INFO_SHIFT >= 0 && absent(note, where, info >> INFO_SHIFT)) {
+      // A plain title below a bare "with" or "due to" whose first stem the note never states as
+      // present and the mention does not reach: neither matchJoined nor matchStated reads it.
       continue;
     }
     const reading = readingOf(it, child);
@@ -653,7 +560,7 @@ function descend(
       let next = descend(note, where, child, here, depth + 1);
       // A subterm that only says "see": its target's subterms count as its own ("Disease,
       // coronary (artery)" -> "Disease, heart, ischemic, atherosclerotic, with angina pectoris, unstable").
-      if (codeKeyOf(it, child) === 0 && depth < 6 && it.hasSee(child) && !/^(condition|category)\b/i.test(it.seeOf(child))) {
+      if ((info & CODED) === 0 && depth < 6 && it.hasSee(child)) {
         const target = seeTarget(it, child);
         if (target !== undefined && target !== term) {
           const via = descend(note, where, target, { ...here, term: target, via: true }, depth + 2);
@@ -670,7 +577,7 @@ function descend(
       if (next && next.score > best.score) best = next;
       continue;
     }
-    if (m || reading.connector || inherited || codeKeyOf(it, child) === 0) continue;
+    if (m || reading.connector || inherited || (info & CODED) === 0 || (info & SKIPPABLE) === 0) continue;
     best = skipLevel(note, where, term, child, from, depth, best);
   }
   return best;
@@ -709,17 +616,18 @@ function nearer(a: Path, b: Path, from: Path): boolean {
  * of the term above it (F33.9 -> F33.1): one skip, at a cost.
  */
 function skipLevel(note: IndexNote, where: Near, term: number, child: number, from: Path, depth: number, best: Path): Path {
-  const { it } = note;
-  const refines = codeKeyOf(it, child);
-  const starting = startingChildren(note, child);
-  const grandchildren = starting.items;
-  const last = starting.to(child);
-  for (let g = starting.from(child); g < last; g++) {
+  const skips = note.skips;
+  const grandchildren = skips.items;
+  const last = skips.to(child);
+  for (let g = skips.from(child); g < last; g += 2) {
     const grandchild = grandchildren[g];
-    const key = codeKeyOf(it, grandchild);
-    if (key === 0) continue;
-    if (refines !== 0 ? !sameFourOf(it, grandchild, key, child, refines) : !sameCategory(it.codeOf(grandchild), it.codeOf(term))) continue;
-    if (unstatedPlain(it, where, grandchild)) continue;
+    const info = grandchildren[g + 1];
+    if (
+      info >> INFO_SHIFT >= 0
+        ? where.outOfReach(info >> INFO_SHIFT)
+        : (info & SEVERAL_PLAIN) !== 0 && allOutOfReach(where, firstStemsOf(note.it, grandchild))
+    )
+      continue;
     const m = matchTerm(note, where, grandchild);
     if (!m || m.score <= 0 || m.combination) continue;
     const next = {
@@ -739,57 +647,102 @@ function skipLevel(note: IndexNote, where: Near, term: number, child: number, fr
 /** Whether two Index codes are in one 3-character category. */
 const sameCategory = (a: string, b: string) => a.length >= 3 && a.slice(0, 3) === b.slice(0, 3);
 
-/** Term i has one title and no connector of its own, and its first stem is out of the mention's reach. */
-function unstatedPlain(it: IndexTabular, where: Near, i: number): boolean {
+/**
+ * What a list of subterms holds of each (after the subterm): the number of the first stem of its
+ * one plain title (firstStemOf), -1 for a title read otherwise, shifted by INFO_SHIFT; CODED when
+ * it has a code; SKIPPABLE when its skip list (skipsOf) holds a subterm; SEVERAL_PLAIN.
+ */
+const INFO_SHIFT = 3;
+const CODED = 1;
+const SKIPPABLE = 2;
+/** several titles and no connector of its own: the first stems of its titles (firstStemsOf) are read as a plain title's first stem is */
+const SEVERAL_PLAIN = 4;
+
+function infoOf(note: IndexNote, i: number, skippable: boolean): number {
+  const { it } = note;
   const f = firstStemOf(it, i);
-  return f >= 0 && stemNumbers(it).plain[i] === 1 && where.outOfReach(f);
+  const plainFirst = f >= 0 && stemNumbers(it).plain[i] === 1 ? f : -1;
+  const severalPlain = f === SEVERAL && readingOf(it, i).connector === '';
+  return (
+    (plainFirst << INFO_SHIFT) | (codeKeyOf(it, i) !== 0 ? CODED : 0) | (skippable ? SKIPPABLE : 0) | (severalPlain ? SEVERAL_PLAIN : 0)
+  );
+}
+
+/** Whether the stem numbered `id` is surely neither present in the note nor in the mention's reach. */
+function absent(note: IndexNote, where: Near, id: number): boolean {
+  return id < note.known && note.mark[id] !== PRESENT && where.outOfReach(id);
+}
+
+/** Whether every one of these stem numbers is surely out of the mention's reach. */
+function allOutOfReach(where: Near, ids: Int32Array): boolean {
+  for (let k = 0; k < ids.length; k++) if (!where.outOfReach(ids[k])) return false;
+  return true;
 }
 
 /**
- * The subterms of `term` that can change a descent in this note, in order: a title whose first
- * stem the note states somewhere (what matchTerm needs of every reading, "with" ones included), a
- * coded subterm with such a subterm below it (a level the note need not name), and bare connectors
- * and defaults. The others would be read and rejected every time the term is reached.
+ * The subterms of `term` that can change a descent in this note, in order, each with its info
+ * (infoOf): a title whose first stem the note states somewhere (what matchTerm needs of every
+ * reading, "with" ones included), a coded subterm with a level below it that skipLevel may read,
+ * and bare connectors and defaults. The others would be read and rejected every time the term is
+ * reached. A subterm's skip list is found with it.
  */
 function reachableChildren(note: IndexNote, term: number): PerTerm {
   const lists = note.reachable;
   if (lists.has(term)) return lists;
   const { it } = note;
+  const termCoded = codeKeyOf(it, term) !== 0;
   let n = 0;
   for (let child = term + 1; child < it.end[term]; child = it.end[child]) {
-    if (!startsInNote(note, child) && (codeKeyOf(it, child) === 0 || !startsAny(note, child))) continue;
-    if (n === reachScratch.length) reachScratch = grown(reachScratch);
+    const coded = codeKeyOf(it, child) !== 0;
+    const skippable = (coded || termCoded) && skipsOf(note, term, child);
+    // (A coded subterm with a subterm below it that starts with a stem of the note: a "without"
+    // subterm the note leaves unstated is descended, whatever the code below.)
+    if (!startsInNote(note, child) && !(coded && (skippable || startsAny(note, child)))) continue;
+    if (n + 2 > reachScratch.length) reachScratch = grown(reachScratch);
     reachScratch[n++] = child;
+    reachScratch[n++] = infoOf(note, child, skippable);
   }
   lists.set(term, reachScratch, n);
   return lists;
 }
 
-/** The subterms of `term` whose titles start with a stem of the note (or state nothing), in order. */
-function startingChildren(note: IndexNote, term: number): PerTerm {
-  const lists = note.starting;
-  if (lists.has(term)) return lists;
-  const { it } = note;
-  let n = 0;
-  for (let child = term + 1; child < it.end[term]; child = it.end[child]) {
-    if (!startsInNote(note, child)) continue;
-    if (n === startScratch.length) startScratch = grown(startScratch);
-    startScratch[n++] = child;
+/**
+ * The subterms of `child` (a subterm of `term`) that skipLevel may read, in order, each with its
+ * info: a title that starts with a stem of the note (or states nothing), with a code that refines
+ * the child's (the same first four characters) or, below a child without a code, in the term's
+ * category. Whether there is one.
+ */
+function skipsOf(note: IndexNote, term: number, child: number): boolean {
+  const lists = note.skips;
+  if (!lists.has(child)) {
+    const { it } = note;
+    const refines = codeKeyOf(it, child);
+    let category: string | undefined;
+    let n = 0;
+    for (let g = child + 1; g < it.end[child]; g = it.end[g]) {
+      const key = codeKeyOf(it, g);
+      if (key === 0 || !startsInNote(note, g)) continue;
+      if (refines !== 0 ? !sameFourOf(it, g, key, child, refines) : !sameCategory(it.codeOf(g), (category ??= it.codeOf(term)))) continue;
+      if (n + 2 > skipScratch.length) skipScratch = grown(skipScratch);
+      skipScratch[n++] = g;
+      skipScratch[n++] = infoOf(note, g, false);
+    }
+    lists.set(child, skipScratch, n);
   }
-  lists.set(term, startScratch, n);
-  return lists;
+  return lists.to(child) > lists.from(child);
 }
 
-/** Whether a subterm of `term` starts with a stem of the note. */
+/** Whether a subterm of `term` starts with a stem of the note (or states nothing). */
 function startsAny(note: IndexNote, term: number): boolean {
-  const lists = startingChildren(note, term);
-  return lists.to(term) > lists.from(term);
+  const { it } = note;
+  for (let child = term + 1; child < it.end[term]; child = it.end[child]) if (startsInNote(note, child)) return true;
+  return false;
 }
 
 // Where a term's list is gathered before it is added to the note's lists (PerTerm): one buffer
-// each, reused (the starting lists are found while a reachable one is gathered).
+// each, reused (skip lists are found while a reachable one is gathered).
 let reachScratch = new Int32Array(256);
-let startScratch = new Int32Array(256);
+let skipScratch = new Int32Array(256);
 const grown = (a: Int32Array) => {
   const out = new Int32Array(2 * a.length);
   out.set(a);
@@ -799,11 +752,20 @@ const grown = (a: Int32Array) => {
 function startsInNote(note: IndexNote, i: number): boolean {
   const f = firstStemOf(note.it, i);
   if (f === NOTHING) return true;
-  // One title whose first stem was numbered before the note was read: its mark says.
-  if (f >= 0 && f < note.known) return note.mark[f] === 1;
+  // Titles whose first stems were numbered before the note was read: their marks say.
+  if (f >= 0 && f < note.known) return note.mark[f] !== 0;
+  if (f === SEVERAL) {
+    const firsts = firstStemsOf(note.it, i);
+    let marked = true;
+    for (let k = 0; k < firsts.length; k++) {
+      if (firsts[k] >= note.known) marked = false;
+      else if (note.mark[firsts[k]] !== 0) return true;
+    }
+    if (marked) return false;
+  }
   const { alts } = readingOf(note.it, i);
   if (alts.length === 0) return true;
-  for (const alt of alts) if (note.noteStems.has(alt[0])) return true;
+  for (const alt of alts) if (noteSets(note).stated.has(alt[0])) return true;
   return false;
 }
 
@@ -815,50 +777,68 @@ function matchTerm(note: IndexNote, where: Near, i: number, inherited: TitleRead
   if (r.alts.length === 0) return connector === 'with' || connector === 'due' ? undefined : DEFAULT_MATCH;
   // (No closures here: the lookup calls this for every subterm it reaches, and a closure would
   // cost every call a context.)
-  if (connector === 'without') return anyAllPresent(note, r.alts) ? undefined : (matchDenied(where, r.alts) ?? DEFAULT_MATCH);
+  if (connector === 'without') return anyAllPresent(note, r) ? undefined : (matchDenied(where, r.alts) ?? DEFAULT_MATCH);
   // "With" and "in"/"due to" a condition are read from anywhere in the note (I.A.15); "in
   // remission" is said of the condition itself, in its own words.
   const joined = connector === 'with' || (connector === 'due' && namesCondition(note.it, i));
   // Cheap reject first (most subterms a note reaches state none of their words): a title read
   // at all states its first word (below), so a sentence without it in reach skips the title.
   if (!joined && r.alts.length === 1 && !where.hasNumbered(firstStemOf(note.it, i), r.alts[0][0])) return undefined;
-  return joined ? matchJoined(note, where, i, r.alts) : matchStated(note, where, i, r.alts);
+  return joined ? matchJoined(note, where, i, r) : matchStated(note, where, i, r);
 }
 
 /** A "with"/"due to" title: its words stated anywhere in the note (I.A.15). */
-function matchJoined(note: IndexNote, where: Near, i: number, alts: readonly string[][]): TermMatch | undefined {
+function matchJoined(note: IndexNote, where: Near, i: number, r: KeptReading): TermMatch | undefined {
   let best: TermMatch | undefined;
-  for (const alt of alts) {
+  const { ids } = r;
+  let at = 0;
+  for (const alt of r.alts) {
+    const base = at;
+    at += alt.length;
     let all = true;
-    for (const s of alt)
-      if (!note.notePresent.has(s) && !where.has(s)) {
+    for (let k = 0; k < alt.length; k++)
+      if (!presentInNote(note, ids[base + k], alt[k]) && !where.hasNumbered(ids[base + k], alt[k])) {
         all = false;
         break;
       }
     if (!all) continue;
-    const words: number[] = [];
-    for (const s of alt) if (where.has(s)) words.push(where.first(s));
-    best = better(best, withNemods(note.it, where, i, { score: alt.length + 0.5, words, combination: true }));
+    best = better(
+      best,
+      withNemods(note.it, where, i, { score: alt.length + 0.5, words: wordsInReach(where, alt, ids, base), combination: true }),
+    );
   }
   return best;
 }
 
 /** A title the sentence states in reach, whole or but for one word after the first. */
-function matchStated(note: IndexNote, where: Near, i: number, alts: readonly string[][]): TermMatch | undefined {
+function matchStated(note: IndexNote, where: Near, i: number, r: KeptReading): TermMatch | undefined {
   let best: TermMatch | undefined;
-  for (const alt of alts) {
-    if (!where.has(alt[0])) continue;
+  const { ids } = r;
+  let at = 0;
+  for (const alt of r.alts) {
+    const base = at;
+    at += alt.length;
+    if (!where.hasNumbered(ids[base], alt[0])) continue;
     let stated = 0;
-    for (const s of alt) if (where.has(s)) stated++;
+    for (let k = 0; k < alt.length; k++) if (where.hasNumbered(ids[base + k], alt[k])) stated++;
     // A title of several words may lack one ("angina pectoris" from "unstable angina"), at a cost.
     if (stated < alt.length && (alt.length < 2 || stated < alt.length - 1)) continue;
     const score = stated - (alt.length - stated) * 0.5;
     if (score <= 0) continue;
-    const words: number[] = [];
-    for (const s of alt) if (where.has(s)) words.push(where.first(s));
+    const words = wordsInReach(where, alt, ids, base);
     best = better(best, withNemods(note.it, where, i, { score, words, combination: false, loose: stated < alt.length }));
   }
   return best;
+}
+
+/** The first position in reach of each stem of `alt` (numbered ids[base..]) that is in reach, in the title's order. */
+function wordsInReach(where: Near, alt: readonly string[], ids: readonly number[], base: number): number[] {
+  const words: number[] = [];
+  for (let k = 0; k < alt.length; k++) {
+    const w = where.firstNumbered(ids[base + k], alt[k]);
+    if (w >= 0) words.push(w);
+  }
+  return words;
 }
 
 /** A "without" title whose words the sentence denies in reach ("migraine without aura"): stated, as the absence it names. */
@@ -872,8 +852,15 @@ function matchDenied(where: Near, alts: readonly string[][]): TermMatch | undefi
   return best;
 }
 
-function anyAllPresent(note: IndexNote, alts: readonly string[][]): boolean {
-  return alts.some((a) => a.every((s) => note.notePresent.has(s)));
+function anyAllPresent(note: IndexNote, r: KeptReading): boolean {
+  let at = 0;
+  for (const alt of r.alts) {
+    let all = true;
+    for (let k = 0; k < alt.length && all; k++) all = presentInNote(note, r.ids[at + k], alt[k]);
+    if (all) return true;
+    at += alt.length;
+  }
+  return false;
 }
 
 interface TermMatch {
@@ -906,7 +893,7 @@ function codeOf(note: IndexNote, where: Near, path: Path, hops: number): { code:
   const { it } = note;
   const t = path.term;
   if (codeKeyOf(it, t) !== 0) return { code: it.codeOf(t), path };
-  if (hops < MAX_SEE_HOPS && it.hasSee(t) && !/^(condition|category)\b/i.test(it.seeOf(t))) {
+  if (hops < MAX_SEE_HOPS && it.hasSee(t)) {
     const target = seeTarget(it, t);
     if (target !== undefined) {
       const next = descend(note, where, target, { ...path, term: target, via: true }, it.level[target]) ?? {
@@ -958,14 +945,18 @@ function nemodStems(it: IndexTabular, i: number): string[] {
 
 const seeTargets = new WeakMap<IndexTabular, Map<number, number | undefined>>();
 
-/** The term that term i's `see` names, resolved on first use. */
+/**
+ * The term that term i's `see` names (i has one), resolved on first use; none for a see that names
+ * no term to read ("see Condition", "see category ...").
+ */
 function seeTarget(it: IndexTabular, i: number): number | undefined {
   let cache = seeTargets.get(it);
   if (!cache) seeTargets.set(it, (cache = new Map()));
   if (!cache.has(i)) {
+    const see = it.seeOf(i);
     let main = i;
     while (main > 0 && it.level[main] > 0) main--;
-    cache.set(i, it.resolvePath(it.seeOf(i).replace(/\s+by site$/i, ''), main));
+    cache.set(i, /^(condition|category)\b/i.test(see) ? undefined : it.resolvePath(see.replace(/\s+by site$/i, ''), main));
   }
   return cache.get(i);
 }

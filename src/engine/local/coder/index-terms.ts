@@ -12,6 +12,11 @@ export interface TitleReading {
   connector: '' | 'with' | 'without' | 'due';
 }
 
+/** A reading as readingOf keeps it: with the numbers of its alternatives' stems (stemNumbers), one after another. */
+export interface KeptReading extends TitleReading {
+  ids: readonly number[];
+}
+
 // Words of Index titles that the note need not state.
 const NEUTRAL = new Set([
   'nec',
@@ -124,29 +129,36 @@ export function readTitle(raw: string, main: boolean, coded = true): TitleReadin
   return { alts, connector };
 }
 
-const readings = new WeakMap<IndexTabular, Array<TitleReading | undefined>>();
+const readings = new WeakMap<IndexTabular, Array<KeptReading | undefined>>();
 let lastIt: IndexTabular | undefined;
-let lastCache: Array<TitleReading | undefined> = [];
+let lastCache: Array<KeptReading | undefined> = [];
 
 /** The reading of term i, computed on first use (only the terms a note reaches are read). */
-export function readingOf(it: IndexTabular, i: number): TitleReading {
+export function readingOf(it: IndexTabular, i: number): KeptReading {
   if (it !== lastIt) {
     let cache = readings.get(it);
-    if (!cache) readings.set(it, (cache = new Array<TitleReading | undefined>(it.size)));
+    if (!cache) readings.set(it, (cache = new Array<KeptReading | undefined>(it.size)));
     lastIt = it;
     lastCache = cache;
   }
-  return (lastCache[i] ??= compact(readTitle(it.titleOf(i), it.level[i] === 0, it.codeOf(i) !== '')));
+  return (lastCache[i] ??= compact(it, readTitle(it.titleOf(i), it.level[i] === 0, it.codeOf(i) !== '')));
 }
 
 /**
  * A reading as the thread keeps it: its arrays copied to their exact length. Arrays built by
  * `push`, `filter` or `flatMap` reserve room for 17 elements (~190 bytes each); a thread keeps one
  * reading per term it has read (~18,500 for the 50 KB note, ~80,000 at most), so the copies hold
- * ~4.5 MB less a thread there (issue 28, the service's RSS).
+ * ~4.5 MB less a thread there (issue 28, the service's RSS). With the numbers of its stems, so the
+ * lookup finds them in a sentence and in the note by number rather than by name.
  */
-function compact(reading: TitleReading): TitleReading {
-  return { alts: reading.alts.map((a) => a.slice()), connector: reading.connector };
+function compact(it: IndexTabular, reading: TitleReading): KeptReading {
+  const n = stemNumbers(it);
+  let size = 0;
+  for (const alt of reading.alts) size += alt.length;
+  const ids = new Array<number>(size);
+  let k = 0;
+  for (const alt of reading.alts) for (const stem of alt) ids[k++] = numbered(n, stem);
+  return { alts: reading.alts.map((a) => a.slice()), connector: reading.connector, ids };
 }
 
 const mainIndexes = new WeakMap<IndexTabular, { byStems: Map<string, number[]>; maxLen: number }>();
@@ -228,21 +240,46 @@ export function firstStemOf(it: IndexTabular, i: number): number {
     n.plain[i] = alts.length === 1 && connector === '' ? 1 : 0;
     if (alts.length === 0) f = NOTHING;
     else if (alts.length > 1) f = SEVERAL;
-    else {
-      const stem = alts[0][0];
-      f = n.ids.get(stem) ?? -1;
-      if (f < 0) {
-        n.ids.set(stem, (f = n.ids.size));
-        const k = stemNumber(stem);
-        if (k >= n.byNumber.length) {
-          const grown = new Int32Array(Math.max(k + 1, stemNumberCount(), 2 * n.byNumber.length)).fill(-1);
-          grown.set(n.byNumber);
-          n.byNumber = grown;
-        }
-        n.byNumber[k] = f;
-      }
-    }
+    else f = numbered(n, alts[0][0]);
     n.first[i] = f;
+  }
+  return f;
+}
+
+const severalFirsts = new WeakMap<IndexTabular, Map<number, Int32Array>>();
+
+/** The numbers of the first stems of term i's titles, when it has several (firstStemOf is SEVERAL), read once per term. */
+export function firstStemsOf(it: IndexTabular, i: number): Int32Array {
+  let cache = severalFirsts.get(it);
+  if (!cache) severalFirsts.set(it, (cache = new Map()));
+  let out = cache.get(i);
+  if (!out) {
+    const n = stemNumbers(it);
+    const { alts } = readingOf(it, i);
+    out = new Int32Array(alts.length);
+    for (let k = 0; k < alts.length; k++) out[k] = numbered(n, alts[k][0]);
+    cache.set(i, out);
+  }
+  return out;
+}
+
+/** The stem's number here (stemNumbers), numbering it if it has none. */
+export function stemIdOf(it: IndexTabular, stem: string): number {
+  return numbered(stemNumbers(it), stem);
+}
+
+/** The stem's number here, numbering it if it has none. */
+function numbered(n: StemNumbers, stem: string): number {
+  let f = n.ids.get(stem);
+  if (f === undefined) {
+    n.ids.set(stem, (f = n.ids.size));
+    const k = stemNumber(stem);
+    if (k >= n.byNumber.length) {
+      const grown = new Int32Array(Math.max(k + 1, stemNumberCount(), 2 * n.byNumber.length)).fill(-1);
+      grown.set(n.byNumber);
+      n.byNumber = grown;
+    }
+    n.byNumber[k] = f;
   }
   return f;
 }

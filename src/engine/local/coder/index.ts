@@ -79,6 +79,8 @@ export function codifyText(table: CodeTable, text: string, model: CodifyModel, o
   return { final_code_assessments: finals, discarded_code_assessments: discarded };
 }
 
+const SOURCE_BITS: Record<Mention['source'], number> = { lexicon: 1, learned: 2, description: 4, index: 8 };
+
 /** What the training script watches: each raw final candidate (with its features), then each rule-made code. */
 export type Observer = (stage: 'raw' | 'ruled', c: Candidate, features: () => number[]) => void;
 
@@ -103,7 +105,8 @@ export function codifyCandidates(
   const sentences = splitSentences(blankHeadings(text));
   const defaults = encounterDefaults(text);
   const ctx: NoteContext = { table, text, sentences, inpatient: isInpatient(sentences), it, tables: tables ?? undefined, defaults };
-  const sources = new Map<number, Set<string>>();
+  // The sources that read each code (SOURCE_BITS), one bit each.
+  const sources = new Map<number, number>();
   const senseDropped: Found[] = [];
   const found: Found[] = [];
   const read = sentences.map((s) => ({ st: stemWords(s.words), assertions: assertWords(s.words, s.lower) }));
@@ -127,18 +130,14 @@ export function codifyCandidates(
     const lower = s.lower;
     const kept: Found[] = [];
     for (const f of items.length && fromData.length ? items.concat(fromData) : items.length ? items : fromData) {
-      const set = sources.get(f.mention.code) ?? new Set();
-      set.add(f.mention.source);
-      sources.set(f.mention.code, set);
+      sources.set(f.mention.code, (sources.get(f.mention.code) ?? 0) | SOURCE_BITS[f.mention.source]);
       const problem = senseProblem(table, f.mention, lower);
       if (problem) senseDropped.push({ ...f, discard: problem });
       else if (f.mention.source !== 'learned') kept.push(f);
     }
     for (const f of indexed) {
       if (f.mention.indexTerm !== undefined) (ctx.indexTerms ??= new Map()).set(f.mention.code, f.mention.indexTerm);
-      const set = sources.get(f.mention.code) ?? new Set();
-      set.add('index');
-      sources.set(f.mention.code, set);
+      sources.set(f.mention.code, (sources.get(f.mention.code) ?? 0) | SOURCE_BITS.index);
     }
     const resolved = mergeIndexFound(
       resolveSentence(kept, table),
@@ -168,9 +167,9 @@ export function codifyCandidates(
   for (const f of mergeByCode(senseDropped)) if (!cands.get(table.codeAt(f.mention.code))) addFound(cands, f, 1);
 
   const multiSource = new Set<string>();
-  for (const [code, s] of sources) {
-    if (s.size > 1) multiSource.add(table.codeAt(code));
-    if (s.has('lexicon')) {
+  for (const [code, bits] of sources) {
+    if ((bits & (bits - 1)) !== 0) multiSource.add(table.codeAt(code));
+    if ((bits & SOURCE_BITS.lexicon) !== 0) {
       const c = cands.get(table.codeAt(code));
       if (c) c.named = true;
     }
@@ -322,7 +321,10 @@ function sentenceMentions(
     const clauses = cfg.clauses ? clausesOf(lower) : undefined;
     described = matchDescriptions(table, st, si, cfg, [], clauses?.[0], clauses?.[1]);
   }
-  return [...lexical, ...described].map((mention) => ({ mention, assertion: assertionOf(assertions, mention.start, mention.end) }));
+  const out: Found[] = [];
+  for (const mention of lexical) out.push({ mention, assertion: assertionOf(assertions, mention.start, mention.end) });
+  for (const mention of described) out.push({ mention, assertion: assertionOf(assertions, mention.start, mention.end) });
+  return out;
 }
 
 const CLAUSE_BREAKS = new Set([',', ';', ':', '(', ')']);

@@ -1,0 +1,223 @@
+/**
+ * A sentence's stems as one Index mention reaches them: its clauses, the places of the words that
+ * say something, the occurrences of its stems, and the stems in reach of the mention being read
+ * (Near). In buffers the thread reuses: one sentence, and one mention of it, is read at a time.
+ */
+
+const CLAUSE_BREAKS = new Set([';', ':', '(', ')', '.']);
+
+let clauses = new Int32Array(0);
+
+/**
+ * Clause number of each word: semicolons, colons and brackets end a clause (commas do not:
+ * "Effusion, right knee"). In one buffer the thread reuses (one sentence is read at a time).
+ */
+export function clausesOf(lower: readonly string[]): Int32Array {
+  if (clauses.length < lower.length) {
+    clauses = new Int32Array(Math.max(lower.length, 2 * clauses.length));
+    places = new Int32Array(clauses.length);
+  }
+  const out = clauses;
+  let c = 0;
+  let p = 0;
+  for (let i = 0; i < lower.length; i++) {
+    if (lower[i].length === 1 && CLAUSE_BREAKS.has(lower[i])) c++;
+    out[i] = c;
+    // A word that says nothing ("of the", a comma) does not count toward a window.
+    if (!isFiller(lower[i]) && hasLetterOrDigit(lower[i])) p++;
+    places[i] = p;
+  }
+  return out;
+}
+
+/** /[a-z0-9]/.test(word), without a regular expression (clausesOf reads every word of the note). */
+function hasLetterOrDigit(word: string): boolean {
+  for (let i = 0; i < word.length; i++) {
+    const c = word.charCodeAt(i);
+    if ((c >= 0x61 && c <= 0x7a) || (c >= 0x30 && c <= 0x39)) return true;
+  }
+  return false;
+}
+
+/** Per word of the sentence read last by clausesOf: how many words that say something precede it, itself included. */
+let places = new Int32Array(0);
+
+/**
+ * The occurrences of a sentence's stems, in word order: each one's slot (its stem), word, and
+ * whether the sentence denies it. In buffers the thread reuses (one sentence is read at a time).
+ */
+export class Occurrences {
+  private static current = new Occurrences(64);
+  slot: Int32Array;
+  word: Int32Array;
+  denied: Uint8Array;
+  size = 0;
+
+  private constructor(capacity: number) {
+    this.slot = new Int32Array(capacity);
+    this.word = new Int32Array(capacity);
+    this.denied = new Uint8Array(capacity);
+  }
+
+  /** The thread's buffers, emptied, for at most `most` occurrences. */
+  static ready(most: number): Occurrences {
+    if (Occurrences.current.slot.length < most) Occurrences.current = new Occurrences(Math.max(most, 2 * Occurrences.current.slot.length));
+    Occurrences.current.size = 0;
+    return Occurrences.current;
+  }
+
+  add(slot: number, word: number, denied: boolean): void {
+    this.slot[this.size] = slot;
+    this.word[this.size] = word;
+    this.denied[this.size] = denied ? 1 : 0;
+    this.size++;
+  }
+
+  /** The first occurrence whose word has place `place` or a later one (places rise with the words). */
+  firstFrom(place: number, places: Int32Array): number {
+    let lo = 0;
+    let hi = this.size;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (places[this.word[mid]] < place) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+}
+
+/** The sentence's stems as one main term sees them: within `window` words that say something of it, in its clause. */
+// Which numbered stems the mention being read has in reach: a stamp per stem, the mention's own
+// stamp new for each mention (one mention is read at a time).
+let stamps = new Int32Array(0);
+let stamp = 0;
+// The first position in reach of each stem of the sentence (by its slot), -1 when out of reach:
+// read once (the Index asks for the same stems many times), in one buffer the thread reuses; the
+// same for the positions where the sentence denies each stem.
+let firstAt = new Int32Array(0);
+let deniedFirstAt = new Int32Array(0);
+// The same first positions by stem number (stemNumbers), read where `stamps` holds the mention's stamp.
+let stampedFirst = new Int32Array(0);
+
+export class Near {
+  private readonly stamp: number;
+  private readonly at: Int32Array;
+  /** the first position in reach where the sentence denies each stem, -1 when none */
+  private readonly deniedAt: Int32Array | undefined;
+
+  /**
+   * The sentence's stems (`all`, each at its slot) and their occurrences in word order; `asserted`:
+   * the mention is not denied, so a denied occurrence never states a stem (it is read by
+   * deniedFirst, when `readDenied`).
+   */
+  constructor(
+    private readonly slots: ReadonlyMap<string, number>,
+    all: readonly string[],
+    occurrences: Occurrences,
+    clause: Int32Array,
+    start: number,
+    end: number,
+    window: number,
+    numbered: readonly number[],
+    private readonly known: number,
+    asserted: boolean,
+    readDenied: boolean,
+  ) {
+    const inClause = clause[start];
+    const [from, to] = [places[start] - window, places[end] + window];
+    if (readDenied) {
+      if (deniedFirstAt.length < all.length) deniedFirstAt = new Int32Array(Math.max(all.length, 2 * deniedFirstAt.length));
+      this.deniedAt = deniedFirstAt;
+      this.deniedAt.fill(-1, 0, all.length);
+    }
+    if (firstAt.length < all.length) firstAt = new Int32Array(Math.max(all.length, 2 * firstAt.length));
+    this.at = firstAt;
+    this.at.fill(-1, 0, all.length);
+    if (stamps.length < known || stamp >= 0x3fffffff) {
+      stamps = new Int32Array(Math.max(known, 2 * stamps.length));
+      stampedFirst = new Int32Array(stamps.length);
+      stamp = 0;
+    }
+    this.stamp = ++stamp;
+    // In word order, so the first occurrence in reach of each stem is the first met.
+    const { slot, word, denied, size } = occurrences;
+    for (let j = occurrences.firstFrom(from, places); j < size; j++) {
+      const w = word[j];
+      if (places[w] > to) break;
+      if (clause[w] !== inClause) continue;
+      const k = slot[j];
+      if (asserted && denied[j] === 1) {
+        if (this.deniedAt && this.deniedAt[k] < 0) this.deniedAt[k] = w;
+      } else if (this.at[k] < 0) {
+        this.at[k] = w;
+        if (numbered[k] >= 0 && numbered[k] < known) {
+          stamps[numbered[k]] = this.stamp;
+          stampedFirst[numbered[k]] = w;
+        }
+      }
+    }
+  }
+
+  /** Whether the stem numbered `id` is surely out of reach (numbered before the sentence was read, and not stamped). */
+  outOfReach(id: number): boolean {
+    return id < this.known && stamps[id] !== this.stamp;
+  }
+
+  /** Whether `stem`, numbered `id` (firstStemOf), is in reach: by its stamp when it was numbered before the sentence was read. */
+  hasNumbered(id: number, stem: string): boolean {
+    return id >= 0 && id < this.known ? stamps[id] === this.stamp : this.has(stem);
+  }
+
+  /** The first position in reach of `stem`, numbered `id`, or -1: by its stamp when it was numbered before the sentence was read. */
+  firstNumbered(id: number, stem: string): number {
+    if (id < 0 || id >= this.known) return this.first(stem);
+    return stamps[id] === this.stamp ? stampedFirst[id] : -1;
+  }
+
+  /** The first position of `stem` in reach, or -1. */
+  first(stem: string): number {
+    const k = this.slots.get(stem);
+    return k === undefined ? -1 : this.at[k];
+  }
+
+  has(stem: string): boolean {
+    const k = this.slots.get(stem);
+    return k !== undefined && this.at[k] >= 0;
+  }
+
+  /** The first position in reach where the sentence denies `stem`, or -1. */
+  deniedFirst(stem: string): number {
+    const k = this.slots.get(stem);
+    return k === undefined || !this.deniedAt ? -1 : this.deniedAt[k];
+  }
+}
+
+const FILLER = new Set([
+  'the',
+  'a',
+  'an',
+  'of',
+  'in',
+  'on',
+  'at',
+  'to',
+  'with',
+  'and',
+  'or',
+  'is',
+  'was',
+  'has',
+  'had',
+  'his',
+  'her',
+  'for',
+  'by',
+  'from',
+  'as',
+  'there',
+  'patient',
+]);
+
+const FILLER_LENGTH = Math.max(...[...FILLER].map((w) => w.length));
+/** FILLER.has(word), most words known by their length alone (clausesOf reads every word of the note). */
+export const isFiller = (word: string) => word.length <= FILLER_LENGTH && FILLER.has(word);
