@@ -210,8 +210,12 @@ export class IndexTabular {
     for (const m of mains) {
       let at = m;
       let ok = true;
-      for (const part of parts.slice(1)) {
-        const next = this.childTitled(at, part.toLowerCase());
+      for (let k = 1; k < parts.length; k++) {
+        // "see Diabetes, due to, drug or chemical" names the subterm "due to drug or chemical"
+        // (beside a bare "due to" whose subterms do not hold it): two parts as one title first.
+        const joined = k + 1 < parts.length ? this.childTitled(at, `${parts[k]} ${parts[k + 1]}`.toLowerCase()) : undefined;
+        const next = joined ?? this.childTitled(at, parts[k].toLowerCase());
+        if (joined !== undefined) k++;
         if (next === undefined) {
           ok = false;
           break;

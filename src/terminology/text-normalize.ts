@@ -198,6 +198,17 @@ export function stemWords(words: readonly string[]): { stems: string[]; from: nu
   return { stems, from, numbers };
 }
 
+/** The stems of a phrase (an Index or Tabular title), its words in brackets ("(ulcer)", "(of)") left out. */
+export function phraseStems(text: string): string[] {
+  return stemWords(
+    text
+      .toLowerCase()
+      .replace(/\([^)]*\)/g, ' ')
+      .split(/[\s,]+/)
+      .filter(Boolean),
+  ).stems;
+}
+
 export interface DescriptionToken {
   stem: string;
   /** A word the note need not state: "unspecified", or anything in a "without ..." / "not ..." clause. */

@@ -726,6 +726,63 @@ export const GUIDELINE_CASES: Case[] = [
     must: ['J06.9'],
     mustNot: ['J98.8', 'R09.81', 'R06.7'],
   },
+  // The Tabular's instructional notes and the "with" presumption, read when both conditions are stated.
+  {
+    rule: 'I.A.17 code also: I16 asks for the hypertension beside the crisis',
+    note: 'Hypertensive crisis in a patient with long-standing essential hypertension; labetalol given.',
+    must: ['I16.9', 'I10'],
+    mustNot: [],
+  },
+  {
+    rule: 'I.A.16 use additional code: N18.6 with the dialysis status its inclusion term names',
+    note: 'ESRD on peritoneal dialysis nightly at home; potassium 5.1.',
+    must: ['N18.6', 'Z99.2'],
+    mustNot: [],
+  },
+  {
+    rule: 'I.A.12.a Excludes1 pair resolved to the combination code that fits a denied word',
+    note: 'Cirrhosis of the liver from alcohol use, no ascites on exam.',
+    must: ['K70.30'],
+    mustNot: ['K70.31', 'K74.60'],
+  },
+  {
+    rule: 'I.C.2.c.1 anemia in neoplastic disease, the neoplasm first',
+    note: 'Anemia in a patient with follicular lymphoma, hemoglobin 9.',
+    must: ['C82.90', 'D63.0'],
+    mustNot: ['D64.9'],
+    before: [['C82.90', 'D63.0']],
+  },
+  {
+    rule: 'I.C.6.b.5 pain due to a malignancy is G89.3',
+    note: 'Pain due to ovarian cancer with peritoneal spread; on hydromorphone.',
+    must: ['G89.3', 'C56.9'],
+    mustNot: ['R52'],
+  },
+  {
+    rule: 'I.A.15 no presumed link when the note says the conditions are unrelated',
+    note: 'Longstanding hypertension. CKD stage 4 from polycystic kidneys, unrelated to the hypertension according to renal.',
+    must: ['I10', 'N18.4'],
+    mustNot: ['I12.9'],
+  },
+  {
+    rule: 'I.C.1.d.1.a the organism stated beside sepsis is the sepsis code that names it',
+    note: 'Sepsis from E. coli pyelonephritis; started on IV ceftriaxone.',
+    must: ['A41.51', 'N10'],
+    mustNot: ['A41.9'],
+    levels: ['balanced', 'high-quality'],
+  },
+  {
+    rule: 'I.A.6 see: "steroid-induced" leads to Diabetes, due to drug or chemical',
+    note: 'Steroid-induced diabetes, on prednisone for asthma; metformin started.',
+    must: ['E09.9', 'T38.0X5A'],
+    mustNot: ['E11.9'],
+  },
+  {
+    rule: 'I.B.4-5 nausea, vomiting and early satiety are part of gastroparesis',
+    note: 'Gastroparesis confirmed on scintigraphy, with nausea, vomiting and early satiety; start metoclopramide.',
+    must: ['K31.84'],
+    mustNot: ['R11.2', 'R68.81'],
+  },
   // I.C.20, by the Index to External Causes: the mechanism's main term and the subterms stated.
   {
     rule: 'I.C.20 the mechanism by the Index to External Causes, after the injury',
@@ -773,6 +830,89 @@ export const GUIDELINE_CASES: Case[] = [
   { rule: 'I.C.20 never an external cause alone', note: 'Fall from a ladder, no injury.', must: [], mustNot: ['W11.XXXA'] },
   // The Index: "Broken, bone - see Fracture".
   { rule: 'broke is a fracture', note: 'She broke her right wrist yesterday.', must: ['S62.101A'], mustNot: [] },
+  // "... and broke his wrist": a verb in the past tense after "and" opens a clause of its own, so the reading is firm.
+  {
+    rule: 'broke, in a clause of its own after a narrative',
+    note: 'He slipped on ice in the driveway and broke his right wrist.',
+    must: ['S62.101A', 'W00.0XXA'],
+    mustNot: [],
+  },
+  // I.C.19.f, I.C.20: the perpetrator of an assault, as the note names them (Index to External Causes: Perpetrator).
+  {
+    rule: 'I.C.20 the perpetrator of an assault',
+    note: 'Contusion of the left cheek; she was assaulted by her husband last night.',
+    must: ['Y09', 'Y07.010'],
+    mustNot: ['Y07.9'],
+  },
+  // A device broken is no fracture (Index: Broken, implant or internal device, see Complications, mechanical).
+  {
+    rule: 'a broken implant is a device complication, not a fracture',
+    note: 'The plate in her right femur is broken; referred to orthopedics.',
+    must: [],
+    mustNot: ['S72.91XA'],
+    why: ['S72.91XA', /implant or device.*mechanical complication/],
+  },
+  // I.C.19.d burns, by the Index's Burn entry: site, side and degree; the highest degree of one site; the extent.
+  {
+    rule: 'I.C.19.d a burn at its site, side and degree',
+    note: 'Blistering burn of the back of the left hand from a hot iron.',
+    must: ['T23.262A'],
+    mustNot: ['T23.062A', 'T30.0'],
+    levels: ['balanced', 'high-quality'],
+  },
+  {
+    rule: 'I.C.19.d a full-thickness burn is third degree',
+    note: 'Full-thickness burn of the right thigh from a house fire.',
+    must: ['T24.311A', 'X08.8XXA'],
+    mustNot: ['T24.011A', 'T30.0'],
+    levels: ['balanced', 'high-quality'],
+  },
+  {
+    rule: 'I.C.19.d a burn the lookup leaves at no site',
+    note: 'Burn to the left lower leg when hot coffee spilled on it, first degree.',
+    must: ['T24.102A', 'X10.0XXA'],
+    mustNot: ['T30.0'],
+    levels: ['balanced', 'high-quality'],
+  },
+  {
+    rule: 'I.C.19.d.1 burns of one site: the highest degree',
+    note: 'Third degree burn of the left hand and second degree burn of the left forearm.',
+    must: ['T23.302A', 'T22.212A'],
+    mustNot: ['T23.202A'],
+    levels: ['balanced', 'high-quality'],
+  },
+  {
+    rule: 'I.C.19.d.6 the extent by body surface, with its third-degree part',
+    note: 'Burns of the back, third degree over 25 percent of the body surface, 20 percent third degree.',
+    must: ['T21.34XA', 'T31.22'],
+    mustNot: ['T31.20'],
+    levels: ['balanced', 'high-quality'],
+  },
+  // I.C.20 transport accidents by the road user (Accident, transport); traffic unless another place is stated.
+  {
+    rule: 'I.C.20 a pedestrian struck in traffic',
+    note: 'A pedestrian hit by a van while crossing the road; contusion of the right hip.',
+    must: ['S70.01XA', 'V03.10XA'],
+    mustNot: ['V03.90XA'],
+  },
+  {
+    rule: 'I.C.20 a pedal cyclist who fell: noncollision',
+    note: 'Abrasion of the right elbow after he fell off his bicycle.',
+    must: ['V18.9XXA'],
+    mustNot: ['W19.XXXA'],
+  },
+  {
+    rule: 'I.C.20 a motorcyclist in a collision',
+    note: 'Motorcyclist in a collision with a car; fracture of the left clavicle.',
+    must: ['V23.99XA'],
+    mustNot: [],
+  },
+  {
+    rule: 'I.C.20 a transport accident off the road is nontraffic',
+    note: 'Pedestrian struck by a car in a parking lot; fracture of the right tibia.',
+    must: ['V03.00XA'],
+    mustNot: ['V03.10XA', 'V03.90XA'],
+  },
   // A "without" subterm the note leaves unstated holds, and its subterms refine it.
   {
     rule: 'I.A bipolar I, the current episode and its severity',
@@ -876,6 +1016,131 @@ export const WORD_SENSE_CASES: Case[] = [
   },
 ];
 
+// Status codes, screening, pressure ulcers and sequelae (I.C.21.c.3, I.C.21.c.5, I.C.12.a, I.B.10, I.C.9.d).
+export const STATUS_SEQUELA_CASES: Case[] = [
+  // I.C.21.c.5: the Index's "Screening (for)" subterm; what is screened for is no diagnosis.
+  {
+    rule: 'I.C.21.c.5 screening by its Index subterm, not the disease screened for',
+    note: 'Low-dose chest CT for lung cancer screening; quit smoking 8 years ago.',
+    must: ['Z12.2'],
+    mustNot: ['C34.90', 'Z12.9'],
+  },
+  {
+    rule: 'I.C.21.c.5 a screening that finds a condition: the screening first, the finding after',
+    note: 'Screening colonoscopy requested by the patient, no GI symptoms. Internal hemorrhoids seen on withdrawal.',
+    must: ['Z12.11', 'K64.8'],
+    mustNot: [],
+    before: [['Z12.11', 'K64.8']],
+  },
+  // I.C.21.c.3: status codes. A past procedure leaves a present status; the year dates the procedure, not the disease.
+  {
+    rule: 'I.C.21.c.3 bypass graft status beside the current coronary disease',
+    note: 'Atherosclerotic heart disease, status post CABG in 2018, no chest pain.',
+    must: ['I25.10', 'Z95.1'],
+    mustNot: ['Z86.79'],
+  },
+  {
+    rule: 'I.C.21.c.3 dependence on renal dialysis (Index: Dependence, on, renal dialysis)',
+    note: 'Diabetic nephropathy with ESRD, on peritoneal dialysis nightly.',
+    must: ['N18.6', 'Z99.2'],
+    mustNot: ['Z49.02'],
+  },
+  {
+    rule: 'I.C.21.c.3 ventilator dependence',
+    note: 'Quadriplegia after a diving accident, ventilator-dependent at home.',
+    must: ['Z99.11'],
+    mustNot: [],
+  },
+  {
+    rule: 'I.C.21.c.3 acquired absence by level and side, below the knee',
+    note: 'Prior right below-knee amputation, walks with a prosthesis.',
+    must: ['Z89.511'],
+    mustNot: ['Z89.512', 'Z89.519'],
+  },
+  {
+    rule: 'I.C.21.c.3 acquired absence by level and side, above the knee',
+    note: 'Status post left above-knee amputation (2012), stump healed.',
+    must: ['Z89.612'],
+    mustNot: ['Z89.611', 'Z89.619', 'Z89.522'],
+  },
+  {
+    rule: 'I.C.21.c.3 an artificial opening the patient has (Index: Ileostomy, status)',
+    note: 'Ileostomy since her colectomy for ulcerative colitis; skin around the stoma intact.',
+    must: ['Z93.2'],
+    mustNot: [],
+  },
+  { rule: 'I.C.21.c.3 a planned closure is no status', note: 'Transverse colostomy reversal is scheduled.', must: [], mustNot: ['Z93.3'] },
+  { rule: 'a device that fits is no fit', note: 'Her new hearing aid fits well.', must: [], mustNot: ['R56.9'] },
+  // I.C.9.d: weakness of one side after a stroke is hemiparesis (Coding Clinic), right dominant by default (I.C.6.a).
+  {
+    rule: 'I.C.9.d one-sided weakness after a stroke is hemiparesis, not facial weakness',
+    note: 'Remote cerebral infarct; residual right-sided weakness, uses a quad cane.',
+    must: ['I69.351'],
+    mustNot: ['I69.392', 'Z86.73', 'R53.1'],
+  },
+  // I.C.21.c.8: follow-up after completed treatment, Z08 after a malignancy (with Z85), Z09 otherwise; the treated condition is not coded.
+  {
+    rule: 'I.C.21.c.8 follow-up after a treated malignancy: Z08 with the history code',
+    note: 'Annual follow-up, colon cancer resected in 2020 and adjuvant chemotherapy completed; CEA normal, no recurrence.',
+    must: ['Z08', 'Z85.038'],
+    mustNot: ['C18.9'],
+    before: [['Z08', 'Z85.038']],
+  },
+  {
+    rule: 'I.C.21.c.8 recheck after a finished course: Z09, not the condition',
+    note: 'Wound recheck after finishing cephalexin for cellulitis of the left leg; redness gone.',
+    must: ['Z09'],
+    mustNot: ['L03.116'],
+  },
+  // I.C.2.d: a malignancy still treated (adjuvant therapy) is current, by its Neoplasm Table site row; ER status beside it.
+  {
+    rule: 'I.C.2 Neoplasm Table site of several words (a breast quadrant), not a word of it',
+    note: 'Invasive ductal carcinoma in the lower inner quadrant of the right breast, on tamoxifen.',
+    must: ['C50.311', 'Z79.810'],
+    mustNot: ['C03.1', 'Z85.3'],
+  },
+  {
+    rule: 'I.C.2 estrogen receptor status with the breast malignancy (Index: Status, estrogen receptor)',
+    note: 'Carcinoma of the left breast, ER-positive, on letrozole.',
+    must: ['C50.912', 'Z17.0', 'Z79.811'],
+    mustNot: ['Z85.3'],
+  },
+  // I.B.10, I.C.19.a: a sequela's injury with 7th character S after the late condition, its site named by the late condition.
+  {
+    rule: 'I.C.19.a sequela of an injury whose site the late condition names',
+    note: 'Post-traumatic osteoarthritis of the right ankle, a late effect of a displaced bimalleolar fracture in 2017.',
+    must: ['M19.171', 'S82.841S'],
+    mustNot: ['S82.841A', 'Z87.81'],
+    before: [['M19.171', 'S82.841S']],
+    levels: ['balanced', 'high-quality'],
+  },
+  // I.C.12.a: the L89 code combines site, side and stage; "bedsore" is an Index name of the pressure ulcer.
+  {
+    rule: 'I.C.12.a pressure ulcer by site and stage',
+    note: 'Bedsore over the coccyx, stage 2, dressing changed daily.',
+    must: ['L89.152'],
+    mustNot: ['L89.159', 'L89.90', 'L89.92'],
+  },
+  {
+    rule: 'I.C.12.a.2 unstageable pressure ulcer',
+    note: 'Left buttock pressure sore cannot be staged, base obscured by eschar.',
+    must: ['L89.320'],
+    mustNot: ['L89.329', 'L89.90'],
+  },
+  {
+    rule: 'I.C.12.a pressure-induced deep tissue damage',
+    note: 'Right heel with a deep tissue pressure injury, maroon discoloration of intact skin.',
+    must: ['L89.616'],
+    mustNot: ['L89.610', 'L89.619', 'L97.419'],
+  },
+  {
+    rule: 'I.C.12.a.3 a healing ulcer with no stage documented: unspecified stage, not unstageable',
+    note: 'Healing decubitus of the left heel, wound vac in place.',
+    must: ['L89.629'],
+    mustNot: ['L89.620', 'L97.429'],
+  },
+];
+
 describe.runIf(existsSync(FULL_CODES_FILE))('ICD-10-CM Official Guidelines as rules, full FY2026 table', () => {
   let table: CodeTable;
   beforeAll(async () => {
@@ -918,6 +1183,10 @@ describe.runIf(existsSync(FULL_CODES_FILE))('ICD-10-CM Official Guidelines as ru
       (_, c) => check(c, model),
     );
     it.each(WORD_SENSE_CASES.map((c) => [c.rule, c] as const))('word sense: %s', (_, c) => check(c, model));
+    it.each(STATUS_SEQUELA_CASES.filter((c) => !c.levels || c.levels.includes(model)).map((c) => [c.rule, c] as const))(
+      'status, screening, pressure ulcer, sequela: %s',
+      (_, c) => check(c, model),
+    );
   });
 
   // I.B.13: "both" is bilateral, so a title read with its side left open ("..., unspecified eye")

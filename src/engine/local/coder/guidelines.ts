@@ -1,27 +1,34 @@
 import type { Candidates } from './candidate.js';
 import { applyCombinations } from './guidelines/combination.js';
 import { applyDrugTherapy } from './guidelines/drugs.js';
-import { applyDrugTable, sequenceDrugTable } from './guidelines/drug-table.js';
-import { applyEtiologyPairs, sequenceEtiology } from './guidelines/etiology.js';
+import { applyDrugTable } from './guidelines/drug-table.js';
+import { applyEtiologyPairs } from './guidelines/etiology.js';
 import { applyExcludes1 } from './guidelines/excludes.js';
 import { applyExternalCauses } from './guidelines/external-cause.js';
-import { sequenceExternalCauses } from './guidelines/external-cause-sequence.js';
 import { applyTabularExcludes1 } from './guidelines/tabular-excludes.js';
+import { applyBrokenDevice } from './guidelines/broken-device.js';
+import { applyBurns } from './guidelines/burns.js';
 import { applyAllergyStatus } from './guidelines/allergy-status.js';
 import { applyExamEncounter } from './guidelines/exam-encounter.js';
 import { applySubstanceUse } from './guidelines/substance-use.js';
 import { applyFeverChills } from './guidelines/fever.js';
 import { applyHistory } from './guidelines/history.js';
 import { applyNeoplasmTable } from './guidelines/neoplasm-table.js';
+import { applyNeoplasmRelated } from './guidelines/neoplasm-related.js';
+import { applyStatedOrganism } from './guidelines/organism.js';
 import { applyInjurySymptoms, applyIntegralSymptoms } from './guidelines/integral.js';
 import { applyQualifiers } from './guidelines/qualifiers.js';
 import { applySequelae } from './guidelines/sequela.js';
+import { applyPressureUlcers } from './guidelines/pressure-ulcer.js';
+import { applyStatus } from './guidelines/status.js';
 import { applyTobacco } from './guidelines/tobacco.js';
 import { applyBmi } from './guidelines/bmi.js';
 import { applyUnspecifiedSiblings } from './guidelines/unspecified-sibling.js';
 import { applyVaccination, applyVaccineRefusal } from './guidelines/vaccination.js';
-import { sequenceFirstListed } from './guidelines/sequence.js';
+import { sequenceCodes } from './guidelines/sequence.js';
 import { applyPlannedVisits } from './guidelines/planned-visit.js';
+import { applyFollowUp } from './guidelines/follow-up.js';
+import { applyScreening } from './guidelines/screening.js';
 import { applyUnspecifiedInjury } from './guidelines/unspecified-injury.js';
 import { applyInjurySite } from './guidelines/injury-site.js';
 import { applyPregnancy } from './guidelines/pregnancy.js';
@@ -33,24 +40,30 @@ import type { LevelConfig } from './levels.js';
  * coder applies them: what is current (history, tobacco, drugs), then combination codes, side and
  * acuity, symptoms integral to a diagnosis, the Excludes1 pairs, an unspecified code beside a
  * specific one, the codes the Tabular asks to add (BMI) and the encounter (Z23, Z28.2-, Z00), and
- * last the sequence: etiology before manifestation, external causes after every other code.
+ * last the sequence of the codes chosen (guidelines/sequence.ts).
  */
 export function applyGuidelines(cands: Candidates, cfg: LevelConfig): void {
   applyNeoplasmTable(cands);
+  applyNeoplasmRelated(cands);
   applyHistory(cands);
   applySequelae(cands);
+  applyPressureUlcers(cands);
+  applyStatus(cands);
   applyTobacco(cands);
   applyDrugTherapy(cands);
   applyAllergyStatus(cands);
   applySubstanceUse(cands);
   applyPregnancy(cands);
   applyEtiologyPairs(cands);
+  applyStatedOrganism(cands);
   applyCombinations(cands);
   if (cfg.qualifiers) applyQualifiers(cands);
   applyFeverChills(cands);
   applyInjurySite(cands);
   applyUnspecifiedInjury(cands);
   applyLearnedRestated(cands);
+  applyBrokenDevice(cands);
+  applyBurns(cands);
   applyIntegralSymptoms(cands);
   applyInjurySymptoms(cands);
   applyExcludes1(cands);
@@ -58,14 +71,13 @@ export function applyGuidelines(cands: Candidates, cfg: LevelConfig): void {
   applyUnspecifiedSiblings(cands);
   applyExternalCauses(cands);
   applyBmi(cands);
+  applyScreening(cands);
   applyPlannedVisits(cands);
+  applyFollowUp(cands);
   // The examination is first-listed, the vaccine beside it (I.C.21.c.13).
   applyExamEncounter(cands);
   applyVaccination(cands);
   applyVaccineRefusal(cands);
   applyDrugTable(cands);
-  sequenceEtiology(cands);
-  sequenceDrugTable(cands);
-  sequenceFirstListed(cands);
-  sequenceExternalCauses(cands);
+  sequenceCodes(cands);
 }

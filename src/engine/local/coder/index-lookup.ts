@@ -292,7 +292,8 @@ export function indexMentions(
     const firm =
       (compact(lower, together) &&
         ((titleStated && together.length >= 2) || (pathStated && (covers(lower, together) || adjacent(code.path.words))))) ||
-      (pathStated && together !== words && compact(lower, words) && covers(lower, words));
+      (pathStated && together !== words && compact(lower, words) && covers(lower, words)) ||
+      (pathStated && sequelaOfInjury(note.table, index, lower));
     out.push({
       code: index,
       sentence: si,
@@ -315,6 +316,22 @@ export function indexMentions(
   return out
     .filter((m) => m.firm)
     .filter((m) => !out.some((o) => o !== m && o.words!.length > m.words!.length && m.words!.every((w) => o.words!.includes(w))));
+}
+
+/**
+ * A sequela's injury code (7th character S, I.B.10): the late condition names the site it left
+ * ("arthritis of the left ankle, sequela of a trimalleolar fracture"), so its words lie apart from
+ * the injury's; a path the note states whole is firm all the same, when the sentence names the
+ * sequela and its one side is the title's.
+ */
+function sequelaOfInjury(table: CodeTable, index: number, lower: readonly string[]): boolean {
+  const code = table.codeAt(index);
+  if (code.length !== 7 || !code.endsWith('S') || !/^[ST]/.test(code)) return false;
+  // The sentence itself names the sequela, not only the note.
+  if (!lower.some((w, i) => w === 'sequela' || w === 'sequelae' || (w === 'late' && /^effects?$/.test(lower[i + 1] ?? '')))) return false;
+  const title = table.descriptionAt(index).toLowerCase();
+  const side = (w: string) => lower.includes(w) === title.includes(w);
+  return side('right') && side('left');
 }
 
 const titleStemCache = new WeakMap<CodeTable, Map<number, readonly string[]>>();
@@ -370,11 +387,22 @@ const CLAUSE_OPENERS = new Set([
 function covers(lower: readonly string[], words: readonly number[]): boolean {
   let a = lowest(words);
   let b = highest(words);
-  while (a > 0 && !/^[,;:()]$/.test(lower[a - 1]) && !CLAUSE_OPENERS.has(lower[a])) a--;
+  while (a > 0 && !/^[,;:()]$/.test(lower[a - 1]) && !CLAUSE_OPENERS.has(lower[a]) && !clauseOfItsOwn(lower, a)) a--;
   while (b < lower.length - 1 && !/^[,;:().]$/.test(lower[b + 1]) && !CLAUSE_OPENERS.has(lower[b + 1])) b++;
   let content = 0;
   for (let i = a; i <= b; i++) if (/[a-z]/.test(lower[i]) && !isFiller(lower[i])) content++;
   return distinct(words) * 2 >= content;
+}
+
+// Verbs that state an injury (the Index's Fracture, Sprain, Strain, Dislocation, Laceration, Burn,
+// Contusion); after "and" one opens a clause of its own ("fell off a ladder ... and broke his left wrist").
+const INJURY_VERBS = new Set(
+  'broke fractured sprained strained dislocated tore lacerated cut burned burnt bruised twisted injured'.split(' '),
+);
+
+/** "... and broke his wrist", "... and sprained her ankle": an injury's verb after "and" opens a clause of its own. */
+function clauseOfItsOwn(lower: readonly string[], at: number): boolean {
+  return lower[at - 1] === 'and' && INJURY_VERBS.has(lower[at]);
 }
 
 /** The word positions start..end, in an array of that length (one built by `push` reserves 17 slots). */

@@ -71,6 +71,7 @@ const PLEURAL_CONTEXT = /^(pleural|pleura|chest|lung|lungs|thorax|thoracic|thora
 const REACTION_CODE = /^(R|L50|L27|T78|T88\.[67])/;
 /** Signs found at a site on examination: the word before them names the site. */
 const SIGN_NOUN = new Set(['tenderness', 'tender', 'pain', 'swelling', 'fullness', 'guarding', 'rigidity', 'mass', 'bruit', 'crepitus']);
+const FITS_HOW = /^(well|poorly|properly|comfortably|snugly|correctly|appropriately|loosely|tightly|fine|securely|better|badly)$/;
 const COLD_NOT_ILLNESS =
   /^(exposur|intoleran|extremit|hand|feet|foot|finger|toe|sweat|agglutinin|water|compress|pack|skin|limb|ischemi|clammy|temperatur|weather|environment|injur|urticari)/;
 
@@ -167,6 +168,10 @@ export function senseProblem(table: CodeTable, m: Mention, lower: readonly strin
   // "Total bilirubin 0.9": a laboratory result in its reference range names no disorder.
   const normal = normalResult(span, next);
   if (normal) return normal;
+  // "The prosthesis fits well": the verb, not fits (convulsions, R56).
+  if (span.length === 1 && /^fits?$/.test(span[0]) && FITS_HOW.test(next)) {
+    return `"${span[0]} ${next}" says how something fits, not a fit (convulsion).`;
+  }
   // "pain medication", "diabetes education": the condition word names something else.
   if (m.end - m.start <= 1 && NOT_A_CONDITION.has(next)) {
     return `"${span.join(' ')} ${next}" names a ${next}, not the condition.`;

@@ -98,7 +98,7 @@ function diabetes(cands: Candidates): void {
       neuro.filter((n) => !n.code.startsWith(family) || n.code === `${family}40`),
     );
   }
-  const ckd = cands.statedIn('N18');
+  const ckd = presumedLinked(cands, cands.statedIn('N18'));
   if (ckd.length) link('22', 'chronic kidney disease', ckd, cands.statedIn(`${family}21`)); // the N18 stage code stays
   const hyper = cands.statedIn('R739', 'R7309');
   const uncontrolled = [...wordsNear(cands, dm)].some((w) => /^(uncontrolled|poorly|hyperglycemia|hyperglycaemia|decompensated)$/.test(w));
@@ -123,11 +123,28 @@ function diabetes(cands: Candidates): void {
       );
 }
 
+// "Unrelated to", "not related to", "not due to", "not caused by", "not from" the other condition.
+const UNRELATED = /^(unrelated|independent)$/;
+const NOT_LINK = /^(related|due|caused|secondary|attributed|attributable|from|linked)$/;
+
+/**
+ * The candidates whose sentence does not say they are unrelated to another condition: the "with"
+ * presumption holds "unless the documentation clearly states the conditions are unrelated" (I.A.15).
+ */
+function presumedLinked(cands: Candidates, list: Candidate[]): Candidate[] {
+  return list.filter((c) =>
+    c.spans.every((sp) => {
+      const s = sentenceAt(cands.ctx, sp.start, sp.end);
+      return !s?.lower.some((w, i) => UNRELATED.test(w) || (w === 'not' && NOT_LINK.test(s.lower[i + 1] ?? '')));
+    }),
+  );
+}
+
 function hypertension(cands: Candidates): void {
   const htn = cands.statedIn('I10', 'I11', 'I12', 'I13', 'I16');
   if (htn.length === 0) return;
-  const ckd = cands.statedIn('N18');
-  const hf = cands.statedIn('I50');
+  const ckd = presumedLinked(cands, cands.statedIn('N18'));
+  const hf = presumedLinked(cands, cands.statedIn('I50'));
   // A title already stating the pair counts as its parts ("hypertensive heart disease with heart failure").
   const hasCkd = ckd.length > 0 || htn.some((h) => /^I1[23]/.test(h.code));
   const hasHf = hf.length > 0 || htn.some((h) => h.code === 'I110' || h.code === 'I130' || h.code === 'I132');

@@ -306,18 +306,13 @@ const POISONING_RULE = 'poisoning, ';
 const AFTER_RULE = /^(adverse effect|underdosing)/;
 
 /**
- * Sequence (after the etiology pairs, whose "code first" notes at T36-T50 are for adverse
- * effects): poisonings first (I.C.19.e.5.b); adverse effects and underdosing after the conditions
- * (5.a, 5.c), with their noncompliance codes.
+ * Where the guidelines list a code this table made: poisonings first (I.C.19.e.5.b); adverse
+ * effects and underdosing after the conditions they caused (5.a, 5.c), with their noncompliance
+ * codes; undefined for any other code.
  */
-export function sequenceDrugTable(cands: Candidates): void {
-  const list = cands.list;
-  const first = list.filter((c) => c.final && c.rule.startsWith(POISONING_RULE));
-  const last = list.filter((c) => c.final && AFTER_RULE.test(c.rule));
-  if (!first.length && !last.length) return;
-  const rest = list.filter((c) => !first.includes(c) && !last.includes(c));
-  list.length = 0;
-  list.push(...first, ...rest, ...last);
+export function drugTablePlace(c: Candidate): 'first' | 'last' | undefined {
+  if (c.rule.startsWith(POISONING_RULE)) return 'first';
+  return AFTER_RULE.test(c.rule) ? 'last' : undefined;
 }
 
 /** The poisoning's intent as the note states it around sentence si (I.C.19.e.5.b). */

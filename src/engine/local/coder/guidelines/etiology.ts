@@ -1,9 +1,11 @@
 import type { CodeRow, CodeTable } from '../../../../terminology/code-table.js';
+import type { IndexTabular } from '../../../../terminology/index-tabular.js';
 import { stemWords } from '../../../../terminology/text-normalize.js';
 import { type Candidate, type Candidates, dotted, sentenceAt } from '../candidate.js';
 import { assertWords } from '../assertions.js';
 import { completeCode, fitOf, type Stated } from '../complete-code.js';
 import { refCover } from './tabular-excludes.js';
+import { sentenceStems } from './sentence-stems.js';
 import { notesUpOf } from './tabular-notes.js';
 
 /** The stems of the sentences holding a candidate, with the note's defaults (encounter, closed, displaced). */
@@ -11,7 +13,7 @@ function statedAround(cands: Candidates, c: Candidate): Stated {
   const present = new Set<string>(cands.ctx.defaults ?? []);
   for (const span of c.spans) {
     const s = sentenceAt(cands.ctx, span.start, span.end);
-    if (s) for (const stem of stemWords(s.words).stems) present.add(stem);
+    if (s) for (const stem of sentenceStems(s.words).stems) present.add(stem);
   }
   return { present, negated: new Set() };
 }
@@ -116,6 +118,7 @@ function statedInRange(cands: Candidates, c: Candidate, ref: string): number | u
   const range = rangeOf(table, ref);
   if (!range) return undefined;
   const { rows, titles } = range;
+  if (rows.length === 1) return nameStated(cands, c, rows[0]) ? table.indexOf(rows[0].code) : undefined;
   const stated = presentAround(cands, c);
   const telling = (stem: string) => !NEUTRAL_RANGE.has(stem) && titles.some((t) => !t.has(stem));
   let best = -1;
@@ -141,7 +144,7 @@ interface Range {
 const ranges = new WeakMap<CodeTable, Map<string, Range | null>>();
 const CACHED_RANGES = 5_000;
 
-/** The billable codes a "use additional code" reference covers within its category, when they are 2 to MAX_RANGE. */
+/** The billable codes a "use additional code" reference covers within its category, when they are 1 to MAX_RANGE. */
 function rangeOf(table: CodeTable, ref: string): Range | undefined {
   let memo = ranges.get(table);
   if (!memo) ranges.set(table, (memo = new Map()));
@@ -152,7 +155,7 @@ function rangeOf(table: CodeTable, ref: string): Range | undefined {
     if (lo.length >= 3) {
       const covers = refCover(ref);
       const rows = table.descendantsOf(lo.slice(0, 3)).filter((r) => r.billable && covers(r.code.replace('.', '')));
-      if (rows.length >= 2 && rows.length <= MAX_RANGE)
+      if (rows.length >= 1 && rows.length <= MAX_RANGE)
         out = { rows, titles: rows.map((r) => new Set(stemWords(r.description.toLowerCase().split(/[\s,()]+/)).stems)) };
     }
     if (memo.size >= CACHED_RANGES) memo.clear();
@@ -161,71 +164,53 @@ function rangeOf(table: CodeTable, ref: string): Range | undefined {
   return out ?? undefined;
 }
 
-/** The stems the sentences holding a candidate state as present (a denied word states nothing). */
-function presentAround(cands: Candidates, c: Candidate): Stated {
-  const present = new Set<string>();
-  for (const span of c.spans) {
-    const s = sentenceAt(cands.ctx, span.start, span.end);
-    if (!s) continue;
-    const st = stemWords(s.words);
-    const assertions = assertWords(s.words);
-    st.stems.forEach((stem, k) => {
-      if (assertions[st.from[k]] === 'present') present.add(stem);
-    });
-  }
-  return { present, negated: new Set() };
-}
+// Words of a name that tell nothing of the condition: the status is what the note asks to identify.
+const NEUTRAL_NAME = new Set(stemWords(['status', 'NOS', 'other', 'unspecified', 'specified', 'of', 'on', 'for']).stems);
 
 /**
- * Pairs of final codes the Tabular links: a "code first" note at the manifestation names the
- * etiology, a "use additional code" note at the etiology names the manifestation. Returns
- * [etiology, manifestation] pairs.
+ * Whether the sentence of `c` states, beside `c`'s own words, the one code a "use additional code"
+ * note names ("code to identify dialysis status (Z99.2)"): every telling word of its title or of
+ * one of its inclusion terms ("Hemodialysis status": "on hemodialysis"), asserted present.
  */
-export function etiologyPairs(cands: Candidates): Array<[Candidate, Candidate]> {
-  const it = cands.ctx.it;
-  if (!it) return [];
-  const finals = cands.finals();
-  const out: Array<[Candidate, Candidate]> = [];
-  for (const c of finals) {
-    for (const note of notesUpOf(cands.ctx, c.code)) {
-      if (note.kind !== 'cf' && note.kind !== 'ua') continue;
-      for (const ref of note.refs) {
-        const covers = refCover(ref);
-        for (const o of finals) {
-          if (o === c || !covers(o.code)) continue;
-          const pair: [Candidate, Candidate] = note.kind === 'cf' ? [o, c] : [c, o];
-          if (!out.some(([a, b]) => a === pair[0] && b === pair[1])) out.push(pair);
-        }
-      }
-    }
-  }
-  // A manifestation the Index gave in brackets follows the code it came with.
-  for (const c of finals) {
-    if (!c.rule.startsWith('manifestation code') || !c.from?.length) continue;
-    if (!out.some(([a, b]) => a === c.from![0] && b === c)) out.push([c.from[0], c]);
+function nameStated(cands: Candidates, c: Candidate, row: { code: string; description: string }): boolean {
+  const names = namesOf(cands.ctx.it!, row);
+  if (names.length === 0) return false;
+  const stated = presentAround(cands, c, true);
+  return names.some((stems) => stems.every((st) => stated.present.has(st)));
+}
+
+// A code's names as telling stems, read once per thread (the Tabular names a bounded set of codes).
+const names = new Map<string, string[][]>();
+
+/** The telling stems of a code's title and of each of its Tabular inclusion terms; names without any are left out. */
+function namesOf(it: IndexTabular, row: { code: string; description: string }): string[][] {
+  let out = names.get(row.code);
+  if (!out) {
+    if (names.size >= 5_000) names.clear();
+    const texts = [row.description, ...it.notes(dotted(row.code)).flatMap((n) => (n.kind === 'inc' ? [n.text] : []))];
+    out = texts
+      .map((name) => stemWords(name.toLowerCase().split(/[\s,()]+/)).stems.filter((st) => !NEUTRAL_NAME.has(st)))
+      .filter((stems) => stems.length > 0);
+    names.set(row.code, out);
   }
   return out;
 }
 
 /**
- * Sequencing (I.A.13, I.A.16): the etiology is listed before its manifestation, whatever order
- * the note names them in. Moves each manifestation right after its etiology in the candidate list
- * (the order the final codes are reported in); the rest keep the note's order.
+ * The stems the sentences holding a candidate state as present (a denied word states nothing);
+ * with `besides`, only those outside the candidate's own evidence (what it states beside it).
  */
-export function sequenceEtiology(cands: Candidates): void {
-  const pairs = etiologyPairs(cands);
-  const list = cands.list;
-  for (let round = 0; round < 4; round++) {
-    let moved = false;
-    for (const [etiology, manifestation] of pairs) {
-      const e = list.indexOf(etiology);
-      const m = list.indexOf(manifestation);
-      // A pair the other way round too ("code first" both ways) is left in the note's order.
-      if (m > e || pairs.some(([a, b]) => a === manifestation && b === etiology)) continue;
-      list.splice(m, 1);
-      list.splice(list.indexOf(etiology) + 1, 0, manifestation);
-      moved = true;
-    }
-    if (!moved) break;
+function presentAround(cands: Candidates, c: Candidate, besides = false): Stated {
+  const present = new Set<string>();
+  for (const span of c.spans) {
+    const s = sentenceAt(cands.ctx, span.start, span.end);
+    if (!s) continue;
+    const st = sentenceStems(s.words);
+    const assertions = assertWords(s.words);
+    const own = (w: number) => besides && c.spans.some((o) => s.starts[w] < o.end && s.ends[w] > o.start);
+    st.stems.forEach((stem, k) => {
+      if (assertions[st.from[k]] === 'present' && !own(st.from[k])) present.add(stem);
+    });
   }
+  return { present, negated: new Set() };
 }

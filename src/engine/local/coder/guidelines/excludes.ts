@@ -1,5 +1,5 @@
 import { type Candidates, dotted } from '../candidate.js';
-import { excludesBetween } from './tabular-excludes.js';
+import { excludesBetween, notedBetween } from './tabular-excludes.js';
 
 /**
  * Excludes1 pairs from the ICD-10-CM Tabular List ("NOT CODED HERE": the two are never coded
@@ -37,14 +37,22 @@ export const EXCLUDES1: Array<[string[], string[], string]> = [
 
 /**
  * Applies the Excludes1 pairs: the dropped code's justification names the note and the kept code.
- * A pair the Tabular calls Excludes2 (and not Excludes1 the other way) is never dropped here.
+ * A pair the Tabular calls Excludes2 (and not Excludes1 the other way) is never dropped here, nor
+ * a pair one of whose Tabular notes asks for the other ("I16 Code also any identified hypertensive
+ * disease (I10-I15)": hypertensive urgency and the essential hypertension, I.C.9.a.10).
  */
 export function applyExcludes1(cands: Candidates): void {
   for (const [drop, keep, note] of EXCLUDES1) {
     const kept = cands.finalsIn(...keep);
     if (kept.length === 0) continue;
     for (const d of cands.finalsIn(...drop)) {
-      if (kept.includes(d) || kept.some((k) => excludesBetween(cands, d, k, 'x2') && !excludesBetween(cands, d, k, 'x1'))) continue;
+      if (
+        kept.includes(d) ||
+        kept.some(
+          (k) => (excludesBetween(cands, d, k, 'x2') && !excludesBetween(cands, d, k, 'x1')) || notedBetween(cands, d, k, 'ca', 'ua', 'cf'),
+        )
+      )
+        continue;
       cands.discard(d, `Discarded: ${note}; ${dotted(kept[0].code)} is coded.`);
     }
   }

@@ -52,6 +52,24 @@ const MECHANISMS: Record<string, string> = {
 const VEHICLE = new Set(['car', 'auto', 'automobile', 'vehicle', 'mvc', 'mva']);
 const CRASH = new Set(['collision', 'accident', 'crash', 'mvc', 'mva', 'rollover']);
 const CAR_OCCUPANT = 'Accident, transport, car occupant';
+// The other road users the transport entry reads, by the words that name the injured person.
+const ROAD_USERS: Record<string, string> = {
+  pedestrian: 'Accident, transport, pedestrian, on foot',
+  cyclist: 'Accident, transport, pedal cyclist',
+  bicyclist: 'Accident, transport, pedal cyclist',
+  bicycle: 'Accident, transport, pedal cyclist',
+  bike: 'Accident, transport, pedal cyclist',
+  biking: 'Accident, transport, pedal cyclist',
+  motorcycle: 'Accident, transport, motorcycle',
+  motorcyclist: 'Accident, transport, motorcycle',
+  motorbike: 'Accident, transport, motorcycle',
+};
+// What happened to a road user: a crash, or being struck by a vehicle.
+const ROAD_EVENT = new Set([...CRASH, 'struck', 'hit', 'collided', 'knocked']);
+// A fall from one's own cycle is its noncollision accident.
+const ROAD_FALL = new Set(['fell', 'fall', 'thrown']);
+// Chapter 20's note: a vehicle accident is a traffic accident unless another place is stated.
+const OFF_ROAD = new Set(['nontraffic', 'parking', 'driveway', 'off-road', 'farm', 'trail', 'yard', 'private']);
 // Words the transport entry reads the occupant by.
 const OCCUPANT: Record<string, string> = { driver: 'driver', driving: 'driver', drove: 'driver', passenger: 'passenger' };
 
@@ -182,12 +200,21 @@ function mechanismIn(rows: TermRows, s: Sentence, si: number): Cause | undefined
   let asserted: ReturnType<typeof assertWords> | undefined;
   let stated: Set<string> | undefined;
   let best: (Cause & { score: number }) | undefined;
+  const user = lower.findIndex((x) => ROAD_USERS[x] !== undefined);
   for (let i = 0; i < lower.length; i++) {
     const w = lower[i];
     // "a falling branch", "the burning building": a word that qualifies a noun names no mechanism.
     if (w.endsWith('ing') && DETERMINERS.has(lower[i - 1] ?? '')) continue;
-    let path = MECHANISMS[w] ?? MECHANISMS[wordStems(w)[0] ?? ''];
+    let path: string | undefined;
     let from = i;
+    let to = i;
+    // "A pedestrian struck by a car", "the cyclist was hit by a van": the road user's transport accident.
+    if (user >= 0 && (ROAD_EVENT.has(w) || ROAD_FALL.has(w))) {
+      path = ROAD_USERS[lower[user]];
+      from = Math.min(user, i);
+      to = Math.max(user, i);
+    }
+    path ??= MECHANISMS[w] ?? MECHANISMS[wordStems(w)[0] ?? ''];
     if (!path && CRASH.has(w)) {
       from = Math.max(0, i - 3);
       if (lower.slice(from, i + 1).some((x) => VEHICLE.has(x))) path = CAR_OCCUPANT;
@@ -204,10 +231,16 @@ function mechanismIn(rows: TermRows, s: Sentence, si: number): Cause | undefined
       for (const x of ['collision', ...lower.flatMap((x) => (OCCUPANT[x] ? [OCCUPANT[x]] : []))])
         for (const st of wordStems(x)) own.add(st);
       words = own;
+    } else if (path.startsWith('Accident, transport')) {
+      const own = new Set(stated);
+      const event = ROAD_FALL.has(w) ? ['noncollision', 'accident'] : ['collision'];
+      for (const x of [...event, lower.some((x) => OFF_ROAD.has(x)) ? 'nontraffic' : 'traffic']) for (const st of wordStems(x)) own.add(st);
+      for (const x of lower) if (OCCUPANT[x]) for (const st of wordStems(OCCUPANT[x])) own.add(st);
+      words = own;
     }
     const found = descend(rows, main, words);
     if (!codeOf(rows, found.row) || (best && best.score >= found.score)) continue;
-    best = { row: accidental(rows, found.row), score: found.score, span: span(s, from, i), sentence: si, from, to: i };
+    best = { row: accidental(rows, found.row), score: found.score, span: span(s, from, to), sentence: si, from, to };
   }
   return best;
 }
@@ -254,6 +287,32 @@ function cued(lower: readonly string[], cue: ReadonlySet<string>, cause: Cause):
     if (cue === ACTIVITY_CUE) for (const word of wordsOf(lower[i], 'words')) out.add(word);
   }
   return out;
+}
+
+// Assaults (X92-Y09): the perpetrator the note names after "by" is coded too (Y07; guideline I.C.19.f, I.C.20).
+const ASSAULT = /^(X9[2-9]|Y0[0-9])/;
+const BY = new Set(['by']);
+const PERPETRATOR = 'Perpetrator, perpetration, of assault, maltreatment and neglect';
+
+/** Y07 for the perpetrator of an assault the note names ("assaulted by her husband": husband, current; "ex-husband": former). */
+function perpetrator(cands: Candidates, rows: TermRows, cause: Cause): void {
+  const main = mainRow(rows, PERPETRATOR);
+  if (main === undefined || cands.finalsIn('Y07').length) return;
+  const s = cands.ctx.sentences[cause.sentence];
+  const words = cued(s.lower, BY, cause);
+  if (!words.size) return;
+  const former = s.lower.some((w) => /^ex-/.test(w) || w === 'former');
+  for (const w of s.lower) if (/^ex-/.test(w)) words.add(w.slice(3));
+  words.add(former ? 'former' : 'current');
+  const found = descend(rows, main, words, 'words');
+  const cell = found.score > 0 ? codeOf(rows, found.row, main) : '';
+  if (cell)
+    cands.assign(
+      cell.replace('.', ''),
+      `perpetrator of the assault (guideline I.C.19.f; Index to External Causes: ${rows.pathOf(found.row)})`,
+      [],
+      [cause.span],
+    );
 }
 
 /** The code a cell of the Index gives, complete: the encounter's 7th character where the category takes one. */
@@ -329,6 +388,7 @@ export function applyExternalCauses(cands: Candidates): void {
         [mechanism.span],
       );
   }
+  if (mechanism && ASSAULT.test(codeOf(rows, mechanism.row))) perpetrator(cands, rows, mechanism);
   if (ch === 'A' && mechanism) {
     const s = sentences[mechanism.sentence];
     const kinds: Array<[string, Set<string>]> = [

@@ -218,7 +218,8 @@ function applyHistoryOf(cands: Candidates): void {
             words[t.start].toLowerCase() === 'in' &&
             /^\d{4}$/.test(words[t.end]) &&
             t.from <= m.start &&
-            t.to >= m.end)),
+            t.to >= m.end &&
+            !yearDatesAnother(words, m.end, t.start))),
     );
     // Or a past-dated mention ("thyroidectomy in 2018 for papillary thyroid cancer") that another
     // sentence calls history ("History of papillary thyroid cancer, no evidence of disease").
@@ -227,6 +228,15 @@ function applyHistoryOf(cands: Candidates): void {
     c.assertion = 'historical';
     cands.discard(c, 'Discarded: historical, not a current condition ("history of" or a past year, and the Index classifies its history).');
   }
+}
+
+/**
+ * A year after the condition dates what a later clause names, not the condition: "Coronary artery
+ * disease, status post CABG in 2021" dates the bypass (a status, I.C.21.c.3); the disease is current.
+ */
+function yearDatesAnother(words: readonly string[], conditionEnd: number, yearAt: number): boolean {
+  for (let i = conditionEnd + 1; i < yearAt; i++) if (words[i] === ',' || words[i] === ';') return true;
+  return false;
 }
 
 /** A sentence that dates what it says in the past: "in 2018", "years ago". */

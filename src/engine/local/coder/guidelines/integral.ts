@@ -57,6 +57,8 @@ const INTEGRAL: Array<[string[], string[]]> = [
     ['R101', 'R10'],
   ],
   [['K21'], ['R12']],
+  // Gastroparesis (delayed gastric emptying): nausea, vomiting, early satiety.
+  [['K3184'], ['R11', 'R6881']],
   [
     ['J32', 'J01'],
     ['R51', 'R0981'],

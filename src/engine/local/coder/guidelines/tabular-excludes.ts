@@ -1,7 +1,8 @@
-import { stemWords } from '../../../../terminology/text-normalize.js';
+import type { NoteKind } from '../../../../terminology/index-tabular.js';
 import { assertWords } from '../assertions.js';
 import { type Candidate, type Candidates, dotted, sentenceAt } from '../candidate.js';
 import { fitOf, type Stated } from '../complete-code.js';
+import { sentenceStems } from './sentence-stems.js';
 import { notesUpOf } from './tabular-notes.js';
 
 /** Whether a Tabular reference ("M25.4-", "F10.2-", "E65", "R90-R93") covers an undotted code. */
@@ -44,31 +45,42 @@ function comparePrefix(code: string, bound: string): number {
 }
 
 /**
- * Whether the Tabular has an Excludes note of `kind` between two codes, at either one or its
+ * Whether the Tabular has a note of one of `kinds` between two codes, at either one or its
  * headers. An Excludes2 (I.A.12.b: "not included here") means the two may be coded together: no
  * rule may then drop one as part of the other, as it would for an Excludes1 pair or a symptom
- * integral to a diagnosis.
+ * integral to a diagnosis. A "code also", "use additional code" or "code first" note (I.A.13,
+ * I.A.16, I.A.17) asks for both codes.
  */
-export function excludesBetween(cands: Candidates, a: Candidate, b: Candidate, kind: 'x1' | 'x2'): boolean {
+export function notedBetween(cands: Candidates, a: Candidate, b: Candidate, ...kinds: NoteKind[]): boolean {
   if (!cands.ctx.it) return false;
   const names = (x: Candidate, y: Candidate) =>
-    notesUpOf(cands.ctx, x.code).some((n) => n.kind === kind && n.refs.some((r) => refCovers(r, y.code)));
+    notesUpOf(cands.ctx, x.code).some((n) => kinds.includes(n.kind) && n.refs.some((r) => refCovers(r, y.code)));
   return names(a, b) || names(b, a);
 }
 
+/** Whether the Tabular has an Excludes note of `kind` between two codes (notedBetween). */
+export const excludesBetween = (cands: Candidates, a: Candidate, b: Candidate, kind: 'x1' | 'x2') => notedBetween(cands, a, b, kind);
+
 export const excludes2Between = (cands: Candidates, a: Candidate, b: Candidate) => excludesBetween(cands, a, b, 'x2');
 
-/** The stems of the sentences that hold a candidate's evidence, with the note's defaults; with `denials`, the denied ones apart ("no psychotic features"). */
-function statedOf(cands: Candidates, list: Candidate[], denials = false): Stated {
+/**
+ * The stems of the sentences that hold a candidate's evidence, with the note's defaults, and those
+ * the sentences deny ("no ascites"): a combination title "with ascites" does not fit them, "without
+ * ascites" does.
+ */
+function statedOf(cands: Candidates, list: Candidate[]): Stated {
   const present = new Set<string>(cands.ctx.defaults ?? []);
   const negated = new Set<string>();
   for (const c of list) {
     for (const span of c.spans) {
       const s = sentenceAt(cands.ctx, span.start, span.end);
       if (!s) continue;
-      const st = stemWords(s.words);
-      const asserted = denials ? assertWords(s.words) : undefined;
-      st.stems.forEach((stem, k) => (asserted?.[st.from[k]] === 'negated' ? negated : present).add(stem));
+      const st = sentenceStems(s.words);
+      const assertions = assertWords(s.words);
+      st.stems.forEach((stem, k) => {
+        present.add(stem);
+        if (assertions[st.from[k]] === 'negated') negated.add(stem);
+      });
     }
   }
   return { present, negated };
@@ -160,7 +172,7 @@ export function applyTabularExcludes1(cands: Candidates): void {
         // Index leads to ("Disorder, bipolar, I") is the condition, over a title read from a few
         // of the words, when its category's titles fit the note better; coded by its best fit.
         if (excludesBack(cands, b, a) && a.origin === 'index' && b.origin !== 'index') {
-          const read = statedOf(cands, [a, b], true);
+          const read = statedOf(cands, [a, b]);
           const own = bestIn(cands, a.code.slice(0, 3), read);
           if (own && own.fit > fitOf(table.descriptionAt(b.index), read)) {
             const kept =
