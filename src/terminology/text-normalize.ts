@@ -63,6 +63,8 @@ const WORD_MAP = new Map<string, string[]>(
     septicemia: ['sepsis'],
     septic: ['sepsis'],
     tb: ['tuberculosis'],
+    // "Bitten on the hand by a dog" states the Index's "Bite, hand".
+    bitten: ['bite'],
     nodal: ['lymph', 'node'],
     lymphadenopathy: ['enlarged', 'lymph', 'node'],
     adenopathy: ['enlarged', 'lymph', 'node'],

@@ -597,6 +597,135 @@ export const GUIDELINE_CASES: Case[] = [
     must: ['S92.352D'],
     mustNot: ['S92.352A'],
   },
+  // Found by a new user on a fresh install (issue 28, job 3); each case in its own words.
+  // A denied exacerbation does not make J44.1 (Index: Disease, lung, obstructive, with exacerbation).
+  {
+    rule: 'I.C.10.a exacerbation denied',
+    note: 'Chronic obstructive lung disease (COPD) check: no exacerbations over the winter, inhaler technique reviewed.',
+    must: ['J44.9'],
+    mustNot: ['J44.1'],
+  },
+  // "Ischemia, mesenteric, acute" needs both words: an acute ischemic stroke states no bowel.
+  {
+    rule: 'Index subterm qualifier',
+    note: 'Inpatient: acute ischemic stroke of the left hemisphere, thrombolysis given.',
+    must: [],
+    mustNot: ['K55.059', 'K55.069'],
+  },
+  // Bite, hand S61.45-: the wound is coded by the site stated, never a site the note does not name.
+  {
+    rule: 'I.C.19 bite by the site stated',
+    note: 'ED visit: the patient was bitten on the left hand by her cat. Two small puncture wounds, irrigated.',
+    must: ['S61.452A'],
+    mustNot: ['S01.531A', 'S01.532A', 'S61.432A'],
+    levels: ['balanced', 'high-quality'],
+  },
+  // F31 Excludes1 F30.- and F30 Excludes1 F31.-: no combination; the bipolar disorder stated is coded.
+  {
+    rule: 'I.A.12.a mutual Excludes1',
+    note: 'Assessment: bipolar I disorder, current episode manic, mild, no psychosis.',
+    must: ['F31.11'],
+    mustNot: ['F30.11', 'F30.2'],
+    levels: ['balanced', 'high-quality'],
+  },
+  // I.C.15.g: gestational diabetes is O24.4-, never E11; weeks of gestation from Z3A (I.C.15.b.3).
+  {
+    rule: 'I.C.15.g gestational diabetes',
+    note: 'Obstetric visit at 32 weeks: gestational diabetes, controlled by diet, fasting sugars in range.',
+    must: ['O24.410', 'Z3A.32'],
+    mustNot: ['E11.9'],
+    levels: ['balanced', 'high-quality'],
+  },
+  {
+    rule: 'I.C.15.g insulin',
+    note: 'G2P1 at 27 weeks, gestational diabetes now requiring insulin.',
+    must: ['O24.414'],
+    mustNot: ['E11.9', 'Z79.4'],
+    levels: ['balanced', 'high-quality'],
+  },
+  // A vaccine named after its disease is not the disease (I.C.21.c.13: nothing abnormal, Z00.129).
+  {
+    rule: 'vaccine list',
+    note: 'Two-year well child check, normal development. Given hepatitis A and influenza vaccines.',
+    must: ['Z23'],
+    mustNot: ['K75.9', 'B15.9', 'J11.1', 'Z00.121'],
+  },
+  // "Weight loss" as the aim of counselling is no symptom (R63.4).
+  {
+    rule: 'weight loss goal',
+    note: 'Obesity, BMI 33; we discussed weight loss through diet and walking.',
+    must: ['E66.9'],
+    mustNot: ['R63.4'],
+  },
+  // A laboratory result names no disorder.
+  { rule: 'lab name', note: 'Chemistry: total bilirubin 0.9 mg/dL, creatinine 0.8.', must: [], mustNot: ['E80.7'] },
+  // I.C.21.c.4: history codes are for conditions that no longer exist; dementia does not resolve.
+  {
+    rule: 'I.C.21.c.4 lifelong condition',
+    note: 'Past history: history of Alzheimer disease with dementia. Admitted with pneumonia.',
+    must: ['G30.9'],
+    mustNot: ['Z86.69'],
+    levels: ['balanced', 'high-quality'],
+  },
+  // "without X with Y": the "with" states what is there (Index: Migraine, without aura, intractable, with status migrainosus).
+  {
+    rule: 'without, then with',
+    note: 'ED: intractable migraine without aura with status migrainosus, on a dihydroergotamine drip.',
+    must: ['G43.011'],
+    mustNot: ['G43.019', 'G43.909'],
+    levels: ['balanced', 'high-quality'],
+  },
+  // One word states one level of the Index: "hyperactivity" is not also the subterm "hyperactive" (F90.1).
+  {
+    rule: 'Index word read once',
+    note: 'Problem list: disorder, attention-deficit hyperactivity, combined type; doing well in school.',
+    must: ['F90.2'],
+    mustNot: ['F90.1'],
+  },
+  // I.B.5: the symptoms of a confirmed diagnosis are not coded beside it.
+  {
+    rule: 'I.B.5 concussion',
+    note: 'Struck his head on a cabinet, now dizzy with a headache. Impression: concussion, no loss of consciousness.',
+    must: ['S06.0X0A'],
+    mustNot: ['R51.9', 'R42'],
+    levels: ['balanced', 'high-quality'],
+  },
+  {
+    rule: 'I.B.5 back strain',
+    note: 'Low back pain since moving furniture on Sunday. Assessment: lumbar strain.',
+    must: ['S39.012A'],
+    mustNot: ['M54.50', 'M54.9'],
+    levels: ['balanced', 'high-quality'],
+  },
+  {
+    rule: 'I.B.5 encephalopathy',
+    note: 'Inpatient: confusion due to metabolic encephalopathy from uremia.',
+    must: ['G93.41'],
+    mustNot: ['R41.0'],
+    levels: ['balanced', 'high-quality'],
+  },
+  // O80 is the delivery encounter's code; the visit weeks later is Z39.2 (I.C.15.b.4, I.C.15.o).
+  {
+    rule: 'I.C.15.o postpartum visit',
+    note: 'Routine postpartum check, four weeks after an uncomplicated vaginal birth; healing well, breastfeeding.',
+    must: ['Z39.2'],
+    mustNot: ['O80', 'Z37.0'],
+  },
+  // The delivery record: the laceration by degree, no O80 beside it, the outcome of delivery (I.C.15.b.4-5).
+  {
+    rule: 'I.C.15.b.5 outcome of delivery',
+    note: 'Labor and delivery note: 41 weeks, spontaneous vaginal delivery of a healthy infant; second-degree perineal laceration sutured.',
+    must: ['O70.1', 'Z37.0', 'Z3A.41'],
+    mustNot: ['O80'],
+    levels: ['balanced', 'high-quality'],
+  },
+  // A learned association inside a stated code's words adds no second code of the same condition.
+  {
+    rule: 'learned inside stated',
+    note: 'Nasal congestion and sneezing: acute upper respiratory infection, viral.',
+    must: ['J06.9'],
+    mustNot: ['J98.8', 'R09.81', 'R06.7'],
+  },
   // The Tabular's instructional notes and the "with" presumption, read when both conditions are stated.
   {
     rule: 'I.A.17 code also: I16 asks for the hypertension beside the crisis',

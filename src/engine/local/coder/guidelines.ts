@@ -30,6 +30,9 @@ import { applyPlannedVisits } from './guidelines/planned-visit.js';
 import { applyFollowUp } from './guidelines/follow-up.js';
 import { applyScreening } from './guidelines/screening.js';
 import { applyUnspecifiedInjury } from './guidelines/unspecified-injury.js';
+import { applyInjurySite } from './guidelines/injury-site.js';
+import { applyPregnancy } from './guidelines/pregnancy.js';
+import { applyLearnedRestated } from './guidelines/learned-restated.js';
 import type { LevelConfig } from './levels.js';
 
 /**
@@ -50,12 +53,15 @@ export function applyGuidelines(cands: Candidates, cfg: LevelConfig): void {
   applyDrugTherapy(cands);
   applyAllergyStatus(cands);
   applySubstanceUse(cands);
+  applyPregnancy(cands);
   applyEtiologyPairs(cands);
   applyStatedOrganism(cands);
   applyCombinations(cands);
   if (cfg.qualifiers) applyQualifiers(cands);
   applyFeverChills(cands);
+  applyInjurySite(cands);
   applyUnspecifiedInjury(cands);
+  applyLearnedRestated(cands);
   applyBrokenDevice(cands);
   applyBurns(cands);
   applyIntegralSymptoms(cands);

@@ -572,7 +572,9 @@ function descend(
       continue;
     }
     const m = matchTerm(note, where, child, inherited);
-    if (m && m.score > 0) {
+    // A word states one level of the path: "hyperactivity" read for "Disorder, attention-deficit
+    // hyperactivity" does not state its subterm "hyperactive" (F90.1) as well.
+    if (m && m.score > 0 && !restated(it, term, child, m.words, from.words)) {
       const here: Path = {
         term: child,
         score: from.score + m.score,
@@ -607,6 +609,19 @@ function descend(
     best = skipLevel(note, where, term, child, from, depth, best);
   }
   return best;
+}
+
+/**
+ * Whether a subterm only repeats words of the titles above it, read from note words the path
+ * above already read: "Disorder, attention-deficit hyperactivity, hyperactive" from
+ * "attention-deficit hyperactivity disorder". ("Pain, limb, lower, lower leg" from "calf", read
+ * as "leg, lower", adds "leg".)
+ */
+function restated(it: IndexTabular, term: number, child: number, words: readonly number[], above: readonly number[]): boolean {
+  if (words.length === 0) return false;
+  for (let k = 0; k < words.length; k++) if (!above.includes(words[k])) return false;
+  const titles = pathStems(it, term);
+  return readingOf(it, child).alts.some((alt) => alt.length > 0 && alt.every((s) => titles.includes(s)));
 }
 
 /**
