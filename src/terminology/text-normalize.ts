@@ -63,6 +63,8 @@ const WORD_MAP = new Map<string, string[]>(
     septicemia: ['sepsis'],
     septic: ['sepsis'],
     tb: ['tuberculosis'],
+    // "Bitten on the hand by a dog" states the Index's "Bite, hand".
+    bitten: ['bite'],
     nodal: ['lymph', 'node'],
     lymphadenopathy: ['enlarged', 'lymph', 'node'],
     adenopathy: ['enlarged', 'lymph', 'node'],
@@ -209,6 +211,17 @@ export function stemWords(words: readonly string[]): { stems: string[]; from: nu
     contextual = w.length >= 4 && w.length <= 6 && ROMAN_CONTEXT.has(w.toLowerCase());
   }
   return { stems: scratchStems.slice(0, n), from: scratchFrom.slice(0, n), numbers: scratchNumbers.slice(0, n) };
+}
+
+/** The stems of a phrase (an Index or Tabular title), its words in brackets ("(ulcer)", "(of)") left out. */
+export function phraseStems(text: string): string[] {
+  return stemWords(
+    text
+      .toLowerCase()
+      .replace(/\([^)]*\)/g, ' ')
+      .split(/[\s,]+/)
+      .filter(Boolean),
+  ).stems;
 }
 
 export interface DescriptionToken {

@@ -597,6 +597,135 @@ export const GUIDELINE_CASES: Case[] = [
     must: ['S92.352D'],
     mustNot: ['S92.352A'],
   },
+  // Found by a new user on a fresh install (issue 28, job 3); each case in its own words.
+  // A denied exacerbation does not make J44.1 (Index: Disease, lung, obstructive, with exacerbation).
+  {
+    rule: 'I.C.10.a exacerbation denied',
+    note: 'Chronic obstructive lung disease (COPD) check: no exacerbations over the winter, inhaler technique reviewed.',
+    must: ['J44.9'],
+    mustNot: ['J44.1'],
+  },
+  // "Ischemia, mesenteric, acute" needs both words: an acute ischemic stroke states no bowel.
+  {
+    rule: 'Index subterm qualifier',
+    note: 'Inpatient: acute ischemic stroke of the left hemisphere, thrombolysis given.',
+    must: [],
+    mustNot: ['K55.059', 'K55.069'],
+  },
+  // Bite, hand S61.45-: the wound is coded by the site stated, never a site the note does not name.
+  {
+    rule: 'I.C.19 bite by the site stated',
+    note: 'ED visit: the patient was bitten on the left hand by her cat. Two small puncture wounds, irrigated.',
+    must: ['S61.452A'],
+    mustNot: ['S01.531A', 'S01.532A', 'S61.432A'],
+    levels: ['balanced', 'high-quality'],
+  },
+  // F31 Excludes1 F30.- and F30 Excludes1 F31.-: no combination; the bipolar disorder stated is coded.
+  {
+    rule: 'I.A.12.a mutual Excludes1',
+    note: 'Assessment: bipolar I disorder, current episode manic, mild, no psychosis.',
+    must: ['F31.11'],
+    mustNot: ['F30.11', 'F30.2'],
+    levels: ['balanced', 'high-quality'],
+  },
+  // I.C.15.g: gestational diabetes is O24.4-, never E11; weeks of gestation from Z3A (I.C.15.b.3).
+  {
+    rule: 'I.C.15.g gestational diabetes',
+    note: 'Obstetric visit at 32 weeks: gestational diabetes, controlled by diet, fasting sugars in range.',
+    must: ['O24.410', 'Z3A.32'],
+    mustNot: ['E11.9'],
+    levels: ['balanced', 'high-quality'],
+  },
+  {
+    rule: 'I.C.15.g insulin',
+    note: 'G2P1 at 27 weeks, gestational diabetes now requiring insulin.',
+    must: ['O24.414'],
+    mustNot: ['E11.9', 'Z79.4'],
+    levels: ['balanced', 'high-quality'],
+  },
+  // A vaccine named after its disease is not the disease (I.C.21.c.13: nothing abnormal, Z00.129).
+  {
+    rule: 'vaccine list',
+    note: 'Two-year well child check, normal development. Given hepatitis A and influenza vaccines.',
+    must: ['Z23'],
+    mustNot: ['K75.9', 'B15.9', 'J11.1', 'Z00.121'],
+  },
+  // "Weight loss" as the aim of counselling is no symptom (R63.4).
+  {
+    rule: 'weight loss goal',
+    note: 'Obesity, BMI 33; we discussed weight loss through diet and walking.',
+    must: ['E66.9'],
+    mustNot: ['R63.4'],
+  },
+  // A laboratory result names no disorder.
+  { rule: 'lab name', note: 'Chemistry: total bilirubin 0.9 mg/dL, creatinine 0.8.', must: [], mustNot: ['E80.7'] },
+  // I.C.21.c.4: history codes are for conditions that no longer exist; dementia does not resolve.
+  {
+    rule: 'I.C.21.c.4 lifelong condition',
+    note: 'Past history: history of Alzheimer disease with dementia. Admitted with pneumonia.',
+    must: ['G30.9'],
+    mustNot: ['Z86.69'],
+    levels: ['balanced', 'high-quality'],
+  },
+  // "without X with Y": the "with" states what is there (Index: Migraine, without aura, intractable, with status migrainosus).
+  {
+    rule: 'without, then with',
+    note: 'ED: intractable migraine without aura with status migrainosus, on a dihydroergotamine drip.',
+    must: ['G43.011'],
+    mustNot: ['G43.019', 'G43.909'],
+    levels: ['balanced', 'high-quality'],
+  },
+  // One word states one level of the Index: "hyperactivity" is not also the subterm "hyperactive" (F90.1).
+  {
+    rule: 'Index word read once',
+    note: 'Problem list: disorder, attention-deficit hyperactivity, combined type; doing well in school.',
+    must: ['F90.2'],
+    mustNot: ['F90.1'],
+  },
+  // I.B.5: the symptoms of a confirmed diagnosis are not coded beside it.
+  {
+    rule: 'I.B.5 concussion',
+    note: 'Struck his head on a cabinet, now dizzy with a headache. Impression: concussion, no loss of consciousness.',
+    must: ['S06.0X0A'],
+    mustNot: ['R51.9', 'R42'],
+    levels: ['balanced', 'high-quality'],
+  },
+  {
+    rule: 'I.B.5 back strain',
+    note: 'Low back pain since moving furniture on Sunday. Assessment: lumbar strain.',
+    must: ['S39.012A'],
+    mustNot: ['M54.50', 'M54.9'],
+    levels: ['balanced', 'high-quality'],
+  },
+  {
+    rule: 'I.B.5 encephalopathy',
+    note: 'Inpatient: confusion due to metabolic encephalopathy from uremia.',
+    must: ['G93.41'],
+    mustNot: ['R41.0'],
+    levels: ['balanced', 'high-quality'],
+  },
+  // O80 is the delivery encounter's code; the visit weeks later is Z39.2 (I.C.15.b.4, I.C.15.o).
+  {
+    rule: 'I.C.15.o postpartum visit',
+    note: 'Routine postpartum check, four weeks after an uncomplicated vaginal birth; healing well, breastfeeding.',
+    must: ['Z39.2'],
+    mustNot: ['O80', 'Z37.0'],
+  },
+  // The delivery record: the laceration by degree, no O80 beside it, the outcome of delivery (I.C.15.b.4-5).
+  {
+    rule: 'I.C.15.b.5 outcome of delivery',
+    note: 'Labor and delivery note: 41 weeks, spontaneous vaginal delivery of a healthy infant; second-degree perineal laceration sutured.',
+    must: ['O70.1', 'Z37.0', 'Z3A.41'],
+    mustNot: ['O80'],
+    levels: ['balanced', 'high-quality'],
+  },
+  // A learned association inside a stated code's words adds no second code of the same condition.
+  {
+    rule: 'learned inside stated',
+    note: 'Nasal congestion and sneezing: acute upper respiratory infection, viral.',
+    must: ['J06.9'],
+    mustNot: ['J98.8', 'R09.81', 'R06.7'],
+  },
   // The Tabular's instructional notes and the "with" presumption, read when both conditions are stated.
   {
     rule: 'I.A.17 code also: I16 asks for the hypertension beside the crisis',
@@ -887,6 +1016,131 @@ export const WORD_SENSE_CASES: Case[] = [
   },
 ];
 
+// Status codes, screening, pressure ulcers and sequelae (I.C.21.c.3, I.C.21.c.5, I.C.12.a, I.B.10, I.C.9.d).
+export const STATUS_SEQUELA_CASES: Case[] = [
+  // I.C.21.c.5: the Index's "Screening (for)" subterm; what is screened for is no diagnosis.
+  {
+    rule: 'I.C.21.c.5 screening by its Index subterm, not the disease screened for',
+    note: 'Low-dose chest CT for lung cancer screening; quit smoking 8 years ago.',
+    must: ['Z12.2'],
+    mustNot: ['C34.90', 'Z12.9'],
+  },
+  {
+    rule: 'I.C.21.c.5 a screening that finds a condition: the screening first, the finding after',
+    note: 'Screening colonoscopy requested by the patient, no GI symptoms. Internal hemorrhoids seen on withdrawal.',
+    must: ['Z12.11', 'K64.8'],
+    mustNot: [],
+    before: [['Z12.11', 'K64.8']],
+  },
+  // I.C.21.c.3: status codes. A past procedure leaves a present status; the year dates the procedure, not the disease.
+  {
+    rule: 'I.C.21.c.3 bypass graft status beside the current coronary disease',
+    note: 'Atherosclerotic heart disease, status post CABG in 2018, no chest pain.',
+    must: ['I25.10', 'Z95.1'],
+    mustNot: ['Z86.79'],
+  },
+  {
+    rule: 'I.C.21.c.3 dependence on renal dialysis (Index: Dependence, on, renal dialysis)',
+    note: 'Diabetic nephropathy with ESRD, on peritoneal dialysis nightly.',
+    must: ['N18.6', 'Z99.2'],
+    mustNot: ['Z49.02'],
+  },
+  {
+    rule: 'I.C.21.c.3 ventilator dependence',
+    note: 'Quadriplegia after a diving accident, ventilator-dependent at home.',
+    must: ['Z99.11'],
+    mustNot: [],
+  },
+  {
+    rule: 'I.C.21.c.3 acquired absence by level and side, below the knee',
+    note: 'Prior right below-knee amputation, walks with a prosthesis.',
+    must: ['Z89.511'],
+    mustNot: ['Z89.512', 'Z89.519'],
+  },
+  {
+    rule: 'I.C.21.c.3 acquired absence by level and side, above the knee',
+    note: 'Status post left above-knee amputation (2012), stump healed.',
+    must: ['Z89.612'],
+    mustNot: ['Z89.611', 'Z89.619', 'Z89.522'],
+  },
+  {
+    rule: 'I.C.21.c.3 an artificial opening the patient has (Index: Ileostomy, status)',
+    note: 'Ileostomy since her colectomy for ulcerative colitis; skin around the stoma intact.',
+    must: ['Z93.2'],
+    mustNot: [],
+  },
+  { rule: 'I.C.21.c.3 a planned closure is no status', note: 'Transverse colostomy reversal is scheduled.', must: [], mustNot: ['Z93.3'] },
+  { rule: 'a device that fits is no fit', note: 'Her new hearing aid fits well.', must: [], mustNot: ['R56.9'] },
+  // I.C.9.d: weakness of one side after a stroke is hemiparesis (Coding Clinic), right dominant by default (I.C.6.a).
+  {
+    rule: 'I.C.9.d one-sided weakness after a stroke is hemiparesis, not facial weakness',
+    note: 'Remote cerebral infarct; residual right-sided weakness, uses a quad cane.',
+    must: ['I69.351'],
+    mustNot: ['I69.392', 'Z86.73', 'R53.1'],
+  },
+  // I.C.21.c.8: follow-up after completed treatment, Z08 after a malignancy (with Z85), Z09 otherwise; the treated condition is not coded.
+  {
+    rule: 'I.C.21.c.8 follow-up after a treated malignancy: Z08 with the history code',
+    note: 'Annual follow-up, colon cancer resected in 2020 and adjuvant chemotherapy completed; CEA normal, no recurrence.',
+    must: ['Z08', 'Z85.038'],
+    mustNot: ['C18.9'],
+    before: [['Z08', 'Z85.038']],
+  },
+  {
+    rule: 'I.C.21.c.8 recheck after a finished course: Z09, not the condition',
+    note: 'Wound recheck after finishing cephalexin for cellulitis of the left leg; redness gone.',
+    must: ['Z09'],
+    mustNot: ['L03.116'],
+  },
+  // I.C.2.d: a malignancy still treated (adjuvant therapy) is current, by its Neoplasm Table site row; ER status beside it.
+  {
+    rule: 'I.C.2 Neoplasm Table site of several words (a breast quadrant), not a word of it',
+    note: 'Invasive ductal carcinoma in the lower inner quadrant of the right breast, on tamoxifen.',
+    must: ['C50.311', 'Z79.810'],
+    mustNot: ['C03.1', 'Z85.3'],
+  },
+  {
+    rule: 'I.C.2 estrogen receptor status with the breast malignancy (Index: Status, estrogen receptor)',
+    note: 'Carcinoma of the left breast, ER-positive, on letrozole.',
+    must: ['C50.912', 'Z17.0', 'Z79.811'],
+    mustNot: ['Z85.3'],
+  },
+  // I.B.10, I.C.19.a: a sequela's injury with 7th character S after the late condition, its site named by the late condition.
+  {
+    rule: 'I.C.19.a sequela of an injury whose site the late condition names',
+    note: 'Post-traumatic osteoarthritis of the right ankle, a late effect of a displaced bimalleolar fracture in 2017.',
+    must: ['M19.171', 'S82.841S'],
+    mustNot: ['S82.841A', 'Z87.81'],
+    before: [['M19.171', 'S82.841S']],
+    levels: ['balanced', 'high-quality'],
+  },
+  // I.C.12.a: the L89 code combines site, side and stage; "bedsore" is an Index name of the pressure ulcer.
+  {
+    rule: 'I.C.12.a pressure ulcer by site and stage',
+    note: 'Bedsore over the coccyx, stage 2, dressing changed daily.',
+    must: ['L89.152'],
+    mustNot: ['L89.159', 'L89.90', 'L89.92'],
+  },
+  {
+    rule: 'I.C.12.a.2 unstageable pressure ulcer',
+    note: 'Left buttock pressure sore cannot be staged, base obscured by eschar.',
+    must: ['L89.320'],
+    mustNot: ['L89.329', 'L89.90'],
+  },
+  {
+    rule: 'I.C.12.a pressure-induced deep tissue damage',
+    note: 'Right heel with a deep tissue pressure injury, maroon discoloration of intact skin.',
+    must: ['L89.616'],
+    mustNot: ['L89.610', 'L89.619', 'L97.419'],
+  },
+  {
+    rule: 'I.C.12.a.3 a healing ulcer with no stage documented: unspecified stage, not unstageable',
+    note: 'Healing decubitus of the left heel, wound vac in place.',
+    must: ['L89.629'],
+    mustNot: ['L89.620', 'L97.429'],
+  },
+];
+
 describe.runIf(existsSync(FULL_CODES_FILE))('ICD-10-CM Official Guidelines as rules, full FY2026 table', () => {
   let table: CodeTable;
   beforeAll(async () => {
@@ -929,6 +1183,10 @@ describe.runIf(existsSync(FULL_CODES_FILE))('ICD-10-CM Official Guidelines as ru
       (_, c) => check(c, model),
     );
     it.each(WORD_SENSE_CASES.map((c) => [c.rule, c] as const))('word sense: %s', (_, c) => check(c, model));
+    it.each(STATUS_SEQUELA_CASES.filter((c) => !c.levels || c.levels.includes(model)).map((c) => [c.rule, c] as const))(
+      'status, screening, pressure ulcer, sequela: %s',
+      (_, c) => check(c, model),
+    );
   });
 
   // I.B.13: "both" is bilateral, so a title read with its side left open ("..., unspecified eye")

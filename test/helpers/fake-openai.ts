@@ -94,6 +94,11 @@ export async function startFakeOpenAI(): Promise<FakeOpenAI> {
       timers.add(t);
     });
   });
+  // An idle client socket stays open for the whole test: with Node's default 5 s, a call made after
+  // the event loop was busy for seconds (the first codify loads the shipped Index) could race the
+  // server closing its kept-alive socket, and the client's retry would then be the server's only
+  // request, which breaks tests that count requests.
+  server.keepAliveTimeout = 60_000;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
 

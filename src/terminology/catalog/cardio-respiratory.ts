@@ -36,6 +36,8 @@ export const cardioRespiratory: CatalogEntry[] = [
     'Atherosclerotic heart disease of native coronary artery without angina pectoris',
     ['coronary artery disease', 'CAD', 'coronary heart disease', 'coronary atherosclerosis'],
   ],
+  // Index: Status (post), coronary artery bypass graft Z95.1 (I.C.21.c.3).
+  ['Z95.1', 'Presence of aortocoronary bypass graft', ['CABG', 'coronary artery bypass graft']],
   // ICD-10-CM index: Disease, heart, ischemic (chronic) -> I25.9; atherosclerotic (coronary) -> I25.10.
   [
     'I25.9',

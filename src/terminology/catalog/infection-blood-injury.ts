@@ -76,6 +76,9 @@ export const infectionBloodInjury: CatalogEntry[] = [
     ['lung cancer', 'lung carcinoma', 'bronchogenic carcinoma'],
   ],
   ['C50.919', 'Malignant neoplasm of unspecified site of unspecified female breast', ['breast cancer', 'breast carcinoma']],
+  // Index: Status, estrogen receptor, positive Z17.0, negative Z17.1 (use additional with C50: I.C.2).
+  ['Z17.0', 'Estrogen receptor positive status [ER+]', ['ER positive', 'ER-positive', 'estrogen receptor positive']],
+  ['Z17.1', 'Estrogen receptor negative status [ER-]', ['ER negative', 'ER-negative', 'estrogen receptor negative']],
   ['C61', 'Malignant neoplasm of prostate', ['prostate cancer', 'prostate carcinoma', 'prostatic adenocarcinoma']],
   ['C18.9', 'Malignant neoplasm of colon, unspecified', ['colon cancer', 'colorectal cancer', 'colon carcinoma']],
   ['C80.1', 'Malignant (primary) neoplasm, unspecified', ['cancer of unknown primary', 'carcinoma of unknown primary']],

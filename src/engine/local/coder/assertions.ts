@@ -169,11 +169,12 @@ const PREDICATES = new Set([
   'referred',
 ]);
 
-/** Whether a negation's forward scope, `n` words long so far, ends at word j. */
+/** Whether a negation's forward scope, `n` words long so far (its trigger's last word at j - n - 1), ends at word j. */
 function negationEnds(lower: readonly string[], j: number, n: number): boolean {
   if (n === 0) return false;
   const w = lower[j];
-  return PREDICATES.has(w) || (w === ',' && lower[j + 1] === 'with');
+  // "Migraine without aura with status migrainosus": "with" after "without" states what is there.
+  return PREDICATES.has(w) || (w === ',' && lower[j + 1] === 'with') || (w === 'with' && lower[j - n - 1] === 'without');
 }
 const SCOPE = 8;
 // "asthma versus bronchitis", "pneumonia likely": these reach only their neighbours.

@@ -171,3 +171,16 @@ export function sentenceAt(ctx: NoteContext, start: number, end: number): NoteCo
   }
   return undefined;
 }
+
+/**
+ * The sentences holding a match of `words` (a global, case-insensitive pattern) in the note, in
+ * order, each once: a rule reads only these, never every word of a long note.
+ */
+export function sentencesMatching(ctx: NoteContext, words: RegExp): NoteContext['sentences'] {
+  const out: NoteContext['sentences'] = [];
+  for (const m of ctx.text.matchAll(words)) {
+    const s = sentenceAt(ctx, m.index, m.index + m[0].length);
+    if (s && out[out.length - 1] !== s) out.push(s);
+  }
+  return out;
+}

@@ -19,13 +19,20 @@ import { applyStatedOrganism } from './guidelines/organism.js';
 import { applyInjurySymptoms, applyIntegralSymptoms } from './guidelines/integral.js';
 import { applyQualifiers } from './guidelines/qualifiers.js';
 import { applySequelae } from './guidelines/sequela.js';
+import { applyPressureUlcers } from './guidelines/pressure-ulcer.js';
+import { applyStatus } from './guidelines/status.js';
 import { applyTobacco } from './guidelines/tobacco.js';
 import { applyBmi } from './guidelines/bmi.js';
 import { applyUnspecifiedSiblings } from './guidelines/unspecified-sibling.js';
 import { applyVaccination, applyVaccineRefusal } from './guidelines/vaccination.js';
 import { sequenceCodes } from './guidelines/sequence.js';
 import { applyPlannedVisits } from './guidelines/planned-visit.js';
+import { applyFollowUp } from './guidelines/follow-up.js';
+import { applyScreening } from './guidelines/screening.js';
 import { applyUnspecifiedInjury } from './guidelines/unspecified-injury.js';
+import { applyInjurySite } from './guidelines/injury-site.js';
+import { applyPregnancy } from './guidelines/pregnancy.js';
+import { applyLearnedRestated } from './guidelines/learned-restated.js';
 import type { LevelConfig } from './levels.js';
 
 /**
@@ -40,16 +47,21 @@ export function applyGuidelines(cands: Candidates, cfg: LevelConfig): void {
   applyNeoplasmRelated(cands);
   applyHistory(cands);
   applySequelae(cands);
+  applyPressureUlcers(cands);
+  applyStatus(cands);
   applyTobacco(cands);
   applyDrugTherapy(cands);
   applyAllergyStatus(cands);
   applySubstanceUse(cands);
+  applyPregnancy(cands);
   applyEtiologyPairs(cands);
   applyStatedOrganism(cands);
   applyCombinations(cands);
   if (cfg.qualifiers) applyQualifiers(cands);
   applyFeverChills(cands);
+  applyInjurySite(cands);
   applyUnspecifiedInjury(cands);
+  applyLearnedRestated(cands);
   applyBrokenDevice(cands);
   applyBurns(cands);
   applyIntegralSymptoms(cands);
@@ -59,7 +71,9 @@ export function applyGuidelines(cands: Candidates, cfg: LevelConfig): void {
   applyUnspecifiedSiblings(cands);
   applyExternalCauses(cands);
   applyBmi(cands);
+  applyScreening(cands);
   applyPlannedVisits(cands);
+  applyFollowUp(cands);
   // The examination is first-listed, the vaccine beside it (I.C.21.c.13).
   applyExamEncounter(cands);
   applyVaccination(cands);

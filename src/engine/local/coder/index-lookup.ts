@@ -292,7 +292,8 @@ export function indexMentions(
     const firm =
       (compact(lower, together) &&
         ((titleStated && together.length >= 2) || (pathStated && (covers(lower, together) || adjacent(code.path.words))))) ||
-      (pathStated && together !== words && compact(lower, words) && covers(lower, words));
+      (pathStated && together !== words && compact(lower, words) && covers(lower, words)) ||
+      (pathStated && sequelaOfInjury(note.table, index, lower));
     out.push({
       code: index,
       sentence: si,
@@ -315,6 +316,22 @@ export function indexMentions(
   return out
     .filter((m) => m.firm)
     .filter((m) => !out.some((o) => o !== m && o.words!.length > m.words!.length && m.words!.every((w) => o.words!.includes(w))));
+}
+
+/**
+ * A sequela's injury code (7th character S, I.B.10): the late condition names the site it left
+ * ("arthritis of the left ankle, sequela of a trimalleolar fracture"), so its words lie apart from
+ * the injury's; a path the note states whole is firm all the same, when the sentence names the
+ * sequela and its one side is the title's.
+ */
+function sequelaOfInjury(table: CodeTable, index: number, lower: readonly string[]): boolean {
+  const code = table.codeAt(index);
+  if (code.length !== 7 || !code.endsWith('S') || !/^[ST]/.test(code)) return false;
+  // The sentence itself names the sequela, not only the note.
+  if (!lower.some((w, i) => w === 'sequela' || w === 'sequelae' || (w === 'late' && /^effects?$/.test(lower[i + 1] ?? '')))) return false;
+  const title = table.descriptionAt(index).toLowerCase();
+  const side = (w: string) => lower.includes(w) === title.includes(w);
+  return side('right') && side('left');
 }
 
 const titleStemCache = new WeakMap<CodeTable, Map<number, readonly string[]>>();
@@ -555,7 +572,9 @@ function descend(
       continue;
     }
     const m = matchTerm(note, where, child, inherited);
-    if (m && m.score > 0) {
+    // A word states one level of the path: "hyperactivity" read for "Disorder, attention-deficit
+    // hyperactivity" does not state its subterm "hyperactive" (F90.1) as well.
+    if (m && m.score > 0 && !restated(it, term, child, m.words, from.words)) {
       const here: Path = {
         term: child,
         score: from.score + m.score,
@@ -590,6 +609,19 @@ function descend(
     best = skipLevel(note, where, term, child, from, depth, best);
   }
   return best;
+}
+
+/**
+ * Whether a subterm only repeats words of the titles above it, read from note words the path
+ * above already read: "Disorder, attention-deficit hyperactivity, hyperactive" from
+ * "attention-deficit hyperactivity disorder". ("Pain, limb, lower, lower leg" from "calf", read
+ * as "leg, lower", adds "leg".)
+ */
+function restated(it: IndexTabular, term: number, child: number, words: readonly number[], above: readonly number[]): boolean {
+  if (words.length === 0) return false;
+  for (let k = 0; k < words.length; k++) if (!above.includes(words[k])) return false;
+  const titles = pathStems(it, term);
+  return readingOf(it, child).alts.some((alt) => alt.length > 0 && alt.every((s) => titles.includes(s)));
 }
 
 /**

@@ -69,6 +69,32 @@ const stemsOf = (text: string) =>
     .flatMap((w) => wordStems(w))
     .filter((s) => !NEUTRAL.has(s));
 
+/**
+ * Words of onset and course that refine the word before them in a subterm: "mesenteric, acute"
+ * (Ischemia) is acute mesenteric ischemia, "kidney, congenital" a congenital kidney's; they are no
+ * alternative names of it ("tooth, teeth"), so the subterm needs both words. An "acute ischemic
+ * stroke" states no mesenteric ischemia.
+ */
+const QUALIFIERS = new Set([
+  'acute',
+  'subacute',
+  'chronic',
+  'congenital',
+  'acquired',
+  'newborn',
+  'neonatal',
+  'transient',
+  'transitory',
+  'traumatic',
+  'nontraumatic',
+  'persisting',
+  'persistent',
+  'recurrent',
+]);
+
+/** A subterm of one-word parts whose later part is a qualifier of the first ("mesenteric, acute"), not its alternative. */
+const qualified = (parts: readonly string[]) => !QUALIFIERS.has(parts[0]) && parts.slice(1).some((p) => QUALIFIERS.has(p));
+
 /** Reads one title: main terms (`main`) keep only their first comma part and its close variants. */
 export function readTitle(raw: string, main: boolean, coded = true): TitleReading {
   let t = raw
@@ -92,7 +118,7 @@ export function readTitle(raw: string, main: boolean, coded = true): TitleReadin
   const head = parts[0]?.split(/\s+/)[0] ?? '';
   const variant = (p: string) => !/\s/.test(p) && p.slice(0, 3) === head.slice(0, 3);
   if (main) alts = [parts[0] ?? '', ...parts.slice(1).filter(variant)].map(stemsOf);
-  else if (parts.length > 1 && parts.every((p) => !/\s/.test(p))) alts = parts.map(stemsOf);
+  else if (parts.length > 1 && parts.every((p) => !/\s/.test(p)) && !qualified(parts)) alts = parts.map(stemsOf);
   // "moderate or severe" (F12.20): either word states it; an uncoded "healed or old" is read whole.
   else if (coded && parts.length === 1 && /^[a-z-]+ or [a-z-]+$/.test(parts[0])) alts = parts[0].split(' or ').map(stemsOf);
   else alts = [stemsOf(parts.join(' '))];

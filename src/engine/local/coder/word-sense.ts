@@ -71,6 +71,7 @@ const PLEURAL_CONTEXT = /^(pleural|pleura|chest|lung|lungs|thorax|thoracic|thora
 const REACTION_CODE = /^(R|L50|L27|T78|T88\.[67])/;
 /** Signs found at a site on examination: the word before them names the site. */
 const SIGN_NOUN = new Set(['tenderness', 'tender', 'pain', 'swelling', 'fullness', 'guarding', 'rigidity', 'mass', 'bruit', 'crepitus']);
+const FITS_HOW = /^(well|poorly|properly|comfortably|snugly|correctly|appropriately|loosely|tightly|fine|securely|better|badly)$/;
 const COLD_NOT_ILLNESS =
   /^(exposur|intoleran|extremit|hand|feet|foot|finger|toe|sweat|agglutinin|water|compress|pack|skin|limb|ischemi|clammy|temperatur|weather|environment|injur|urticari)/;
 
@@ -158,9 +159,67 @@ export function senseProblem(table: CodeTable, m: Mention, lower: readonly strin
   if (span.length === 1 && span[0] === 'ra' && (prev === 'on' || lower.slice(Math.max(0, m.start - 3), m.start).includes('%'))) {
     return '"RA" after an oxygen reading ("on RA") is room air, not rheumatoid arthritis.';
   }
+  const vaccine = vaccineListed(lower, m);
+  if (vaccine) return vaccine;
+  // "Counselled on weight loss": the goal of the visit's advice, not a symptom (R63.4).
+  if (code === 'R634' && lower.slice(Math.max(0, m.start - 3), m.start).some((w) => WEIGHT_GOAL.test(w))) {
+    return `"${span.join(' ')}" here is the goal of the advice given, not an abnormal loss of weight (R63.4).`;
+  }
+  // "Total bilirubin 0.9": a laboratory result in its reference range names no disorder.
+  const normal = normalResult(span, next);
+  if (normal) return normal;
+  // "The prosthesis fits well": the verb, not fits (convulsions, R56).
+  if (span.length === 1 && /^fits?$/.test(span[0]) && FITS_HOW.test(next)) {
+    return `"${span[0]} ${next}" says how something fits, not a fit (convulsion).`;
+  }
   // "pain medication", "diabetes education": the condition word names something else.
   if (m.end - m.start <= 1 && NOT_A_CONDITION.has(next)) {
     return `"${span.join(' ')} ${next}" names a ${next}, not the condition.`;
+  }
+  return undefined;
+}
+
+const VACCINE_WORD = new Set(
+  'vaccine vaccines vaccination vaccinations immunization immunizations immunisation immunisations shot shots booster boosters'.split(' '),
+);
+const LIST_WORD = new Set([',', 'and', 'or', '&', '/']);
+const WEIGHT_GOAL = /^(counsel|discuss|advis|encourag|goal|recommend|intentional|plan|target|motivat|educat)/;
+/** Upper reference limits (mg/dL) of the results a disorder's name is read from: total bilirubin 1.2. */
+const UPPER_LIMIT: ReadonlyMap<string, number> = new Map([['bilirubin', 1.2]]);
+const LAB_WORD = new Set(['total', 'serum', 'plasma', 'blood', 'level']);
+
+/** "Total bilirubin 0.9 mg/dL": the test's name and a value within its reference range. */
+function normalResult(span: readonly string[], next: string): string | undefined {
+  if (!/^\d+(\.\d+)?$/.test(next)) return undefined;
+  const analyte = span.find((w) => UPPER_LIMIT.has(w));
+  if (!analyte || !span.every((w) => w === analyte || LAB_WORD.has(w))) return undefined;
+  if (Number(next) > UPPER_LIMIT.get(analyte)!) return undefined;
+  return `"${span.join(' ')} ${next}" is a laboratory result within its reference range, not a condition.`;
+}
+
+/**
+ * A disease named as one of a list of vaccines given ("hepatitis A and varicella vaccines",
+ * "immunizations: DTaP, polio, hepatitis B"): the vaccine, not the disease (Z23 codes the visit).
+ */
+function vaccineListed(lower: readonly string[], m: Mention): string | undefined {
+  // After: a list joined by "and"/"or" ends in the vaccine word.
+  let joined = false;
+  for (let i = m.end + 1; i < Math.min(lower.length, m.end + 6); i++) {
+    if (VACCINE_WORD.has(lower[i])) {
+      if (joined || i === m.end + 1) return `"${lower.slice(m.start, i + 1).join(' ')}" names vaccines given, not the disease.`;
+      break;
+    }
+    if (LIST_WORD.has(lower[i]) && lower[i] !== ',') joined = true;
+  }
+  // Before: the vaccine word heads a list ("vaccines given: MMR, varicella") that reaches the mention.
+  for (let i = m.start - 1; i >= Math.max(0, m.start - 8); i--) {
+    if (lower[i] === ':' && lower.slice(Math.max(0, i - 3), i).some((w) => VACCINE_WORD.has(w))) {
+      const between = lower.slice(i + 1, m.start);
+      if (between.length === 0 || LIST_WORD.has(between[between.length - 1]))
+        return `"${lower.slice(m.start, m.end + 1).join(' ')}" is one of the vaccines listed, not the disease.`;
+      return undefined;
+    }
+    if (lower[i] === '.' || lower[i] === ';') return undefined;
   }
   return undefined;
 }

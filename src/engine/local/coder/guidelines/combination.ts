@@ -172,11 +172,17 @@ function hypertension(cands: Candidates): void {
 const EXACERBATION = /^(exacerbation|exacerbated|exacerbations|flare|flare-up|decompensated|decompensation|aecopd)$/;
 const COPD_WORD = /^(copd|aecopd|coad)$/;
 
-/** Another sentence naming COPD with an exacerbation ("COPD with acute exacerbation" in the assessment, the HPI first). */
-function exacerbationStated(cands: Candidates): boolean {
+/**
+ * An exacerbation the note asserts, in a sentence that reads COPD or names it ("COPD with acute
+ * exacerbation" in the assessment, the HPI first). A denied one ("no exacerbation in a year") is
+ * not: J44.1 needs a documented exacerbation (Index: Disease, lung, obstructive, with exacerbation).
+ */
+function exacerbationStated(cands: Candidates, base: readonly Candidate[]): boolean {
+  const read = new Set(base.flatMap((c) => c.spans.map((sp) => sentenceAt(cands.ctx, sp.start, sp.end))));
   return cands.ctx.sentences.some((s) => {
-    const named = s.lower.some((w) => COPD_WORD.test(w)) || (s.lower.includes('obstructive') && s.lower.includes('pulmonary'));
-    if (!named) return false;
+    const named =
+      read.has(s) || s.lower.some((w) => COPD_WORD.test(w)) || (s.lower.includes('obstructive') && s.lower.includes('pulmonary'));
+    if (!named || !s.lower.some((w) => EXACERBATION.test(w))) return false;
     const asserted = assertWords(s.words);
     return s.lower.some((w, i) => EXACERBATION.test(w) && asserted[i] === 'present');
   });
@@ -185,7 +191,6 @@ function exacerbationStated(cands: Candidates): boolean {
 function copd(cands: Candidates): void {
   const base = cands.statedIn('J44');
   if (base.length === 0) return;
-  const w = wordsNear(cands, base);
   const infection = cands.statedIn('J12', 'J13', 'J14', 'J15', 'J16', 'J17', 'J18', 'J20', 'J21', 'J22');
   const made: Candidate[] = [];
   if (infection.length) {
@@ -196,7 +201,7 @@ function copd(cands: Candidates): void {
     );
     if (c) made.push(c);
   }
-  if ([...w].some((x) => EXACERBATION.test(x)) || exacerbationStated(cands)) {
+  if (exacerbationStated(cands, base)) {
     const c = cands.assign('J44.1', 'combination code for COPD with (acute) exacerbation (I.C.10.a)', [base[0]]);
     if (c) made.push(c);
   }

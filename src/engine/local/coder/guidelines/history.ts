@@ -179,6 +179,14 @@ const CURRENT = new Set([
 ]);
 
 /**
+ * Progressive conditions that never resolve: dementia (F01-F03), Alzheimer's and other degenerative
+ * diseases of the nervous system (G30, G31), Huntington's (G10), Parkinson's (G20), multiple
+ * sclerosis (G35). History codes are for conditions that no longer exist (I.C.21.c.4): "history of
+ * dementia" in a past medical history is the dementia.
+ */
+const LIFELONG = /^(F0[123]|G30|G31|G10|G20|G35)/;
+
+/**
  * "History of X", or X dated in a past year (I.C.21.c.4), states a past condition when the
  * Alphabetic Index classifies its history ("History, personal (of), calculi, renal Z87.442"), and nothing in its sentence says it
  * is current or treated; a condition whose history the Index does not classify ("history of
@@ -191,6 +199,8 @@ function applyHistoryOf(cands: Candidates): void {
     if (!m || c.origin === 'learned' || c.assertion !== 'present' || /^[ZVWXY]/.test(c.code)) continue;
     // A sequela is current, however long ago its cause (I.B.10): "dysarthria following a cerebral infarction in 2020".
     if (SEQUELA_TITLE.test(cands.ctx.table.descriptionAt(c.index))) continue;
+    // A condition that does not resolve ("history of Alzheimer dementia") still exists: its history is it.
+    if (LIFELONG.test(c.code)) continue;
     const sentence = sentences[m.sentence];
     if (!sentence || sentence.lower.some((w) => CURRENT.has(w))) continue;
     const words = sentence.words;
@@ -208,7 +218,8 @@ function applyHistoryOf(cands: Candidates): void {
             words[t.start].toLowerCase() === 'in' &&
             /^\d{4}$/.test(words[t.end]) &&
             t.from <= m.start &&
-            t.to >= m.end)),
+            t.to >= m.end &&
+            !yearDatesAnother(words, m.end, t.start))),
     );
     // Or a past-dated mention ("thyroidectomy in 2018 for papillary thyroid cancer") that another
     // sentence calls history ("History of papillary thyroid cancer, no evidence of disease").
@@ -217,6 +228,15 @@ function applyHistoryOf(cands: Candidates): void {
     c.assertion = 'historical';
     cands.discard(c, 'Discarded: historical, not a current condition ("history of" or a past year, and the Index classifies its history).');
   }
+}
+
+/**
+ * A year after the condition dates what a later clause names, not the condition: "Coronary artery
+ * disease, status post CABG in 2021" dates the bypass (a status, I.C.21.c.3); the disease is current.
+ */
+function yearDatesAnother(words: readonly string[], conditionEnd: number, yearAt: number): boolean {
+  for (let i = conditionEnd + 1; i < yearAt; i++) if (words[i] === ',' || words[i] === ';') return true;
+  return false;
 }
 
 /** A sentence that dates what it says in the past: "in 2018", "years ago". */

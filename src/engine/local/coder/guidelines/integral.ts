@@ -12,7 +12,7 @@ const INTEGRAL: Array<[string[], string[]]> = [
   ],
   [
     ['J20', 'J21', 'J40', 'J41', 'J42'],
-    ['R05', 'R50', 'R062'],
+    ['R05', 'R50', 'R062', 'R0981'],
   ],
   [
     ['J44', 'J43'],
@@ -21,7 +21,7 @@ const INTEGRAL: Array<[string[], string[]]> = [
   [['J45'], ['R062', 'R0600', 'R0602', 'R05']],
   [
     ['J00', 'J01', 'J02', 'J03', 'J04', 'J06', 'J09', 'J10', 'J11', 'U071'],
-    ['R05', 'R50', 'R070', 'R0981', 'R52', 'M791', 'R51'],
+    ['R05', 'R50', 'R070', 'R0981', 'R0989', 'R067', 'R52', 'M791', 'R51'],
   ],
   [
     ['N390', 'N30', 'N10', 'N12'],
@@ -65,7 +65,7 @@ const INTEGRAL: Array<[string[], string[]]> = [
   ],
   [
     ['H65', 'H66'],
-    ['H920', 'R50'],
+    ['H920', 'R50', 'L539'],
   ],
   [
     ['A41', 'A40', 'R652'],
@@ -76,7 +76,20 @@ const INTEGRAL: Array<[string[], string[]]> = [
     ['R5383', 'R531'],
   ],
   [['E1165', 'E1065', 'E1365'], ['R739']],
-  [['L03'], ['R221', 'R222', 'R223', 'R229', 'R21']],
+  [['L03'], ['R221', 'R222', 'R223', 'R229', 'R21', 'L539']],
+  // Neonatal jaundice is the newborn's raised bilirubin: not a second, metabolic condition.
+  [['P55', 'P58', 'P59'], ['E807']],
+  // A concussion gives headache, dizziness and nausea; an encephalopathy, confusion.
+  [['S060'], ['R51', 'R42', 'R11']],
+  [
+    ['G934', 'G92'],
+    ['R410', 'R4182'],
+  ],
+  // A strain or sprain of the back or neck is its pain there.
+  [
+    ['S134', 'S161', 'S233', 'S238', 'S299', 'S335', 'S336', 'S338', 'S390'],
+    ['M542', 'M545', 'M546', 'M549'],
+  ],
   [['M10'], ['M2557', 'M255']],
   // Intoxication (F1x.12-, F1x.22-, F1x.92-): slurred speech, an unsteady gait, ataxia.
   [INTOXICATION, ['R4781', 'R2681', 'R270', 'R2689', 'R260']],

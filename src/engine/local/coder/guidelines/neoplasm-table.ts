@@ -153,7 +153,10 @@ function sitesOf(rows: TermRows): Map<string, number | number[]> {
       .toLowerCase()
       .replace(/\s+nec$/, '')
       .split(/,\s*/);
-    for (const name of [parts[0], ...parts.slice(1).filter((p) => !/\s/.test(p) && p.slice(0, 3) === parts[0].slice(0, 3))]) {
+    const names = [parts[0], ...parts.slice(1).filter((p) => !/\s/.test(p) && p.slice(0, 3) === parts[0].slice(0, 3))];
+    // "upper-outer quadrant" as a note writes it, "upper outer quadrant".
+    if (parts[0].includes('-')) names.push(parts[0].replace(/-/g, ' '));
+    for (const name of names) {
       if (name.length < 3) continue;
       const had = out.get(name);
       out.set(name, had === undefined ? i : typeof had === 'number' ? [had, i] : [...had, i]);
@@ -197,6 +200,9 @@ function siteIn(rows: TermRows, words: readonly string[]): number | undefined {
   return best;
 }
 
+/** Words a site may take after the neoplasm: "the upper outer quadrant of the left breast". */
+const SITE_WORDS = 8;
+
 /** The words of the site a neoplasm at word i names: after it ("of the sigmoid colon") or before it ("liver metastases"). */
 function siteWords(lower: readonly string[], i: number, after: boolean): [number, number] | undefined {
   if (after) {
@@ -204,7 +210,7 @@ function siteWords(lower: readonly string[], i: number, after: boolean): [number
     while (j < lower.length && LINK.has(lower[j]) && j - i <= 4) j++;
     if (j === i + 1 && !['of', 'in', 'to'].includes(lower[j - 1] ?? '')) return undefined;
     let k = j;
-    while (k < lower.length && k - j < 6 && !STOP.test(lower[k])) k++;
+    while (k < lower.length && k - j < SITE_WORDS && !STOP.test(lower[k])) k++;
     return k > j ? [j, k] : undefined;
   }
   let k = i;

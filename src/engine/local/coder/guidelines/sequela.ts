@@ -63,7 +63,12 @@ function sequelaCode(cands: Candidates, cause: Candidate, deficit: Candidate, se
     if (present.has(RIGHT)) for (const w of DOMINANT) present.add(w);
     else if (present.has(LEFT)) for (const w of NON_DOMINANT) present.add(w);
   }
-  const head = titleStems(title(deficit).split(',')[0])[0];
+  let head = titleStems(title(deficit).split(',')[0])[0];
+  // Weakness of one side of the body is hemiparesis (Coding Clinic): "left-sided weakness" after a stroke is I69.35-.
+  if (head === WEAK && sentenceStems.includes(SIDE) && (present.has(RIGHT) || present.has(LEFT))) {
+    head = HEMIPLEGIA[0];
+    for (const w of HEMIPLEGIA) present.add(w);
+  }
   let best: number | undefined;
   let bestFit = -Infinity;
   let other: number | undefined;
@@ -73,7 +78,8 @@ function sequelaCode(cands: Candidates, cause: Candidate, deficit: Candidate, se
     const fit = fitOf(row.description, { present, negated: new Set() });
     const stems = titleStems(row.description);
     if (head && stems.includes(head)) {
-      if (fit > bestFit) [best, bestFit] = [table.indexOf(row.code), fit];
+      // The deficit as the title names it must be the one stated ("weakness" is not "facial weakness").
+      if (fit > bestFit && deficitStated(row.description, present)) [best, bestFit] = [table.indexOf(row.code), fit];
     } else if (/^other sequelae/i.test(row.description) && fit > otherFit) [other, otherFit] = [table.indexOf(row.code), fit];
   }
   const rule = `sequela of cerebrovascular disease (I.C.9.d): ${dotted(deficit.code)} is stated as a residual of ${dotted(cause.code)}`;
@@ -102,10 +108,18 @@ function done(cands: Candidates, made: Candidate, cause: Candidate | undefined):
   if (cause) cands.discard(cause, `Discarded: named as the cause of a residual deficit, coded ${dotted(made.code)} (I.C.9.d.2).`);
 }
 
+/** The words of an I69 title before "following" (its deficit) that are not neutral, all stated. */
+function deficitStated(title: string, present: ReadonlySet<string>): boolean {
+  const deficit = title.split(/\bfollowing\b/i)[0];
+  return titleStems(deficit).every((w) => present.has(w) || DEFICIT_NEUTRAL.has(w));
+}
+
 const stemCache = new Map<string, string[]>();
 const DOMINANT = stemWords(['dominant']).stems;
 const NON_DOMINANT = stemWords(['non-dominant']).stems;
-const [RIGHT, LEFT] = stemWords(['right', 'left']).stems;
+const [RIGHT, LEFT, SIDE, WEAK] = stemWords(['right', 'left', 'side', 'weakness']).stems;
+const HEMIPLEGIA = stemWords(['hemiplegia', 'hemiparesis']).stems;
+const DEFICIT_NEUTRAL = new Set(stemWords(['other', 'unspecified', 'and', 'of', 'sequelae', 'sequela', 'specified']).stems);
 function titleStems(title: string): string[] {
   let out = stemCache.get(title);
   if (!out) {

@@ -92,6 +92,23 @@ function sameSentence(cands: Candidates, a: Candidate, b: Candidate): boolean {
   return [...of(b)].some((s) => s !== undefined && sa.has(s));
 }
 
+/** The billable code of a category whose title fits the note best. */
+function bestIn(cands: Candidates, category: string, stated: Stated): { index: number; fit: number } | undefined {
+  const { table } = cands.ctx;
+  let best: { index: number; fit: number } | undefined;
+  for (const row of table.descendantsOf(category)) {
+    if (!row.billable) continue;
+    const fit = fitOf(row.description, stated);
+    if (!best || fit > best.fit) best = { index: table.indexOf(row.code)!, fit };
+  }
+  return best;
+}
+
+/** Whether `b`'s own notes (or its headers') Excludes1 `a` too. */
+function excludesBack(cands: Candidates, b: Candidate, a: Candidate): boolean {
+  return notesUpOf(cands.ctx, b.code).some((n) => n.kind === 'x1' && n.refs.some((r) => refCovers(r, a.code)));
+}
+
 /**
  * Excludes1 from the Tabular List (I.A.12.a): two codes whose notes exclude each other are never
  * both coded. When the excluded code's note points at a subcategory that holds a combination of
@@ -149,6 +166,26 @@ export function applyTabularExcludes1(cands: Candidates): void {
             `Discarded: Excludes1 in the Tabular List at ${dotted(a.code)}: "${note.text}"; the note specifies it as ${dotted(a.code)} (NOS, I.A.5).`,
           );
           continue;
+        }
+        // Two categories that exclude each other (F31 "bipolar disorder, single manic episode
+        // (F30.-)", F30 "bipolar disorder (F31.-)") have no combination: the one the Alphabetic
+        // Index leads to ("Disorder, bipolar, I") is the condition, over a title read from a few
+        // of the words, when its category's titles fit the note better; coded by its best fit.
+        if (excludesBack(cands, b, a) && a.origin === 'index' && b.origin !== 'index') {
+          const read = statedOf(cands, [a, b]);
+          const own = bestIn(cands, a.code.slice(0, 3), read);
+          if (own && own.fit > fitOf(table.descriptionAt(b.index), read)) {
+            const kept =
+              own.index === a.index ? a : cands.assign(table.codeAt(own.index), `the note states ${table.dottedAt(own.index)}`, [a]);
+            if (kept) {
+              if (kept !== a) cands.discard(a, `Discarded: the note states more of ${table.dottedAt(own.index)}; coded so.`);
+              cands.discard(
+                b,
+                `Discarded: Excludes1 in the Tabular List between ${dotted(a.code)} and ${dotted(b.code)}; the note states ${table.dottedAt(own.index)}.`,
+              );
+              break;
+            }
+          }
         }
         cands.discard(a, `${why}; ${dotted(b.code)} is coded.`);
         break;

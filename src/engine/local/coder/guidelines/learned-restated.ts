@@ -1,0 +1,33 @@
+import type { Candidates } from '../candidate.js';
+import { notesUpOf } from './tabular-notes.js';
+import { refCovers } from './tabular-excludes.js';
+
+/** A residual title ("Other specified respiratory disorders"): the class of what another code names. */
+const RESIDUAL = /^other\b|\bother specified\b/i;
+
+/**
+ * A learned association with a residual code ("other specified ...") read inside the words of a
+ * code the note states, in the same chapter ("respiratory infection" of "viral upper respiratory
+ * infection", J06.9), codes that condition twice (J98.8): it goes, unless the stated code's Tabular notes ask for it ("use additional code
+ * to identify the type of heart failure" at I11.0: "heart failure" of "hypertension with heart
+ * failure" stays as I50.9).
+ */
+export function applyLearnedRestated(cands: Candidates): void {
+  const { table } = cands.ctx;
+  const learned = cands.finals().filter((c) => c.origin === 'learned' && RESIDUAL.test(table.descriptionAt(c.index)));
+  if (learned.length === 0) return;
+  const stated = cands.finals().filter((c) => c.origin !== 'learned' && c.origin !== 'rule');
+  for (const l of learned) {
+    const [ls] = l.spans;
+    const within = stated.find(
+      (s) =>
+        s.code[0] === l.code[0] && s.spans.some((sp) => sp.start <= ls.start && ls.end <= sp.end && sp.end - sp.start > ls.end - ls.start),
+    );
+    if (!within) continue;
+    const asked = notesUpOf(cands.ctx, within.code).some(
+      (n) => (n.kind === 'ua' || n.kind === 'cf') && n.refs.some((r) => refCovers(r, l.code)),
+    );
+    if (asked) continue;
+    cands.discard(l, `Discarded: an association read inside the words of ${table.dottedAt(within.index)}, which already codes them.`);
+  }
+}

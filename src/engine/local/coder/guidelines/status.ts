@@ -1,0 +1,241 @@
+import type { IndexTabular } from '../../../../terminology/index-tabular.js';
+import { phraseStems, stemWords } from '../../../../terminology/text-normalize.js';
+import { assertWords, PAST_YEAR } from '../assertions.js';
+import { type Candidates, sentencesMatching, type Span } from '../candidate.js';
+import { completeCode, fitOf } from '../complete-code.js';
+import type { Sentence } from '../sentence-split.js';
+import { bestSubterms, subtermsOf, type Subterm } from './index-subterms.js';
+
+// Status categories (I.C.21.c.3): acquired absence (Z89, Z90), artificial openings (Z93),
+// transplants (Z94), cardiac and other implants and grafts (Z95-Z97), postprocedural states (Z98),
+// dependence on machines (Z99).
+const STATUS = /^Z(89|90|9[3-9])/;
+
+/** The sentence's stems the note asserts, each at its first word, within [from, to]. */
+function statedIn(s: Sentence, from: number, to: number): Map<string, number> {
+  const assertions = assertWords(s.words);
+  const { stems, from: at } = stemsOfSentence(s);
+  const out = new Map<string, number>();
+  for (let k = 0; k < stems.length; k++) {
+    const w = at[k];
+    if (w < from || w > to || assertions[w] === 'negated' || assertions[w] === 'family' || out.has(stems[k])) continue;
+    out.set(stems[k], w);
+  }
+  return out;
+}
+
+const sentenceStems = new WeakMap<Sentence, ReturnType<typeof stemWords>>();
+
+/** A sentence's stems, read once however many of its words the rules look around. */
+function stemsOfSentence(s: Sentence): ReturnType<typeof stemWords> {
+  let out = sentenceStems.get(s);
+  if (!out) sentenceStems.set(s, (out = stemWords(s.words)));
+  return out;
+}
+
+const spansOf = (s: Sentence, words: readonly number[]): Span[] => words.map((w) => ({ start: s.starts[w], end: s.ends[w] }));
+
+/**
+ * Status codes (I.C.21.c.3): a status is the present state a past procedure or condition left (a
+ * graft, an implant, an amputation, an opening, a transplant), however long ago it was made: a
+ * status code the note dates in the past or calls history is current.
+ */
+function keepPastStatus(cands: Candidates): void {
+  for (const c of cands.list) {
+    if (c.final || c.assertion !== 'historical' || c.origin === 'learned' || !STATUS.test(c.code) || c.found?.discard) continue;
+    cands.assign(c.code, 'status code: a past procedure leaves a present status (I.C.21.c.3)', [], c.spans);
+  }
+}
+
+const machines = new WeakMap<IndexTabular, RegExp>();
+
+/** The words that name a machine of "Dependence > on" (its titles' and modifiers' stems), as one pattern. */
+function machineWords(it: IndexTabular, list: readonly Subterm[]): RegExp {
+  let out = machines.get(it);
+  if (!out) {
+    // Each way's last word names the machine ("renal dialysis": dialysis); a stem is not always a
+    // word's beginning ("dialysi"), its first letters are.
+    const stems = new Set(
+      list
+        .flatMap((t) => t.alts.map((a) => a[a.length - 1] ?? ''))
+        .filter((w) => w.length >= 4)
+        .map((w) => w.slice(0, 5)),
+    );
+    machines.set(it, (out = new RegExp(`\\b(${[...stems].join('|')})`, 'gi')));
+  }
+  return out;
+}
+
+const MACHINE_REACH = 3;
+const LONG_TERM = new Set(['home', 'chronic', 'chronically', 'long-term', 'permanent', 'dependent', 'dependence']);
+
+/**
+ * Dependence on a machine (Z99, I.C.21.c.3): a patient "on" hemodialysis, a ventilator, a
+ * wheelchair, or "dependent" on one, by the Index's "Dependence > on" subterm stated within a few
+ * words. The visit for the dialysis itself (Z49) is not a dependence.
+ */
+function machineDependence(cands: Candidates): void {
+  const { it } = cands.ctx;
+  if (!it || cands.finalsIn('Z49').length) return;
+  const list = subtermsOf(it, 'dependence > on', 2, /^Z99/, 1);
+  for (const s of sentencesMatching(cands.ctx, machineWords(it, list))) {
+    for (let i = 0; i < s.lower.length; i++) {
+      const w = s.lower[i];
+      const on = w === 'on';
+      // "on hemodialysis"; "dependent on a ventilator", "ventilator-dependent", "dialysis dependent".
+      if (!on && !/dependent$/.test(w)) continue;
+      const [found] = bestSubterms(list, statedIn(s, on ? i + 1 : i - 1, i + MACHINE_REACH));
+      // Put "on the ventilator" in an acute illness is treatment; a dependence is said so, or at home.
+      if (!found || (found.code.startsWith('Z99.1') && on && !s.lower.some((x) => LONG_TERM.has(x)))) continue;
+      cands.assign(
+        found.code,
+        'dependence on a machine, a status (I.C.21.c.3; Index: Dependence, on)',
+        [],
+        spansOf(s, [i, ...found.words]),
+      );
+    }
+  }
+}
+
+// What makes an amputation a status rather than this visit's injury: the note dates it or calls it past.
+const PAST = new Set(['ago', 'history', 'prior', 'previous', 'old', 'status', 's/p', 'post', 'prosthesis', 'stump', 'healed', 'remote']);
+const AMPUTATION = /^amput/;
+const AMPUTATION_WORD = /\bamput/gi;
+
+/**
+ * An amputation the note dates in the past is a status: acquired absence by site, level and side
+ * (Index: Amputation, see also Absence, by site, acquired; I.C.21.c.3), "below-knee" Z89.51-, a
+ * leg "above knee" Z89.61-, completed by the side stated.
+ */
+function acquiredAbsence(cands: Candidates): void {
+  const { it, table } = cands.ctx;
+  if (!it) return;
+  const list = subtermsOf(it, 'absence', 3, /^Z89/, 2);
+  for (const s of sentencesMatching(cands.ctx, AMPUTATION_WORD)) {
+    const at = s.lower.findIndex((w) => AMPUTATION.test(w));
+    if (at < 0) continue;
+    const assertions = assertWords(s.words);
+    const past =
+      assertions[at] === 'historical' ||
+      s.lower.some((w, i) => PAST.has(w) || (PAST_YEAR.test(w) && /^(in|since)$/.test(s.lower[i - 1] ?? '')));
+    if (!past || assertions[at] === 'negated' || assertions[at] === 'family') continue;
+    const said = statedIn(s, 0, s.lower.length - 1);
+    // Of the subterms that state as much ("extremity > lower (above knee) Z89.619", "leg (above
+    // knee) Z89.61-"), the one whose completed code's title fits the note best (its side).
+    const stated = { present: said, negated: new Set<string>() };
+    let index: number | undefined;
+    let found: { code: string; words: number[] } | undefined;
+    let bestFit = -Infinity;
+    for (const f of bestSubterms(list, said)) {
+      const i = completeCode(table, f.code, stated);
+      const fit = i === undefined ? -Infinity : fitOf(table.descriptionAt(i), stated);
+      if (fit > bestFit) [index, found, bestFit] = [i, f, fit];
+    }
+    if (index === undefined || !found) continue;
+    cands.assign(
+      table.codeAt(index),
+      'acquired absence of a limb, a status (I.C.21.c.3; Index: Amputation, see Absence, by site, acquired)',
+      [],
+      spansOf(s, [at, ...found.words]),
+    );
+  }
+}
+
+const openings = new WeakMap<IndexTabular, { list: Subterm[]; words: RegExp }>();
+
+/** The Index's main terms with a "status" subterm coded in Z93-Z99 ("Colostomy, status Z93.3"), read once. */
+function statusTerms(it: IndexTabular): { list: Subterm[]; words: RegExp } {
+  let out = openings.get(it);
+  if (out) return out;
+  const list: Subterm[] = [];
+  const names = new Set<string>();
+  for (const [, mains] of it.mainNames()) {
+    for (const main of mains) {
+      const status = it.children(main).find((c) => it.titleOf(c).toLowerCase() === 'status' && /^Z9[3-9]/.test(it.codeOf(c)));
+      if (status === undefined) continue;
+      const stems = phraseStems(it.titleOf(main).split(',')[0]);
+      if (stems.length && !list.some((t) => t.code === it.codeOf(status) && t.alts[0].join(' ') === stems.join(' ')))
+        list.push({ code: it.codeOf(status), alts: [stems], above: [] });
+      // The main term's own word as a note writes it ("colostom": colostomy, colostomies), not a
+      // stem's first letters ("gastr" is gastric too).
+      names.add(
+        it
+          .titleOf(main)
+          .split(/[\s,(]/)[0]
+          .toLowerCase()
+          .slice(0, -1),
+      );
+    }
+  }
+  const words = new RegExp(`\\b(${[...names].join('|')})`, 'gi');
+  openings.set(it, (out = { list, words }));
+  return out;
+}
+
+// What the note says of an opening or a device other than its presence: a visit for it (I.C.21.c.7 aftercare, Z43-Z46) or its complication.
+const NOT_PRESENCE =
+  /^(attention|care|cleansing|toilet|fitting|adjustment|malfunction|malfunctioning|complication|complications|revision|reversal|closure|takedown|infected|infection|leak|leaking|dislodged|removal|removed|planned|scheduled)$/;
+
+// An opening made in the stay the note tells of is its procedure, not yet a status the patient comes with.
+const MADE_NOW = new Set([
+  'performed',
+  'placed',
+  'created',
+  'underwent',
+  'undergoing',
+  'inserted',
+  'required',
+  'requiring',
+  'fashioned',
+  'constructed',
+]);
+const STATUS_MARKERS = new Set([
+  'status',
+  's/p',
+  'post',
+  'prior',
+  'previous',
+  'existing',
+  'since',
+  'chronic',
+  'permanent',
+  'long-term',
+  'home',
+  'ago',
+]);
+
+/** The sentence says the opening is one the patient has: "in place", "since 2019", "status post", "years ago". */
+function hasStatusMarker(lower: readonly string[]): boolean {
+  return lower.some(
+    (w, i) =>
+      STATUS_MARKERS.has(w) || (w === 'in' && lower[i + 1] === 'place') || (PAST_YEAR.test(w) && /^(in|since)$/.test(lower[i - 1] ?? '')),
+  );
+}
+
+/**
+ * An artificial opening the note says the patient has ("colostomy in place", "ileostomy since her colectomy"):
+ * its status (I.C.21.c.3; Index: Colostomy, status Z93.3), unless the sentence speaks of
+ * attending to, fitting, closing or a complication of it (coded otherwise).
+ */
+function openingStatus(cands: Candidates): void {
+  const { it } = cands.ctx;
+  if (!it) return;
+  const { list, words } = statusTerms(it);
+  for (const s of sentencesMatching(cands.ctx, words)) {
+    if (s.lower.some((w) => NOT_PRESENCE.test(w) || MADE_NOW.has(w)) || !hasStatusMarker(s.lower)) continue;
+    const said = statedIn(s, 0, s.lower.length - 1);
+    const assertions = assertWords(s.words);
+    for (const found of bestSubterms(list, said)) {
+      if (found.words.some((w) => assertions[w] !== 'present' && assertions[w] !== 'historical')) continue;
+      cands.assign(found.code, 'an artificial opening the patient has, a status (I.C.21.c.3; Index: status)', [], spansOf(s, found.words));
+    }
+  }
+}
+
+/** Status codes (I.C.21.c.3): past procedures as present status, openings, dependence on machines, acquired absence of limbs. */
+export function applyStatus(cands: Candidates): void {
+  keepPastStatus(cands);
+  openingStatus(cands);
+  machineDependence(cands);
+  acquiredAbsence(cands);
+}
