@@ -331,9 +331,10 @@ export function adoptShippedIndexTabular(parts: IndexTabularParts): IndexTabular
  */
 function parse(text: string): IndexTabularParts {
   const counts = { I: 0, N: 0, 7: 0 };
-  forEachLine(text, (kind) => {
-    if (kind === 0x49 /* I */) counts.I++;
-    else if (kind === 0x4e /* N */) counts.N++;
+  forEachLine(text, (kind, _at, t1) => {
+    if (kind === 0x49 /* I */) {
+      if (!isIndexNote(text, t1)) counts.I++;
+    } else if (kind === 0x4e /* N */) counts.N++;
     else if (kind === 0x37 /* 7 */) counts[7]++;
   });
   const level = new Uint8Array(new SharedArrayBuffer(counts.I));
@@ -349,6 +350,7 @@ function parse(text: string): IndexTabularParts {
   let sevenths = 0;
   forEachLine(text, (kind, at, t1, nl) => {
     if (kind === 0x49 /* I */) {
+      if (isIndexNote(text, t1)) return;
       const t2 = text.indexOf('\t', t1 + 1);
       level[terms] = Number(text.slice(t1 + 1, t2));
       const start = t2 + 1;
@@ -380,6 +382,16 @@ function parse(text: string): IndexTabularParts {
     known: SharedText.from(known.map((c) => c.padEnd(knownWidth, ' ')).join('')).parts,
     knownWidth,
   };
+}
+
+/**
+ * Whether the Index line whose level starts after `t1` is a note set as a term ("Failure, Note:
+ * heart failure stages A, B, C, and D ..."): not a term; the subterms the XML nests under it
+ * (stage A to D, systolic) belong to the term before it ("Failure, heart"), as in the printed Index.
+ */
+function isIndexNote(text: string, t1: number): boolean {
+  const t2 = text.indexOf('\t', t1 + 1);
+  return text.startsWith('Note:', t2 + 1);
 }
 
 /** Each line of the compiled file that has a tab: its kind (first character), start, first tab and end. */

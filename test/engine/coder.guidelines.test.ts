@@ -953,6 +953,15 @@ export const GUIDELINE_CASES: Case[] = [
     must: ['T45.511A'],
     mustNot: ['T45.511D'],
   },
+  // Index: "Failure, heart, with reduced ejection fraction - see Failure, heart, systolic" (I50.2-),
+  // the chronicity by the words stated; not the unspecified I50.9 of "Failure, myocardial".
+  {
+    rule: 'Index: heart failure with reduced ejection fraction is systolic',
+    note: 'Cardiology clinic. Longstanding heart failure with reduced ejection fraction, chronic, LVEF 35% on echo.',
+    must: ['I50.22'],
+    mustNot: ['I50.9', 'I50.20'],
+    levels: ['balanced', 'high-quality'],
+  },
 ];
 
 // Word sense: homonyms resolved from context; a title word alone makes no code.
