@@ -962,6 +962,13 @@ export const GUIDELINE_CASES: Case[] = [
     mustNot: ['I50.9', 'I50.20'],
     levels: ['balanced', 'high-quality'],
   },
+  // Tabular N20 Excludes1: a calculus of kidney or ureter with hydronephrosis is N13.2, one code.
+  {
+    rule: 'N20 Excludes1: ureteral calculus with hydronephrosis is N13.2',
+    note: 'Emergency department. CT shows a 5 mm distal ureteral stone on the right with mild hydronephrosis.',
+    must: ['N13.2'],
+    mustNot: ['N20.1', 'N13.30'],
+  },
 ];
 
 // Word sense: homonyms resolved from context; a title word alone makes no code.
