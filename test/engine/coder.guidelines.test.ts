@@ -462,6 +462,14 @@ export const GUIDELINE_CASES: Case[] = [
     mustNot: ['F11.20'],
     levels: ['balanced', 'high-quality'],
   },
+  // Index: Disorder, opioid use, moderate or severe = dependence (F11.2-), not use (F11.90); in
+  // remission F11.21; maintenance therapy of the dependence is no Z79.891 (I.C.5.b).
+  {
+    rule: 'Index use disorder by severity, not use',
+    note: 'Addiction clinic visit. Opioid use disorder, severe, stable on sublingual buprenorphine-naloxone 8-2 mg twice daily, in sustained remission for 14 months. Urine drug screen as expected.',
+    must: ['F11.21'],
+    mustNot: ['F11.90', 'F11.20', 'Z79.891'],
+  },
   // I.B.2: the chief complaint's "injury" is the fracture the X-ray shows; a see reference stays in
   // its own main term ("Fracture, traumatic > malleolus: see Fracture, ankle").
   {
