@@ -375,6 +375,15 @@ export const GUIDELINE_CASES: Case[] = [
     mustNot: [],
     before: [['Z00.01', 'R73.03']],
   },
+  // I.C.21.c.16: a preoperative examination is Z01.81- first (Index: Examination, pre-procedural),
+  // then the reason for the surgery and the findings.
+  {
+    rule: 'I.C.21.c.16 preoperative examination first',
+    note: 'Pre-operative evaluation before a laparoscopic cholecystectomy for symptomatic gallstones. Hypertension, controlled on lisinopril. Cleared for surgery.',
+    must: ['Z01.818', 'K80.20', 'I10'],
+    mustNot: ['Z01.810'],
+    before: [['Z01.818', 'K80.20']],
+  },
   {
     rule: 'I.B.10 the sequela first, the injury with 7th character S after',
     note: 'The patient broke the left wrist, a Colles fracture, 4 months ago.\n\nASSESSMENT: Stiffness of the left wrist, a late effect of the healed Colles fracture.',
