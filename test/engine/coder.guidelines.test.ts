@@ -375,6 +375,15 @@ export const GUIDELINE_CASES: Case[] = [
     mustNot: [],
     before: [['Z00.01', 'R73.03']],
   },
+  // I.C.21.c.16: a preoperative examination is Z01.81- first (Index: Examination, pre-procedural),
+  // then the reason for the surgery and the findings.
+  {
+    rule: 'I.C.21.c.16 preoperative examination first',
+    note: 'Pre-operative evaluation before a laparoscopic cholecystectomy for symptomatic gallstones. Hypertension, controlled on lisinopril. Cleared for surgery.',
+    must: ['Z01.818', 'K80.20', 'I10'],
+    mustNot: ['Z01.810'],
+    before: [['Z01.818', 'K80.20']],
+  },
   {
     rule: 'I.B.10 the sequela first, the injury with 7th character S after',
     note: 'The patient broke the left wrist, a Colles fracture, 4 months ago.\n\nASSESSMENT: Stiffness of the left wrist, a late effect of the healed Colles fracture.',
@@ -461,6 +470,14 @@ export const GUIDELINE_CASES: Case[] = [
     must: ['F11.21'],
     mustNot: ['F11.20'],
     levels: ['balanced', 'high-quality'],
+  },
+  // Index: Disorder, opioid use, moderate or severe = dependence (F11.2-), not use (F11.90); in
+  // remission F11.21; maintenance therapy of the dependence is no Z79.891 (I.C.5.b).
+  {
+    rule: 'Index use disorder by severity, not use',
+    note: 'Addiction clinic visit. Opioid use disorder, severe, stable on sublingual buprenorphine-naloxone 8-2 mg twice daily, in sustained remission for 14 months. Urine drug screen as expected.',
+    must: ['F11.21'],
+    mustNot: ['F11.90', 'F11.20', 'Z79.891'],
   },
   // I.B.2: the chief complaint's "injury" is the fracture the X-ray shows; a see reference stays in
   // its own main term ("Fracture, traumatic > malleolus: see Fracture, ankle").

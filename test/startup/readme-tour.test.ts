@@ -47,6 +47,14 @@ describe('the README quick tour, from a fresh clone', () => {
     const service = spawnProcess('bash', ['-c', startCommand], env, clone);
     let shell: Spawned | undefined;
     try {
+      // The port was free when chosen, but another test's service may take it while `npm start`
+      // builds; its health would then answer for this one. So this service's own "listening" line first.
+      await Promise.race([
+        expect.poll(() => service.output(), { timeout: 180_000, interval: 250 }).toMatch(/"message":"listening"/),
+        service.exited.then((code) => {
+          throw new Error(`the service exited with ${code} before listening:\n${service.output()}`);
+        }),
+      ]);
       await waitHealthy(service, port, 180_000);
       shell = spawnProcess('bash', ['-e', '-c', script], env, clone);
       const code = await Promise.race([shell.exited, new Promise((resolve) => setTimeout(() => resolve('timed out'), 180_000))]);

@@ -10,6 +10,7 @@ import { applyBrokenDevice } from './guidelines/broken-device.js';
 import { applyBurns } from './guidelines/burns.js';
 import { applyAllergyStatus } from './guidelines/allergy-status.js';
 import { applyExamEncounter } from './guidelines/exam-encounter.js';
+import { applyPreoperativeExam } from './guidelines/preoperative-exam.js';
 import { applySubstanceUse } from './guidelines/substance-use.js';
 import { applyFeverChills } from './guidelines/fever.js';
 import { applyHistory } from './guidelines/history.js';
@@ -76,6 +77,7 @@ export function applyGuidelines(cands: Candidates, cfg: LevelConfig): void {
   applyFollowUp(cands);
   // The examination is first-listed, the vaccine beside it (I.C.21.c.13).
   applyExamEncounter(cands);
+  applyPreoperativeExam(cands);
   applyVaccination(cands);
   applyVaccineRefusal(cands);
   applyDrugTable(cands);

@@ -83,8 +83,9 @@ function sequenceDrugTable(cands: Candidates): void {
 }
 
 // The encounter codes the guidelines list first when the visit is for them: a routine examination
-// (Z00.0-, Z00.1-, I.C.21.c.13), a follow-up examination after completed treatment (Z08, Z09, I.C.21.c.8).
-const FIRST = /^(Z000|Z001|Z08$|Z09$)/;
+// (Z00.0-, Z00.1-, I.C.21.c.13), a follow-up examination after completed treatment (Z08, Z09, I.C.21.c.8),
+// a preoperative examination (Z01.81-, I.C.21.c.16).
+const FIRST = /^(Z000|Z001|Z0181|Z08$|Z09$)/;
 
 /**
  * The examination the visit is for before its findings (I.C.21.c.13, "Z00.01 ... use additional
