@@ -1,5 +1,5 @@
 import { type Candidates, dotted } from '../candidate.js';
-import { excludesBetween, notedBetween } from './tabular-excludes.js';
+import { notedBetween } from './tabular-excludes.js';
 
 /**
  * Excludes1 pairs from the ICD-10-CM Tabular List ("NOT CODED HERE": the two are never coded
@@ -49,7 +49,7 @@ export function applyExcludes1(cands: Candidates): void {
       if (
         kept.includes(d) ||
         kept.some(
-          (k) => (excludesBetween(cands, d, k, 'x2') && !excludesBetween(cands, d, k, 'x1')) || notedBetween(cands, d, k, 'ca', 'ua', 'cf'),
+          (k) => (notedBetween(cands, d, k, 'x2') && !notedBetween(cands, d, k, 'x1')) || notedBetween(cands, d, k, 'ca', 'ua', 'cf'),
         )
       )
         continue;

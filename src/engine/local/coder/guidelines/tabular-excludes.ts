@@ -58,10 +58,7 @@ export function notedBetween(cands: Candidates, a: Candidate, b: Candidate, ...k
   return names(a, b) || names(b, a);
 }
 
-/** Whether the Tabular has an Excludes note of `kind` between two codes (notedBetween). */
-export const excludesBetween = (cands: Candidates, a: Candidate, b: Candidate, kind: 'x1' | 'x2') => notedBetween(cands, a, b, kind);
-
-export const excludes2Between = (cands: Candidates, a: Candidate, b: Candidate) => excludesBetween(cands, a, b, 'x2');
+export const excludes2Between = (cands: Candidates, a: Candidate, b: Candidate) => notedBetween(cands, a, b, 'x2');
 
 /**
  * The stems of the sentences that hold a candidate's evidence, with the note's defaults, and those
@@ -172,9 +169,8 @@ export function applyTabularExcludes1(cands: Candidates): void {
         // Index leads to ("Disorder, bipolar, I") is the condition, over a title read from a few
         // of the words, when its category's titles fit the note better; coded by its best fit.
         if (excludesBack(cands, b, a) && a.origin === 'index' && b.origin !== 'index') {
-          const read = statedOf(cands, [a, b]);
-          const own = bestIn(cands, a.code.slice(0, 3), read);
-          if (own && own.fit > fitOf(table.descriptionAt(b.index), read)) {
+          const own = bestIn(cands, a.code.slice(0, 3), stated);
+          if (own && own.fit > fitOf(table.descriptionAt(b.index), stated)) {
             const kept =
               own.index === a.index ? a : cands.assign(table.codeAt(own.index), `the note states ${table.dottedAt(own.index)}`, [a]);
             if (kept) {
