@@ -229,9 +229,11 @@ export class IndexTabular {
 
   /** The subterm of `at` titled `want` (or one of its comma parts); "with X" also through a bare "with" subterm. */
   private childTitled(at: number, want: string): number | undefined {
+    // "see Presence, knee joint implant" names the subterm "knee-joint implant": a hyphen reads as a space.
+    const spaced = (t: string) => t.replace(/-/g, ' ');
     const named = (i: number, w: string) => {
-      const title = this.titleOf(i).toLowerCase();
-      return title.split(/,\s*/).includes(w) || title === w;
+      const title = spaced(this.titleOf(i).toLowerCase());
+      return title.split(/,\s*/).includes(spaced(w)) || title === spaced(w);
     };
     const direct = this.children(at).find((c) => named(c, want));
     if (direct !== undefined) return direct;

@@ -1,4 +1,5 @@
 import type { Candidates } from './candidate.js';
+import { applyAcuteAndChronic } from './guidelines/acute-and-chronic.js';
 import { applyCombinations } from './guidelines/combination.js';
 import { applyDrugTherapy } from './guidelines/drugs.js';
 import { applyDrugTable } from './guidelines/drug-table.js';
@@ -22,6 +23,7 @@ import { applyQualifiers } from './guidelines/qualifiers.js';
 import { applySequelae } from './guidelines/sequela.js';
 import { applyPressureUlcers } from './guidelines/pressure-ulcer.js';
 import { applyStatus } from './guidelines/status.js';
+import { applyImplantPresence } from './guidelines/presence.js';
 import { applyTobacco } from './guidelines/tobacco.js';
 import { applyBmi } from './guidelines/bmi.js';
 import { applyUnspecifiedSiblings } from './guidelines/unspecified-sibling.js';
@@ -50,6 +52,7 @@ export function applyGuidelines(cands: Candidates, cfg: LevelConfig): void {
   applySequelae(cands);
   applyPressureUlcers(cands);
   applyStatus(cands);
+  applyImplantPresence(cands);
   applyTobacco(cands);
   applyDrugTherapy(cands);
   applyAllergyStatus(cands);
@@ -58,6 +61,7 @@ export function applyGuidelines(cands: Candidates, cfg: LevelConfig): void {
   applyEtiologyPairs(cands);
   applyStatedOrganism(cands);
   applyCombinations(cands);
+  applyAcuteAndChronic(cands);
   if (cfg.qualifiers) applyQualifiers(cands);
   applyFeverChills(cands);
   applyInjurySite(cands);

@@ -2,6 +2,7 @@ import type { CodeTable } from '../../../terminology/code-table.js';
 import type { IndexTabular } from '../../../terminology/index-tabular.js';
 import { stemNumber, wordStems } from '../../../terminology/text-normalize.js';
 import type { Assertion } from './assertions.js';
+import { acuityApart } from './acuity-pairs.js';
 import { completeCode, mayHaveNewer, newerFit, type Stated } from './complete-code.js';
 import {
   codeKeyOf,
@@ -19,6 +20,8 @@ import {
   type KeptReading,
   type TitleReading,
 } from './index-terms.js';
+import { nounFormsOf } from './noun-forms.js';
+import { siteParentOf } from './site-parent.js';
 import { forEachStemPhrase, type Mention, type SentenceStems } from './mention.js';
 import { clausesOf, isFiller, Near, Occurrences } from './mention-reach.js';
 import { noteStamp, PerTerm } from './per-term.js';
@@ -70,6 +73,7 @@ export function indexNoteOf(
     stemIdOf(it, site);
     for (const s of as) stemIdOf(it, s);
   }
+  for (const { st } of read) for (const stem of st.stems) for (const f of nounFormsOf(table, stem)) stemIdOf(it, f);
   const { ids, byNumber } = stemNumbers(it);
   const mark = new Uint8Array(ids.size);
   for (const { st, assertions } of read) {
@@ -77,7 +81,9 @@ export function indexNoteOf(
     for (let k = 0; k < stems.length; k++) {
       const n = numbers[k];
       const id = n >= 0 ? (n < byNumber.length ? byNumber[n] : -1) : (ids.get(stems[k]) ?? -1);
-      if (id >= 0) mark[id] |= assertions[from[k]] === 'present' ? PRESENT : STATED;
+      const as = assertions[from[k]] === 'present' ? PRESENT : STATED;
+      if (id >= 0) mark[id] |= as;
+      for (const f of nounFormsOf(table, stems[k])) mark[ids.get(f)!] |= as;
     }
   }
   if (mark[right] !== 0 || mark[left] !== 0) mark[unilateral] |= STATED;
@@ -221,6 +227,8 @@ export function indexMentions(
     // A site the Index reads as another ("calf": leg, lower).
     const as = sites.get(stem);
     if (as) for (const s of as) put(s, stemNumber(s), w, denied);
+    // An adjective the Index names by its noun ("tibial": Fracture, tibia).
+    for (const f of nounFormsOf(note.table, stem)) put(f, stemNumber(f), w, denied);
   }
   // A word the sentence denies never qualifies a condition it asserts ("reflux with esophagitis,
   // no bleeding" is not "with bleeding"); it answers a "without" subterm instead. A denied
@@ -236,7 +244,11 @@ export function indexMentions(
     let bestMain = -1;
     for (let k = 0; k < mains.length; k++) {
       const main = mains[k];
-      const path = descend(note, where, main, { term: main, score: len, words: anchor, combination: false }, 0);
+      const q = qualifierWords(it, where, main, start, end);
+      const from: Path = { term: main, score: len, words: anchor, combination: false };
+      // (The qualifier stated is a level of the path stated whole.)
+      if (q.length) Object.assign(from, { score: len + q.length, words: anchor.concat(q), exact: 1 });
+      const path = descend(note, where, main, from, 0);
       // Of two main terms that read the sentence as well, the one that names the other by "see
       // also" is the entry, the other its alternative ("Fracture, traumatic (see also Fracture,
       // pathological)": a fracture not called pathological is traumatic).
@@ -261,7 +273,7 @@ export function indexMentions(
     // Cellulitis, lower limb L03.11-": the lower limb's code, not the axilla's); the note did not state them.
     const completed = completeCode(
       note.table,
-      code.code,
+      siteParentOf(note.table, code.code),
       code.path.via ? { present: withPath(present, it, code.path.term), negated } : stated,
     );
     const newer = completed === undefined ? undefined : newerFit(note.table, completed, stated, inTabular);
@@ -293,7 +305,11 @@ export function indexMentions(
       (compact(lower, together) &&
         ((titleStated && together.length >= 2) || (pathStated && (covers(lower, together) || adjacent(code.path.words))))) ||
       (pathStated && together !== words && compact(lower, words) && covers(lower, words)) ||
-      (pathStated && sequelaOfInjury(note.table, index, lower));
+      (pathStated && sequelaOfInjury(note.table, index, lower)) ||
+      // Three words of the path or more as one phrase that ends with the main term's (the noun it
+      // qualifies), though a title lacks one of its words ("distal radius fracture": Fracture,
+      // radius, distal end; not "right middle lobe").
+      (adjacent(code.path.words) && distinct(code.path.words) >= 3 && highest(code.path.words) === end);
     out.push({
       code: index,
       sentence: si,
@@ -490,8 +506,23 @@ function seesAlso(it: IndexTabular, a: number, b: number, stated: ReadonlyMap<st
   const also = mainNamesOf(it, a).also;
   const other = mainNamesOf(it, b);
   if (also === undefined || also !== other.title) return false;
+  // The plain term ("Gout, gouty") is the entry before one its qualifier narrows ("Gout, chronic").
+  if (other.qualifier.length === 0 && mainNamesOf(it, a).qualifier.length > 0) return false;
   for (const stem of other.qualifier) if (stated.has(stem)) return false;
   return true;
+}
+
+/**
+ * Where the sentence states a main term's qualifier ("chronic" of "Gout, chronic", "pathological"
+ * of "Fracture, pathological") in reach, outside the words that named it: read as a subterm's words are.
+ */
+function qualifierWords(it: IndexTabular, where: Near, main: number, start: number, end: number): number[] {
+  const out: number[] = [];
+  for (const stem of mainNamesOf(it, main).qualifier) {
+    const w = where.first(stem);
+    if (w >= 0 && (w < start || w > end) && !out.includes(w)) out.push(w);
+  }
+  return out;
 }
 
 /** A main term's title and see also, read as seesAlso compares them (without brackets, lower case), and the stems of its title's qualifier. */
@@ -513,9 +544,10 @@ function mainNamesOf(it: IndexTabular, i: number): MainNames {
   if (!out) {
     const also = it.seeAlsoOf(i);
     const title = plainName(it.titleOf(i));
-    const qualifier = title
-      .split(',')
-      .slice(1)
+    const [head, ...rest] = title.split(',').map((p) => p.trim());
+    // ("gouty" of "Gout, gouty" is another name of the term, no qualifier.)
+    const qualifier = rest
+      .filter((p) => /\s/.test(p) || p.slice(0, 3) !== head.slice(0, 3))
       .join(' ')
       .split(/\s+/)
       .filter(Boolean)
@@ -574,7 +606,7 @@ function descend(
     const m = matchTerm(note, where, child, inherited);
     // A word states one level of the path: "hyperactivity" read for "Disorder, attention-deficit
     // hyperactivity" does not state its subterm "hyperactive" (F90.1) as well.
-    if (m && m.score > 0 && !restated(it, term, child, m.words, from.words)) {
+    if (m && m.score > 0 && !restated(it, term, child, m.words, from.words) && !acuityApart(it, term, child, m.words, where)) {
       const here: Path = {
         term: child,
         score: from.score + m.score,
@@ -645,6 +677,9 @@ function nearer(a: Path, b: Path, from: Path): boolean {
  */
 function skipLevel(note: IndexNote, where: Near, term: number, child: number, from: Path, depth: number, best: Path): Path {
   const skips = note.skips;
+  // A level whose code is the term's own says nothing the term does not ("Diverticulitis K57.92,
+  // intestine K57.92"): skipped, the path is as plain as the words below it.
+  const plain = plainLevel(note.it, term, child);
   const grandchildren = skips.items;
   const last = skips.to(child);
   for (let g = skips.from(child); g < last; g += 2) {
@@ -663,8 +698,8 @@ function skipLevel(note: IndexNote, where: Near, term: number, child: number, fr
       score: from.score + m.score - 0.5,
       words: from.words.concat(m.words),
       combination: from.combination,
-      exact: from.exact,
-      loose: true,
+      exact: plain && !m.loose ? (from.exact ?? 0) + 1 : from.exact,
+      loose: !plain || m.loose || from.loose,
       via: from.via,
     };
     if (next.score > best.score) best = descend(note, where, grandchild, next, depth + 2) ?? next;
@@ -749,6 +784,17 @@ function skipsOf(note: IndexNote, term: number, child: number): boolean {
     let n = 0;
     for (let g = child + 1; g < it.end[child]; g = it.end[g]) {
       const key = codeKeyOf(it, g);
+      if (key === 0 && refines !== 0 && isBareWith(it, g)) {
+        // The "with" subterms of a level skipped ("Diverticulitis, intestine, with, bleeding"),
+        // in its category: a combination the note states of the term.
+        for (let w = g + 1; w < it.end[g]; w = it.end[w]) {
+          if (codeKeyOf(it, w) === 0 || !startsInNote(note, w) || !sameCategory(it.codeOf(w), it.codeOf(child))) continue;
+          if (n + 2 > skipScratch.length) skipScratch = grown(skipScratch);
+          skipScratch[n++] = w;
+          skipScratch[n++] = infoOf(note, w, false);
+        }
+        continue;
+      }
       if (key === 0 || !startsInNote(note, g)) continue;
       if (refines !== 0 ? !sameFourOf(it, g, key, child, refines) : !sameCategory(it.codeOf(g), (category ??= it.codeOf(term)))) continue;
       if (n + 2 > skipScratch.length) skipScratch = grown(skipScratch);
@@ -758,6 +804,18 @@ function skipsOf(note: IndexNote, term: number, child: number): boolean {
     lists.set(child, skipScratch, n);
   }
   return lists.to(child) > lists.from(child);
+}
+
+/** Whether subterm `child` of `term` has the term's own code. */
+function plainLevel(it: IndexTabular, term: number, child: number): boolean {
+  const key = codeKeyOf(it, child);
+  return key !== 0 && key === codeKeyOf(it, term) && it.codeOf(child) === it.codeOf(term);
+}
+
+/** Whether term i is a bare "with" (its subterms carry the connector). */
+function isBareWith(it: IndexTabular, i: number): boolean {
+  const r = readingOf(it, i);
+  return r.alts.length === 0 && r.connector === 'with';
 }
 
 /** Whether a subterm of `term` starts with a stem of the note (or states nothing). */

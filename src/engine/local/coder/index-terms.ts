@@ -1,5 +1,6 @@
 import type { IndexTabular } from '../../../terminology/index-tabular.js';
 import { stemNumber, stemNumberCount, wordStems } from '../../../terminology/text-normalize.js';
+import { titleTextOf } from './title-text.js';
 
 /**
  * How an Index title reads, as the coder matches it: the stems the note must state (any one of
@@ -141,7 +142,18 @@ export function readingOf(it: IndexTabular, i: number): KeptReading {
     lastIt = it;
     lastCache = cache;
   }
-  return (lastCache[i] ??= compact(it, readTitle(it.titleOf(i), it.level[i] === 0, it.codeOf(i) !== '')));
+  return (lastCache[i] ??= compact(it, readTermTitle(it, i)));
+}
+
+/** Term i's title read (readTitle), its words the Index left in its nonessential modifier taken back (titleTextOf). */
+function readTermTitle(it: IndexTabular, i: number): TitleReading {
+  const main = it.level[i] === 0;
+  const coded = it.codeOf(i) !== '';
+  return readTitle(
+    titleTextOf(it, i, (t) => readTitle(t, main, coded).alts.length === 0),
+    main,
+    coded,
+  );
 }
 
 /**

@@ -12,7 +12,7 @@ import { bestSubterms, subtermsOf, type Subterm } from './index-subterms.js';
 const STATUS = /^Z(89|90|9[3-9])/;
 
 /** The sentence's stems the note asserts, each at its first word, within [from, to]. */
-function statedIn(s: Sentence, from: number, to: number): Map<string, number> {
+export function statedIn(s: Sentence, from: number, to: number): Map<string, number> {
   const assertions = assertWords(s.words);
   const { stems, from: at } = stemsOfSentence(s);
   const out = new Map<string, number>();
@@ -33,7 +33,7 @@ function stemsOfSentence(s: Sentence): ReturnType<typeof stemWords> {
   return out;
 }
 
-const spansOf = (s: Sentence, words: readonly number[]): Span[] => words.map((w) => ({ start: s.starts[w], end: s.ends[w] }));
+export const spansOf = (s: Sentence, words: readonly number[]): Span[] => words.map((w) => ({ start: s.starts[w], end: s.ends[w] }));
 
 /**
  * Status codes (I.C.21.c.3): a status is the present state a past procedure or condition left (a
@@ -173,11 +173,11 @@ function statusTerms(it: IndexTabular): { list: Subterm[]; words: RegExp } {
 }
 
 // What the note says of an opening or a device other than its presence: a visit for it (I.C.21.c.7 aftercare, Z43-Z46) or its complication.
-const NOT_PRESENCE =
+export const NOT_PRESENCE =
   /^(attention|care|cleansing|toilet|fitting|adjustment|malfunction|malfunctioning|complication|complications|revision|reversal|closure|takedown|infected|infection|leak|leaking|dislodged|removal|removed|planned|scheduled)$/;
 
 // An opening made in the stay the note tells of is its procedure, not yet a status the patient comes with.
-const MADE_NOW = new Set([
+export const MADE_NOW = new Set([
   'performed',
   'placed',
   'created',
@@ -205,7 +205,7 @@ const STATUS_MARKERS = new Set([
 ]);
 
 /** The sentence says the opening is one the patient has: "in place", "since 2019", "status post", "years ago". */
-function hasStatusMarker(lower: readonly string[]): boolean {
+export function hasStatusMarker(lower: readonly string[]): boolean {
   return lower.some(
     (w, i) =>
       STATUS_MARKERS.has(w) || (w === 'in' && lower[i + 1] === 'place') || (PAST_YEAR.test(w) && /^(in|since)$/.test(lower[i - 1] ?? '')),

@@ -106,6 +106,9 @@ function excludesBack(cands: Candidates, b: Candidate, a: Candidate): boolean {
   return notesUpOf(cands.ctx, b.code).some((n) => n.kind === 'x1' && n.refs.some((r) => refCovers(r, a.code)));
 }
 
+const OTHER = /^other\b/i;
+const PART_UNSPECIFIED = /\b(part|site) unspecified\b|\bunspecified (part|site)\b/i;
+
 /**
  * Excludes1 from the Tabular List (I.A.12.a): two codes whose notes exclude each other are never
  * both coded. When the excluded code's note points at a subcategory that holds a combination of
@@ -130,9 +133,19 @@ export function applyTabularExcludes1(cands: Candidates): void {
         let best = b.index;
         let bestFit = fitOf(table.descriptionAt(b.index), stated);
         if (!/-[A-Z]/.test(ref)) {
+          // An "Other ..." code is for a type the note specifies that no code names (I.A.9.a): never
+          // a better fit for a code that names the type itself (M80.0- "Age-related osteoporosis").
+          const otherOk = OTHER.test(table.descriptionAt(b.index));
           for (const row of table.descendantsOf(ref.replace(/[.-]/g, ''))) {
-            const fit = row.billable ? fitOf(row.description, stated) : -Infinity;
-            if (fit > bestFit) {
+            const fit = row.billable && (otherOk || !OTHER.test(row.description)) ? fitOf(row.description, stated) : -Infinity;
+            // Of two that fit as well, the one for the part the note leaves unsaid ("intestine, part
+            // unspecified"), not the first site in code order ("small intestine").
+            const unsaid =
+              fit === bestFit &&
+              best !== b.index &&
+              PART_UNSPECIFIED.test(row.description) &&
+              !PART_UNSPECIFIED.test(table.descriptionAt(best));
+            if (fit > bestFit || unsaid) {
               bestFit = fit;
               best = table.indexOf(row.code)!;
             }
