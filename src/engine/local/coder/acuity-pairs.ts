@@ -24,3 +24,8 @@ export function acuityApart(it: IndexTabular, parent: number, child: number, wor
     }
   return true;
 }
+
+/** Whether term i's title reads an acuity ("chronic", "acute (congestive)"): a level that always says something (I.B.8). */
+export function readsAcuity(it: IndexTabular, i: number): boolean {
+  return readingOf(it, i).alts.some((alt) => alt.some((s) => ACUITY.has(s)));
+}

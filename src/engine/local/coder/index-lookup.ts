@@ -2,7 +2,7 @@ import type { CodeTable } from '../../../terminology/code-table.js';
 import type { IndexTabular } from '../../../terminology/index-tabular.js';
 import { stemNumber, wordStems } from '../../../terminology/text-normalize.js';
 import type { Assertion } from './assertions.js';
-import { acuityApart } from './acuity-pairs.js';
+import { acuityApart, readsAcuity } from './acuity-pairs.js';
 import { completeCode, mayHaveNewer, newerFit, type Stated } from './complete-code.js';
 import {
   codeKeyOf,
@@ -306,10 +306,14 @@ export function indexMentions(
         ((titleStated && together.length >= 2) || (pathStated && (covers(lower, together) || adjacent(code.path.words))))) ||
       (pathStated && together !== words && compact(lower, words) && covers(lower, words)) ||
       (pathStated && sequelaOfInjury(note.table, index, lower)) ||
-      // Three words of the path or more as one phrase that ends with the main term's (the noun it
-      // qualifies), though a title lacks one of its words ("distal radius fracture": Fracture,
-      // radius, distal end; not "right middle lobe").
-      (adjacent(code.path.words) && distinct(code.path.words) >= 3 && highest(code.path.words) === end);
+      // An injury's site named as one phrase with it, three words or more ending with the main
+      // term's, though a title the Index sends on by "see" lacks one of its words ("distal radius
+      // fracture": Fracture, radius, distal end, see lower end; not "right middle lobe").
+      (code.path.via === true &&
+        completedInjury(note.table, index) &&
+        adjacent(code.path.words) &&
+        distinct(code.path.words) >= 3 &&
+        highest(code.path.words) === end);
     out.push({
       code: index,
       sentence: si,
@@ -349,6 +353,9 @@ function sequelaOfInjury(table: CodeTable, index: number, lower: readonly string
   const side = (w: string) => lower.includes(w) === title.includes(w);
   return side('right') && side('left');
 }
+
+/** An injury code completed by its encounter (7th character, I.C.19.a): S or T, seven characters. */
+const completedInjury = (table: CodeTable, index: number) => /^[ST].{6}$/.test(table.codeAt(index));
 
 const titleStemCache = new WeakMap<CodeTable, Map<number, readonly string[]>>();
 
@@ -784,7 +791,7 @@ function skipsOf(note: IndexNote, term: number, child: number): boolean {
     let n = 0;
     for (let g = child + 1; g < it.end[child]; g = it.end[g]) {
       const key = codeKeyOf(it, g);
-      if (key === 0 && refines !== 0 && isBareWith(it, g)) {
+      if (key === 0 && refines !== 0 && isBareWith(it, g) && plainLevel(it, term, child)) {
         // The "with" subterms of a level skipped ("Diverticulitis, intestine, with, bleeding"),
         // in its category: a combination the note states of the term.
         for (let w = g + 1; w < it.end[g]; w = it.end[w]) {
@@ -806,10 +813,10 @@ function skipsOf(note: IndexNote, term: number, child: number): boolean {
   return lists.to(child) > lists.from(child);
 }
 
-/** Whether subterm `child` of `term` has the term's own code. */
+/** Whether subterm `child` of `term` has the term's own code, and is no acuity ("Cholecystitis K80.10, chronic K80.10"). */
 function plainLevel(it: IndexTabular, term: number, child: number): boolean {
   const key = codeKeyOf(it, child);
-  return key !== 0 && key === codeKeyOf(it, term) && it.codeOf(child) === it.codeOf(term);
+  return key !== 0 && key === codeKeyOf(it, term) && it.codeOf(child) === it.codeOf(term) && !readsAcuity(it, child);
 }
 
 /** Whether term i is a bare "with" (its subterms carry the connector). */
