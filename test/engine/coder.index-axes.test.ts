@@ -97,6 +97,23 @@ const CASES: AxisCase[] = [
     want: ['J14'],
     not: ['J11.00'],
   },
+  {
+    why: 'Pneumonia, Klebsiella (pneumoniae) J15.0 names the organism: no supplementary B96.1',
+    note: 'Klebsiella pneumonia.',
+    want: ['J15.0'],
+    not: ['B96.1'],
+  },
+  {
+    why: 'Pneumonia, Mycoplasma (pneumoniae) J15.7 names the organism: no supplementary B96.0',
+    note: 'Mycoplasma pneumonia, treated with azithromycin.',
+    want: ['J15.7'],
+    not: ['B96.0'],
+  },
+  {
+    why: 'N39.0 "use additional code (B95-B97)": a title that does not name the organism keeps B96.20',
+    note: 'Urinary tract infection due to E. coli.',
+    want: ['N39.0', 'B96.20'],
+  },
   // Chronic gout M1A vs gout M10, with tophus (7th character), by site and side.
   {
     why: 'Gout, chronic M1A.9; 7th character 1 with tophus ("tophaceous")',

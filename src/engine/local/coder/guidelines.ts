@@ -18,6 +18,7 @@ import { applyHistory } from './guidelines/history.js';
 import { applyNeoplasmTable } from './guidelines/neoplasm-table.js';
 import { applyNeoplasmRelated } from './guidelines/neoplasm-related.js';
 import { applyStatedOrganism } from './guidelines/organism.js';
+import { applyOrganismNamed } from './guidelines/organism-named.js';
 import { applyInjurySymptoms, applyIntegralSymptoms } from './guidelines/integral.js';
 import { applyQualifiers } from './guidelines/qualifiers.js';
 import { applySequelae } from './guidelines/sequela.js';
@@ -60,6 +61,7 @@ export function applyGuidelines(cands: Candidates, cfg: LevelConfig): void {
   applyPregnancy(cands);
   applyEtiologyPairs(cands);
   applyStatedOrganism(cands);
+  applyOrganismNamed(cands);
   applyCombinations(cands);
   applyAcuteAndChronic(cands);
   if (cfg.qualifiers) applyQualifiers(cands);

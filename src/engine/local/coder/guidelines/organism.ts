@@ -4,16 +4,16 @@ import { spanPairsInSentence } from './span-pairs.js';
 import { refCover } from './tabular-excludes.js';
 import { notesUpOf } from './tabular-notes.js';
 
-const ORGANISM_CODES = ['B95', 'B96', 'B97'];
+export const ORGANISM_CODES = ['B95', 'B96', 'B97'];
 // The organism is named with the infection ("sepsis due to E. coli", "pneumonia, sputum grew E. coli"), not a finding further on.
 const MAX_GAP = 4;
 // Title words that name no organism: "Unspecified Escherichia coli [E. coli] as the cause of diseases classified elsewhere".
-const NOT_ORGANISM = new Set(
+export const NOT_ORGANISM = new Set(
   stemWords(['unspecified', 'other', 'infection', 'as', 'the', 'cause', 'of', 'diseases', 'classified', 'elsewhere', 'due', 'to']).stems,
 );
 
 /** The stems a title names, without bracketed abbreviations, parentheses, and the words of `drop`. */
-function titleStems(title: string, drop: ReadonlySet<string>): Set<string> {
+export function titleStems(title: string, drop: ReadonlySet<string>): Set<string> {
   const words = title
     .replace(/\[[^\]]*\]|\([^)]*\)/g, ' ')
     .toLowerCase()
@@ -72,7 +72,7 @@ function codeNaming(cands: Candidates, block: string, head: Set<string>, organis
 }
 
 /** Whether another final code's "use additional code" note names this organism code. */
-function askedFor(cands: Candidates, b: Candidate): boolean {
+export function askedFor(cands: Candidates, b: Candidate): boolean {
   return cands
     .finals()
     .some((f) => f !== b && notesUpOf(cands.ctx, f.code).some((n) => n.kind === 'ua' && n.refs.some((r) => refCover(r)(b.code))));
