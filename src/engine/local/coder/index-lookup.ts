@@ -73,7 +73,7 @@ export function indexNoteOf(
     stemIdOf(it, site);
     for (const s of as) stemIdOf(it, s);
   }
-  for (const { st } of read) for (const stem of st.stems) for (const f of nounFormsOf(table, stem)) stemIdOf(it, f);
+  for (const { st } of read) for (let k = 0; k < st.stems.length; k++) for (const f of nounFormsOf(table, st.stems[k])) stemIdOf(it, f);
   const { ids, byNumber } = stemNumbers(it);
   const mark = new Uint8Array(ids.size);
   for (const { st, assertions } of read) {
@@ -83,7 +83,8 @@ export function indexNoteOf(
       const id = n >= 0 ? (n < byNumber.length ? byNumber[n] : -1) : (ids.get(stems[k]) ?? -1);
       const as = assertions[from[k]] === 'present' ? PRESENT : STATED;
       if (id >= 0) mark[id] |= as;
-      for (const f of nounFormsOf(table, stems[k])) mark[ids.get(f)!] |= as;
+      const forms = nounFormsOf(table, stems[k]);
+      for (let j = 0; j < forms.length; j++) mark[ids.get(forms[j])!] |= as;
     }
   }
   if (mark[right] !== 0 || mark[left] !== 0) mark[unilateral] |= STATED;
@@ -228,7 +229,8 @@ export function indexMentions(
     const as = sites.get(stem);
     if (as) for (const s of as) put(s, stemNumber(s), w, denied);
     // An adjective the Index names by its noun ("tibial": Fracture, tibia).
-    for (const f of nounFormsOf(note.table, stem)) put(f, stemNumber(f), w, denied);
+    const forms = nounFormsOf(note.table, stem);
+    for (let j = 0; j < forms.length; j++) put(forms[j], stemNumber(forms[j]), w, denied);
   }
   // A word the sentence denies never qualifies a condition it asserts ("reflux with esophagitis,
   // no bleeding" is not "with bleeding"); it answers a "without" subterm instead. A denied
@@ -685,8 +687,8 @@ function nearer(a: Path, b: Path, from: Path): boolean {
 function skipLevel(note: IndexNote, where: Near, term: number, child: number, from: Path, depth: number, best: Path): Path {
   const skips = note.skips;
   // A level whose code is the term's own says nothing the term does not ("Diverticulitis K57.92,
-  // intestine K57.92"): skipped, the path is as plain as the words below it.
-  const plain = plainLevel(note.it, term, child);
+  // intestine K57.92"): skipped, the path is as plain as the words below it (read once a subterm below is stated).
+  let plain: boolean | undefined;
   const grandchildren = skips.items;
   const last = skips.to(child);
   for (let g = skips.from(child); g < last; g += 2) {
@@ -700,6 +702,7 @@ function skipLevel(note: IndexNote, where: Near, term: number, child: number, fr
       continue;
     const m = matchTerm(note, where, grandchild);
     if (!m || m.score <= 0 || m.combination) continue;
+    plain ??= plainLevel(note.it, term, child);
     const next = {
       term: grandchild,
       score: from.score + m.score - 0.5,

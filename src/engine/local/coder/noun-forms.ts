@@ -2,19 +2,22 @@ import type { CodeTable } from '../../../terminology/code-table.js';
 import { wordStems } from '../../../terminology/text-normalize.js';
 
 // Adjective endings a stem keeps ("tibial", "ulnar", "tophac-eous", "sclerot-ic") and the noun
-// endings of the same word ("tibia", "radius", "tophus", "sclerosis"). A stem whose adjective
-// ending the stemmer took ("hypoglycem-ic") takes a noun ending as it stands ("hypoglycemia").
-const NOUNS_OF: ReadonlyArray<[RegExp, readonly string[]]> = [
-  [/(al|ar)$/, ['a', 'us', 'um', 'e']],
-  [/ac$/, ['us']],
-  [/ot$/, ['osis']],
+// endings of the same word ("tibia", "radius", "rectum", "tophus", "sclerosis"); and the
+// "-emic" adjective whose ending the stemmer took ("hypoglycem-ic"): the "-emia" noun.
+const NOUNS_OF: ReadonlyArray<[RegExp, string, readonly string[]]> = [
+  [/(al|ar)$/, '', ['a', 'us', 'um']],
+  [/ac$/, '', ['us']],
+  [/ot$/, '', ['osis']],
+  [/em$/, 'em', ['ia']],
 ];
-const AS_IT_STANDS = ['a', 'us', 'ia'];
 /** A base shorter than this names too many words to read one noun from ("or-al"). */
 const MIN_BASE = 3;
 const NONE: readonly string[] = Object.freeze([]);
 
 const cache = new WeakMap<CodeTable, Map<string, readonly string[]>>();
+// The table last asked about and its map (every stem of every note is asked about).
+let lastTable: CodeTable | undefined;
+let lastByStem = new Map<string, readonly string[]>();
 
 /**
  * The noun forms of an adjective stem that the code titles use ("tibial": tibia; "radial":
@@ -23,16 +26,23 @@ const cache = new WeakMap<CodeTable, Map<string, readonly string[]>>();
  * adjective, as a coder reads it; and its American spelling. Only stems the titles hold; read once per stem.
  */
 export function nounFormsOf(table: CodeTable, stem: string): readonly string[] {
-  let byStem = cache.get(table);
-  if (!byStem) cache.set(table, (byStem = new Map()));
+  if (table !== lastTable) {
+    let map = cache.get(table);
+    if (!map) cache.set(table, (map = new Map()));
+    lastTable = table;
+    lastByStem = map;
+  }
+  const byStem = lastByStem;
   let out = byStem.get(stem);
   if (out !== undefined) return out;
   const found = new Set<string>();
-  const tries: Array<[string, readonly string[]]> = [[stem, AS_IT_STANDS]];
-  for (const [ending, nouns] of NOUNS_OF) {
+  const tries: Array<[string, readonly string[]]> = [];
+  for (const [ending, keep, nouns] of NOUNS_OF) {
     const m = ending.exec(stem);
-    if (m) tries.push([stem.slice(0, -m[0].length), nouns]);
+    if (m) tries.push([stem.slice(0, -m[0].length) + keep, nouns]);
   }
+  // A stem the stemmer took "-al" from ("humer-al", "embol-ic"): the "-us" noun.
+  if (/[^aeiouc]$/.test(stem)) tries.push([stem, ['us']]);
   // The British spelling of a stem the normalizer does not map ("haemophilus": Hemophilus).
   const american = stem.replace(/ae|oe/g, 'e');
   if (american !== stem && table.index.stemId(american) !== undefined) found.add(american);

@@ -9,6 +9,17 @@ const UNSPECIFIED_SITE = /\bunspecified site\b/i;
  * as a coder does; with none stated the unspecified site is still the first fit. Else the code.
  */
 export function siteParentOf(table: CodeTable, code: string): string {
+  let byCode = cache.get(table);
+  if (!byCode) cache.set(table, (byCode = new Map()));
+  let out = byCode.get(code);
+  if (out === undefined) byCode.set(code, (out = parentIfUnspecifiedSite(table, code)));
+  return out;
+}
+
+// Read once per Index code: a note reaches the same codes again and again.
+const cache = new WeakMap<CodeTable, Map<string, string>>();
+
+function parentIfUnspecifiedSite(table: CodeTable, code: string): string {
   const base = code.replace(/[.-]/g, '');
   if (base.length < 5) return code;
   const own = table.indexOf(base);
