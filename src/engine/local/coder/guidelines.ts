@@ -4,6 +4,7 @@ import { applyDrugTherapy } from './guidelines/drugs.js';
 import { applyDrugTable } from './guidelines/drug-table.js';
 import { applyEtiologyPairs } from './guidelines/etiology.js';
 import { applyExcludes1 } from './guidelines/excludes.js';
+import { applyExcludes1Combinations } from './guidelines/excludes-combination.js';
 import { applyExternalCauses } from './guidelines/external-cause.js';
 import { applyTabularExcludes1 } from './guidelines/tabular-excludes.js';
 import { applyBrokenDevice } from './guidelines/broken-device.js';
@@ -68,6 +69,7 @@ export function applyGuidelines(cands: Candidates, cfg: LevelConfig): void {
   applyIntegralSymptoms(cands);
   applyInjurySymptoms(cands);
   applyExcludes1(cands);
+  applyExcludes1Combinations(cands);
   applyTabularExcludes1(cands);
   applyUnspecifiedSiblings(cands);
   applyExternalCauses(cands);

@@ -65,7 +65,7 @@ export const excludes2Between = (cands: Candidates, a: Candidate, b: Candidate) 
  * the sentences deny ("no ascites"): a combination title "with ascites" does not fit them, "without
  * ascites" does.
  */
-function statedOf(cands: Candidates, list: Candidate[]): Stated {
+export function statedOf(cands: Candidates, list: Candidate[]): Stated {
   const present = new Set<string>(cands.ctx.defaults ?? []);
   const negated = new Set<string>();
   for (const c of list) {
