@@ -174,7 +174,7 @@ export function codifyCandidates(
       if (c) c.named = true;
     }
   }
-  const fx: FeatureContext = { table, priors: artifacts?.priors ?? {}, multiSource };
+  const fx: FeatureContext = { table, priors: artifacts?.priors ?? {}, multiSource, it };
   const features = (c: Candidate) => featuresOf(c, fx);
   if (observe) for (const c of cands.finals()) observe('raw', c, () => features(c));
   accept(cands, model, artifacts, features);
@@ -215,13 +215,14 @@ function accept(cands: Candidates, model: CodifyModel, artifacts: CoderArtifacts
       if (c.final && c.confidence < LEVELS[model].minConfidence) cands.discard(c, `Discarded: low confidence (${c.confidence}%).`);
       continue;
     }
-    const p = probability(acceptance, features(c));
-    c.confidence = Math.round(100 * p);
+    const x = features(c);
+    const p = probability(acceptance, x);
+    c.confidence = Math.round(100 * (acceptance.confidence ? probability(acceptance.confidence, x) : p));
     // Firm statements keep their code whatever the model says; it decides weak readings.
     if (c.final && !isFirm(c) && p < acceptance.threshold) {
       cands.discard(
         c,
-        `Discarded: low confidence (${c.confidence}%), under the ${model} level's acceptance threshold of ${Math.round(100 * acceptance.threshold)}%.`,
+        `Discarded: low confidence (${Math.round(100 * p)}% by the acceptance model), under the ${model} level's acceptance threshold of ${Math.round(100 * acceptance.threshold)}%.`,
       );
     }
   }
