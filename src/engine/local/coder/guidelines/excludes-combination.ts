@@ -27,13 +27,23 @@ export function applyExcludes1Combinations(cands: Candidates): void {
   if (finals.length < 2) return;
   // Each candidate's leads, read once: its Excludes1 notes "with" a code, and its Index "with" subterms.
   const leads = new Map(finals.map((c) => [c, { notes: withNotes(cands, c), subterms: withSubterms(cands, c) }]));
+  const stems = new Map<Candidate, Set<string>>();
+  const stemsOf: StemsOf = (c) => {
+    let out = stems.get(c);
+    if (!out) stems.set(c, (out = evidenceStems(cands, c)));
+    return out;
+  };
   for (const a of finals)
     for (const b of finals) {
       if (!a.final || !b.final || a === b || a.code.slice(0, 3) === b.code.slice(0, 3)) continue;
       const la = leads.get(a)!;
       const lb = leads.get(b)!;
       if (la.notes.length === 0 && la.subterms.length === 0 && lb.subterms.length === 0) continue;
-      const found = [...fromTabular(cands, a, b, la.notes), ...fromIndex(cands, a, b, la.subterms), ...fromIndex(cands, b, a, lb.subterms)];
+      const found = [
+        ...fromTabular(cands, a, b, la.notes, stemsOf),
+        ...fromIndex(cands, a, b, la.subterms, stemsOf),
+        ...fromIndex(cands, b, a, lb.subterms, stemsOf),
+      ];
       if (found.length > 0) combine(cands, a, b, found);
     }
 }
@@ -53,6 +63,9 @@ function combine(cands: Candidates, a: Candidate, b: Candidate, found: Combinati
     if (c !== made)
       cands.discard(c, `Discarded: coded with the other condition as the combination code ${table.dottedAt(best.index)} (${best.source}).`);
 }
+
+/** Stems of the words a candidate was read from (evidenceStems, read once per candidate). */
+type StemsOf = (c: Candidate) => ReadonlySet<string>;
 
 /** Stems of the words a candidate was read from. */
 function evidenceStems(cands: Candidates, c: Candidate): Set<string> {
@@ -92,14 +105,13 @@ function withNotes(cands: Candidates, c: Candidate): WithNote[] {
  * the note's words beyond a's own title are words b was read from ("that with hydronephrosis" of
  * "hydronephrosis"; not "angiodysplasia of stomach with hemorrhage" of "gastric polyp").
  */
-function fromTabular(cands: Candidates, a: Candidate, b: Candidate, notes: WithNote[]): Combination[] {
+function fromTabular(cands: Candidates, a: Candidate, b: Candidate, notes: WithNote[], stemsOf: StemsOf): Combination[] {
   const out: Combination[] = [];
-  let bStems: Set<string> | undefined;
   for (const n of notes) {
     const code = n.ref.replace(/[.-]/g, '');
     if (code.slice(0, 3) !== b.code.slice(0, 3) || refCovers(n.ref, b.code)) continue;
-    bStems ??= evidenceStems(cands, b);
-    if (n.rest.every((s) => bStems!.has(s))) out.push({ code, source: `the Tabular at ${dotted(a.code)} (Excludes1 "${n.text}")` });
+    const bStems = stemsOf(b);
+    if (n.rest.every((s) => bStems.has(s))) out.push({ code, source: `the Tabular at ${dotted(a.code)} (Excludes1 "${n.text}")` });
   }
   return out;
 }
@@ -137,12 +149,11 @@ function withSubterms(cands: Candidates, x: Candidate): WithSubterm[] {
 }
 
 /** The subterms of x's main term that y states whole, when x and y (or x or y and the subterm's code) are an Excludes1 pair. */
-function fromIndex(cands: Candidates, x: Candidate, y: Candidate, subterms: WithSubterm[]): Combination[] {
+function fromIndex(cands: Candidates, x: Candidate, y: Candidate, subterms: WithSubterm[], stemsOf: StemsOf): Combination[] {
   const out: Combination[] = [];
-  let yStems: Set<string> | undefined;
   for (const t of subterms) {
-    yStems ??= evidenceStems(cands, y);
-    if (!t.words.every((s) => yStems!.has(s))) continue;
+    const yStems = stemsOf(y);
+    if (!t.words.every((s) => yStems.has(s))) continue;
     if (!excludes1Pair(cands, x.code, y.code) && !excludes1Pair(cands, x.code, t.code) && !excludes1Pair(cands, y.code, t.code)) continue;
     out.push({ code: t.code, source: `the Index (${t.path})` });
   }
