@@ -19,6 +19,7 @@ import { applyNeoplasmRelated } from './guidelines/neoplasm-related.js';
 import { applyStatedOrganism } from './guidelines/organism.js';
 import { applyInjurySymptoms, applyIntegralSymptoms } from './guidelines/integral.js';
 import { applyQualifiers } from './guidelines/qualifiers.js';
+import { applyRemission } from './guidelines/remission.js';
 import { applySequelae } from './guidelines/sequela.js';
 import { applyPressureUlcers } from './guidelines/pressure-ulcer.js';
 import { applyStatus } from './guidelines/status.js';
@@ -58,6 +59,7 @@ export function applyGuidelines(cands: Candidates, cfg: LevelConfig): void {
   applyEtiologyPairs(cands);
   applyStatedOrganism(cands);
   applyCombinations(cands);
+  applyRemission(cands);
   if (cfg.qualifiers) applyQualifiers(cands);
   applyFeverChills(cands);
   applyInjurySite(cands);

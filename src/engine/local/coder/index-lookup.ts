@@ -248,9 +248,10 @@ export function indexMentions(
     if (!best) return;
     // A main term alone is what the titles and names already read; the Index adds its subterms,
     // or a code the table added after the Index (below).
-    const mainOnly = best.words.length <= anchor.length;
     const code = codeOf(note, where, best, 0);
     if (code === undefined) return;
+    // (Words read past a main term's "see" count: "Scald - see Burn" read with "hand, first degree".)
+    const mainOnly = code.path.words.length <= anchor.length;
     // A main term of one word alone names the condition only by a code the table added after the
     // Index (below): known from the code's category, without completing it.
     if (mainOnly && len < 2 && !mayHaveNewer(note.table, code.code, inTabular)) return;

@@ -190,10 +190,32 @@ export function mainTermsByStems(it: IndexTabular): { byStems: Map<string, numbe
       idx.maxLen = Math.max(idx.maxLen, 2);
     }
   }
+  // A main term with a prefix written as a word of its own ("Postconcussional syndrome" as
+  // "post-concussional syndrome"): the note's hyphen splits the word the Index writes whole.
+  for (const [name, terms] of it.mainNames()) {
+    const key = hyphenatedKey(name);
+    if (!key || idx.byStems.has(key)) continue;
+    idx.byStems.set(key, [...terms]);
+    idx.maxLen = Math.max(idx.maxLen, key.split(' ').length);
+  }
   // Each thread keeps these: lists at their exact length (one built by `push` reserves 17 slots).
   for (const [key, list] of idx.byStems) idx.byStems.set(key, list.slice());
   mainIndexes.set(it, idx);
   return idx;
+}
+
+const PREFIXES = /^(post|pre|non|anti|peri|para|sub|intra|inter|extra|hyper|hypo|pseudo|retro|trans)([a-z]{5,})$/;
+
+/** The stems of a main term as a note writes it with its prefix split off by a hyphen, or undefined. */
+function hyphenatedKey(name: string): string | undefined {
+  const words = name
+    .replace(/\([^)]*\)/g, ' ')
+    .trim()
+    .split(/\s+/);
+  const m = PREFIXES.exec(words[0]);
+  if (!m) return undefined;
+  const stems = stemsOf([m[1], m[2], ...words.slice(1)].join(' '));
+  return stems.length >= 2 && stems.length <= 4 ? stems.join(' ') : undefined;
 }
 
 /**

@@ -22,6 +22,7 @@ import type { Mention, SentenceStems } from './mention.js';
 import { splitSentences } from './sentence-split.js';
 import { billableFor, categoryLessSpecific, mergeByCode, mergeIndexFound, resolveSentence, type Found } from './select.js';
 import { indexMentions, indexNoteOf } from './index-lookup.js';
+import { withSecondSites } from './second-site.js';
 import { encounterDefaults } from './encounter.js';
 import { shippedIndexTabular, type IndexTabular } from '../../../terminology/index-tabular.js';
 import { shippedTermTables, type TermTables } from '../../../terminology/term-tables.js';
@@ -122,7 +123,15 @@ export function codifyCandidates(
         if (!named.has(mention.code)) items.push({ mention, assertion: assertionOf(assertions, mention.start, mention.end) });
     }
     const indexed = indexNote
-      ? indexMentions(indexNote, st, s.lower, assertions, si, cfg.indexWindow).map((mention) => ({
+      ? withSecondSites(
+          indexNote,
+          st,
+          s.lower,
+          assertions,
+          si,
+          cfg.indexWindow,
+          indexMentions(indexNote, st, s.lower, assertions, si, cfg.indexWindow),
+        ).map((mention) => ({
           mention,
           assertion: assertionOf(assertions, mention.start, mention.end, mention.denied),
         }))

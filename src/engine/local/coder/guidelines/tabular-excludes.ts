@@ -2,6 +2,7 @@ import type { NoteKind } from '../../../../terminology/index-tabular.js';
 import { assertWords } from '../assertions.js';
 import { type Candidate, type Candidates, dotted, sentenceAt } from '../candidate.js';
 import { fitOf, type Stated } from '../complete-code.js';
+import { statedAsPast } from './past-antecedent.js';
 import { sentenceStems } from './sentence-stems.js';
 import { notesUpOf } from './tabular-notes.js';
 
@@ -126,6 +127,14 @@ export function applyTabularExcludes1(cands: Candidates): void {
         const covers = refCover(ref);
         const b = cands.list.find((f) => f !== a && f.final && covers(f.code));
         if (!b) continue;
+        // "current concussion (S06.0-)" at F07.81: a concussion the note dates to the past is its cause, not excluded.
+        if (/^current\b/.test(note.text) && statedAsPast(cands, b)) {
+          cands.discard(
+            b,
+            `Discarded: a past condition (the cause of ${dotted(a.code)}); ${dotted(a.code)} Excludes1 only "${note.text}".`,
+          );
+          continue;
+        }
         const stated = statedOf(cands, [a, b]);
         let best = b.index;
         let bestFit = fitOf(table.descriptionAt(b.index), stated);

@@ -1,0 +1,93 @@
+import { wordStems } from '../../../terminology/text-normalize.js';
+import type { IndexTabular } from '../../../terminology/index-tabular.js';
+import type { Assertion } from './assertions.js';
+import { indexMentions, type IndexNote } from './index-lookup.js';
+import type { Mention, SentenceStems } from './mention.js';
+
+// Words that open a site phrase ("contusion of the right knee and left elbow").
+const SITE_PREPOSITION = new Set(['of', 'to', 'on', 'in', 'at', 'over', 'involving']);
+const CONJUNCTION = new Set(['and', '&']);
+const ENDS_PHRASE = new Set([',', ';', ':', '.', '(', ')', 'and', 'or', 'with', 'without', 'due', 'after', 'from', 'since', 'following']);
+const MAX_CONJUNCT = 5;
+
+/** The main term (level 0) a term of the Index lies under. */
+function mainOf(it: IndexTabular, term: number): number {
+  let t = term;
+  while (t > 0 && it.level[t] > 0) t--;
+  return t;
+}
+
+/** The sentence's stems without the words from..to (their positions kept). */
+function without(st: SentenceStems, from: number, to: number): SentenceStems {
+  const out: SentenceStems = { stems: [], from: [], numbers: [] };
+  for (let k = 0; k < st.stems.length; k++) {
+    if (st.from[k] >= from && st.from[k] <= to) continue;
+    out.stems.push(st.stems[k]);
+    out.from.push(st.from[k]);
+    out.numbers.push(st.numbers[k]);
+  }
+  return out;
+}
+
+/** The sentence's words with from..to read as filler ("the"): no clause break, nothing counted in a window. */
+function blanked(lower: readonly string[], from: number, to: number): string[] {
+  return lower.map((w, i) => (i >= from && i <= to ? 'the' : w));
+}
+
+/**
+ * One condition stated at two sites ("contusion of the right knee and left elbow", "second degree
+ * burns of the right forearm and left hand"): the Index is read once per site, each site with its
+ * own side and words, and both codes are kept (a coder codes each site; I.C.19.d for burns). The
+ * lookup of the whole sentence reads one site, or mixes the side of one with the other.
+ * `found` is the lookup of the whole sentence; returns it with each two-site reading so split.
+ */
+export function withSecondSites(
+  note: IndexNote,
+  st: SentenceStems,
+  lower: readonly string[],
+  assertions: readonly Assertion[],
+  si: number,
+  window: number,
+  found: Mention[],
+): Mention[] {
+  if (!lower.some((w) => CONJUNCTION.has(w))) return found;
+  const { it } = note;
+  let out = found;
+  for (let k = 1; k < lower.length - 1; k++) {
+    if (!CONJUNCTION.has(lower[k])) continue;
+    // The site phrase before: back to its preposition, within a few words and no punctuation.
+    let p = k - 1;
+    while (p >= 0 && k - p <= MAX_CONJUNCT && !SITE_PREPOSITION.has(lower[p]) && !ENDS_PHRASE.has(lower[p])) p--;
+    if (p < 0 || p === k - 1 || !SITE_PREPOSITION.has(lower[p])) continue;
+    let e = k + 1;
+    while (e < lower.length && e - k <= MAX_CONJUNCT && !ENDS_PHRASE.has(lower[e])) e++;
+    e--;
+    if (e <= k) continue;
+    const second = new Set<string>();
+    for (let w = k + 1; w <= e; w++) for (const s of wordStems(lower[w])) second.add(s);
+    const first = indexMentions(note, without(st, k, e), blanked(lower, k, e), assertions, si, window);
+    const other = indexMentions(note, without(st, p + 1, k), blanked(lower, p + 1, k), assertions, si, window);
+    const split = new Set<number>();
+    const added: Mention[] = [];
+    for (const b of other) {
+      if (b.indexTerm === undefined || !(b.words ?? []).some((w) => w > k && w <= e)) continue;
+      const main = mainOf(it, b.indexTerm);
+      // The second phrase restating the condition ("... and first degree burn of the thigh") is a condition of its own.
+      if (restatesMain(it, main, second)) continue;
+      const a = first.find((m) => m.indexTerm !== undefined && mainOf(it, m.indexTerm) === main && m.code !== b.code);
+      if (!a) continue;
+      split.add(main);
+      if (!added.some((m) => m.code === a.code)) added.push(a);
+      if (!added.some((m) => m.code === b.code)) added.push(b);
+    }
+    if (split.size === 0) continue;
+    out = out.filter((m) => m.indexTerm === undefined || !split.has(mainOf(it, m.indexTerm))).concat(added);
+  }
+  return out;
+}
+
+/** Whether the words of a phrase name the main term again (its title's first stem). */
+function restatesMain(it: IndexTabular, main: number, stems: ReadonlySet<string>): boolean {
+  const first = wordStems(it.titleOf(main).split(/[\s,(]+/)[0] ?? '');
+  return first.some((s) => stems.has(s));
+}
