@@ -23,6 +23,7 @@ import { splitSentences } from './sentence-split.js';
 import { billableFor, categoryLessSpecific, mergeByCode, mergeIndexFound, resolveSentence, type Found } from './select.js';
 import { indexMentions, indexNoteOf } from './index-lookup.js';
 import { withSecondSites } from './second-site.js';
+import { modifiesAnother } from './learned-modifier.js';
 import { encounterDefaults } from './encounter.js';
 import { shippedIndexTabular, type IndexTabular } from '../../../terminology/index-tabular.js';
 import { shippedTermTables, type TermTables } from '../../../terminology/term-tables.js';
@@ -157,7 +158,7 @@ export function codifyCandidates(
     const held = new Set(resolved.map((f) => f.mention.code));
     const learnedBest = new Map<number, Found>();
     for (const f of fromData) {
-      if (held.has(f.mention.code) || senseProblem(table, f.mention, lower)) continue;
+      if (held.has(f.mention.code) || senseProblem(table, f.mention, lower) || modifiesAnother(it, table, f.mention, lower)) continue;
       const prev = learnedBest.get(f.mention.code);
       if (!prev || f.mention.score > prev.mention.score) learnedBest.set(f.mention.code, f);
     }
