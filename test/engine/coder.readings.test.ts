@@ -113,6 +113,13 @@ const CASES: ReadingCase[] = [
     must: ['T21.21XA', 'T24.112A'],
     mustNot: ['T21.11XA'],
   },
+  // I.C.13.a / I.C.19.d: the Tabular's "multiple sites" code when the two sites' codes have one.
+  {
+    why: 'burns of two sites of one subcategory: its multiple-sites code',
+    note: 'Second degree burns of the right hand and right wrist.',
+    must: ['T23.291A'],
+    mustNot: ['T23.201A', 'T23.261A'],
+  },
   // Index: "Scald - see Burn".
   {
     why: 'a scald is coded as a burn (Index: Scald - see Burn)',

@@ -1,6 +1,8 @@
 import { wordStems } from '../../../terminology/text-normalize.js';
 import type { IndexTabular } from '../../../terminology/index-tabular.js';
+import type { CodeTable } from '../../../terminology/code-table.js';
 import type { Assertion } from './assertions.js';
+import { fitOf } from './complete-code.js';
 import { indexMentions, type IndexNote } from './index-lookup.js';
 import type { Mention, SentenceStems } from './mention.js';
 
@@ -77,13 +79,42 @@ export function withSecondSites(
       const a = first.find((m) => m.indexTerm !== undefined && mainOf(it, m.indexTerm) === main && m.code !== b.code);
       if (!a) continue;
       split.add(main);
-      if (!added.some((m) => m.code === a.code)) added.push(a);
-      if (!added.some((m) => m.code === b.code)) added.push(b);
+      const both = multipleSites(note.table, a, b, st);
+      for (const m of both ? [both] : [a, b]) if (!added.some((o) => o.code === m.code)) added.push(m);
     }
     if (split.size === 0) continue;
     out = out.filter((m) => m.indexTerm === undefined || !split.has(mainOf(it, m.indexTerm))).concat(added);
   }
   return out;
+}
+
+/**
+ * The subcategory's "multiple sites" code, when the two sites' codes share one (M10.061 and
+ * M10.072: M10.09 "Idiopathic gout, multiple sites"): guideline I.C.13.a codes each site only when
+ * the Tabular has none. Of several, the one whose title the sentence states best (its side).
+ */
+function multipleSites(table: CodeTable, a: Mention, b: Mention, st: SentenceStems): Mention | undefined {
+  const [x, y] = [table.codeAt(a.code), table.codeAt(b.code)];
+  let n = 0;
+  while (n < x.length && n < y.length && x[n] === y[n]) n++;
+  if (n < 3 || x.slice(0, 3) !== y.slice(0, 3)) return undefined;
+  const present = new Set(st.stems);
+  const stated = { present, negated: new Set<string>() };
+  let best: number | undefined;
+  let bestFit = -Infinity;
+  for (const r of table.descendantsOf(x.slice(0, n))) {
+    if (!r.billable || !/\bmultiple sites\b/i.test(r.description)) continue;
+    // The same 7th character (the encounter) as the sites'.
+    if (x.length === 7 && (r.code.length !== 7 || r.code[6] !== x[6])) continue;
+    const fit = fitOf(r.description, stated);
+    if (fit > bestFit) {
+      bestFit = fit;
+      best = table.indexOf(r.code);
+    }
+  }
+  if (best === undefined) return undefined;
+  const words = [...new Set([...(a.words ?? []), ...(b.words ?? [])])].sort((p, q) => p - q);
+  return { ...a, code: best, start: Math.min(a.start, b.start), end: Math.max(a.end, b.end), words, indexPath: undefined };
 }
 
 /** Whether the words of a phrase name the main term again (its title's first stem). */
