@@ -30,6 +30,13 @@ const CASES: ReadingCase[] = [
     must: ['Z86.0102'],
     mustNot: ['Z86.0100'],
   },
+  // FY2026 F50.01- by severity; F50.0- Excludes1 "loss of appetite (R63.0)": the diagnosis, not its symptom (I.B.5). Added after the fixes (base: R63.0 alone).
+  {
+    why: 'F50.01 expanded by severity; the anorexia symptom code gives way to the diagnosis',
+    note: 'Anorexia nervosa, binge eating/purging type, severe.',
+    must: ['F50.022'],
+    mustNot: ['R63.0'],
+  },
   // FY2026 R39.85- "Costovertebral (angle) tenderness": CVA before a sign names the costovertebral angle.
   {
     why: 'CVA tenderness is the costovertebral angle (R39.85-, FY2026), with its side',

@@ -192,6 +192,15 @@ export function applyTabularExcludes1(cands: Candidates): void {
             }
           }
         }
+        // A sign or symptom the note's diagnosis excludes ("loss of appetite (R63.0)" at F50.010) goes
+        // instead: the definitive diagnosis is coded, not its symptom (I.B.5).
+        if (b.code.startsWith('R') && !a.code.startsWith('R')) {
+          cands.discard(
+            b,
+            `Discarded: Excludes1 in the Tabular List at ${dotted(a.code)}: "${note.text}"; the diagnosis is coded (I.B.5).`,
+          );
+          continue;
+        }
         cands.discard(a, `${why}; ${dotted(b.code)} is coded.`);
         break;
       }
