@@ -95,6 +95,20 @@ const CASES: ReadingCase[] = [
     must: ['D23.39'],
     mustNot: ['N40.0', 'D36.7', 'C71.0'],
   },
+  // Neoplasm Table: "skin NOS" is the skin row, and site words on both sides of the neoplasm name one
+  // row ("skin, nose"). Added after the fixes (base: C44.500, anal skin, for both).
+  {
+    why: 'skin cancer without a site is the skin NOS row, not the anal skin',
+    note: 'Skin cancer.',
+    must: ['C44.90'],
+    mustNot: ['C44.500'],
+  },
+  {
+    why: 'skin cancer on the nose is the skin of the nose',
+    note: 'Skin cancer on the nose.',
+    must: ['C44.301'],
+    mustNot: ['C44.500', 'C76.0'],
+  },
   // One condition at two sites: a code for each.
   {
     why: 'contusions of two sites, each coded',

@@ -30,6 +30,7 @@ const ADJECTIVE: Record<string, Behaviour> = { benign: 'benign', malignant: 'pri
 // Words between a neoplasm and its site ("carcinoma of the head of the pancreas", "metastases to the liver").
 const LINK = new Set([
   'of',
+  'on',
   'the',
   'in',
   'to',
@@ -151,7 +152,7 @@ function sitesOf(rows: TermRows): Map<string, number | number[]> {
     const parts = rows
       .titleOf(i)
       .toLowerCase()
-      .replace(/\s+nec$/, '')
+      .replace(/\s+(nec|nos)$/, '')
       .split(/,\s*/);
     const names = [parts[0], ...parts.slice(1).filter((p) => !/\s/.test(p) && p.slice(0, 3) === parts[0].slice(0, 3))];
     // "upper-outer quadrant" as a note writes it, "upper outer quadrant".
@@ -220,6 +221,23 @@ function siteWords(lower: readonly string[], i: number, after: boolean): [number
   return k > j ? [j, k] : undefined;
 }
 
+/** Whether row `a` lies under row `b` in the table. */
+function below(rows: TermRows, a: number, b: number): boolean {
+  for (let p = rows.parentOf(a); p > 0; p = rows.parentOf(p)) if (p === b) return true;
+  return false;
+}
+
+const siteName = (rows: TermRows, i: number) =>
+  rows
+    .titleOf(i)
+    .toLowerCase()
+    .replace(/\s+(nec|nos)$/, '');
+
+/** Whether two rows name one site, the first under a more specific parent ("nose, nasal > skin" and "skin NOS"). */
+function sameSite(rows: TermRows, a: number, b: number): boolean {
+  return siteName(rows, a) === siteName(rows, b) && rows.level[a] > rows.level[b];
+}
+
 interface Stated {
   behaviour: Behaviour;
   sentence: number;
@@ -270,8 +288,13 @@ export function applyNeoplasmTable(cands: Candidates): void {
         if (after && inMetastasis && lower[i + 1] !== 'of') continue;
         const range = from ? siteWords(lower, i + 1, true) : siteWords(lower, i + (behaviour === 'in situ' && after ? 2 : 0), after);
         if (!range) continue;
-        const row = siteIn(rows, lower.slice(range[0], range[1]));
+        let row = siteIn(rows, lower.slice(range[0], range[1]));
         if (row === undefined) continue;
+        // "skin cancer on the nose", "skin cancer of the nose": site words on both sides name one
+        // site together (skin, nose), read when the table has it under the site of either side.
+        const there = from || behaviour === 'secondary' ? undefined : siteWords(lower, i, !after);
+        const deeper = there && siteIn(rows, lower.slice(Math.min(range[0], there[0]), Math.max(range[1], there[1])));
+        if (deeper !== undefined && deeper !== row && (below(rows, deeper, row) || sameSite(rows, deeper, row))) row = deeper;
         const a = Math.min(i, range[0]);
         const b = Math.max(i, range[1] - 1);
         found.push({ behaviour, sentence: si, at: i, row, span: { start: s.starts[a], end: s.ends[b] } });
