@@ -4,6 +4,7 @@ import type { CodeTable } from '../../../terminology/code-table.js';
 import type { Assertion } from './assertions.js';
 import { fitOf } from './complete-code.js';
 import { indexMentions, type IndexNote } from './index-lookup.js';
+import { mainTermsByStems } from './index-terms.js';
 import type { Mention, SentenceStems } from './mention.js';
 
 // Words that open a site phrase ("contusion of the right knee and left elbow").
@@ -67,12 +68,18 @@ export function withSecondSites(
     if (e <= k) continue;
     const second = new Set<string>();
     for (let w = k + 1; w <= e; w++) for (const s of wordStems(lower[w])) second.add(s);
+    // A condition named just before the site phrase ("contusion of", "second degree burns of").
+    if (!namedBefore(it, st, p)) continue;
+    // The second site first: most conjunctions join no second site, and the first is then not read again.
+    const other = indexMentions(note, without(st, p + 1, k), blanked(lower, p + 1, k), assertions, si, window).filter((b) =>
+      (b.words ?? []).some((w) => w > k && w <= e),
+    );
+    if (other.length === 0) continue;
     const first = indexMentions(note, without(st, k, e), blanked(lower, k, e), assertions, si, window);
-    const other = indexMentions(note, without(st, p + 1, k), blanked(lower, p + 1, k), assertions, si, window);
     const split = new Set<number>();
     const added: Mention[] = [];
     for (const b of other) {
-      if (b.indexTerm === undefined || !(b.words ?? []).some((w) => w > k && w <= e)) continue;
+      if (b.indexTerm === undefined) continue;
       const main = mainOf(it, b.indexTerm);
       // The second phrase restating the condition ("... and first degree burn of the thigh") is a condition of its own.
       if (restatesMain(it, main, second)) continue;
@@ -115,6 +122,13 @@ function multipleSites(table: CodeTable, a: Mention, b: Mention, st: SentenceSte
   if (best === undefined) return undefined;
   const words = [...new Set([...(a.words ?? []), ...(b.words ?? [])])].sort((p, q) => p - q);
   return { ...a, code: best, start: Math.min(a.start, b.start), end: Math.max(a.end, b.end), words, indexPath: undefined };
+}
+
+/** Whether one of the few words before word `p` is an Index main term of one word. */
+function namedBefore(it: IndexTabular, st: SentenceStems, p: number): boolean {
+  const { byStems } = mainTermsByStems(it);
+  for (let k = 0; k < st.stems.length; k++) if (st.from[k] < p && st.from[k] >= p - 4 && byStems.has(st.stems[k])) return true;
+  return false;
 }
 
 /** Whether the words of a phrase name the main term again (its title's first stem). */
