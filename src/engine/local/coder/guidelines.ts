@@ -16,6 +16,10 @@ import { applyFeverChills } from './guidelines/fever.js';
 import { applyHistory } from './guidelines/history.js';
 import { applyNeoplasmTable } from './guidelines/neoplasm-table.js';
 import { applyNeoplasmRelated } from './guidelines/neoplasm-related.js';
+import { applyNeoplasmIndexSites } from './guidelines/neoplasm-index-site.js';
+import { applyNeoplasmTreatmentEffects } from './guidelines/neoplasm-treatment.js';
+import { applyNeoplasmEncounter } from './guidelines/neoplasm-encounter.js';
+import { applyUnknownPrimary } from './guidelines/neoplasm-unknown-primary.js';
 import { applyStatedOrganism } from './guidelines/organism.js';
 import { applyInjurySymptoms, applyIntegralSymptoms } from './guidelines/integral.js';
 import { applyQualifiers } from './guidelines/qualifiers.js';
@@ -45,8 +49,12 @@ import type { LevelConfig } from './levels.js';
  */
 export function applyGuidelines(cands: Candidates, cfg: LevelConfig): void {
   applyNeoplasmTable(cands);
+  applyNeoplasmTreatmentEffects(cands);
+  applyUnknownPrimary(cands);
   applyNeoplasmRelated(cands);
   applyHistory(cands);
+  // After the history rule: a neoplasm it set aside as history (Z85) is not coded by its site.
+  applyNeoplasmIndexSites(cands);
   applySequelae(cands);
   applyPressureUlcers(cands);
   applyStatus(cands);
@@ -81,5 +89,6 @@ export function applyGuidelines(cands: Candidates, cfg: LevelConfig): void {
   applyVaccination(cands);
   applyVaccineRefusal(cands);
   applyDrugTable(cands);
+  applyNeoplasmEncounter(cands);
   sequenceCodes(cands);
 }
