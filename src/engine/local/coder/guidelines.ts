@@ -20,6 +20,7 @@ import { applyNeoplasmIndexSites } from './guidelines/neoplasm-index-site.js';
 import { applyNeoplasmTreatmentEffects } from './guidelines/neoplasm-treatment.js';
 import { applyNeoplasmEncounter } from './guidelines/neoplasm-encounter.js';
 import { applyUnknownPrimary } from './guidelines/neoplasm-unknown-primary.js';
+import { applyLymphNodeRegion } from './guidelines/neoplasm-lymph-region.js';
 import { applyStatedOrganism } from './guidelines/organism.js';
 import { applyInjurySymptoms, applyIntegralSymptoms } from './guidelines/integral.js';
 import { applyQualifiers } from './guidelines/qualifiers.js';
@@ -51,6 +52,7 @@ export function applyGuidelines(cands: Candidates, cfg: LevelConfig): void {
   applyNeoplasmTable(cands);
   applyNeoplasmTreatmentEffects(cands);
   applyUnknownPrimary(cands);
+  applyLymphNodeRegion(cands);
   applyNeoplasmRelated(cands);
   applyHistory(cands);
   // After the history rule: a neoplasm it set aside as history (Z85) is not coded by its site.

@@ -119,3 +119,15 @@ export function headingSite(lower: readonly string[], i: number): [number, numbe
   while (j >= 0 && k - j < 3 && /^[a-z]+$/.test(lower[j])) j--;
   return k > j ? [j + 1, k + 1] : undefined;
 }
+
+/** The table part the morphology at word i refers to ("Carcinoma, basal cell": skin), if any. */
+export function scopeOf(it: IndexTabular | undefined, rows: TermRows, lower: readonly string[], i: number): number | undefined {
+  if (!it) return undefined;
+  const w = lower[i];
+  for (const name of new Set([w, w.replace(/e?s$/, ''), w.replace(/s$/, '')]))
+    for (const m of it.mainTerms(name)) {
+      const site = referredSite(morphologyReference(it, m, lower, i));
+      if (site) return scopeRow(rows, site);
+    }
+  return undefined;
+}

@@ -5,7 +5,7 @@ import { assertWords } from '../assertions.js';
 import type { Candidates, Span } from '../candidate.js';
 import { completeCode } from '../complete-code.js';
 import type { Sentence } from '../sentence-split.js';
-import { headingSite, morphologyReference, morphologyRow, referredSite, scopeRow, statedTypeSibling } from './neoplasm-morphology.js';
+import { headingSite, morphologyRow, scopeOf, statedTypeSibling } from './neoplasm-morphology.js';
 
 // Guideline I.C.2, by the FY2026 Neoplasm Table: a neoplasm the note states with its site is coded
 // from the site's row and the behaviour's column. The behaviour is the Alphabetic Index's: its
@@ -359,18 +359,6 @@ export function applyNeoplasmTable(cands: Candidates): void {
       );
     }
   }
-}
-
-/** The table part the morphology at word i refers to ("Carcinoma, basal cell": skin), if any. */
-function scopeOf(it: IndexTabular | undefined, rows: TermRows, lower: readonly string[], i: number): number | undefined {
-  if (!it) return undefined;
-  const w = lower[i];
-  for (const name of new Set([w, w.replace(/e?s$/, ''), w.replace(/s$/, '')]))
-    for (const m of it.mainTerms(name)) {
-      const site = referredSite(morphologyReference(it, m, lower, i));
-      if (site) return scopeRow(rows, site);
-    }
-  return undefined;
 }
 
 const seeRows = new WeakMap<TermRows, Map<number, number>>();
