@@ -21,6 +21,7 @@ import { applyNeoplasmTreatmentEffects } from './guidelines/neoplasm-treatment.j
 import { applyNeoplasmEncounter } from './guidelines/neoplasm-encounter.js';
 import { applyUnknownPrimary } from './guidelines/neoplasm-unknown-primary.js';
 import { applyLymphNodeRegion } from './guidelines/neoplasm-lymph-region.js';
+import { applyRemissionStated } from './guidelines/neoplasm-remission.js';
 import { applyStatedOrganism } from './guidelines/organism.js';
 import { applyInjurySymptoms, applyIntegralSymptoms } from './guidelines/integral.js';
 import { applyQualifiers } from './guidelines/qualifiers.js';
@@ -53,6 +54,7 @@ export function applyGuidelines(cands: Candidates, cfg: LevelConfig): void {
   applyNeoplasmTreatmentEffects(cands);
   applyUnknownPrimary(cands);
   applyLymphNodeRegion(cands);
+  applyRemissionStated(cands);
   applyNeoplasmRelated(cands);
   applyHistory(cands);
   // After the history rule: a neoplasm it set aside as history (Z85) is not coded by its site.
