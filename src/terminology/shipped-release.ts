@@ -21,20 +21,24 @@ let table: CodeTable | undefined;
 
 /** The shipped FY2026 table (74,719 billable codes), read once per thread on first use. */
 export function shippedCodeTable(): CodeTable {
-  table ??= new CodeTable(shippedColumns(gunzipSync(readFileSync(SHIPPED_CODES_FILE)).toString('latin1')));
+  table ??= new CodeTable(shippedColumns(gunzipSync(readFileSync(SHIPPED_CODES_FILE))));
   return table;
 }
 
-/** Row by row from the file's text straight into the table's columns, sized by its lines (one a code) and its length (more than its titles). */
-function shippedColumns(text: string): CodeColumns {
+/**
+ * Line by line from the file's bytes straight into the table's columns (no string of the whole
+ * file), sized by its lines (one a code) and its length (more than its titles).
+ */
+function shippedColumns(file: Buffer): CodeColumns {
+  const NL = 0x0a;
   let lines = 1;
-  for (let nl = text.indexOf('\n'); nl >= 0; nl = text.indexOf('\n', nl + 1)) lines++;
-  const builder = new CodeColumnsBuilder({ rows: lines, chars: text.length - 8 * lines });
+  for (let nl = file.indexOf(NL); nl >= 0; nl = file.indexOf(NL, nl + 1)) lines++;
+  const builder = new CodeColumnsBuilder({ rows: lines, chars: file.length - 8 * lines });
   let n = 0;
-  for (let at = 0; at < text.length;) {
-    let nl = text.indexOf('\n', at);
-    if (nl < 0) nl = text.length;
-    const row = parseCodeLine(text.slice(at, nl), ++n);
+  for (let at = 0; at < file.length;) {
+    let nl = file.indexOf(NL, at);
+    if (nl < 0) nl = file.length;
+    const row = parseCodeLine(file.toString('latin1', at, nl), ++n);
     at = nl + 1;
     if (row) builder.add(row.code, row.description, true);
   }
