@@ -1,6 +1,5 @@
 import type { CodeAssessment, CodifyModel } from '../../engine.js';
 import type { CodeTable } from '../../../terminology/code-table.js';
-import { stemWords } from '../../../terminology/text-normalize.js';
 import { featuresOf, isFirm, probability, type FeatureContext } from './acceptance.js';
 import { confidenceOf } from './assessment.js';
 import { Candidates, dotted, SEQUELA_TITLE, type Candidate, type NoteContext } from './candidate.js';
@@ -109,7 +108,7 @@ export function codifyCandidates(
   const sources = new Map<number, number>();
   const senseDropped: Found[] = [];
   const found: Found[] = [];
-  const read = sentences.map((s) => ({ st: stemWords(s.words), assertions: assertWords(s.words, s.lower) }));
+  const read = sentences.map((s) => ({ st: s.stems, assertions: assertWords(s.words, s.lower) }));
   const indexNote = it && indexNoteOf(it, table, read, defaults);
   sentences.forEach((s, si) => {
     const fromData: Found[] = [];

@@ -5,7 +5,6 @@ import { type Candidate, type Candidates, dotted, sentenceAt } from '../candidat
 import { assertWords } from '../assertions.js';
 import { completeCode, fitOf, type Stated } from '../complete-code.js';
 import { refCover } from './tabular-excludes.js';
-import { sentenceStems } from './sentence-stems.js';
 import { notesUpOf } from './tabular-notes.js';
 
 /** The stems of the sentences holding a candidate, with the note's defaults (encounter, closed, displaced). */
@@ -13,7 +12,7 @@ function statedAround(cands: Candidates, c: Candidate): Stated {
   const present = new Set<string>(cands.ctx.defaults ?? []);
   for (const span of c.spans) {
     const s = sentenceAt(cands.ctx, span.start, span.end);
-    if (s) for (const stem of sentenceStems(s.words).stems) present.add(stem);
+    if (s) for (const stem of s.stems.stems) present.add(stem);
   }
   return { present, negated: new Set() };
 }
@@ -205,7 +204,7 @@ function presentAround(cands: Candidates, c: Candidate, besides = false): Stated
   for (const span of c.spans) {
     const s = sentenceAt(cands.ctx, span.start, span.end);
     if (!s) continue;
-    const st = sentenceStems(s.words);
+    const st = s.stems;
     const assertions = assertWords(s.words);
     const own = (w: number) => besides && c.spans.some((o) => s.starts[w] < o.end && s.ends[w] > o.start);
     st.stems.forEach((stem, k) => {
