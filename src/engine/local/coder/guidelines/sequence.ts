@@ -35,8 +35,9 @@ function etiologyPairs(cands: Candidates): Array<[Candidate, Candidate]> {
         const covers = refCover(ref);
         for (const o of finals) {
           if (o === c || !covers(o.code)) continue;
-          const pair: [Candidate, Candidate] = note.kind === 'cf' ? [o, c] : [c, o];
-          if (!out.some(([a, b]) => a === pair[0] && b === pair[1])) out.push(pair);
+          const etiology = note.kind === 'cf' ? o : c;
+          const manifestation = note.kind === 'cf' ? c : o;
+          if (!out.some(([a, b]) => a === etiology && b === manifestation)) out.push([etiology, manifestation]);
         }
       }
     }

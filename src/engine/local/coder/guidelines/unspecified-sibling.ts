@@ -26,8 +26,8 @@ export function applyUnspecifiedSiblings(cands: Candidates): void {
     const parent = base.slice(0, -1);
     const specific = finals.find((s, j) => {
       if (s === u || !s.final || unspecified[j]) return false;
-      const [b, x] = bases[j];
-      if (x !== seventh || b.length < base.length || !b.startsWith(parent) || b === base) return false;
+      const b = bases[j][0];
+      if (bases[j][1] !== seventh || b.length < base.length || !b.startsWith(parent) || b === base) return false;
       // Read from other words: two readings of the same words are the reader's to choose between.
       const apart = !s.spans.some((p) => u.spans.some((q) => p.start < q.end && q.start < p.end));
       // Or the specific one read from more of the same words ("..., uncomplicated" after "alcohol dependence with intoxication").
