@@ -13,6 +13,8 @@ export interface Sentence {
   lower: string[];
   starts: number[];
   ends: number[];
+  /** the words' ids in the thread's word table (word-interner.ts), for tests remembered by word (word-tests.ts) */
+  ids: number[];
   /** the words' stems (stemWords), read once as the words are: shared, never to be changed */
   stems: SentenceStems;
 }
@@ -108,6 +110,7 @@ class OpenSentence {
     this.count = 0;
     const words = this.words.slice(0, n);
     return {
+      ids: this.ids.slice(0, n),
       words,
       lower: this.lower.slice(0, n),
       starts: this.starts.slice(0, n),

@@ -14,9 +14,12 @@ let words: string[] = [];
 let lowers: string[] = [];
 let stems: Array<WordStems | undefined> = [];
 
+let generation = 0;
+
 /** Before a note's words are interned: a table past its bound starts again. */
 export function startNote(): void {
   if (words.length < MAX_WORDS && slots.length === SLOTS) return;
+  generation++;
   slots = new Int32Array(SLOTS).fill(-1);
   words = [];
   lowers = [];
@@ -73,3 +76,6 @@ export const internedLower = (id: number): string => lowers[id];
 
 /** The stems of each id's word, as stemWords reads them (stemWords fills it). */
 export const stemsById = (): Array<WordStems | undefined> => stems;
+
+/** Which table the ids are of: it changes when startNote empties the table (ids then name other words). */
+export const internGeneration = (): number => generation;

@@ -1,4 +1,5 @@
 import { type Candidates, dotted, sentenceAt } from '../candidate.js';
+import { wordTest } from '../word-tests.js';
 
 const DIABETES = ['E08', 'E09', 'E10', 'E11', 'E13'];
 /** O24.41- by what controls it (Index: Diabetes, gestational, diet / insulin / oral drug controlled). */
@@ -28,14 +29,13 @@ const OBSTETRIC: ReadonlyMap<string, string> = new Map([
   ...['delivery', 'delivered', 'nsvd', 'svd', 'cesarean', 'caesarean', 'c-section'].map((w) => [w, 'delivery'] as [string, string]),
 ]);
 
-/** Which obstetric words ("postpartum", "delivery") the note uses: one set lookup a word. */
+const isObstetric = wordTest((w) => OBSTETRIC.has(w));
+
+/** Which obstetric words ("postpartum", "delivery") the note uses: one test by word id a word. */
 function obstetricWords(cands: Candidates): Set<string> {
   const out = new Set<string>();
   for (const s of cands.ctx.sentences)
-    for (let i = 0; i < s.lower.length; i++) {
-      const kind = OBSTETRIC.get(s.lower[i]);
-      if (kind) out.add(kind);
-    }
+    for (let i = 0; i < s.ids.length; i++) if (isObstetric(s.ids[i])) out.add(OBSTETRIC.get(s.lower[i])!);
   return out;
 }
 
