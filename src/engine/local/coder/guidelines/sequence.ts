@@ -37,7 +37,7 @@ function etiologyPairs(cands: Candidates): Array<[Candidate, Candidate]> {
           if (o === c || !covers(o.code)) continue;
           const etiology = note.kind === 'cf' ? o : c;
           const manifestation = note.kind === 'cf' ? c : o;
-          if (!out.some(([a, b]) => a === etiology && b === manifestation)) out.push([etiology, manifestation]);
+          if (!hasPair(out, etiology, manifestation)) out.push([etiology, manifestation]);
         }
       }
     }
@@ -45,9 +45,14 @@ function etiologyPairs(cands: Candidates): Array<[Candidate, Candidate]> {
   // A manifestation the Index gave in brackets follows the code it came with.
   for (const c of finals) {
     if (!c.rule.startsWith('manifestation code') || !c.from?.length) continue;
-    if (!out.some(([a, b]) => a === c.from![0] && b === c)) out.push([c.from[0], c]);
+    if (!hasPair(out, c.from[0], c)) out.push([c.from[0], c]);
   }
   return out;
+}
+
+function hasPair(pairs: ReadonlyArray<readonly [Candidate, Candidate]>, etiology: Candidate, manifestation: Candidate): boolean {
+  for (const [a, b] of pairs) if (a === etiology && b === manifestation) return true;
+  return false;
 }
 
 /**
