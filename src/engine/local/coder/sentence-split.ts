@@ -66,7 +66,7 @@ export function splitSentences(text: string): Sentence[] {
       }
       while (li < long.length && long[li][1] <= a) li++;
       if (li < long.length && long[li][0] <= a) continue; // inside an over-long run
-      const id = internWord(piece, a, i);
+      const id = internWord(text, chunk.start + a, chunk.start + i);
       open.add(id, chunk.start + a, chunk.start + i);
     }
     if (open.count) out.push(open.close());

@@ -1,4 +1,4 @@
-import type { WordStems } from '../../../terminology/text-normalize.js';
+import { type WordStems, wordStems } from '../../../terminology/text-normalize.js';
 
 // The thread's words, each kept once with its lower case and its stems: a note's tokens are looked
 // up here as the splitter reads them, so a word met before costs no new string, no new lower case,
@@ -73,6 +73,9 @@ export const internedWord = (id: number): string => words[id];
 
 /** The lower case of an id's word. */
 export const internedLower = (id: number): string => lowers[id];
+
+/** The stems of an id's word read alone (wordStems: no Roman numeral read in context), kept by id when stemWords has read it. */
+export const stemsOfId = (id: number): readonly string[] => stems[id]?.stems ?? wordStems(lowers[id]);
 
 /** The stems of each id's word, as stemWords reads them (stemWords fills it). */
 export const stemsById = (): Array<WordStems | undefined> => stems;

@@ -1,10 +1,10 @@
 import type { IndexTabular } from '../../../../terminology/index-tabular.js';
 import { NEOPLASM_COLUMNS, type TermRows } from '../../../../terminology/term-tables.js';
-import { wordStems } from '../../../../terminology/text-normalize.js';
 import { assertWords } from '../assertions.js';
 import type { Candidates, Span } from '../candidate.js';
 import { completeCode } from '../complete-code.js';
 import type { Sentence } from '../sentence-split.js';
+import { stemsOfId } from '../word-interner.js';
 import { wordTest } from '../word-tests.js';
 
 // Guideline I.C.2, by the FY2026 Neoplasm Table: a neoplasm the note states with its site is coded
@@ -285,10 +285,7 @@ export function applyNeoplasmTable(cands: Candidates): void {
     if (index === undefined) {
       let stated = statedIn.get(f.sentence);
       if (!stated)
-        statedIn.set(
-          f.sentence,
-          (stated = { present: new Set([...s.lower.flatMap((w) => wordStems(w)), ...(defaults ?? [])]), negated: new Set() }),
-        );
+        statedIn.set(f.sentence, (stated = { present: new Set([...s.ids.flatMap(stemsOfId), ...(defaults ?? [])]), negated: new Set() }));
       index = completeCode(table, cell, stated);
     }
     if (index === undefined) continue;
