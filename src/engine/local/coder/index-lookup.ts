@@ -12,7 +12,6 @@ import {
   NOTHING,
   SEVERAL,
   readingOf,
-  sameFourOf,
   siteEquivalents,
   stemIdOf,
   stemNumbers,
@@ -22,6 +21,7 @@ import {
 import { forEachStemPhrase, type Mention, type SentenceStems } from './mention.js';
 import { clausesOf, isFiller, Near, Occurrences } from './mention-reach.js';
 import { noteStamp, PerTerm } from './per-term.js';
+import { CODED, INFO_SHIFT, KID_SIZE, SEVERAL_PLAIN, SKIPPABLE, subtermLists } from './subterm-lists.js';
 
 /** The note as the Index lookup reads it: stems stated anywhere (for "with"), and the encounter. */
 export interface IndexNote {
@@ -672,30 +672,6 @@ function skipLevel(note: IndexNote, where: Near, term: number, child: number, fr
   return best;
 }
 
-/** Whether two Index codes are in one 3-character category. */
-const sameCategory = (a: string, b: string) => a.length >= 3 && a.slice(0, 3) === b.slice(0, 3);
-
-/**
- * What a list of subterms holds of each (after the subterm): the number of the first stem of its
- * one plain title (firstStemOf), -1 for a title read otherwise, shifted by INFO_SHIFT; CODED when
- * it has a code; SKIPPABLE when its skip list (skipsOf) holds a subterm; SEVERAL_PLAIN.
- */
-const INFO_SHIFT = 3;
-const CODED = 1;
-const SKIPPABLE = 2;
-/** several titles and no connector of its own: the first stems of its titles (firstStemsOf) are read as a plain title's first stem is */
-const SEVERAL_PLAIN = 4;
-
-function infoOf(note: IndexNote, i: number, skippable: boolean): number {
-  const { it } = note;
-  const f = firstStemOf(it, i);
-  const plainFirst = f >= 0 && stemNumbers(it).plain[i] === 1 ? f : -1;
-  const severalPlain = f === SEVERAL && readingOf(it, i).connector === '';
-  return (
-    (plainFirst << INFO_SHIFT) | (codeKeyOf(it, i) !== 0 ? CODED : 0) | (skippable ? SKIPPABLE : 0) | (severalPlain ? SEVERAL_PLAIN : 0)
-  );
-}
-
 /** Whether the stem numbered `id` is surely neither present in the note nor in the mention's reach. */
 function absent(note: IndexNote, where: Near, id: number): boolean {
   return id < note.known && note.mark[id] !== PRESENT && where.outOfReach(id);
@@ -709,55 +685,51 @@ function allOutOfReach(where: Near, ids: Int32Array): boolean {
 
 /**
  * The subterms of `term` that can change a descent in this note, in order, each with its info
- * (infoOf): a title whose first stem the note states somewhere (what matchTerm needs of every
- * reading, "with" ones included), a coded subterm with a level below it that skipLevel may read,
- * and bare connectors and defaults. The others would be read and rejected every time the term is
- * reached. A subterm's skip list is found with it.
+ * (infoOf, SKIPPABLE added): a title whose first stem the note states somewhere (what matchTerm
+ * needs of every reading, "with" ones included), a coded subterm with a level below it that
+ * skipLevel may read, and bare connectors and defaults. The others would be read and rejected
+ * every time the term is reached. A subterm's skip list is found with it. Read from the Index's
+ * subterm lists (SubtermLists), which hold what does not depend on the note.
  */
 function reachableChildren(note: IndexNote, term: number): PerTerm {
   const lists = note.reachable;
   if (lists.has(term)) return lists;
-  const { it } = note;
-  const termCoded = codeKeyOf(it, term) !== 0;
+  const all = subtermLists(note.it);
+  const first = all.first(term);
+  const last = all.last(term);
   let n = 0;
-  for (let child = term + 1; child < it.end[term]; child = it.end[child]) {
-    const coded = codeKeyOf(it, child) !== 0;
-    const skippable = (coded || termCoded) && skipsOf(note, term, child);
+  for (let k = first; k < last; k += KID_SIZE) {
+    const { kids } = all;
+    const child = kids[k];
+    const info = kids[k + 1];
+    const skippable = kids[k + 3] > kids[k + 2] && skipsOf(note, child, kids[k + 2], kids[k + 3]);
     // (A coded subterm with a subterm below it that starts with a stem of the note: a "without"
     // subterm the note leaves unstated is descended, whatever the code below.)
-    if (!startsInNote(note, child) && !(coded && (skippable || startsAny(note, child)))) continue;
+    if (!startsInNote(note, child) && !((info & CODED) !== 0 && (skippable || startsAny(note, child)))) continue;
     if (n + 2 > reachScratch.length) reachScratch = grown(reachScratch);
     reachScratch[n++] = child;
-    reachScratch[n++] = infoOf(note, child, skippable);
+    reachScratch[n++] = skippable ? info | SKIPPABLE : info;
   }
   lists.set(term, reachScratch, n);
   return lists;
 }
 
 /**
- * The subterms of `child` (a subterm of `term`) that skipLevel may read, in order, each with its
- * info: a title that starts with a stem of the note (or states nothing), with a code that refines
- * the child's (the same first four characters) or, below a child without a code, in the term's
- * category. Whether there is one.
+ * The subterms of `child` that skipLevel may read, in order, each with its info: of its skip
+ * candidates (SubtermLists, skips[from..to)), those whose titles start with a stem of the note (or
+ * state nothing). Whether there is one.
  */
-function skipsOf(note: IndexNote, term: number, child: number): boolean {
-  const lists = note.skips;
-  if (!lists.has(child)) {
-    const { it } = note;
-    const refines = codeKeyOf(it, child);
-    let category: string | undefined;
-    let n = 0;
-    for (let g = child + 1; g < it.end[child]; g = it.end[g]) {
-      const key = codeKeyOf(it, g);
-      if (key === 0 || !startsInNote(note, g)) continue;
-      if (refines !== 0 ? !sameFourOf(it, g, key, child, refines) : !sameCategory(it.codeOf(g), (category ??= it.codeOf(term)))) continue;
-      if (n + 2 > skipScratch.length) skipScratch = grown(skipScratch);
-      skipScratch[n++] = g;
-      skipScratch[n++] = infoOf(note, g, false);
-    }
-    lists.set(child, skipScratch, n);
+function skipsOf(note: IndexNote, child: number, from: number, to: number): boolean {
+  const { skips } = subtermLists(note.it);
+  let n = 0;
+  for (let k = from; k < to; k += 2) {
+    if (!startsInNote(note, skips[k])) continue;
+    if (n + 2 > skipScratch.length) skipScratch = grown(skipScratch);
+    skipScratch[n++] = skips[k];
+    skipScratch[n++] = skips[k + 1];
   }
-  return lists.to(child) > lists.from(child);
+  note.skips.set(child, skipScratch, n);
+  return n > 0;
 }
 
 /** Whether a subterm of `term` starts with a stem of the note (or states nothing). */
