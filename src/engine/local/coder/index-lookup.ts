@@ -143,6 +143,7 @@ interface Path {
   via?: boolean;
 }
 
+const NONE: ReadonlySet<string> = new Set();
 const MAX_SEE_HOPS = 2;
 // Reasons for an encounter (examinations, screening, tests, aftercare, fitting of devices): the
 // visit's purpose, which guideline rules code from the note as a whole, never a word of a sentence.
@@ -205,13 +206,14 @@ export function indexMentions(
     }
     occurrences.add(k, w, denied);
   };
-  const negated = new Set<string>();
+  // (Made for a sentence that denies a word: most deny none.)
+  let denials: Set<string> | undefined;
   for (let k = 0; k < st.stems.length; k++) {
     const stem = st.stems[k];
     const w = st.from[k];
     const denied = assertions[w] === 'negated';
     if (denied) {
-      negated.add(stem);
+      (denials ??= new Set()).add(stem);
       negatedAny = true;
     }
     put(stem, st.numbers[k], w, denied);
@@ -225,13 +227,14 @@ export function indexMentions(
   // A word the sentence denies never qualifies a condition it asserts ("reflux with esophagitis,
   // no bleeding" is not "with bleeding"); it answers a "without" subterm instead. A denied
   // condition keeps every word of its sentence (its code is discarded as negated whatever it is).
+  const negated: ReadonlySet<string> = denials ?? NONE;
   const out: Mention[] = [];
-  const taken = new Set<number>();
+  let taken: Set<number> | undefined;
   const inTabular = (c: string) => it.inTabular(c);
   forEachStemPhrase(st, byStems, maxLen, (mains, start, end, len) => {
     const anchor = wordRange(start, end);
     const asserted = assertions[start] !== 'negated';
-    const where = new Near(slots, allStems, occurrences, clause, start, end, window, numbered, known, asserted, asserted && negatedAny);
+    const where = Near.of(slots, allStems, occurrences, clause, start, end, window, numbered, known, asserted, asserted && negatedAny);
     let best: Path | undefined;
     let bestMain = -1;
     for (let k = 0; k < mains.length; k++) {
@@ -268,8 +271,8 @@ export function indexMentions(
     // A main term of two words or more ("cold sore") names the condition on its own.
     if (mainOnly && newer === undefined && len < 2) return;
     const index = newer ?? completed;
-    if (index === undefined || taken.has(index) || ENCOUNTER_REASON.test(note.table.codeAt(index))) return;
-    taken.add(index);
+    if (index === undefined || taken?.has(index) || ENCOUNTER_REASON.test(note.table.codeAt(index))) return;
+    (taken ??= new Set()).add(index);
     // The words the completed title states too ("right", "knee" of "Effusion, right knee").
     const words = [...code.path.words];
     // Where the note states the code's own title: these words must lie together for a firm reading.

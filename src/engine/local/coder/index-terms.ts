@@ -247,11 +247,19 @@ export function firstStemOf(it: IndexTabular, i: number): number {
 }
 
 const severalFirsts = new WeakMap<IndexTabular, Map<number, Int32Array>>();
+let lastFirstsIt: IndexTabular | undefined;
+let lastFirsts = new Map<number, Int32Array>();
 
 /** The numbers of the first stems of term i's titles, when it has several (firstStemOf is SEVERAL), read once per term. */
 export function firstStemsOf(it: IndexTabular, i: number): Int32Array {
-  let cache = severalFirsts.get(it);
-  if (!cache) severalFirsts.set(it, (cache = new Map()));
+  // (The lookup asks this of the same Index thousands of times a note: its cache is kept at hand.)
+  if (it !== lastFirstsIt) {
+    let found = severalFirsts.get(it);
+    if (!found) severalFirsts.set(it, (found = new Map()));
+    lastFirstsIt = it;
+    lastFirsts = found;
+  }
+  const cache = lastFirsts;
   let out = cache.get(i);
   if (!out) {
     const n = stemNumbers(it);
