@@ -12,6 +12,7 @@ import {
   NOTHING,
   SEVERAL,
   readingOf,
+  siteEquivalentIds,
   siteEquivalents,
   stemIdOf,
   stemNumbers,
@@ -63,13 +64,13 @@ export function indexNoteOf(
   read: ReadonlyArray<{ st: SentenceStems; assertions: readonly Assertion[] }>,
   defaults: readonly string[],
 ): IndexNote {
-  const sites = siteEquivalents(it);
-  // (The stems marked by name below are numbered first.)
-  const [right, left, both, unilateral, bilateral] = [RIGHT, LEFT, BOTH, UNILATERAL, BILATERAL].map((s) => stemIdOf(it, s));
-  for (const [site, as] of sites) {
-    stemIdOf(it, site);
-    for (const s of as) stemIdOf(it, s);
-  }
+  // (The stems marked by number below are numbered first.)
+  const right = stemIdOf(it, RIGHT);
+  const left = stemIdOf(it, LEFT);
+  const both = stemIdOf(it, BOTH);
+  const unilateral = stemIdOf(it, UNILATERAL);
+  const bilateral = stemIdOf(it, BILATERAL);
+  const sites = siteEquivalentIds(it);
   const { ids, byNumber } = stemNumbers(it);
   const mark = new Uint8Array(ids.size);
   for (const { st, assertions } of read) {
@@ -82,10 +83,10 @@ export function indexNoteOf(
   }
   if (mark[right] !== 0 || mark[left] !== 0) mark[unilateral] |= STATED;
   if (mark[both] !== 0) mark[bilateral] |= STATED;
-  for (const [site, as] of sites) {
-    const at = mark[ids.get(site)!];
+  for (let k = 0; k < sites.length; k += 2 + sites[k + 1]) {
+    const at = mark[sites[k]];
     if (at === 0) continue;
-    for (const s of as) mark[ids.get(s)!] |= at;
+    for (let j = k + 2; j < k + 2 + sites[k + 1]; j++) mark[sites[j]] |= at;
   }
   const stamp = noteStamp(it.size);
   return {

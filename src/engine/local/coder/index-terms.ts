@@ -406,6 +406,24 @@ export function siteEquivalents(it: IndexTabular): ReadonlyMap<string, readonly 
   return out;
 }
 
+const numberedEquivalents = new WeakMap<IndexTabular, Int32Array>();
+
+/**
+ * siteEquivalents by number (stemNumbers), numbered on first use and read once per Index: per
+ * site, its number, how many stems it states, and their numbers, one site after another.
+ */
+export function siteEquivalentIds(it: IndexTabular): Int32Array {
+  let out = numberedEquivalents.get(it);
+  if (out) return out;
+  const list: number[] = [];
+  for (const [site, as] of siteEquivalents(it)) {
+    list.push(stemIdOf(it, site), as.length);
+    for (const s of as) list.push(stemIdOf(it, s));
+  }
+  numberedEquivalents.set(it, (out = Int32Array.from(list)));
+  return out;
+}
+
 const conditionTitles = new WeakMap<IndexTabular, Int8Array>();
 
 /**

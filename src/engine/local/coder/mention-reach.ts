@@ -4,7 +4,8 @@
  * (Near). In buffers the thread reuses: one sentence, and one mention of it, is read at a time.
  */
 
-const CLAUSE_BREAKS = new Set([';', ':', '(', ')', '.']);
+/** ; : ( ) . (clausesOf reads every word of the note) */
+const isClauseBreak = (c: number) => c === 0x3b || c === 0x3a || c === 0x28 || c === 0x29 || c === 0x2e;
 
 let clauses = new Int32Array(0);
 
@@ -21,7 +22,7 @@ export function clausesOf(lower: readonly string[]): Int32Array {
   let c = 0;
   let p = 0;
   for (let i = 0; i < lower.length; i++) {
-    if (lower[i].length === 1 && CLAUSE_BREAKS.has(lower[i])) c++;
+    if (lower[i].length === 1 && isClauseBreak(lower[i].charCodeAt(0))) c++;
     out[i] = c;
     // A word that says nothing ("of the", a comma) does not count toward a window.
     if (!isFiller(lower[i]) && hasLetterOrDigit(lower[i])) p++;
