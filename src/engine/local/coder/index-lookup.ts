@@ -190,20 +190,14 @@ export function indexMentions(
   // Each stem of the sentence (its slot, in the order first stated), and each occurrence of a
   // stem (its slot and word), in word order.
   const slots = new Map<string, number>();
-  const allStems: string[] = [];
-  // The sentence's stems by number (stemNumbers), as numbered now: later numbers are read as stems.
-  const { byNumber, ids } = stemNumbers(it);
-  const known = ids.size;
-  const numbered: number[] = [];
+  const known = stemNumbers(it).ids.size;
   const occurrences = Occurrences.ready(2 * st.stems.length);
   let negatedAny = false;
   const put = (stem: string, number: number, w: number, denied: boolean) => {
     let k = slots.get(stem);
     if (k === undefined) {
-      slots.set(stem, (k = allStems.length));
-      allStems.push(stem);
-      // (A stem the note read unnumbered, -1 when the numbering was full, is looked up by name.)
-      numbered.push(number < 0 ? (ids.get(stem) ?? -1) : number < byNumber.length ? byNumber[number] : -1);
+      slots.set(stem, (k = slots.size));
+      numberSlot(it, k, stem, number);
     }
     occurrences.add(k, w, denied);
   };
@@ -235,7 +229,19 @@ export function indexMentions(
   forEachStemPhrase(st, byStems, maxLen, (mains, start, end, len) => {
     const anchor = wordRange(start, end);
     const asserted = assertions[start] !== 'negated';
-    const where = Near.of(slots, allStems, occurrences, clause, start, end, window, numbered, known, asserted, asserted && negatedAny);
+    const where = Near.of(
+      slots,
+      slots.size,
+      occurrences,
+      clause,
+      start,
+      end,
+      window,
+      numberedSlots,
+      known,
+      asserted,
+      asserted && negatedAny,
+    );
     let best: Path | undefined;
     let bestMain = -1;
     for (let k = 0; k < mains.length; k++) {
@@ -320,6 +326,22 @@ export function indexMentions(
   return out
     .filter((m) => m.firm)
     .filter((m) => !out.some((o) => o !== m && o.words!.length > m.words!.length && m.words!.every((w) => o.words!.includes(w))));
+}
+
+// The sentence's stems by slot, numbered as the Index numbers them (stemNumbers) when first put, as
+// numbered then: later numbers are read as stems. One buffer the thread reuses (one sentence is
+// read at a time).
+let numberedSlots = new Int32Array(64);
+
+function numberSlot(it: IndexTabular, k: number, stem: string, number: number): void {
+  const { byNumber, ids } = stemNumbers(it);
+  if (k >= numberedSlots.length) {
+    const grown = new Int32Array(2 * numberedSlots.length);
+    grown.set(numberedSlots);
+    numberedSlots = grown;
+  }
+  // (A stem the note read unnumbered, -1 when the numbering was full, is looked up by name.)
+  numberedSlots[k] = number < 0 ? (ids.get(stem) ?? -1) : number < byNumber.length ? byNumber[number] : -1;
 }
 
 /**

@@ -113,19 +113,19 @@ export class Near {
 
   /**
    * The thread's Near, set to one mention's reach (one mention is read at a time: the reach of the
-   * one before is over, as its buffers are reused). The sentence's stems (`all`, each at its slot)
+   * one before is over, as its buffers are reused). The sentence's stems (`count` of them, each at its slot)
    * and their occurrences in word order; `asserted`: the mention is not denied, so a denied
    * occurrence never states a stem (it is read by deniedFirst, when `readDenied`).
    */
   static of(
     slots: ReadonlyMap<string, number>,
-    all: readonly string[],
+    count: number,
     occurrences: Occurrences,
     clause: Int32Array,
     start: number,
     end: number,
     window: number,
-    numbered: readonly number[],
+    numbered: ArrayLike<number>,
     known: number,
     asserted: boolean,
     readDenied: boolean,
@@ -138,13 +138,13 @@ export class Near {
     const to = places[end] + window;
     near.deniedAt = undefined;
     if (readDenied) {
-      if (deniedFirstAt.length < all.length) deniedFirstAt = new Int32Array(Math.max(all.length, 2 * deniedFirstAt.length));
+      if (deniedFirstAt.length < count) deniedFirstAt = new Int32Array(Math.max(count, 2 * deniedFirstAt.length));
       near.deniedAt = deniedFirstAt;
-      deniedFirstAt.fill(-1, 0, all.length);
+      deniedFirstAt.fill(-1, 0, count);
     }
-    if (firstAt.length < all.length) firstAt = new Int32Array(Math.max(all.length, 2 * firstAt.length));
+    if (firstAt.length < count) firstAt = new Int32Array(Math.max(count, 2 * firstAt.length));
     const at = (near.at = firstAt);
-    at.fill(-1, 0, all.length);
+    at.fill(-1, 0, count);
     if (stamps.length < known || stamp >= 0x3fffffff) {
       stamps = new Int32Array(Math.max(known, 2 * stamps.length));
       stampedFirst = new Int32Array(stamps.length);
