@@ -309,7 +309,7 @@ export function indexMentions(
       sentence: si,
       start: lowest(words),
       end: highest(words),
-      words: [...new Set(words)].sort((a, b) => a - b),
+      words: sortedDistinct(words),
       denied: code.path.denied,
       // (A reading that is not firm is dropped below: its path is never read.)
       indexPath: firm ? pathTitles(it, code.path.term) : undefined,
@@ -406,6 +406,12 @@ const CLAUSE_OPENERS = new Set([
   'although',
 ]);
 
+// (Regular expressions of the loops below made once: a literal is a new object each time it is read.)
+const PHRASE_START = /^[,;:()]$/;
+const PHRASE_END = /^[,;:().]$/;
+const LETTER = /[a-z]/;
+const CODE_MARKS = /[.-]/g;
+
 /**
  * The reading states at least half of its phrase (the words between commas, or up to a word that
  * opens a clause, around it): a finding named, not a word of a narrative.
@@ -413,10 +419,10 @@ const CLAUSE_OPENERS = new Set([
 function covers(lower: readonly string[], words: readonly number[]): boolean {
   let a = lowest(words);
   let b = highest(words);
-  while (a > 0 && !/^[,;:()]$/.test(lower[a - 1]) && !CLAUSE_OPENERS.has(lower[a]) && !clauseOfItsOwn(lower, a)) a--;
-  while (b < lower.length - 1 && !/^[,;:().]$/.test(lower[b + 1]) && !CLAUSE_OPENERS.has(lower[b + 1])) b++;
+  while (a > 0 && !PHRASE_START.test(lower[a - 1]) && !CLAUSE_OPENERS.has(lower[a]) && !clauseOfItsOwn(lower, a)) a--;
+  while (b < lower.length - 1 && !PHRASE_END.test(lower[b + 1]) && !CLAUSE_OPENERS.has(lower[b + 1])) b++;
   let content = 0;
-  for (let i = a; i <= b; i++) if (/[a-z]/.test(lower[i]) && !isFiller(lower[i])) content++;
+  for (let i = a; i <= b; i++) if (LETTER.test(lower[i]) && !isFiller(lower[i])) content++;
   return distinct(words) * 2 >= content;
 }
 
@@ -459,9 +465,24 @@ function distinct(words: readonly number[]): number {
   return n;
 }
 
+/** The distinct word positions, in order (a few: sorted in place, without a Set or sort's work array). */
+function sortedDistinct(words: readonly number[]): number[] {
+  const out = words.slice();
+  for (let i = 1; i < out.length; i++) {
+    const v = out[i];
+    let j = i - 1;
+    for (; j >= 0 && out[j] > v; j--) out[j + 1] = out[j];
+    out[j + 1] = v;
+  }
+  let n = 0;
+  for (let i = 0; i < out.length; i++) if (n === 0 || out[i] !== out[n - 1]) out[n++] = out[i];
+  out.length = n;
+  return out;
+}
+
 /** A main term and its subterm stated as one phrase, word after word ("heat stroke"): a name, wherever it stands. */
 function adjacent(words: readonly number[]): boolean {
-  const set = [...new Set(words)].sort((x, y) => x - y);
+  const set = sortedDistinct(words);
   return set.length >= 2 && set[set.length - 1] - set[0] === set.length - 1;
 }
 
@@ -469,7 +490,7 @@ function adjacent(words: readonly number[]): boolean {
 function compact(lower: readonly string[], words: readonly number[]): boolean {
   let others = 0;
   const last = highest(words);
-  for (let i = lowest(words); i <= last; i++) if (!words.includes(i) && /[a-z]/.test(lower[i]) && !isFiller(lower[i])) others++;
+  for (let i = lowest(words); i <= last; i++) if (!words.includes(i) && LETTER.test(lower[i]) && !isFiller(lower[i])) others++;
   return others <= 1;
 }
 
@@ -940,9 +961,9 @@ function codeOf(note: IndexNote, where: Near, path: Path, hops: number): { code:
   }
   const codes = children.map((c) => it.codeOf(c)).filter(Boolean);
   if (codes.length < 2) return undefined;
-  let prefix = codes[0].replace(/[.-]/g, '');
+  let prefix = codes[0].replace(CODE_MARKS, '');
   for (const c of codes) {
-    const u = c.replace(/[.-]/g, '');
+    const u = c.replace(CODE_MARKS, '');
     let n = 0;
     while (n < prefix.length && n < u.length && prefix[n] === u[n]) n++;
     prefix = prefix.slice(0, n);
