@@ -926,7 +926,9 @@ const better = (best: TermMatch | undefined, cand: TermMatch) => (!best || cand.
 
 /** Nonessential modifiers the note states support the term, never required: "(artery)". */
 function withNemods(it: IndexTabular, where: Near, i: number, cand: TermMatch): TermMatch {
-  for (const s of nemodStems(it, i)) {
+  const stems = nemodStems(it, i);
+  for (let k = 0; k < stems.length; k++) {
+    const s = stems[k];
     if (where.has(s)) {
       cand.score += 0.25;
       cand.words.push(where.first(s));
@@ -972,10 +974,11 @@ function codeOf(note: IndexNote, where: Near, path: Path, hops: number): { code:
 }
 
 const nemods = new WeakMap<IndexTabular, Map<number, string[]>>();
+const NO_STEMS: readonly string[] = [];
 
 /** Stems of term i's nonessential modifiers ("(artery) (vein)"), read on first use. */
-function nemodStems(it: IndexTabular, i: number): string[] {
-  if (!it.hasNemod(i)) return [];
+function nemodStems(it: IndexTabular, i: number): readonly string[] {
+  if (!it.hasNemod(i)) return NO_STEMS;
   let cache = nemods.get(it);
   if (!cache) nemods.set(it, (cache = new Map()));
   let out = cache.get(i);
