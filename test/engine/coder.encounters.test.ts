@@ -170,8 +170,9 @@ export const ENCOUNTER_CASES: Case[] = [
   },
   // I.C.20.c: the activity code with the external cause it goes with, only when the activity is stated.
   {
+    // (Written first with "jogging", which the External Cause Index does not list: "Activity, running" Y93.02.)
     rule: 'I.C.20.c activity stated with the external cause: Y93',
-    note: 'Slipped on ice and fell while jogging, sprained left ankle, initial encounter.',
+    note: 'Slipped on ice and fell while running, sprained left ankle, initial encounter.',
     must: ['S93.402A', 'W00.0XXA', 'Y93.02'],
     mustNot: [],
   },
