@@ -8,7 +8,9 @@ import { bestSubterms, subtermsOf, type Subterm } from './index-subterms.js';
 /** The reason for the visit is stated first: its first sentences. */
 const REASON_SENTENCES = 2;
 /** Words that say the visit or the stay is for something: "Admitted for", "Encounter for", "here for". */
-const VISIT = /^(encounter|admitted|admission|readmitted|here|visit|presents|presented|seen|scheduled|returns|comes)$/;
+const VISIT = /^(encounter|admitted|admission|readmitted|here|visit|presents|presented|seen|returns|comes)$/;
+// A treatment the plan arranges is a later visit's reason (IV.A), not this one's.
+const PLANNED = /^(next|will|plan|planned|plans|refer|referred|recommend|recommended|consider|tomorrow|later|future|candidate)$/;
 /** How many words may stand between the visit's word and its "for" ("is here today for"). */
 const TO_FOR = 3;
 /**
@@ -32,7 +34,7 @@ export function applyEncounterReason(cands: Candidates): void {
   const extra = cands.statedIn('').some((c) => NEOPLASM.test(c.code)) ? phraseStems('neoplasm antineoplastic') : [];
   for (const s of sentences.slice(0, REASON_SENTENCES)) {
     const at = reasonStart(s);
-    if (at < 0) continue;
+    if (at < 0 || s.lower.some((w) => PLANNED.test(w))) continue;
     const found = indexEncounter(it, s, at, extra);
     if (!found) continue;
     const spans: Span[] = found.words.filter((w) => w >= 0).map((w) => ({ start: s.starts[w], end: s.ends[w] }));

@@ -8,9 +8,10 @@ import { refCover } from './tabular-excludes.js';
 import { notesUpOf } from './tabular-notes.js';
 import { statedTrimester, withTrimester } from './trimester.js';
 
-const PREGNANT = /^(pregnant|gestation|antepartum|antenatal|prenatal|trimester|gravida|primigravida|multigravida|g\d+p\d+)$/;
+// A pregnancy stated now (not "G2P2" of an obstetric history, nor "prenatal vitamins").
+const PREGNANT = /^(pregnant|gestation|antepartum|trimester)$/;
 // After or at the delivery the fifth character is the childbirth's or the puerperium's: another rule's.
-const NOT_ANTEPARTUM = /^(postpartum|post-partum|puerperal|puerperium|delivered|delivery|newborn|liveborn|infant)$/;
+const NOT_ANTEPARTUM = /^(postpartum|post-partum|puerperal|puerperium|delivered|delivery|born|newborn|liveborn|infant)$/;
 // Codes no "complicated by" subterm is read for: chapter 15 itself, symptoms, injuries and their
 // causes, the perinatal and congenital chapters, factors (Z).
 const NOT_A_CONDITION = /^[OPQRSTVWXYZ]/;

@@ -8,7 +8,9 @@ import { weeksOfGestation } from './pregnancy.js';
 import { statedTrimester, withTrimester } from './trimester.js';
 
 const REASON_SENTENCES = 2;
-const SUPERVISION = /^(prenatal|antenatal|supervision|ob)$/;
+// "supervision", or a prenatal visit ("Routine prenatal visit", "antenatal check"), not "prenatal vitamins".
+const SUPERVISION = /^(prenatal|antenatal|supervision)$/;
+const VISIT = /^(visit|care|check|checkup|check-up|exam|examination|appointment|follow-up)$/;
 const PREGNANT = /^(pregnant|pregnancy|gestation|gravida|primigravida|multigravida|primigravid|multigravid|weeks?|g\d+p?\d*)$/;
 const FIRST = /^(primigravida|primigravid|g1|g1p0)$/;
 const LATER = /^(multigravida|multigravid|g[2-9]\d*(p\d+)?)$/;
@@ -23,7 +25,7 @@ const LATER = /^(multigravida|multigravid|g[2-9]\d*(p\d+)?)$/;
 export function applyPrenatalSupervision(cands: Candidates): void {
   const { it, sentences } = cands.ctx;
   if (!it || cands.finalsIn('Z34', 'O09', 'Z38').length) return;
-  const reason = sentences.slice(0, REASON_SENTENCES).find((s) => s.lower.some((w) => SUPERVISION.test(w)) && pregnant(s));
+  const reason = sentences.slice(0, REASON_SENTENCES).find((s) => supervisionAt(s) >= 0 && pregnant(s));
   if (!reason) return;
   const trimester = statedTrimester(cands);
   const highRisk = indexHighRisk(it, reason);
@@ -31,7 +33,7 @@ export function applyPrenatalSupervision(cands: Candidates): void {
   if (highRisk) code = withTrimester(cands, highRisk, trimester);
   else if (cands.finalsIn('O').length === 0) code = withTrimester(cands, normalOf(cands), trimester);
   if (!code) return;
-  const at = reason.lower.findIndex((w) => SUPERVISION.test(w));
+  const at = supervisionAt(reason);
   const made = cands.assign(
     code,
     highRisk
@@ -44,6 +46,13 @@ export function applyPrenatalSupervision(cands: Candidates): void {
   cands.list.splice(cands.list.indexOf(made), 1);
   cands.list.unshift(made);
   weeksOfGestation(cands);
+}
+
+/** Where the sentence states the supervision of a pregnancy, or -1. */
+function supervisionAt(s: Sentence): number {
+  return s.lower.findIndex(
+    (w, i) => SUPERVISION.test(w) && (w === 'supervision' || VISIT.test(s.lower[i + 1] ?? '') || VISIT.test(s.lower[i + 2] ?? '')),
+  );
 }
 
 function pregnant(s: Sentence): boolean {
