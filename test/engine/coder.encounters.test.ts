@@ -208,6 +208,19 @@ export const ENCOUNTER_CASES: Case[] = [
     must: ['Z15.01', 'Z79.810'],
     mustNot: [],
   },
+  // I.C.21.c.3: long-term (current) drug therapy, read from a treatment going on, not a course given.
+  {
+    rule: 'I.C.21.c.3 "being treated with" an oral hypoglycemic and an anticoagulant: Z79.84, Z79.01',
+    note: 'She was being treated with metformin 850 mg, glipizide 5 mg and acenocoumarol.',
+    must: ['Z79.84', 'Z79.01'],
+    mustNot: [],
+  },
+  {
+    rule: 'I.C.21.c.3 a course of a drug given is no long-term use',
+    note: 'He was treated with prednisone for five days.',
+    must: [],
+    mustNot: ['Z79.-'],
+  },
 ];
 
 const forbidden = (code: string, rule: string) => (rule.endsWith('-') ? code.startsWith(rule.slice(0, -1)) : code === rule);
