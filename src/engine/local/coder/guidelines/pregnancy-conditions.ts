@@ -10,6 +10,7 @@ import { statedTrimester, withTrimester } from './trimester.js';
 
 // A pregnancy stated now (not "G2P2" of an obstetric history, nor "prenatal vitamins").
 const PREGNANT = /^(pregnant|gestation|antepartum|trimester)$/;
+const PREGNANT_TEXT = /\b(pregnant|gestation|antepartum|trimester)\b/i;
 // After or at the delivery the fifth character is the childbirth's or the puerperium's: another rule's.
 const NOT_ANTEPARTUM = /^(postpartum|post-partum|puerperal|puerperium|delivered|delivery|born|newborn|liveborn|infant)$/;
 // Codes no "complicated by" subterm is read for: chapter 15 itself, symptoms, injuries and their
@@ -57,12 +58,16 @@ export function applyPregnancyConditions(cands: Candidates): void {
 
 /** Whether the note states a pregnancy, before its delivery. */
 function antepartum(cands: Candidates): boolean {
+  if (!PREGNANT_TEXT.test(cands.ctx.text)) return false;
   let pregnant = false;
   for (const s of cands.ctx.sentences) {
-    const assertions = assertWords(s.words);
+    let assertions: ReturnType<typeof assertWords> | undefined;
     for (let i = 0; i < s.lower.length; i++) {
       if (NOT_ANTEPARTUM.test(s.lower[i])) return false;
-      if (PREGNANT.test(s.lower[i]) && assertions[i] === 'present') pregnant = true;
+      if (pregnant || !PREGNANT.test(s.lower[i])) continue;
+      // (The assertions of a sentence only when it holds a pregnancy's word: most hold none.)
+      assertions ??= assertWords(s.words);
+      if (assertions[i] === 'present') pregnant = true;
     }
   }
   return pregnant;
