@@ -5,6 +5,7 @@ import type { Candidate, Candidates, Span } from '../candidate.js';
 import type { Sentence } from '../sentence-split.js';
 import { wordTest } from '../word-tests.js';
 import { DRUG_CLASSES } from './drug-classes.js';
+import { titleNames } from './drug-names.js';
 
 // Guideline I.C.19.e, by the FY2026 Table of Drugs and Chemicals: what the note says happened with
 // a substance picks the table's column, and the substance's row gives the code.
@@ -108,7 +109,7 @@ function namesOf(drugs: TermRows): Map<string, number> {
       .titleOf(i)
       .toLowerCase()
       .replace(/\s+nec$/, '');
-    for (const name of new Set([title, ...title.split(/,\s*/)])) {
+    for (const name of new Set(titleNames(title))) {
       // A name of one short word ("tea", "gas") or a word of any note ("blood") is too loose to read.
       if ((!name.includes(' ') && name.length < 5) || NOT_SUBSTANCES.has(name) || n.has(name)) continue;
       n.set(name, i);

@@ -65,8 +65,10 @@ export function applyDrugTherapy(cands: Candidates): void {
       asserted ??= assertWords(s.words);
       if (asserted[i] !== 'present') continue;
       const near = lower.slice(Math.max(0, i - 4), i + 4);
-      if (stopped.has(lower[i]) || near.some((w) => NOT_ONGOING.test(w))) continue;
-      if (!near.some((w) => ONGOING.test(w)) && !lower.slice(0, i).some((w) => TAKES.test(w))) continue;
+      // "is being treated with", "was being treated with": a treatment going on, not a course given.
+      const going = isBeingTreated(lower, i);
+      if (stopped.has(lower[i]) || (!going && near.some((w) => NOT_ONGOING.test(w)))) continue;
+      if (!going && !near.some((w) => ONGOING.test(w)) && !lower.slice(0, i).some((w) => TAKES.test(w))) continue;
       // A drug often taken for a short while (an NSAID, an opioid, a steroid) needs the note to say it is long-term.
       const wide = lower.slice(Math.max(0, i - 8), i + 10);
       if (SHORT_TERM_CLASSES.has(code) && !wide.some((w) => LONG_TERM.test(w))) continue;
@@ -81,4 +83,10 @@ export function applyDrugTherapy(cands: Candidates): void {
     if (code === 'Z79.4' && type1) continue;
     cands.assign(code, 'long-term (current) drug therapy (Z79): the note says the patient takes it', [], spans);
   }
+}
+
+/** Whether "being treated with" (or "being treated for ... with") stands before the drug at `i`, within its clause. */
+function isBeingTreated(lower: readonly string[], i: number): boolean {
+  for (let k = Math.max(1, i - 14); k < i; k++) if (lower[k] === 'treated' && lower[k - 1] === 'being') return true;
+  return false;
 }

@@ -4,6 +4,7 @@ import { stemWords } from '../../../../terminology/text-normalize.js';
 import { type Candidate, type Candidates, dotted, sentenceAt } from '../candidate.js';
 import { assertWords } from '../assertions.js';
 import { completeCode, fitOf, type Stated } from '../complete-code.js';
+import { rangeHeadStated } from './range-head.js';
 import { refCover } from './tabular-excludes.js';
 import { notesUpOf } from './tabular-notes.js';
 
@@ -119,6 +120,15 @@ function statedInRange(cands: Candidates, c: Candidate, ref: string): number | u
   const { rows, titles } = range;
   if (rows.length === 1) return nameStated(cands, c, rows[0]) ? table.indexOf(rows[0].code) : undefined;
   const stated = presentAround(cands, c);
+  const asking = new Set(
+    stemWords(
+      table
+        .descriptionAt(c.index)
+        .toLowerCase()
+        .split(/[\s,()]+/),
+    ).stems,
+  );
+  if (!rangeHeadStated(titles, asking, NEUTRAL_RANGE, stated.present)) return undefined;
   const telling = (stem: string) => !NEUTRAL_RANGE.has(stem) && titles.some((t) => !t.has(stem));
   let best = -1;
   let bestCount = 0;

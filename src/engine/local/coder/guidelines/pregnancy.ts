@@ -105,8 +105,9 @@ function gestationalDiabetes(cands: Candidates): void {
 
 const WEEKS = /^(weeks?|wks?)$/;
 
-function weeksOfGestation(cands: Candidates): void {
-  const pregnancy = cands.finalsIn('O');
+export function weeksOfGestation(cands: Candidates): void {
+  // (With a chapter 15 code, or the supervision of a normal pregnancy, Z34.)
+  const pregnancy = cands.finalsIn('O', 'Z34');
   if (pregnancy.length === 0 || cands.finalsIn('Z3A').length) return;
   const weeks = statedWeeks(cands);
   if (weeks === undefined) return;
@@ -115,7 +116,7 @@ function weeksOfGestation(cands: Candidates): void {
 }
 
 /** "28 weeks", "at 34 wks" in the note: the first whole number of weeks, 1 to 45. */
-function statedWeeks(cands: Candidates): number | undefined {
+export function statedWeeks(cands: Candidates): number | undefined {
   for (const s of cands.ctx.sentences) {
     for (let i = 1; i < s.lower.length; i++) {
       if (!WEEKS.test(s.lower[i]) || !/^\d{1,2}$/.test(s.lower[i - 1])) continue;
