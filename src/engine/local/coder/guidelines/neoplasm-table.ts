@@ -5,6 +5,8 @@ import { assertWords } from '../assertions.js';
 import type { Candidates, Span } from '../candidate.js';
 import { completeCode } from '../complete-code.js';
 import type { Sentence } from '../sentence-split.js';
+import { stemsOfId } from '../word-interner.js';
+import { wordTest } from '../word-tests.js';
 import { headingSite, morphologyRow, scopeOf, statedTypeSibling } from './neoplasm-morphology.js';
 
 // Guideline I.C.2, by the FY2026 Neoplasm Table: a neoplasm the note states with its site is coded
@@ -64,17 +66,8 @@ const REMOVED =
 const TREATED_NOW =
   /^(currently|current|ongoing|active|receiving|undergoing|chemotherapy|chemo|radiotherapy|immunotherapy|palliative|metastatic|progression|progressing|recurrent|recurred)$/;
 
-const neoWords = new Map<string, boolean>();
 /** Whether a word may name a neoplasm (remembered per word: a note repeats its words). */
-function isNeoWord(w: string): boolean {
-  let out = neoWords.get(w);
-  if (out === undefined) {
-    out = NEO_WORD.test(w);
-    if (neoWords.size > 50_000) neoWords.clear();
-    neoWords.set(w, out);
-  }
-  return out;
-}
+const isNeoWord = wordTest((w) => w.length >= 5 && NEO_WORD.test(w));
 
 /** The behaviour of a word the note names a neoplasm by, from its Index entry's reference to the Neoplasm Table. */
 const behaviours = new WeakMap<object, Map<string, Behaviour | null>>();
@@ -251,7 +244,7 @@ export function applyNeoplasmTable(cands: Candidates): void {
     let asserted: ReturnType<typeof assertWords> | undefined;
     for (let i = 0; i < lower.length; i++) {
       const w = lower[i];
-      if (w.length < 5 || !isNeoWord(w)) continue;
+      if (!isNeoWord(s.ids[i])) continue;
       let behaviour = behaviourOf(it, w);
       if (!behaviour) continue;
       asserted ??= assertWords(s.words);
@@ -310,10 +303,7 @@ export function applyNeoplasmTable(cands: Candidates): void {
     if (index === undefined) {
       let stated = statedIn.get(f.sentence);
       if (!stated)
-        statedIn.set(
-          f.sentence,
-          (stated = { present: new Set([...s.lower.flatMap((w) => wordStems(w)), ...(defaults ?? [])]), negated: new Set() }),
-        );
+        statedIn.set(f.sentence, (stated = { present: new Set([...s.ids.flatMap(stemsOfId), ...(defaults ?? [])]), negated: new Set() }));
       // The site the coder looked up is stated too ("right upper lobe": the row "lung, upper lobe").
       const site = rows
         .pathOf(f.row)
