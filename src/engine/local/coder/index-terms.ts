@@ -269,11 +269,19 @@ export function firstStemOf(it: IndexTabular, i: number): number {
 }
 
 const severalFirsts = new WeakMap<IndexTabular, Map<number, Int32Array>>();
+let lastFirstsIt: IndexTabular | undefined;
+let lastFirsts = new Map<number, Int32Array>();
 
 /** The numbers of the first stems of term i's titles, when it has several (firstStemOf is SEVERAL), read once per term. */
 export function firstStemsOf(it: IndexTabular, i: number): Int32Array {
-  let cache = severalFirsts.get(it);
-  if (!cache) severalFirsts.set(it, (cache = new Map()));
+  // (The lookup asks this of the same Index thousands of times a note: its cache is kept at hand.)
+  if (it !== lastFirstsIt) {
+    let found = severalFirsts.get(it);
+    if (!found) severalFirsts.set(it, (found = new Map()));
+    lastFirstsIt = it;
+    lastFirsts = found;
+  }
+  const cache = lastFirsts;
   let out = cache.get(i);
   if (!out) {
     const n = stemNumbers(it);
@@ -417,6 +425,24 @@ export function siteEquivalents(it: IndexTabular): ReadonlyMap<string, readonly 
     if (own.length === 1 && stems.length) out.set(own[0], stems);
   }
   equivalents.set(it, out);
+  return out;
+}
+
+const numberedEquivalents = new WeakMap<IndexTabular, Int32Array>();
+
+/**
+ * siteEquivalents by number (stemNumbers), numbered on first use and read once per Index: per
+ * site, its number, how many stems it states, and their numbers, one site after another.
+ */
+export function siteEquivalentIds(it: IndexTabular): Int32Array {
+  let out = numberedEquivalents.get(it);
+  if (out) return out;
+  const list: number[] = [];
+  for (const [site, as] of siteEquivalents(it)) {
+    list.push(stemIdOf(it, site), as.length);
+    for (const s of as) list.push(stemIdOf(it, s));
+  }
+  numberedEquivalents.set(it, (out = Int32Array.from(list)));
   return out;
 }
 

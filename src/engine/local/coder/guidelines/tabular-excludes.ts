@@ -3,7 +3,6 @@ import { assertWords } from '../assertions.js';
 import { type Candidate, type Candidates, dotted, sentenceAt } from '../candidate.js';
 import { fitOf, type Stated } from '../complete-code.js';
 import { statedAsPast } from './past-antecedent.js';
-import { sentenceStems } from './sentence-stems.js';
 import { notesUpOf } from './tabular-notes.js';
 
 /** Whether a Tabular reference ("M25.4-", "F10.2-", "E65", "R90-R93") covers an undotted code. */
@@ -73,7 +72,7 @@ function statedOf(cands: Candidates, list: Candidate[]): Stated {
     for (const span of c.spans) {
       const s = sentenceAt(cands.ctx, span.start, span.end);
       if (!s) continue;
-      const st = sentenceStems(s.words);
+      const st = s.stems;
       const assertions = assertWords(s.words);
       st.stems.forEach((stem, k) => {
         present.add(stem);
