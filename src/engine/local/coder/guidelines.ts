@@ -17,23 +17,36 @@ import { applyFeverChills } from './guidelines/fever.js';
 import { applyHistory } from './guidelines/history.js';
 import { applyNeoplasmTable } from './guidelines/neoplasm-table.js';
 import { applyNeoplasmRelated } from './guidelines/neoplasm-related.js';
+import { applyNeoplasmIndexSites } from './guidelines/neoplasm-index-site.js';
+import { applyNeoplasmTreatmentEffects } from './guidelines/neoplasm-treatment.js';
+import { applyNeoplasmEncounter } from './guidelines/neoplasm-encounter.js';
+import { applyUnknownPrimary } from './guidelines/neoplasm-unknown-primary.js';
+import { applyLymphNodeRegion } from './guidelines/neoplasm-lymph-region.js';
+import { applyRemissionStated } from './guidelines/neoplasm-remission.js';
 import { applyStatedOrganism } from './guidelines/organism.js';
 import { applyInjurySymptoms, applyIntegralSymptoms } from './guidelines/integral.js';
 import { applyQualifiers } from './guidelines/qualifiers.js';
+import { applyRemission } from './guidelines/remission.js';
 import { applySequelae } from './guidelines/sequela.js';
 import { applyPressureUlcers } from './guidelines/pressure-ulcer.js';
 import { applyStatus } from './guidelines/status.js';
 import { applyTobacco } from './guidelines/tobacco.js';
 import { applyBmi } from './guidelines/bmi.js';
+import { applySameWordsUnspecified } from './guidelines/same-words-unspecified.js';
 import { applyUnspecifiedSiblings } from './guidelines/unspecified-sibling.js';
 import { applyVaccination, applyVaccineRefusal } from './guidelines/vaccination.js';
 import { sequenceCodes } from './guidelines/sequence.js';
 import { applyPlannedVisits } from './guidelines/planned-visit.js';
 import { applyFollowUp } from './guidelines/follow-up.js';
+import { applyEncounterReason } from './guidelines/encounter-reason.js';
 import { applyScreening } from './guidelines/screening.js';
 import { applyUnspecifiedInjury } from './guidelines/unspecified-injury.js';
 import { applyInjurySite } from './guidelines/injury-site.js';
 import { applyPregnancy } from './guidelines/pregnancy.js';
+import { applyNewbornRecord } from './guidelines/newborn-record.js';
+import { applyPrenatalSupervision } from './guidelines/prenatal-supervision.js';
+import { applyPregnancyConditions } from './guidelines/pregnancy-conditions.js';
+import { applyStatedTrimester } from './guidelines/trimester.js';
 import { applyLearnedRestated } from './guidelines/learned-restated.js';
 import type { LevelConfig } from './levels.js';
 
@@ -46,8 +59,14 @@ import type { LevelConfig } from './levels.js';
  */
 export function applyGuidelines(cands: Candidates, cfg: LevelConfig): void {
   applyNeoplasmTable(cands);
+  applyNeoplasmTreatmentEffects(cands);
+  applyUnknownPrimary(cands);
+  applyLymphNodeRegion(cands);
+  applyRemissionStated(cands);
   applyNeoplasmRelated(cands);
   applyHistory(cands);
+  // After the history rule: a neoplasm it set aside as history (Z85) is not coded by its site.
+  applyNeoplasmIndexSites(cands);
   applySequelae(cands);
   applyPressureUlcers(cands);
   applyStatus(cands);
@@ -56,9 +75,14 @@ export function applyGuidelines(cands: Candidates, cfg: LevelConfig): void {
   applyAllergyStatus(cands);
   applySubstanceUse(cands);
   applyPregnancy(cands);
+  applyPregnancyConditions(cands);
+  applyPrenatalSupervision(cands);
+  applyStatedTrimester(cands);
+  applyNewbornRecord(cands);
   applyEtiologyPairs(cands);
   applyStatedOrganism(cands);
   applyCombinations(cands);
+  applyRemission(cands);
   if (cfg.qualifiers) applyQualifiers(cands);
   applyFeverChills(cands);
   applyInjurySite(cands);
@@ -72,8 +96,10 @@ export function applyGuidelines(cands: Candidates, cfg: LevelConfig): void {
   applyExcludes1Combinations(cands);
   applyTabularExcludes1(cands);
   applyUnspecifiedSiblings(cands);
+  applySameWordsUnspecified(cands);
   applyExternalCauses(cands);
   applyBmi(cands);
+  applyEncounterReason(cands);
   applyScreening(cands);
   applyPlannedVisits(cands);
   applyFollowUp(cands);
@@ -83,5 +109,6 @@ export function applyGuidelines(cands: Candidates, cfg: LevelConfig): void {
   applyVaccination(cands);
   applyVaccineRefusal(cands);
   applyDrugTable(cands);
+  applyNeoplasmEncounter(cands);
   sequenceCodes(cands);
 }

@@ -1,6 +1,5 @@
 import type { CodeAssessment, CodifyModel } from '../../engine.js';
 import type { CodeTable } from '../../../terminology/code-table.js';
-import { stemWords } from '../../../terminology/text-normalize.js';
 import { featuresOf, isFirm, probability, type FeatureContext } from './acceptance.js';
 import { confidenceOf } from './assessment.js';
 import { Candidates, dotted, SEQUELA_TITLE, type Candidate, type NoteContext } from './candidate.js';
@@ -22,6 +21,8 @@ import type { Mention, SentenceStems } from './mention.js';
 import { splitSentences } from './sentence-split.js';
 import { billableFor, categoryLessSpecific, mergeByCode, mergeIndexFound, resolveSentence, type Found } from './select.js';
 import { indexMentions, indexNoteOf } from './index-lookup.js';
+import { withSecondSites } from './second-site.js';
+import { modifiesAnother } from './learned-modifier.js';
 import { encounterDefaults } from './encounter.js';
 import { shippedIndexTabular, type IndexTabular } from '../../../terminology/index-tabular.js';
 import { shippedTermTables, type TermTables } from '../../../terminology/term-tables.js';
@@ -109,20 +110,29 @@ export function codifyCandidates(
   const sources = new Map<number, number>();
   const senseDropped: Found[] = [];
   const found: Found[] = [];
-  const read = sentences.map((s) => ({ st: stemWords(s.words), assertions: assertWords(s.words, s.lower) }));
+  const read = sentences.map((s) => ({ st: s.stems, assertions: assertWords(s.words, s.lower) }));
   const indexNote = it && indexNoteOf(it, table, read, defaults);
   sentences.forEach((s, si) => {
     const fromData: Found[] = [];
     const { st, assertions } = read[si];
     const items = sentenceMentions(table, lex, learned, cfg, s.words, s.lower, si, fromData, st, assertions);
-    if (inclusions) {
+    const included = inclusions ? matchInclusions(inclusions, st, s.lower, si, s.words) : [];
+    if (included.length) {
       // An inclusion term adds a code the sentence's names and titles do not already read.
       const named = new Set(items.map((f) => f.mention.code));
-      for (const mention of matchInclusions(inclusions, st, s.lower, si, s.words))
+      for (const mention of included)
         if (!named.has(mention.code)) items.push({ mention, assertion: assertionOf(assertions, mention.start, mention.end) });
     }
     const indexed = indexNote
-      ? indexMentions(indexNote, st, s.lower, assertions, si, cfg.indexWindow).map((mention) => ({
+      ? withSecondSites(
+          indexNote,
+          st,
+          s.lower,
+          assertions,
+          si,
+          cfg.indexWindow,
+          indexMentions(indexNote, st, s.lower, assertions, si, cfg.indexWindow),
+        ).map((mention) => ({
           mention,
           assertion: assertionOf(assertions, mention.start, mention.end, mention.denied),
         }))
@@ -143,16 +153,18 @@ export function codifyCandidates(
       resolveSentence(kept, table),
       indexed.filter((f) => !senseProblem(table, f.mention, lower)),
     );
+    for (const f of resolved) found.push(f);
+    if (fromData.length === 0) return;
     // Learned phrases are associations, not statements of a concept: they neither cover nor are
     // covered by what the sentence states; they add the codes it does not already hold.
     const held = new Set(resolved.map((f) => f.mention.code));
     const learnedBest = new Map<number, Found>();
     for (const f of fromData) {
-      if (held.has(f.mention.code) || senseProblem(table, f.mention, lower)) continue;
+      if (held.has(f.mention.code) || senseProblem(table, f.mention, lower) || modifiesAnother(it, table, f.mention, lower)) continue;
       const prev = learnedBest.get(f.mention.code);
       if (!prev || f.mention.score > prev.mention.score) learnedBest.set(f.mention.code, f);
     }
-    found.push(...resolved, ...learnedBest.values());
+    for (const f of learnedBest.values()) found.push(f);
   });
   const occurrences = new Map<number, number>();
   for (const f of found) occurrences.set(f.mention.code, (occurrences.get(f.mention.code) ?? 0) + 1);
