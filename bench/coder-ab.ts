@@ -12,31 +12,25 @@
  */
 import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector';
-import { join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
+import { AB_OPTIONS, readAbOptions, treeModule } from './lib/ab-options.js';
 import { note50k } from './lib/note-50k.js';
 import { pct } from './lib/stats.js';
 
 const { values } = parseArgs({
   options: {
-    roots: { type: 'string', default: '.' },
-    runs: { type: 'string', default: '20' },
-    models: { type: 'string', default: 'fast,balanced,high-quality' },
-    dist: { type: 'boolean', default: false },
+    ...AB_OPTIONS,
     'cpu-prof': { type: 'string' },
     'heap-prof': { type: 'string' },
   },
 });
 
 type Codify = (table: unknown, text: string, model: string) => { final_code_assessments: unknown[] };
-const roots = values.roots.split(',').map((r) => resolve(r));
-const models = values.models.split(',');
-const runs = Number(values.runs);
+const { roots, models, runs, dist } = readAbOptions(values);
 const note = note50k();
 const coders: Array<{ root: string; codify: Codify; table: unknown }> = [];
 for (const root of roots) {
-  const at = (p: string) => import(pathToFileURL(join(root, values.dist ? `dist/${p}.js` : `src/${p}.ts`)).href);
+  const at = (p: string) => import(treeModule(root, dist, p));
   const { codifyText } = await at('engine/local/coder/index');
   const { shippedCodeTable } = await at('terminology/shipped-release');
   const table = shippedCodeTable();

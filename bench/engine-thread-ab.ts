@@ -19,20 +19,16 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
-import { join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { CodeTable } from '../src/terminology/code-table.js';
 import { importedTableRows } from '../scripts/lib/full-table.js';
+import { AB_OPTIONS, readAbOptions, treeModule } from './lib/ab-options.js';
 import { note50k } from './lib/note-50k.js';
 import { pct } from './lib/stats.js';
 
 const { values } = parseArgs({
   options: {
-    roots: { type: 'string', default: '.' },
-    runs: { type: 'string', default: '20' },
-    models: { type: 'string', default: 'fast,balanced,high-quality' },
-    dist: { type: 'boolean', default: false },
+    ...AB_OPTIONS,
     table: { type: 'string', default: 'imported' },
     warmup: { type: 'string', default: '1' },
   },
@@ -42,9 +38,7 @@ interface Engine {
   codify(input: { text: string; model: string }): Promise<{ final_code_assessments: unknown[] }>;
   close(): Promise<void>;
 }
-const roots = values.roots.split(',').map((r) => resolve(r));
-const models = values.models.split(',');
-const runs = Number(values.runs);
+const { roots, models, runs, dist } = readAbOptions(values);
 const note = note50k();
 // As the codify bench's engine row codes: the CMS file imported, with its category headers.
 let imported: unknown;
@@ -59,9 +53,7 @@ const threads: string[] = [];
 const engines: Engine[] = [];
 for (const root of roots) {
   const before = tasks();
-  const { IsolatedEngine } = (await import(
-    pathToFileURL(join(root, values.dist ? 'dist/engine/isolated/isolated-engine.js' : 'src/engine/isolated/isolated-engine.ts')).href
-  )) as {
+  const { IsolatedEngine } = (await import(treeModule(root, dist, 'engine/isolated/isolated-engine'))) as {
     IsolatedEngine: new (o: { codeTable: () => unknown; size: number }) => Engine;
   };
   const engine = new IsolatedEngine({ codeTable: () => imported ?? 'shipped', size: 1 });

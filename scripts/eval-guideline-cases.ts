@@ -1,17 +1,18 @@
 // Scores the guideline cases written from the Official Guidelines at each level with the full FY2026
-// table: passes per failure class, must-have recall, and forbidden codes emitted. Five sets, reported
-// apart: the 49 tuned on (test/engine/fixtures/official-guideline-cases.ts) and four held-apart sets
-// (official-guideline-cases-held-apart.ts, -held-apart-2.ts, -held-apart-3.ts and -held-apart-4.ts),
-// never tuned on.
-// A sixth, the coder-reviewed visits (test/engine/fixtures/coder-reviewed-visits.ts: whole SOAP notes
+// table: passes per failure class, must-have recall, and forbidden codes emitted. Six sets, reported
+// apart: the 49 tuned on (test/engine/fixtures/official-guideline-cases.ts) and five held-apart sets
+// (official-guideline-cases-held-apart.ts, -held-apart-2.ts, -held-apart-3.ts, -held-apart-4.ts and
+// -held-apart-5.ts), never tuned on.
+// A seventh, the coder-reviewed visits (test/engine/fixtures/coder-reviewed-visits.ts: whole SOAP notes
 // as the product writes them), is scored the same way with its classes by care setting.
-// `npm run eval:guidelines [-- --set tuned|held-apart|held-apart-2|held-apart-3|held-apart-4|reviewed-visits] [--verbose]`.
+// `npm run eval:guidelines [-- --set tuned|held-apart|held-apart-2|held-apart-3|held-apart-4|held-apart-5|reviewed-visits] [--verbose]`.
 import type { CodifyModel } from '../src/engine/engine.js';
 import { codifyText } from '../src/engine/local/coder/index.js';
 import { HELD_APART_CASES } from '../test/engine/fixtures/official-guideline-cases-held-apart.js';
 import { HELD_APART_2_CASES } from '../test/engine/fixtures/official-guideline-cases-held-apart-2.js';
 import { HELD_APART_3_CASES } from '../test/engine/fixtures/official-guideline-cases-held-apart-3.js';
 import { HELD_APART_4_CASES } from '../test/engine/fixtures/official-guideline-cases-held-apart-4.js';
+import { HELD_APART_5_CASES } from '../test/engine/fixtures/official-guideline-cases-held-apart-5.js';
 import { OFFICIAL_CASES, type OfficialCase } from '../test/engine/fixtures/official-guideline-cases.js';
 import { REVIEWED_VISITS } from '../test/engine/fixtures/coder-reviewed-visits.js';
 import { loadFullTable } from './lib/full-table.js';
@@ -35,6 +36,7 @@ const ALL_SETS: [string, string, Scored[]][] = [
   ['held-apart-2', `held apart 2 (${HELD_APART_2_CASES.length})`, HELD_APART_2_CASES],
   ['held-apart-3', `held apart 3 (${HELD_APART_3_CASES.length})`, HELD_APART_3_CASES],
   ['held-apart-4', `held apart 4 (${HELD_APART_4_CASES.length})`, HELD_APART_4_CASES],
+  ['held-apart-5', `held apart 5 (${HELD_APART_5_CASES.length})`, HELD_APART_5_CASES],
   ['reviewed-visits', `coder-reviewed visits (${visits.length})`, visits],
 ];
 const SETS = ALL_SETS.filter(([id]) => SET === 'all' || SET === id).map(([, name, cases]) => [name, cases] as const);

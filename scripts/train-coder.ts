@@ -1,8 +1,11 @@
 // Trains the local coder's learned parts on CodiEsp train, minus the held-apart fifth that
 // eval:codes reports on: (1) a phrase -> code lexicon from document-level co-occurrence, and
 // (2) per level, a logistic-regression acceptance model over candidate features, with the
-// threshold that maximises micro-F1. Everything is fitted out of fold (4 inner folds), so the
-// model learns how far to trust a lexicon and priors that never saw the document they score.
+// threshold that maximises micro-F1, and (3) per level, the confidence model: the same features and
+// how firm an Index reading is, fitted on those candidates and the tuned guideline cases' (never a
+// held-apart set), so a firm reading of a plain statement reports the confidence it earns.
+// Everything is fitted out of fold (4 inner folds), so the model learns how far to trust a lexicon
+// and priors that never saw the document they score.
 // Writes src/engine/local/coder/learned/artifacts.ts. Deterministic: `npm run train:coder`.
 // `--feedback FILE` adds the clinicians' signed notes (an export of GET /api/v1/feedback: JSON
 // `{items}`, a JSON array or JSON lines) to the training documents: their signed text with the
@@ -10,9 +13,10 @@
 import { parseArgs } from 'node:util';
 import { writeFileSync } from 'node:fs';
 import type { CodifyModel } from '../src/engine/engine.js';
-import { FEATURES, isFirm, probability } from '../src/engine/local/coder/acceptance.js';
+import { ACCEPTANCE_FEATURES, FEATURES, isFirm, probability } from '../src/engine/local/coder/acceptance.js';
 import { codifyCandidates } from '../src/engine/local/coder/index.js';
 import type { AcceptanceModel, CoderArtifacts } from '../src/engine/local/coder/learned/types.js';
+import { OFFICIAL_CASES } from '../test/engine/fixtures/official-guideline-cases.js';
 import { readCodiEspSplit, type CodiEspDoc } from './lib/codiesp.js';
 import { feedbackDocs } from './lib/coder-feedback.js';
 import { CODIESP_DIR, idHash, isHeldApart, loadFullTable } from './lib/full-table.js';
@@ -54,6 +58,10 @@ const rows: Record<CodifyModel, Row[]> = { fast: [], balanced: [], 'high-quality
 // Codes the guideline rules made: their share of right ones becomes their confidence.
 const ruled: Record<CodifyModel, Row[]> = { fast: [], balanced: [], 'high-quality': [] };
 const priorSlots: Array<CoderArtifacts['priors']> = [];
+// The tuned guideline cases' candidates whose code the case names (must: right, must not: wrong),
+// coded with fold 0's lexicon and priors: firm readings of explicit statements, which CodiEsp's
+// sparse gold rarely confirms. Only the confidence model sees them; never the held-apart sets.
+const cases: Record<CodifyModel, Row[]> = { fast: [], balanced: [], 'high-quality': [] };
 for (let k = 0; k < INNER; k++) {
   const inner = train.filter((d) => fold(d) !== k);
   const lexicon = learnLexicon(table, inner, phrases);
@@ -76,6 +84,17 @@ for (let k = 0; k < INNER; k++) {
       });
     }
   }
+  if (k === 0)
+    for (const c of OFFICIAL_CASES)
+      for (const model of MODELS)
+        codifyCandidates(table, c.note, model, artifacts, (stage, cand, features) => {
+          const dotted = cand.code.length > 3 ? `${cand.code.slice(0, 3)}.${cand.code.slice(3)}` : cand.code;
+          const right = c.must.includes(dotted);
+          const wrong = c.mustNot.some((r) => (r.endsWith('-') ? dotted.startsWith(r.slice(0, -1)) : r === dotted));
+          if (stage !== 'raw' || right === wrong) return;
+          const label = Number(right);
+          cases[model].push({ doc: c.rule, code: cand.code, rule: isFirm(cand), label, strict: label, features });
+        });
   console.log(`fold ${k}: lexicon of ${lexicon.length} phrases from ${inner.length} documents`);
 }
 // Priors of fold k: right/proposed per code at the balanced level in the other folds.
@@ -86,7 +105,8 @@ for (let k = 0; k < INNER; k++)
 const goldTotal = train.reduce((n, d) => n + [...d.gold].length, 0);
 const models = {} as Record<CodifyModel, AcceptanceModel>;
 for (const model of MODELS) {
-  const x = rows[model].map((r) => r.features());
+  const all = rows[model].map((r) => r.features());
+  const x = all.map((f) => f.slice(0, ACCEPTANCE_FEATURES));
   const y = rows[model].map((r) => r.label);
   const weights = fitLogistic(x, y, 1).map((w) => Math.round(w * 1e4) / 1e4);
   const raw = x.map((f) => 1 / (1 + Math.exp(-f.reduce((z, v, i) => z + v * weights[i], 0))));
@@ -96,7 +116,7 @@ for (const model of MODELS) {
     raw,
     rows[model].map((r) => r.strict),
   );
-  const p = x.map((f) => probability({ weights, threshold: 0, calibration }, f));
+  const p = x.map((f) => probability({ weights, calibration }, f));
   let best = { t: 0.5, f1: 0 };
   for (let t = 0.05; t <= 0.9; t += 0.01) {
     let tp = 0;
@@ -109,7 +129,7 @@ for (const model of MODELS) {
     const f1 = (2 * tp) / (2 * tp + fp + (goldTotal - tp));
     if (f1 > best.f1) best = { t: Math.round(t * 100) / 100, f1 };
   }
-  models[model] = { weights, threshold: best.t, calibration };
+  models[model] = { weights, threshold: best.t, calibration, confidence: confidenceModel(all, rows[model], cases[model]) };
   console.log(`${model}: ${rows[model].length} out-of-fold candidates, threshold ${best.t}, out-of-fold F1 ${best.f1.toFixed(3)}`);
 }
 
@@ -152,6 +172,30 @@ function priorsFrom(list: Row[]): CoderArtifacts['priors'] {
     p[1] += 1;
   }
   return out;
+}
+
+/**
+ * The confidence a level reports: a logistic model over every feature, the Index reading's
+ * firmness too, fitted on the out-of-fold CodiEsp candidates and the tuned guideline cases'
+ * (each case row weighs CASE_WEIGHT times in the fit: 49 short notes beside 410 long documents),
+ * mapped through an isotonic calibration on the same rows, each once. It does not gate: the acceptance model does.
+ */
+function confidenceModel(codiesp: number[][], labelled: Row[], caseRows: Row[]): NonNullable<AcceptanceModel['confidence']> {
+  const CASE_WEIGHT = 10;
+  const x = [...codiesp];
+  const y = labelled.map((r) => r.strict);
+  for (const r of caseRows)
+    for (let k = 0; k < CASE_WEIGHT; k++) {
+      x.push(r.features());
+      y.push(r.label);
+    }
+  const weights = fitLogistic(x, y, 1).map((w) => Math.round(w * 1e4) / 1e4);
+  // Calibrated on each row once: a repeated case would narrow its step's bound without evidence.
+  const once = [...codiesp, ...caseRows.map((r) => r.features())];
+  const labels = [...y.slice(0, codiesp.length), ...caseRows.map((r) => r.label)];
+  const raw = once.map((f) => 1 / (1 + Math.exp(-f.reduce((z, v, i) => z + v * weights[i], 0))));
+  console.log(`  confidence: ${codiesp.length} CodiEsp and ${caseRows.length} guideline-case candidates (x${CASE_WEIGHT})`);
+  return { weights, calibration: fitIsotonic(raw, labels) };
 }
 
 function placeholder(): CoderArtifacts {

@@ -1,4 +1,5 @@
 import { Worker, type ResourceLimits, type WorkerOptions } from 'node:worker_threads';
+import { afterThreadStart } from './young-generation.js';
 
 /**
  * A small pool of threads that run CPU-bound work on user input (the local engine, PDF
@@ -114,11 +115,15 @@ type Answer =
   | { id: number; ok: true; value: unknown }
   | { id: number; ok: false; error: { name: string; message: string } };
 
-/** A Node worker thread on `entry`; from source (tsx, vitest) it needs the TypeScript loader registered in its own thread. */
+/**
+ * A Node worker thread on `entry`; from source (tsx, vitest) it needs the TypeScript loader registered in its own thread.
+ * Once it runs, the main thread's young-generation bound holds again (its start reset it: young-generation.ts).
+ */
 export function spawnThread(entry: URL, options: Omit<WorkerOptions, 'eval'> = {}): Worker {
-  if (!entry.pathname.endsWith('.ts')) return new Worker(entry, options);
   const boot = `import('tsx/esm/api').then((m) => { m.register(); return import(${JSON.stringify(entry.href)}); })`;
-  return new Worker(boot, { ...options, eval: true });
+  const thread = entry.pathname.endsWith('.ts') ? new Worker(boot, { ...options, eval: true }) : new Worker(entry, options);
+  thread.once('online', afterThreadStart);
+  return thread;
 }
 
 /** Waiting calls by group; the next call is the oldest of the group served longest ago. */

@@ -1,7 +1,9 @@
-import type { Pool, Queryable } from '../db/pool.js';
+import type { Pool } from '../db/pool.js';
+import { withTransaction } from '../db/transaction.js';
 import type { Logger } from '../lib/logger.js';
+import { CodeColumnsBuilder, type CodeColumns } from './code-columns.js';
 import { CodeTable } from './code-table.js';
-import { latestImport, loadCodeRows } from './icd10-codes.repo.js';
+import { codeTableSize, forEachCodeRow, latestImport } from './icd10-codes.repo.js';
 import { importIcd10 } from './icd10-import.js';
 import { shippedCodeTable, type TableInForce } from './shipped-release.js';
 
@@ -17,7 +19,7 @@ export class CodeTableStore {
   private timer?: NodeJS.Timeout;
 
   constructor(
-    private readonly db: Queryable,
+    private readonly db: Pool,
     private readonly logger?: Logger,
     /** Build the title index at load (an in-process engine uses it); off when only worker threads code. */
     private readonly indexEagerly = true,
@@ -41,14 +43,23 @@ export class CodeTableStore {
     const last = await latestImport(this.db);
     const id = last?.id ?? null;
     if (id === this.importId) return false;
-    const rows = id === null ? [] : await loadCodeRows(this.db);
-    const table = rows.length ? new CodeTable(rows) : undefined;
+    const columns = id === null ? undefined : await this.loadColumns();
+    const table = columns && columns.starts.length > 1 ? new CodeTable(columns) : undefined;
     this.table = table;
-    this.importId = rows.length ? id : null;
+    this.importId = table ? id : null;
     // Build the title index now rather than on the first codify request.
     if (this.indexEagerly) void this.current().index;
     this.logger?.info('code table loaded', { source: this.source, codes: table?.size ?? 'shipped', import_id: this.importId });
     return true;
+  }
+
+  /** The imported rows, straight into columns (one snapshot: the cursor's transaction). */
+  private loadColumns(): Promise<CodeColumns> {
+    return withTransaction(this.db, async (tx) => {
+      const builder = new CodeColumnsBuilder(await codeTableSize(tx));
+      await forEachCodeRow(tx, (row) => builder.add(row.code, row.description, row.billable));
+      return builder.finish();
+    });
   }
 
   /** Re-checks the import record every `intervalMs`, so an import by another process is picked up. */

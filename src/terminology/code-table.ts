@@ -1,46 +1,14 @@
-import { DescriptionIndex, type DescriptionIndexParts } from './description-index.js';
-import { inSharedMemory, SharedText, type SharedTextParts } from './shared-text.js';
+import { CodeColumnsBuilder, packCode, type CodeColumns } from './code-columns.js';
+import { DescriptionIndex } from './description-index.js';
+import { SharedText } from './shared-text.js';
 import { toDotted, toUndotted } from './icd10-file.js';
+
+export type { CodeColumns } from './code-columns.js';
 
 export interface CodeRow {
   code: string; // dotted or undotted; stored undotted
   description: string;
   billable: boolean;
-}
-
-/**
- * A table's rows as columns, in shared memory: what every engine thread is posted and adopts as it
- * is (issue 28: one copy for all threads). Row i's code is codes.slice(i * width, (i + 1) * width)
- * without its padding, its title text.slice(starts[i], starts[i + 1]).
- */
-export interface CodeColumns {
-  /** undotted codes, each padded with spaces to `width`, laid end to end */
-  codes: SharedTextParts;
-  width: number;
-  text: SharedTextParts;
-  starts: Int32Array;
-  billable: Uint8Array;
-  /** the numbered codes' numbers in ascending (code) order, and the row of each */
-  keys: Float64Array;
-  order: Int32Array;
-  /** the title index, once built (posted with the table: no thread builds it again) */
-  index?: DescriptionIndexParts;
-}
-
-// A code as a number that sorts as the code does: 7 places of base 37 (none, 0-9, A-Z).
-const PLACES = 7;
-const placeOf = (c: number) => (c >= 48 && c <= 57 ? c - 47 : c >= 65 && c <= 90 ? c - 54 : -1);
-
-/** The code's number, or -1 when it is not 1-7 digits and capital letters (never in a valid table). */
-function packCode(code: string): number {
-  if (code.length === 0 || code.length > PLACES) return -1;
-  let v = 0;
-  for (let i = 0; i < PLACES; i++) {
-    const d = i < code.length ? placeOf(code.charCodeAt(i)) : 0;
-    if (d < 0) return -1;
-    v = v * 37 + d;
-  }
-  return v;
 }
 
 /**
@@ -187,72 +155,9 @@ export class CodeTable {
   }
 }
 
-/** Rows as columns, each code once: its first row, billable when any of its rows is. */
+/** Rows as columns, built row by row (code-columns.ts). */
 function columnsOf(rows: Iterable<CodeRow>): CodeColumns {
-  const codes: string[] = [];
-  const titles: string[] = [];
-  const flags: number[] = [];
-  for (const row of rows) {
-    codes.push(toUndotted(row.code));
-    titles.push(row.description);
-    flags.push(row.billable ? 1 : 0);
-  }
-  const { order } = sortedRows(codes);
-  const keep = new Uint8Array(codes.length).fill(1);
-  for (let k = 1; k < order.length; k++) {
-    // The sort is stable: of equal codes, the first row comes first.
-    const first = order[k - 1];
-    const i = order[k];
-    if (codes[first] !== codes[i]) continue;
-    if (flags[i]) flags[first] = 1;
-    keep[i] = 0;
-    order[k] = first;
-  }
-  const kept: number[] = [];
-  for (let i = 0; i < codes.length; i++) if (keep[i]) kept.push(i);
-  const starts = new Int32Array(new SharedArrayBuffer(4 * (kept.length + 1)));
-  const billable = new Uint8Array(new SharedArrayBuffer(kept.length));
-  let at = 0;
-  let width = 1;
-  kept.forEach((i, row) => {
-    starts[row] = at;
-    at += titles[i].length;
-    billable[row] = flags[i];
-    width = Math.max(width, codes[i].length);
-  });
-  starts[kept.length] = at;
-  const keptCodes = kept.map((i) => codes[i]);
-  // The numbered codes in code order: the lookup's keys, and the row of each.
-  const sorted = sortedRows(keptCodes);
-  let numbered = 0;
-  while (numbered < sorted.keys.length && sorted.keys[numbered] >= 0) numbered++;
-  return {
-    codes: SharedText.from(keptCodes.map((c) => c.padEnd(width, ' ')).join('')).parts,
-    width,
-    text: SharedText.from(kept.map((i) => titles[i]).join('')).parts,
-    starts,
-    billable,
-    keys: inSharedMemory(sorted.keys.subarray(0, numbered)),
-    order: inSharedMemory(sorted.order.subarray(0, numbered)),
-  };
-}
-
-/** Rows in code order (stable), with each code's number (-1: none). */
-function sortedRows(codes: readonly string[]): { order: Int32Array; keys: Float64Array } {
-  const packed = new Float64Array(codes.length);
-  for (let i = 0; i < codes.length; i++) packed[i] = packCode(codes[i]);
-  const order = new Int32Array(codes.length);
-  for (let i = 0; i < order.length; i++) order[i] = i;
-  // Codes without a number sort after the others, by name, then by row.
-  order.sort((a, b) => {
-    const ka = packed[a];
-    const kb = packed[b];
-    if (ka >= 0 && kb >= 0) return ka - kb || a - b;
-    if (ka >= 0) return -1;
-    if (kb >= 0) return 1;
-    return codes[a] < codes[b] ? -1 : codes[a] > codes[b] ? 1 : a - b;
-  });
-  const keys = new Float64Array(codes.length);
-  for (let k = 0; k < order.length; k++) keys[k] = packed[order[k]];
-  return { order, keys };
+  const builder = new CodeColumnsBuilder();
+  for (const row of rows) builder.add(row.code, row.description, row.billable);
+  return builder.finish();
 }

@@ -67,10 +67,26 @@ export async function insertImportRecord(
   return rows[0].id;
 }
 
-/** Every imported code, for the in-memory CodeTable. */
-export async function loadCodeRows(db: Queryable): Promise<CodeRow[]> {
-  const { rows } = await db.query<CodeRow>(`SELECT code, description, billable FROM icd10_codes`);
-  return rows;
+/** How many codes are imported, and the characters of all their titles (`tx` in the transaction that then reads them). */
+export async function codeTableSize(tx: Queryable): Promise<{ rows: number; chars: number }> {
+  const { rows } = await tx.query<{ rows: number; chars: number }>(
+    `SELECT count(*)::int AS rows, coalesce(sum(length(description)), 0)::int AS chars FROM icd10_codes`,
+  );
+  return rows[0];
+}
+
+/**
+ * Every imported code, in the table's scan order, handed to `each` a batch at a time through a
+ * cursor: never ~75,000 row objects at once (issue 28, the service's RSS). `tx` must be in a transaction.
+ */
+export async function forEachCodeRow(tx: Queryable, each: (row: CodeRow) => void, batchSize = 5_000): Promise<void> {
+  await tx.query(`DECLARE icd10_codes_load NO SCROLL CURSOR FOR SELECT code, description, billable FROM icd10_codes`);
+  for (;;) {
+    const { rows } = await tx.query<CodeRow>(`FETCH ${Math.max(1, Math.floor(batchSize))} FROM icd10_codes_load`);
+    for (const row of rows) each(row);
+    if (rows.length === 0) break;
+  }
+  await tx.query(`CLOSE icd10_codes_load`);
 }
 
 export async function countCodes(db: Queryable): Promise<number> {

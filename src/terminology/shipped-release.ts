@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
-import { CodeTable, type CodeColumns, type CodeRow } from './code-table.js';
+import { CodeColumnsBuilder, type CodeColumns } from './code-columns.js';
+import { CodeTable, type CodeRow } from './code-table.js';
 import { parseCodeLine } from './icd10-file.js';
 
 /**
@@ -20,20 +21,28 @@ let table: CodeTable | undefined;
 
 /** The shipped FY2026 table (74,719 billable codes), read once per thread on first use. */
 export function shippedCodeTable(): CodeTable {
-  // Row by row from the file's text: the table keeps copies of its titles (one string), not slices that would hold the text.
-  table ??= new CodeTable(shippedRows(gunzipSync(readFileSync(SHIPPED_CODES_FILE)).toString('latin1')));
+  table ??= new CodeTable(shippedColumns(gunzipSync(readFileSync(SHIPPED_CODES_FILE))));
   return table;
 }
 
-function* shippedRows(text: string): Generator<CodeRow> {
+/**
+ * Line by line from the file's bytes straight into the table's columns (no string of the whole
+ * file), sized by its lines (one a code) and its length (more than its titles).
+ */
+function shippedColumns(file: Buffer): CodeColumns {
+  const NL = 0x0a;
+  let lines = 1;
+  for (let nl = file.indexOf(NL); nl >= 0; nl = file.indexOf(NL, nl + 1)) lines++;
+  const builder = new CodeColumnsBuilder({ rows: lines, chars: file.length - 8 * lines });
   let n = 0;
-  for (let at = 0; at < text.length;) {
-    let nl = text.indexOf('\n', at);
-    if (nl < 0) nl = text.length;
-    const row = parseCodeLine(text.slice(at, nl), ++n);
+  for (let at = 0; at < file.length;) {
+    let nl = file.indexOf(NL, at);
+    if (nl < 0) nl = file.length;
+    const row = parseCodeLine(file.toString('latin1', at, nl), ++n);
     at = nl + 1;
-    if (row) yield { code: row.code, description: row.description, billable: true };
+    if (row) builder.add(row.code, row.description, true);
   }
+  return builder.finish();
 }
 
 /** The shipped table held in this thread, if it was loaded (a test or bench can check). */

@@ -132,7 +132,7 @@ function noteStemNumber(stem: string): number {
 }
 
 /** A word's stems, and their numbers. */
-interface WordStems {
+export interface WordStems {
   stems: readonly string[];
   numbers: readonly number[];
 }
@@ -187,15 +187,31 @@ const scratchStems: string[] = [];
 const scratchFrom: number[] = [];
 const scratchNumbers: number[] = [];
 
+/**
+ * A run of words given by ids (a tokenizer's: the same id, the same word) and the stems read for
+ * each id so far, which stemWords then reads by id instead of looking each word up by name.
+ */
+export interface WordIds {
+  ids: ArrayLike<number>;
+  stemsById: Array<WordStems | undefined>;
+}
+
 /** Stems of a run of words, with the position (index in `words`) each stem came from, and each stem's number (stemNumber, or -1). */
-export function stemWords(words: readonly string[]): { stems: string[]; from: number[]; numbers: number[] } {
+export function stemWords(words: readonly string[], byId?: WordIds): { stems: string[]; from: number[]; numbers: number[] } {
   // Read into arrays reused from call to call, then copied at their exact length (arrays grown by
   // push keep up to half again, and are copied as they grow).
   let n = 0;
   let contextual = false;
   for (let i = 0; i < words.length; i++) {
     const w = words[i];
-    const entry = wordStemsIn(w, contextual);
+    let entry: WordStems;
+    if (byId && !contextual) {
+      // Kept by id as wordStemsIn keeps it by name: only with every stem numbered.
+      const id = byId.ids[i];
+      const known = byId.stemsById[id];
+      entry = known ?? wordStemsIn(w, false);
+      if (!known && !entry.numbers.includes(-1)) byId.stemsById[id] = entry;
+    } else entry = wordStemsIn(w, contextual);
     for (let k = 0; k < entry.stems.length; k++, n++) {
       if (n < scratchStems.length) {
         scratchStems[n] = entry.stems[k];

@@ -63,6 +63,23 @@ describe('CodeTable', () => {
     expect(twice.codeAt(1)).toBe('I10');
   });
 
+  it('keeps titles beyond one byte a character whole, with a duplicate dropped and size hints that fall short', () => {
+    const wide = new CodeTable([
+      { code: 'T50', description: 'Poisoning \u2014 drugs', billable: false },
+      { code: 'A00', description: 'Cholera', billable: true },
+      { code: 'T50', description: 'Poisoning (again) \u{1F40D}', billable: true },
+      ...Array.from({ length: 2_000 }, (_, i) => ({
+        code: `Z${String(i).padStart(4, '0')}`,
+        description: `Title ${i} \u00e9`,
+        billable: i % 2 === 0,
+      })),
+    ]);
+    expect(wide.size).toBe(2_002);
+    expect(wide.get('T50')).toEqual({ code: 'T50', description: 'Poisoning \u2014 drugs', billable: true });
+    expect(wide.row(1)).toEqual({ code: 'A00', description: 'Cholera', billable: true });
+    expect(wide.get('Z1999')).toEqual({ code: 'Z1999', description: 'Title 1999 \u00e9', billable: false });
+  });
+
   it('finds a code of another shape by its name (never in a valid table, but never lost)', () => {
     const odd = new CodeTable([...rows, { code: 'E11-X', description: 'Not a code', billable: false }]);
     expect(odd.get('E11-X')?.description).toBe('Not a code');

@@ -6,6 +6,9 @@ import { createPool, type Pool } from '../../src/db/pool.js';
 import { createLogger } from '../../src/lib/logger.js';
 import { CodeTableStore, openCodeTableStore } from '../../src/terminology/code-table-store.js';
 import { importIcd10 } from '../../src/terminology/icd10-import.js';
+import { forEachCodeRow, insertCodes, insertImportRecord } from '../../src/terminology/icd10-codes.repo.js';
+import { withTransaction } from '../../src/db/transaction.js';
+import type { CodeRow } from '../../src/terminology/code-table.js';
 import { newCaller } from '../helpers/tokens.js';
 import { codify, startCodifyApp } from '../helpers/codify-app.js';
 import { isolatedDatabase, type IsolatedDatabase } from '../helpers/isolated-database.js';
@@ -108,6 +111,30 @@ describe.runIf(Boolean(inject('adminDatabaseUrl')))('ICD-10-CM import into Postg
     expect(fresh.current().has('QA00101')).toBe(true);
     await emptyPool.end();
     await empty.drop();
+  });
+
+  it('the store reads each imported row whole and in the order PostgreSQL scans them, whatever its title holds', async () => {
+    const db = await isolatedDatabase('test_icd10_titles');
+    const titled = createPool(db.url, 1);
+    // The astral character is one character to PostgreSQL and two to JavaScript: the size hint falls short by one.
+    const titles = ['Pain, left knee\nand hip', 'Bite by \u{1F40D} (astral)', '', 'Plain title', 'Fracture, 2nd\u2013 3rd rib', 'Last'];
+    await insertCodes(
+      titled,
+      titles.map((description, i) => ({ code: `Z99${i}`, description, billable: i % 2 === 0, isHeader: false })),
+    );
+    await insertImportRecord(titled, { codesSha256: 'x', source: 'test', codeCount: titles.length, headerCount: 0, durationMs: 0 });
+    const { rows } = await titled.query(`SELECT code, description, billable FROM icd10_codes`);
+    // A batch at a time through the cursor: the same rows, in the same order, across batch boundaries.
+    const batched: CodeRow[] = [];
+    await withTransaction(titled, (tx) => forEachCodeRow(tx, (row) => batched.push(row), 4));
+    expect(batched).toEqual(rows);
+    const store = new CodeTableStore(titled);
+    await store.refresh();
+    const table = store.current();
+    expect(Array.from({ length: table.size }, (_, i) => table.row(i))).toEqual(rows);
+    expect(table.get('Z991')?.description).toBe('Bite by \u{1F40D} (astral)');
+    await titled.end();
+    await db.drop();
   });
 
   it('a store opened not to load (a thread that never codes) still imports a new file, and holds no table', async () => {

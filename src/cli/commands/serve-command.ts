@@ -1,4 +1,5 @@
 import { Option, type Command } from 'commander';
+import { boundYoungGeneration } from '../../lib/young-generation.js';
 
 /** `clinigate serve [--role api|worker|all]`: the service, exactly as `npm start` runs it. */
 export function registerServe(program: Command): void {
@@ -9,6 +10,8 @@ export function registerServe(program: Command): void {
     .addHelpText('after', '\nConfiguration comes from the environment (PORT, DATABASE_URL, DATA_DIR, ...); see DESIGN.md.')
     .action(async (opts: { role?: 'api' | 'worker' | 'all' }) => {
       try {
+        // As main.ts: before the service's modules load (young-generation.ts).
+        boundYoungGeneration(8);
         // Loaded here: the whole service graph is not needed for --help or the other commands.
         const { startServer } = await import('../../server.js');
         await startServer({ role: opts.role });

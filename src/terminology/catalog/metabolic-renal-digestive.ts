@@ -177,6 +177,8 @@ export const metabolicRenalDigestive: CatalogEntry[] = [
   ['R10.13', 'Epigastric pain', ['epigastric pain']],
   ['R10.31', 'Right lower quadrant pain', ['right lower quadrant pain', 'RLQ pain']],
   ['R10.11', 'Right upper quadrant pain', ['right upper quadrant pain', 'RUQ pain']],
+  // CVA before a sign is the costovertebral angle (FY2026 R39.85-), not a cerebrovascular accident.
+  ['R39.859', 'Costovertebral (angle) tenderness, unspecified side', ['CVA tenderness', 'costovertebral angle tenderness']],
   ['K35.80', 'Unspecified acute appendicitis', ['appendicitis', 'acute appendicitis']],
   ['K80.20', 'Calculus of gallbladder without cholecystitis without obstruction', ['gallstones', 'cholelithiasis']],
   ['K81.9', 'Cholecystitis, unspecified', ['cholecystitis']],

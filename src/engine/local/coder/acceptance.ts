@@ -1,4 +1,5 @@
 import type { CodeTable } from '../../../terminology/code-table.js';
+import type { IndexTabular } from '../../../terminology/index-tabular.js';
 import type { Candidate } from './candidate.js';
 import type { AcceptanceModel, CoderArtifacts } from './learned/types.js';
 
@@ -29,13 +30,23 @@ export const FEATURES = [
   'learned_score',
   'index',
   'index_words',
+  // The confidence model's own features (the acceptance model weighs the ones above): how firm an
+  // Index reading is (every Index reading kept is firm, index-lookup.ts: so 'index' says that).
+  'index_title_stated',
+  'index_leaf',
+  'index_depth',
+  'present',
 ];
+
+/** How many of FEATURES the acceptance model weighs (its weights and the gate stay as they were fitted). */
+export const ACCEPTANCE_FEATURES = FEATURES.indexOf('index_title_stated');
 
 export interface FeatureContext {
   table: CodeTable;
   priors: CoderArtifacts['priors'];
   /** codes proposed by more than one source in this note */
   multiSource: ReadonlySet<string>;
+  it?: IndexTabular;
 }
 
 const logit = (p: number) => Math.log(p / (1 - p));
@@ -78,11 +89,21 @@ export function featuresOf(c: Candidate, fx: FeatureContext): number[] {
     c.origin === 'learned' && m ? m.score : 0,
     Number(c.origin === 'index'),
     c.origin === 'index' ? Math.min(4, m?.words?.length ?? 1) : 0,
+    Number(c.origin === 'index' && m?.titleStated === true),
+    Number(c.origin === 'index' && indexLeaf(c, fx)),
+    c.origin === 'index' && m?.indexTerm !== undefined && fx.it ? Math.min(4, fx.it.level[m.indexTerm]) : 0,
+    Number(c.assertion === 'present'),
   ];
 }
 
+/** The Index term the reading ended at gives this very code, billable: the descent reached a leaf, nothing completed. */
+function indexLeaf(c: Candidate, fx: FeatureContext): boolean {
+  const term = c.found?.mention.indexTerm;
+  return term !== undefined && fx.it !== undefined && fx.it.codeOf(term).replace(/[.-]/g, '') === c.code;
+}
+
 /** P(the code is right): the model's logistic output, mapped through its isotonic calibration. */
-export function probability(model: AcceptanceModel, x: readonly number[]): number {
+export function probability(model: Pick<AcceptanceModel, 'weights' | 'calibration'>, x: readonly number[]): number {
   let z = 0;
   for (let i = 0; i < x.length; i++) z += (model.weights[i] ?? 0) * x[i];
   const p = 1 / (1 + Math.exp(-z));

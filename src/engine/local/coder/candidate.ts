@@ -3,6 +3,7 @@ import type { IndexTabular } from '../../../terminology/index-tabular.js';
 import type { TermTables } from '../../../terminology/term-tables.js';
 import type { Assertion } from './assertions.js';
 import type { Sentence } from './sentence-split.js';
+import { expandedChild } from './expanded-code.js';
 import type { Found } from './select.js';
 
 /** A title that names a sequela ("Aphasia following cerebral infarction", 7th character S): current, however long ago its cause (I.B.10). */
@@ -111,10 +112,16 @@ export class Candidates {
    * table lacks the code (the coder never invents one).
    */
   assign(code: string, rule: string, from: readonly Candidate[], spans: Span[] = []): Candidate | undefined {
-    const undotted = code.replace('.', '');
-    const index = this.ctx.table.indexOf(undotted);
-    if (index === undefined || !this.ctx.table.billableAt(index)) return undefined;
     const allSpans = uniqueSpans([...from.flatMap((f) => f.spans), ...spans]);
+    let undotted = code.replace('.', '');
+    let index = this.ctx.table.indexOf(undotted);
+    if (index === undefined || !this.ctx.table.billableAt(index)) {
+      // A FY2023 code the table in force expanded: the child the note states.
+      const said = allSpans.map((sp) => sentenceAt(this.ctx, sp.start, sp.end)).filter((x) => x !== undefined);
+      index = expandedChild(this.ctx, undotted, said);
+      if (index === undefined) return undefined;
+      undotted = this.ctx.table.codeAt(index);
+    }
     const existing = this.byCode.get(undotted);
     if (existing) {
       if (!existing.final) {

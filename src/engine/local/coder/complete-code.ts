@@ -146,11 +146,17 @@ export function completeCode(table: CodeTable, code: string, stated: Stated): nu
   if (own !== undefined && table.billableAt(own)) return own;
   let best: number | undefined;
   let bestFit = -Infinity;
+  let bestSaid = 0;
   for (const row of table.descendantsOf(base)) {
     if (!row.billable) continue;
     const fit = fitOf(row.description, stated);
-    if (fit > bestFit) {
+    if (fit < bestFit) continue;
+    // Of two that fit as well, the one that states more of the note ("adenomatous and serrated
+    // colon polyps" over "colon polyps, unspecified" for "adenomatous colon polyps").
+    const said = statedWords(row.description, stated);
+    if (fit > bestFit || said > bestSaid) {
       bestFit = fit;
+      bestSaid = said;
       best = table.indexOf(row.code);
     }
   }

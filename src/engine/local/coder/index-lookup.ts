@@ -2,7 +2,7 @@ import type { CodeTable } from '../../../terminology/code-table.js';
 import type { IndexTabular } from '../../../terminology/index-tabular.js';
 import { stemNumber, wordStems } from '../../../terminology/text-normalize.js';
 import type { Assertion } from './assertions.js';
-import { acuityApart, readsAcuity } from './acuity-pairs.js';
+import { acuityApart } from './acuity-pairs.js';
 import { completeCode, mayHaveNewer, newerFit, type Stated } from './complete-code.js';
 import {
   codeKeyOf,
@@ -13,7 +13,7 @@ import {
   NOTHING,
   SEVERAL,
   readingOf,
-  sameFourOf,
+  siteEquivalentIds,
   siteEquivalents,
   stemIdOf,
   stemNumbers,
@@ -25,6 +25,7 @@ import { siteParentOf } from './site-parent.js';
 import { forEachStemPhrase, type Mention, type SentenceStems } from './mention.js';
 import { clausesOf, isFiller, Near, Occurrences } from './mention-reach.js';
 import { noteStamp, PerTerm } from './per-term.js';
+import { CODED, INFO_SHIFT, KID_SIZE, plainLevel, SEVERAL_PLAIN, SKIPPABLE, subtermLists } from './subterm-lists.js';
 
 /** The note as the Index lookup reads it: stems stated anywhere (for "with"), and the encounter. */
 export interface IndexNote {
@@ -66,13 +67,13 @@ export function indexNoteOf(
   read: ReadonlyArray<{ st: SentenceStems; assertions: readonly Assertion[] }>,
   defaults: readonly string[],
 ): IndexNote {
-  const sites = siteEquivalents(it);
-  // (The stems marked by name below are numbered first.)
-  const [right, left, both, unilateral, bilateral] = [RIGHT, LEFT, BOTH, UNILATERAL, BILATERAL].map((s) => stemIdOf(it, s));
-  for (const [site, as] of sites) {
-    stemIdOf(it, site);
-    for (const s of as) stemIdOf(it, s);
-  }
+  // (The stems marked by number below are numbered first.)
+  const right = stemIdOf(it, RIGHT);
+  const left = stemIdOf(it, LEFT);
+  const both = stemIdOf(it, BOTH);
+  const unilateral = stemIdOf(it, UNILATERAL);
+  const bilateral = stemIdOf(it, BILATERAL);
+  const sites = siteEquivalentIds(it);
   for (const { st } of read) for (let k = 0; k < st.stems.length; k++) for (const f of nounFormsOf(table, st.stems[k])) stemIdOf(it, f);
   const { ids, byNumber } = stemNumbers(it);
   const mark = new Uint8Array(ids.size);
@@ -89,10 +90,10 @@ export function indexNoteOf(
   }
   if (mark[right] !== 0 || mark[left] !== 0) mark[unilateral] |= STATED;
   if (mark[both] !== 0) mark[bilateral] |= STATED;
-  for (const [site, as] of sites) {
-    const at = mark[ids.get(site)!];
+  for (let k = 0; k < sites.length; k += 2 + sites[k + 1]) {
+    const at = mark[sites[k]];
     if (at === 0) continue;
-    for (const s of as) mark[ids.get(s)!] |= at;
+    for (let j = k + 2; j < k + 2 + sites[k + 1]; j++) mark[sites[j]] |= at;
   }
   const stamp = noteStamp(it.size);
   return {
@@ -150,6 +151,7 @@ interface Path {
   via?: boolean;
 }
 
+const NONE: ReadonlySet<string> = new Set();
 const MAX_SEE_HOPS = 2;
 // Reasons for an encounter (examinations, screening, tests, aftercare, fitting of devices): the
 // visit's purpose, which guideline rules code from the note as a whole, never a word of a sentence.
@@ -195,30 +197,25 @@ export function indexMentions(
   // Each stem of the sentence (its slot, in the order first stated), and each occurrence of a
   // stem (its slot and word), in word order.
   const slots = new Map<string, number>();
-  const allStems: string[] = [];
-  // The sentence's stems by number (stemNumbers), as numbered now: later numbers are read as stems.
-  const { byNumber, ids } = stemNumbers(it);
-  const known = ids.size;
-  const numbered: number[] = [];
+  const known = stemNumbers(it).ids.size;
   const occurrences = Occurrences.ready(2 * st.stems.length);
   let negatedAny = false;
   const put = (stem: string, number: number, w: number, denied: boolean) => {
     let k = slots.get(stem);
     if (k === undefined) {
-      slots.set(stem, (k = allStems.length));
-      allStems.push(stem);
-      // (A stem the note read unnumbered, -1 when the numbering was full, is looked up by name.)
-      numbered.push(number < 0 ? (ids.get(stem) ?? -1) : number < byNumber.length ? byNumber[number] : -1);
+      slots.set(stem, (k = slots.size));
+      numberSlot(it, k, stem, number);
     }
     occurrences.add(k, w, denied);
   };
-  const negated = new Set<string>();
+  // (Made for a sentence that denies a word: most deny none.)
+  let denials: Set<string> | undefined;
   for (let k = 0; k < st.stems.length; k++) {
     const stem = st.stems[k];
     const w = st.from[k];
     const denied = assertions[w] === 'negated';
     if (denied) {
-      negated.add(stem);
+      (denials ??= new Set()).add(stem);
       negatedAny = true;
     }
     put(stem, st.numbers[k], w, denied);
@@ -235,13 +232,26 @@ export function indexMentions(
   // A word the sentence denies never qualifies a condition it asserts ("reflux with esophagitis,
   // no bleeding" is not "with bleeding"); it answers a "without" subterm instead. A denied
   // condition keeps every word of its sentence (its code is discarded as negated whatever it is).
+  const negated: ReadonlySet<string> = denials ?? NONE;
   const out: Mention[] = [];
-  const taken = new Set<number>();
+  let taken: Set<number> | undefined;
   const inTabular = (c: string) => it.inTabular(c);
   forEachStemPhrase(st, byStems, maxLen, (mains, start, end, len) => {
     const anchor = wordRange(start, end);
     const asserted = assertions[start] !== 'negated';
-    const where = new Near(slots, allStems, occurrences, clause, start, end, window, numbered, known, asserted, asserted && negatedAny);
+    const where = Near.of(
+      slots,
+      slots.size,
+      occurrences,
+      clause,
+      start,
+      end,
+      window,
+      numberedSlots,
+      known,
+      asserted,
+      asserted && negatedAny,
+    );
     let best: Path | undefined;
     let bestMain = -1;
     for (let k = 0; k < mains.length; k++) {
@@ -262,9 +272,10 @@ export function indexMentions(
     if (!best) return;
     // A main term alone is what the titles and names already read; the Index adds its subterms,
     // or a code the table added after the Index (below).
-    const mainOnly = best.words.length <= anchor.length;
     const code = codeOf(note, where, best, 0);
     if (code === undefined) return;
+    // (Words read past a main term's "see" count: "Scald - see Burn" read with "hand, first degree".)
+    const mainOnly = code.path.words.length <= anchor.length;
     // A main term of one word alone names the condition only by a code the table added after the
     // Index (below): known from the code's category, without completing it.
     if (mainOnly && len < 2 && !mayHaveNewer(note.table, code.code, inTabular)) return;
@@ -282,8 +293,8 @@ export function indexMentions(
     // A main term of two words or more ("cold sore") names the condition on its own.
     if (mainOnly && newer === undefined && len < 2) return;
     const index = newer ?? completed;
-    if (index === undefined || taken.has(index) || ENCOUNTER_REASON.test(note.table.codeAt(index))) return;
-    taken.add(index);
+    if (index === undefined || taken?.has(index) || ENCOUNTER_REASON.test(note.table.codeAt(index))) return;
+    (taken ??= new Set()).add(index);
     // The words the completed title states too ("right", "knee" of "Effusion, right knee").
     const words = [...code.path.words];
     // Where the note states the code's own title: these words must lie together for a firm reading.
@@ -321,7 +332,7 @@ export function indexMentions(
       sentence: si,
       start: lowest(words),
       end: highest(words),
-      words: [...new Set(words)].sort((a, b) => a - b),
+      words: sortedDistinct(words),
       denied: code.path.denied,
       // (A reading that is not firm is dropped below: its path is never read.)
       indexPath: firm ? pathTitles(it, code.path.term) : undefined,
@@ -338,6 +349,22 @@ export function indexMentions(
   return out
     .filter((m) => m.firm)
     .filter((m) => !out.some((o) => o !== m && o.words!.length > m.words!.length && m.words!.every((w) => o.words!.includes(w))));
+}
+
+// The sentence's stems by slot, numbered as the Index numbers them (stemNumbers) when first put, as
+// numbered then: later numbers are read as stems. One buffer the thread reuses (one sentence is
+// read at a time).
+let numberedSlots = new Int32Array(64);
+
+function numberSlot(it: IndexTabular, k: number, stem: string, number: number): void {
+  const { byNumber, ids } = stemNumbers(it);
+  if (k >= numberedSlots.length) {
+    const grown = new Int32Array(2 * numberedSlots.length);
+    grown.set(numberedSlots);
+    numberedSlots = grown;
+  }
+  // (A stem the note read unnumbered, -1 when the numbering was full, is looked up by name.)
+  numberedSlots[k] = number < 0 ? (ids.get(stem) ?? -1) : number < byNumber.length ? byNumber[number] : -1;
 }
 
 /**
@@ -405,6 +432,12 @@ const CLAUSE_OPENERS = new Set([
   'although',
 ]);
 
+// (Regular expressions of the loops below made once: a literal is a new object each time it is read.)
+const PHRASE_START = /^[,;:()]$/;
+const PHRASE_END = /^[,;:().]$/;
+const LETTER = /[a-z]/;
+const CODE_MARKS = /[.-]/g;
+
 /**
  * The reading states at least half of its phrase (the words between commas, or up to a word that
  * opens a clause, around it): a finding named, not a word of a narrative.
@@ -412,10 +445,10 @@ const CLAUSE_OPENERS = new Set([
 function covers(lower: readonly string[], words: readonly number[]): boolean {
   let a = lowest(words);
   let b = highest(words);
-  while (a > 0 && !/^[,;:()]$/.test(lower[a - 1]) && !CLAUSE_OPENERS.has(lower[a]) && !clauseOfItsOwn(lower, a)) a--;
-  while (b < lower.length - 1 && !/^[,;:().]$/.test(lower[b + 1]) && !CLAUSE_OPENERS.has(lower[b + 1])) b++;
+  while (a > 0 && !PHRASE_START.test(lower[a - 1]) && !CLAUSE_OPENERS.has(lower[a]) && !clauseOfItsOwn(lower, a)) a--;
+  while (b < lower.length - 1 && !PHRASE_END.test(lower[b + 1]) && !CLAUSE_OPENERS.has(lower[b + 1])) b++;
   let content = 0;
-  for (let i = a; i <= b; i++) if (/[a-z]/.test(lower[i]) && !isFiller(lower[i])) content++;
+  for (let i = a; i <= b; i++) if (LETTER.test(lower[i]) && !isFiller(lower[i])) content++;
   return distinct(words) * 2 >= content;
 }
 
@@ -458,9 +491,24 @@ function distinct(words: readonly number[]): number {
   return n;
 }
 
+/** The distinct word positions, in order (a few: sorted in place, without a Set or sort's work array). */
+function sortedDistinct(words: readonly number[]): number[] {
+  const out = words.slice();
+  for (let i = 1; i < out.length; i++) {
+    const v = out[i];
+    let j = i - 1;
+    for (; j >= 0 && out[j] > v; j--) out[j + 1] = out[j];
+    out[j + 1] = v;
+  }
+  let n = 0;
+  for (let i = 0; i < out.length; i++) if (n === 0 || out[i] !== out[n - 1]) out[n++] = out[i];
+  out.length = n;
+  return out;
+}
+
 /** A main term and its subterm stated as one phrase, word after word ("heat stroke"): a name, wherever it stands. */
 function adjacent(words: readonly number[]): boolean {
-  const set = [...new Set(words)].sort((x, y) => x - y);
+  const set = sortedDistinct(words);
   return set.length >= 2 && set[set.length - 1] - set[0] === set.length - 1;
 }
 
@@ -468,7 +516,7 @@ function adjacent(words: readonly number[]): boolean {
 function compact(lower: readonly string[], words: readonly number[]): boolean {
   let others = 0;
   const last = highest(words);
-  for (let i = lowest(words); i <= last; i++) if (!words.includes(i) && /[a-z]/.test(lower[i]) && !isFiller(lower[i])) others++;
+  for (let i = lowest(words); i <= last; i++) if (!words.includes(i) && LETTER.test(lower[i]) && !isFiller(lower[i])) others++;
   return others <= 1;
 }
 
@@ -717,30 +765,6 @@ function skipLevel(note: IndexNote, where: Near, term: number, child: number, fr
   return best;
 }
 
-/** Whether two Index codes are in one 3-character category. */
-const sameCategory = (a: string, b: string) => a.length >= 3 && a.slice(0, 3) === b.slice(0, 3);
-
-/**
- * What a list of subterms holds of each (after the subterm): the number of the first stem of its
- * one plain title (firstStemOf), -1 for a title read otherwise, shifted by INFO_SHIFT; CODED when
- * it has a code; SKIPPABLE when its skip list (skipsOf) holds a subterm; SEVERAL_PLAIN.
- */
-const INFO_SHIFT = 3;
-const CODED = 1;
-const SKIPPABLE = 2;
-/** several titles and no connector of its own: the first stems of its titles (firstStemsOf) are read as a plain title's first stem is */
-const SEVERAL_PLAIN = 4;
-
-function infoOf(note: IndexNote, i: number, skippable: boolean): number {
-  const { it } = note;
-  const f = firstStemOf(it, i);
-  const plainFirst = f >= 0 && stemNumbers(it).plain[i] === 1 ? f : -1;
-  const severalPlain = f === SEVERAL && readingOf(it, i).connector === '';
-  return (
-    (plainFirst << INFO_SHIFT) | (codeKeyOf(it, i) !== 0 ? CODED : 0) | (skippable ? SKIPPABLE : 0) | (severalPlain ? SEVERAL_PLAIN : 0)
-  );
-}
-
 /** Whether the stem numbered `id` is surely neither present in the note nor in the mention's reach. */
 function absent(note: IndexNote, where: Near, id: number): boolean {
   return id < note.known && note.mark[id] !== PRESENT && where.outOfReach(id);
@@ -754,78 +778,51 @@ function allOutOfReach(where: Near, ids: Int32Array): boolean {
 
 /**
  * The subterms of `term` that can change a descent in this note, in order, each with its info
- * (infoOf): a title whose first stem the note states somewhere (what matchTerm needs of every
- * reading, "with" ones included), a coded subterm with a level below it that skipLevel may read,
- * and bare connectors and defaults. The others would be read and rejected every time the term is
- * reached. A subterm's skip list is found with it.
+ * (infoOf, SKIPPABLE added): a title whose first stem the note states somewhere (what matchTerm
+ * needs of every reading, "with" ones included), a coded subterm with a level below it that
+ * skipLevel may read, and bare connectors and defaults. The others would be read and rejected
+ * every time the term is reached. A subterm's skip list is found with it. Read from the Index's
+ * subterm lists (SubtermLists), which hold what does not depend on the note.
  */
 function reachableChildren(note: IndexNote, term: number): PerTerm {
   const lists = note.reachable;
   if (lists.has(term)) return lists;
-  const { it } = note;
-  const termCoded = codeKeyOf(it, term) !== 0;
+  const all = subtermLists(note.it);
+  const first = all.first(term);
+  const last = all.last(term);
   let n = 0;
-  for (let child = term + 1; child < it.end[term]; child = it.end[child]) {
-    const coded = codeKeyOf(it, child) !== 0;
-    const skippable = (coded || termCoded) && skipsOf(note, term, child);
+  for (let k = first; k < last; k += KID_SIZE) {
+    const { kids } = all;
+    const child = kids[k];
+    const info = kids[k + 1];
+    const skippable = kids[k + 3] > kids[k + 2] && skipsOf(note, child, kids[k + 2], kids[k + 3]);
     // (A coded subterm with a subterm below it that starts with a stem of the note: a "without"
     // subterm the note leaves unstated is descended, whatever the code below.)
-    if (!startsInNote(note, child) && !(coded && (skippable || startsAny(note, child)))) continue;
+    if (!startsInNote(note, child) && !((info & CODED) !== 0 && (skippable || startsAny(note, child)))) continue;
     if (n + 2 > reachScratch.length) reachScratch = grown(reachScratch);
     reachScratch[n++] = child;
-    reachScratch[n++] = infoOf(note, child, skippable);
+    reachScratch[n++] = skippable ? info | SKIPPABLE : info;
   }
   lists.set(term, reachScratch, n);
   return lists;
 }
 
 /**
- * The subterms of `child` (a subterm of `term`) that skipLevel may read, in order, each with its
- * info: a title that starts with a stem of the note (or states nothing), with a code that refines
- * the child's (the same first four characters) or, below a child without a code, in the term's
- * category. Whether there is one.
+ * The subterms of `child` that skipLevel may read, in order, each with its info: of its skip
+ * candidates (SubtermLists, skips[from..to)), those whose titles start with a stem of the note (or
+ * state nothing). Whether there is one.
  */
-function skipsOf(note: IndexNote, term: number, child: number): boolean {
-  const lists = note.skips;
-  if (!lists.has(child)) {
-    const { it } = note;
-    const refines = codeKeyOf(it, child);
-    let category: string | undefined;
-    let n = 0;
-    for (let g = child + 1; g < it.end[child]; g = it.end[g]) {
-      const key = codeKeyOf(it, g);
-      if (key === 0 && refines !== 0 && isBareWith(it, g) && plainLevel(it, term, child)) {
-        // The "with" subterms of a level skipped ("Diverticulitis, intestine, with, bleeding"),
-        // in its category: a combination the note states of the term.
-        for (let w = g + 1; w < it.end[g]; w = it.end[w]) {
-          if (codeKeyOf(it, w) === 0 || !startsInNote(note, w) || !sameCategory(it.codeOf(w), it.codeOf(child))) continue;
-          if (n + 2 > skipScratch.length) skipScratch = grown(skipScratch);
-          skipScratch[n++] = w;
-          skipScratch[n++] = infoOf(note, w, false);
-        }
-        continue;
-      }
-      if (key === 0 || !startsInNote(note, g)) continue;
-      if (refines !== 0 ? !sameFourOf(it, g, key, child, refines) : !sameCategory(it.codeOf(g), (category ??= it.codeOf(term)))) continue;
-      if (n + 2 > skipScratch.length) skipScratch = grown(skipScratch);
-      skipScratch[n++] = g;
-      skipScratch[n++] = infoOf(note, g, false);
-    }
-    lists.set(child, skipScratch, n);
+function skipsOf(note: IndexNote, child: number, from: number, to: number): boolean {
+  const { skips } = subtermLists(note.it);
+  let n = 0;
+  for (let k = from; k < to; k += 2) {
+    if (!startsInNote(note, skips[k])) continue;
+    if (n + 2 > skipScratch.length) skipScratch = grown(skipScratch);
+    skipScratch[n++] = skips[k];
+    skipScratch[n++] = skips[k + 1];
   }
-  return lists.to(child) > lists.from(child);
-}
-
-/** Whether subterm `child` of `term` has the term's own code, and is no acuity ("Cholecystitis K80.10, chronic K80.10"). */
-function plainLevel(it: IndexTabular, term: number, child: number): boolean {
-  const key = codeKeyOf(it, child);
-  return key !== 0 && key === codeKeyOf(it, term) && it.codeOf(child) === it.codeOf(term) && !readsAcuity(it, child);
-}
-
-/** Whether term i is a bare "with" (its subterms carry the connector). */
-function isBareWith(it: IndexTabular, i: number): boolean {
-  const r = readingOf(it, i);
-  return r.alts.length === 0 && r.connector === 'with';
+  note.skips.set(child, skipScratch, n);
+  return n > 0;
 }
 
 /** Whether a subterm of `term` starts with a stem of the note (or states nothing). */
@@ -975,7 +972,9 @@ const better = (best: TermMatch | undefined, cand: TermMatch) => (!best || cand.
 
 /** Nonessential modifiers the note states support the term, never required: "(artery)". */
 function withNemods(it: IndexTabular, where: Near, i: number, cand: TermMatch): TermMatch {
-  for (const s of nemodStems(it, i)) {
+  const stems = nemodStems(it, i);
+  for (let k = 0; k < stems.length; k++) {
+    const s = stems[k];
     if (where.has(s)) {
       cand.score += 0.25;
       cand.words.push(where.first(s));
@@ -1010,9 +1009,9 @@ function codeOf(note: IndexNote, where: Near, path: Path, hops: number): { code:
   }
   const codes = children.map((c) => it.codeOf(c)).filter(Boolean);
   if (codes.length < 2) return undefined;
-  let prefix = codes[0].replace(/[.-]/g, '');
+  let prefix = codes[0].replace(CODE_MARKS, '');
   for (const c of codes) {
-    const u = c.replace(/[.-]/g, '');
+    const u = c.replace(CODE_MARKS, '');
     let n = 0;
     while (n < prefix.length && n < u.length && prefix[n] === u[n]) n++;
     prefix = prefix.slice(0, n);
@@ -1021,10 +1020,11 @@ function codeOf(note: IndexNote, where: Near, path: Path, hops: number): { code:
 }
 
 const nemods = new WeakMap<IndexTabular, Map<number, string[]>>();
+const NO_STEMS: readonly string[] = [];
 
 /** Stems of term i's nonessential modifiers ("(artery) (vein)"), read on first use. */
-function nemodStems(it: IndexTabular, i: number): string[] {
-  if (!it.hasNemod(i)) return [];
+function nemodStems(it: IndexTabular, i: number): readonly string[] {
+  if (!it.hasNemod(i)) return NO_STEMS;
   let cache = nemods.get(it);
   if (!cache) nemods.set(it, (cache = new Map()));
   let out = cache.get(i);

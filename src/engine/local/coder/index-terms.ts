@@ -202,10 +202,32 @@ export function mainTermsByStems(it: IndexTabular): { byStems: Map<string, numbe
       idx.maxLen = Math.max(idx.maxLen, 2);
     }
   }
+  // A main term with a prefix written as a word of its own ("Postconcussional syndrome" as
+  // "post-concussional syndrome"): the note's hyphen splits the word the Index writes whole.
+  for (const [name, terms] of it.mainNames()) {
+    const key = hyphenatedKey(name);
+    if (!key || idx.byStems.has(key)) continue;
+    idx.byStems.set(key, [...terms]);
+    idx.maxLen = Math.max(idx.maxLen, key.split(' ').length);
+  }
   // Each thread keeps these: lists at their exact length (one built by `push` reserves 17 slots).
   for (const [key, list] of idx.byStems) idx.byStems.set(key, list.slice());
   mainIndexes.set(it, idx);
   return idx;
+}
+
+const PREFIXES = /^(post|pre|non|anti|peri|para|sub|intra|inter|extra|hyper|hypo|pseudo|retro|trans)([a-z]{5,})$/;
+
+/** The stems of a main term as a note writes it with its prefix split off by a hyphen, or undefined. */
+function hyphenatedKey(name: string): string | undefined {
+  const words = name
+    .replace(/\([^)]*\)/g, ' ')
+    .trim()
+    .split(/\s+/);
+  const m = PREFIXES.exec(words[0]);
+  if (!m) return undefined;
+  const stems = stemsOf([m[1], m[2], ...words.slice(1)].join(' '));
+  return stems.length >= 2 && stems.length <= 4 ? stems.join(' ') : undefined;
 }
 
 /**
@@ -259,11 +281,19 @@ export function firstStemOf(it: IndexTabular, i: number): number {
 }
 
 const severalFirsts = new WeakMap<IndexTabular, Map<number, Int32Array>>();
+let lastFirstsIt: IndexTabular | undefined;
+let lastFirsts = new Map<number, Int32Array>();
 
 /** The numbers of the first stems of term i's titles, when it has several (firstStemOf is SEVERAL), read once per term. */
 export function firstStemsOf(it: IndexTabular, i: number): Int32Array {
-  let cache = severalFirsts.get(it);
-  if (!cache) severalFirsts.set(it, (cache = new Map()));
+  // (The lookup asks this of the same Index thousands of times a note: its cache is kept at hand.)
+  if (it !== lastFirstsIt) {
+    let found = severalFirsts.get(it);
+    if (!found) severalFirsts.set(it, (found = new Map()));
+    lastFirstsIt = it;
+    lastFirsts = found;
+  }
+  const cache = lastFirsts;
   let out = cache.get(i);
   if (!out) {
     const n = stemNumbers(it);
@@ -407,6 +437,24 @@ export function siteEquivalents(it: IndexTabular): ReadonlyMap<string, readonly 
     if (own.length === 1 && stems.length) out.set(own[0], stems);
   }
   equivalents.set(it, out);
+  return out;
+}
+
+const numberedEquivalents = new WeakMap<IndexTabular, Int32Array>();
+
+/**
+ * siteEquivalents by number (stemNumbers), numbered on first use and read once per Index: per
+ * site, its number, how many stems it states, and their numbers, one site after another.
+ */
+export function siteEquivalentIds(it: IndexTabular): Int32Array {
+  let out = numberedEquivalents.get(it);
+  if (out) return out;
+  const list: number[] = [];
+  for (const [site, as] of siteEquivalents(it)) {
+    list.push(stemIdOf(it, site), as.length);
+    for (const s of as) list.push(stemIdOf(it, s));
+  }
+  numberedEquivalents.set(it, (out = Int32Array.from(list)));
   return out;
 }
 

@@ -1,6 +1,5 @@
 import type { CodeAssessment, CodifyModel } from '../../engine.js';
 import type { CodeTable } from '../../../terminology/code-table.js';
-import { stemWords } from '../../../terminology/text-normalize.js';
 import { featuresOf, isFirm, probability, type FeatureContext } from './acceptance.js';
 import { confidenceOf } from './assessment.js';
 import { Candidates, dotted, SEQUELA_TITLE, type Candidate, type NoteContext } from './candidate.js';
@@ -22,6 +21,8 @@ import type { Mention, SentenceStems } from './mention.js';
 import { splitSentences } from './sentence-split.js';
 import { billableFor, categoryLessSpecific, mergeByCode, mergeIndexFound, resolveSentence, type Found } from './select.js';
 import { indexMentions, indexNoteOf } from './index-lookup.js';
+import { withSecondSites } from './second-site.js';
+import { modifiesAnother } from './learned-modifier.js';
 import { encounterDefaults } from './encounter.js';
 import { shippedIndexTabular, type IndexTabular } from '../../../terminology/index-tabular.js';
 import { shippedTermTables, type TermTables } from '../../../terminology/term-tables.js';
@@ -109,20 +110,29 @@ export function codifyCandidates(
   const sources = new Map<number, number>();
   const senseDropped: Found[] = [];
   const found: Found[] = [];
-  const read = sentences.map((s) => ({ st: stemWords(s.words), assertions: assertWords(s.words, s.lower) }));
+  const read = sentences.map((s) => ({ st: s.stems, assertions: assertWords(s.words, s.lower) }));
   const indexNote = it && indexNoteOf(it, table, read, defaults);
   sentences.forEach((s, si) => {
     const fromData: Found[] = [];
     const { st, assertions } = read[si];
     const items = sentenceMentions(table, lex, learned, cfg, s.words, s.lower, si, fromData, st, assertions);
-    if (inclusions) {
+    const included = inclusions ? matchInclusions(inclusions, st, s.lower, si, s.words) : [];
+    if (included.length) {
       // An inclusion term adds a code the sentence's names and titles do not already read.
       const named = new Set(items.map((f) => f.mention.code));
-      for (const mention of matchInclusions(inclusions, st, s.lower, si, s.words))
+      for (const mention of included)
         if (!named.has(mention.code)) items.push({ mention, assertion: assertionOf(assertions, mention.start, mention.end) });
     }
     const indexed = indexNote
-      ? indexMentions(indexNote, st, s.lower, assertions, si, cfg.indexWindow).map((mention) => ({
+      ? withSecondSites(
+          indexNote,
+          st,
+          s.lower,
+          assertions,
+          si,
+          cfg.indexWindow,
+          indexMentions(indexNote, st, s.lower, assertions, si, cfg.indexWindow),
+        ).map((mention) => ({
           mention,
           assertion: assertionOf(assertions, mention.start, mention.end, mention.denied),
         }))
@@ -143,16 +153,18 @@ export function codifyCandidates(
       resolveSentence(kept, table),
       indexed.filter((f) => !senseProblem(table, f.mention, lower)),
     );
+    for (const f of resolved) found.push(f);
+    if (fromData.length === 0) return;
     // Learned phrases are associations, not statements of a concept: they neither cover nor are
     // covered by what the sentence states; they add the codes it does not already hold.
     const held = new Set(resolved.map((f) => f.mention.code));
     const learnedBest = new Map<number, Found>();
     for (const f of fromData) {
-      if (held.has(f.mention.code) || senseProblem(table, f.mention, lower)) continue;
+      if (held.has(f.mention.code) || senseProblem(table, f.mention, lower) || modifiesAnother(it, table, f.mention, lower)) continue;
       const prev = learnedBest.get(f.mention.code);
       if (!prev || f.mention.score > prev.mention.score) learnedBest.set(f.mention.code, f);
     }
-    found.push(...resolved, ...learnedBest.values());
+    for (const f of learnedBest.values()) found.push(f);
   });
   const occurrences = new Map<number, number>();
   for (const f of found) occurrences.set(f.mention.code, (occurrences.get(f.mention.code) ?? 0) + 1);
@@ -174,7 +186,7 @@ export function codifyCandidates(
       if (c) c.named = true;
     }
   }
-  const fx: FeatureContext = { table, priors: artifacts?.priors ?? {}, multiSource };
+  const fx: FeatureContext = { table, priors: artifacts?.priors ?? {}, multiSource, it };
   const features = (c: Candidate) => featuresOf(c, fx);
   if (observe) for (const c of cands.finals()) observe('raw', c, () => features(c));
   accept(cands, model, artifacts, features);
@@ -215,13 +227,14 @@ function accept(cands: Candidates, model: CodifyModel, artifacts: CoderArtifacts
       if (c.final && c.confidence < LEVELS[model].minConfidence) cands.discard(c, `Discarded: low confidence (${c.confidence}%).`);
       continue;
     }
-    const p = probability(acceptance, features(c));
-    c.confidence = Math.round(100 * p);
+    const x = features(c);
+    const p = probability(acceptance, x);
+    c.confidence = Math.round(100 * (acceptance.confidence ? probability(acceptance.confidence, x) : p));
     // Firm statements keep their code whatever the model says; it decides weak readings.
     if (c.final && !isFirm(c) && p < acceptance.threshold) {
       cands.discard(
         c,
-        `Discarded: low confidence (${c.confidence}%), under the ${model} level's acceptance threshold of ${Math.round(100 * acceptance.threshold)}%.`,
+        `Discarded: low confidence (${Math.round(100 * p)}% by the acceptance model), under the ${model} level's acceptance threshold of ${Math.round(100 * acceptance.threshold)}%.`,
       );
     }
   }

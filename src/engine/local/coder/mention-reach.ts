@@ -4,7 +4,8 @@
  * (Near). In buffers the thread reuses: one sentence, and one mention of it, is read at a time.
  */
 
-const CLAUSE_BREAKS = new Set([';', ':', '(', ')', '.']);
+/** ; : ( ) . (clausesOf reads every word of the note) */
+const isClauseBreak = (c: number) => c === 0x3b || c === 0x3a || c === 0x28 || c === 0x29 || c === 0x2e;
 
 let clauses = new Int32Array(0);
 
@@ -21,7 +22,7 @@ export function clausesOf(lower: readonly string[]): Int32Array {
   let c = 0;
   let p = 0;
   for (let i = 0; i < lower.length; i++) {
-    if (lower[i].length === 1 && CLAUSE_BREAKS.has(lower[i])) c++;
+    if (lower[i].length === 1 && isClauseBreak(lower[i].charCodeAt(0))) c++;
     out[i] = c;
     // A word that says nothing ("of the", a comma) does not count toward a window.
     if (!isFiller(lower[i]) && hasLetterOrDigit(lower[i])) p++;
@@ -100,45 +101,57 @@ let deniedFirstAt = new Int32Array(0);
 let stampedFirst = new Int32Array(0);
 
 export class Near {
-  private readonly stamp: number;
-  private readonly at: Int32Array;
+  private static current: Near | undefined;
+  private slots: ReadonlyMap<string, number> = new Map();
+  private known = 0;
+  private stamp = 0;
+  private at: Int32Array = firstAt;
   /** the first position in reach where the sentence denies each stem, -1 when none */
-  private readonly deniedAt: Int32Array | undefined;
+  private deniedAt: Int32Array | undefined;
+
+  private constructor() {}
 
   /**
-   * The sentence's stems (`all`, each at its slot) and their occurrences in word order; `asserted`:
-   * the mention is not denied, so a denied occurrence never states a stem (it is read by
-   * deniedFirst, when `readDenied`).
+   * The thread's Near, set to one mention's reach (one mention is read at a time: the reach of the
+   * one before is over, as its buffers are reused). The sentence's stems (`count` of them, each at its slot)
+   * and their occurrences in word order; `asserted`: the mention is not denied, so a denied
+   * occurrence never states a stem (it is read by deniedFirst, when `readDenied`).
    */
-  constructor(
-    private readonly slots: ReadonlyMap<string, number>,
-    all: readonly string[],
+  static of(
+    slots: ReadonlyMap<string, number>,
+    count: number,
     occurrences: Occurrences,
     clause: Int32Array,
     start: number,
     end: number,
     window: number,
-    numbered: readonly number[],
-    private readonly known: number,
+    numbered: ArrayLike<number>,
+    known: number,
     asserted: boolean,
     readDenied: boolean,
-  ) {
+  ): Near {
+    const near = (Near.current ??= new Near());
+    near.slots = slots;
+    near.known = known;
     const inClause = clause[start];
-    const [from, to] = [places[start] - window, places[end] + window];
+    const from = places[start] - window;
+    const to = places[end] + window;
+    near.deniedAt = undefined;
     if (readDenied) {
-      if (deniedFirstAt.length < all.length) deniedFirstAt = new Int32Array(Math.max(all.length, 2 * deniedFirstAt.length));
-      this.deniedAt = deniedFirstAt;
-      this.deniedAt.fill(-1, 0, all.length);
+      if (deniedFirstAt.length < count) deniedFirstAt = new Int32Array(Math.max(count, 2 * deniedFirstAt.length));
+      near.deniedAt = deniedFirstAt;
+      deniedFirstAt.fill(-1, 0, count);
     }
-    if (firstAt.length < all.length) firstAt = new Int32Array(Math.max(all.length, 2 * firstAt.length));
-    this.at = firstAt;
-    this.at.fill(-1, 0, all.length);
+    if (firstAt.length < count) firstAt = new Int32Array(Math.max(count, 2 * firstAt.length));
+    const at = (near.at = firstAt);
+    at.fill(-1, 0, count);
     if (stamps.length < known || stamp >= 0x3fffffff) {
       stamps = new Int32Array(Math.max(known, 2 * stamps.length));
       stampedFirst = new Int32Array(stamps.length);
       stamp = 0;
     }
-    this.stamp = ++stamp;
+    const own = (near.stamp = ++stamp);
+    const deniedAt = near.deniedAt;
     // In word order, so the first occurrence in reach of each stem is the first met.
     const { slot, word, denied, size } = occurrences;
     for (let j = occurrences.firstFrom(from, places); j < size; j++) {
@@ -147,15 +160,16 @@ export class Near {
       if (clause[w] !== inClause) continue;
       const k = slot[j];
       if (asserted && denied[j] === 1) {
-        if (this.deniedAt && this.deniedAt[k] < 0) this.deniedAt[k] = w;
-      } else if (this.at[k] < 0) {
-        this.at[k] = w;
+        if (deniedAt && deniedAt[k] < 0) deniedAt[k] = w;
+      } else if (at[k] < 0) {
+        at[k] = w;
         if (numbered[k] >= 0 && numbered[k] < known) {
-          stamps[numbered[k]] = this.stamp;
+          stamps[numbered[k]] = own;
           stampedFirst[numbered[k]] = w;
         }
       }
     }
+    return near;
   }
 
   /** Whether the stem numbered `id` is surely out of reach (numbered before the sentence was read, and not stamped). */

@@ -1,4 +1,7 @@
 import { boundedRanges, MAX_TOKEN } from './chunks.js';
+import { stemWords } from '../../../terminology/text-normalize.js';
+import type { SentenceStems } from './mention.js';
+import { internedLower, internedWord, internWord, startNote, stemsById } from './word-interner.js';
 
 /**
  * One sentence as the coder sees it: its words and punctuation marks, each with its offsets in
@@ -10,6 +13,10 @@ export interface Sentence {
   lower: string[];
   starts: number[];
   ends: number[];
+  /** the words' ids in the thread's word table (word-interner.ts), for tests remembered by word (word-tests.ts) */
+  ids: number[];
+  /** the words' stems (stemWords), read once as the words are: shared, never to be changed */
+  stems: SentenceStems;
 }
 
 /**
@@ -29,6 +36,7 @@ export interface Sentence {
 export function splitSentences(text: string): Sentence[] {
   const out: Sentence[] = [];
   open.count = 0;
+  startNote();
   for (const chunk of boundedRanges(text)) {
     const piece = text.slice(chunk.start, chunk.end);
     const long = piece.length > MAX_TOKEN ? longRuns(piece) : [];
@@ -58,7 +66,8 @@ export function splitSentences(text: string): Sentence[] {
       }
       while (li < long.length && long[li][1] <= a) li++;
       if (li < long.length && long[li][0] <= a) continue; // inside an over-long run
-      open.add(piece.slice(a, i), chunk.start + a, chunk.start + i);
+      const id = internWord(text, chunk.start + a, chunk.start + i);
+      open.add(id, chunk.start + a, chunk.start + i);
     }
     if (open.count) out.push(open.close());
   }
@@ -72,18 +81,25 @@ export function splitSentences(text: string): Sentence[] {
  */
 class OpenSentence {
   count = 0;
+  private readonly ids: number[] = [];
   private readonly words: string[] = [];
+  private readonly lower: string[] = [];
   private readonly starts: number[] = [];
   private readonly ends: number[] = [];
 
-  add(word: string, start: number, end: number): void {
+  /** A word by its id (word-interner.ts). */
+  add(id: number, start: number, end: number): void {
     const k = this.count++;
     if (k < this.words.length) {
-      this.words[k] = word;
+      this.ids[k] = id;
+      this.words[k] = internedWord(id);
+      this.lower[k] = internedLower(id);
       this.starts[k] = start;
       this.ends[k] = end;
     } else {
-      this.words.push(word);
+      this.ids.push(id);
+      this.words.push(internedWord(id));
+      this.lower.push(internedLower(id));
       this.starts.push(start);
       this.ends.push(end);
     }
@@ -93,7 +109,14 @@ class OpenSentence {
     const n = this.count;
     this.count = 0;
     const words = this.words.slice(0, n);
-    return { words, lower: words.map((w) => w.toLowerCase()), starts: this.starts.slice(0, n), ends: this.ends.slice(0, n) };
+    return {
+      ids: this.ids.slice(0, n),
+      words,
+      lower: this.lower.slice(0, n),
+      starts: this.starts.slice(0, n),
+      ends: this.ends.slice(0, n),
+      stems: stemWords(words, { ids: this.ids, stemsById: stemsById() }),
+    };
   }
 }
 

@@ -71,6 +71,10 @@ const PLEURAL_CONTEXT = /^(pleural|pleura|chest|lung|lungs|thorax|thoracic|thora
 const REACTION_CODE = /^(R|L50|L27|T78|T88\.[67])/;
 /** Signs found at a site on examination: the word before them names the site. */
 const SIGN_NOUN = new Set(['tenderness', 'tender', 'pain', 'swelling', 'fullness', 'guarding', 'rigidity', 'mass', 'bruit', 'crepitus']);
+/** Tissues a site word before them locates: the phrase names the tissue. */
+const TISSUE = new Set(['skin', 'mucosa']);
+/** Procedure nouns by their Greek and Latin endings (lithotripsy, colectomy, angioplasty, thoracentesis). */
+const PROCEDURE = /^[a-z]+(tripsy|ectomy|otomy|ostomy|plasty|scopy|pexy|rrhaphy|centesis|desis|graphy)$/;
 const FITS_HOW = /^(well|poorly|properly|comfortably|snugly|correctly|appropriately|loosely|tightly|fine|securely|better|badly)$/;
 const COLD_NOT_ILLNESS =
   /^(exposur|intoleran|extremit|hand|feet|foot|finger|toe|sweat|agglutinin|water|compress|pack|skin|limb|ischemi|clammy|temperatur|weather|environment|injur|urticari)/;
@@ -171,6 +175,16 @@ export function senseProblem(table: CodeTable, m: Mention, lower: readonly strin
   // "The prosthesis fits well": the verb, not fits (convulsions, R56).
   if (span.length === 1 && /^fits?$/.test(span[0]) && FITS_HOW.test(next)) {
     return `"${span[0]} ${next}" says how something fits, not a fit (convulsion).`;
+  }
+  // "nose skin", "breast skin": a site before the tissue names the tissue there (skin of nose,
+  // C44.3-/D22.3-/D23.3-), not the organ ("neoplasm of nose" D36.7 stops mid-phrase).
+  if (TISSUE.has(next) && !table.descriptionAt(m.code).toLowerCase().includes(next)) {
+    return `"${span[span.length - 1]} ${next}" is the ${next} of the ${span[span.length - 1]}, not the ${span[span.length - 1]} itself.`;
+  }
+  // "shock wave lithotripsy": one word before a noun and a procedure names the procedure's means, not a condition.
+  const after = lower[m.end + 2] ?? '';
+  if (m.start === m.end && /^[a-z]{3,}$/.test(next) && PROCEDURE.test(after)) {
+    return `"${[span[0], next, after].join(' ')}" names a procedure, not the condition.`;
   }
   // "pain medication", "diabetes education": the condition word names something else.
   if (m.end - m.start <= 1 && NOT_A_CONDITION.has(next)) {

@@ -1,5 +1,6 @@
 import type { Candidates, Span } from '../candidate.js';
 import { assertWords } from '../assertions.js';
+import { wordTest } from '../word-tests.js';
 
 // What an allergy statement names -> the allergy status code (I.C.21.c.3; Z88 drugs, Z91.0 others).
 const ALLERGENS: Array<[RegExp, string]> = [
@@ -25,6 +26,8 @@ const ALLERGENS: Array<[RegExp, string]> = [
 const STATEMENT = /^(allergic|allergy|allergies|allergies:)$/;
 // A reaction now is the reaction's own code, not a status.
 const NOW = /^(reaction|anaphylaxis|now|today|ago|currently)$/;
+const isStatement = wordTest((w) => STATEMENT.test(w));
+const isNow = wordTest((w) => NOW.test(w));
 
 /**
  * Allergy status (Z88, Z91.0-): a patient's stated allergy to a drug or substance is a status
@@ -34,8 +37,8 @@ export function applyAllergyStatus(cands: Candidates): void {
   const found = new Map<string, Span[]>();
   for (const s of cands.ctx.sentences) {
     const lower = s.lower;
-    const at = lower.findIndex((w) => STATEMENT.test(w));
-    if (at < 0 || lower.some((w) => NOW.test(w))) continue;
+    const at = s.ids.findIndex(isStatement);
+    if (at < 0 || s.ids.some(isNow)) continue;
     const asserted = assertWords(s.words);
     for (let i = at + 1; i < Math.min(lower.length, at + 12); i++) {
       if (asserted[i] !== 'present') continue;

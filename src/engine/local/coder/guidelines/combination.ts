@@ -28,7 +28,6 @@ export function applyCombinations(cands: Candidates): void {
   diabetes(cands);
   hypertension(cands);
   copd(cands);
-  calculusWithHydronephrosis(cands);
 }
 
 /**
@@ -210,24 +209,6 @@ function copd(cands: Candidates): void {
   const names = made.map((m) => dotted(m.code)).join(' and ');
   for (const b of cands.finalsIn('J44'))
     if (!made.includes(b)) cands.discard(b, `Discarded: COPD in this note is coded ${names} (I.C.10.a).`);
-}
-
-/**
- * A calculus of kidney or ureter with hydronephrosis is the one code N13.2, "Hydronephrosis with
- * renal and ureteral calculous obstruction": the Tabular's Excludes1 at N20 ("with hydronephrosis
- * (N13.2)") and the Index's "Hydronephrosis, with, obstruction, ureteral, calculus".
- */
-function calculusWithHydronephrosis(cands: Candidates): void {
-  const stones = cands.statedIn('N200', 'N201', 'N202', 'N209');
-  const hydronephrosis = cands.statedIn('N133');
-  if (stones.length === 0 || hydronephrosis.length === 0) return;
-  const made = cands.assign('N13.2', 'combination code for a renal or ureteral calculus with hydronephrosis (N20 Excludes1)', [
-    ...stones,
-    ...hydronephrosis,
-  ]);
-  if (!made) return;
-  for (const c of [...stones, ...hydronephrosis])
-    if (c !== made) cands.discard(c, 'Discarded: a calculus with hydronephrosis is coded N13.2 (N20 Excludes1).');
 }
 
 const STAGE: Record<string, string> = {

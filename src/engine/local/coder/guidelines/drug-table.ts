@@ -3,7 +3,9 @@ import { wordStems } from '../../../../terminology/text-normalize.js';
 import { assertWords } from '../assertions.js';
 import type { Candidate, Candidates, Span } from '../candidate.js';
 import type { Sentence } from '../sentence-split.js';
+import { wordTest } from '../word-tests.js';
 import { DRUG_CLASSES } from './drug-classes.js';
+import { titleNames } from './drug-names.js';
 
 // Guideline I.C.19.e, by the FY2026 Table of Drugs and Chemicals: what the note says happened with
 // a substance picks the table's column, and the substance's row gives the code.
@@ -88,7 +90,7 @@ const INTENT_WORDS = new Set(
 );
 const induced = (w: string) => w.includes('-') && INDUCED.test(w);
 const KEYS_AND_INTENT = new Set([...KEYS, ...INTENT_WORDS]);
-const keyed = (lower: readonly string[]) => lower.some((w) => KEYS_AND_INTENT.has(w) || w.startsWith('underdos') || induced(w));
+const isKey = wordTest((w) => KEYS_AND_INTENT.has(w) || w.startsWith('underdos') || induced(w));
 
 /**
  * The substances' names, lower case, each to its first row (the title and its comma parts), built
@@ -107,7 +109,7 @@ function namesOf(drugs: TermRows): Map<string, number> {
       .titleOf(i)
       .toLowerCase()
       .replace(/\s+nec$/, '');
-    for (const name of new Set([title, ...title.split(/,\s*/)])) {
+    for (const name of new Set(titleNames(title))) {
       // A name of one short word ("tea", "gas") or a word of any note ("blood") is too loose to read.
       if ((!name.includes(' ') && name.length < 5) || NOT_SUBSTANCES.has(name) || n.has(name)) continue;
       n.set(name, i);
@@ -225,7 +227,7 @@ export function applyDrugTable(cands: Candidates): void {
   for (let si = 0; si < sentences.length; si++) {
     const s = sentences[si];
     const lower = s.lower;
-    if (!keyed(lower)) continue;
+    if (!s.ids.some(isKey)) continue;
     const under = matches(lower, UNDER);
     const here0 = substancesIn(drugs, s, si);
     const alcohol = matches(lower, ALCOHOL);

@@ -1,5 +1,6 @@
 import type { Candidates, Span } from '../candidate.js';
 import { assertWords } from '../assertions.js';
+import { wordTest } from '../word-tests.js';
 
 // Drug (brand or generic, lower case) -> long-term (current) drug therapy code (I.C.21.c.3).
 const DRUGS: Array<[string, string]> = [
@@ -22,6 +23,7 @@ const DRUGS: Array<[string, string]> = [
   ...words('alendronate risedronate ibandronate zoledronic', 'Z79.83'),
 ];
 const BY_DRUG = new Map(DRUGS);
+const isDrug = wordTest((w) => !!BY_DRUG.get(w));
 // Cues that a drug is being taken now and goes on ("on", "takes", "daily", "chronic"); a dose
 // alone is not one (a course of treatment in hospital is not long-term use).
 const ONGOING =
@@ -51,20 +53,22 @@ export function applyDrugTherapy(cands: Candidates): void {
   const stopped = new Set<string>();
   for (const s of cands.ctx.sentences) {
     for (let i = 0; i < s.lower.length; i++) {
-      if (BY_DRUG.has(s.lower[i]) && s.lower.slice(Math.max(0, i - 5), i).some((w) => STOPPED.test(w))) stopped.add(s.lower[i]);
+      if (isDrug(s.ids[i]) && s.lower.slice(Math.max(0, i - 5), i).some((w) => STOPPED.test(w))) stopped.add(s.lower[i]);
     }
   }
   for (const s of cands.ctx.sentences) {
     const lower = s.lower;
     let asserted: ReturnType<typeof assertWords> | undefined;
     for (let i = 0; i < lower.length; i++) {
-      const code = BY_DRUG.get(lower[i]);
-      if (!code) continue;
+      if (!isDrug(s.ids[i])) continue;
+      const code = BY_DRUG.get(lower[i])!;
       asserted ??= assertWords(s.words);
       if (asserted[i] !== 'present') continue;
       const near = lower.slice(Math.max(0, i - 4), i + 4);
-      if (stopped.has(lower[i]) || near.some((w) => NOT_ONGOING.test(w))) continue;
-      if (!near.some((w) => ONGOING.test(w)) && !lower.slice(0, i).some((w) => TAKES.test(w))) continue;
+      // "is being treated with", "was being treated with": a treatment going on, not a course given.
+      const going = isBeingTreated(lower, i);
+      if (stopped.has(lower[i]) || (!going && near.some((w) => NOT_ONGOING.test(w)))) continue;
+      if (!going && !near.some((w) => ONGOING.test(w)) && !lower.slice(0, i).some((w) => TAKES.test(w))) continue;
       // A drug often taken for a short while (an NSAID, an opioid, a steroid) needs the note to say it is long-term.
       const wide = lower.slice(Math.max(0, i - 8), i + 10);
       if (SHORT_TERM_CLASSES.has(code) && !wide.some((w) => LONG_TERM.test(w))) continue;
@@ -79,4 +83,10 @@ export function applyDrugTherapy(cands: Candidates): void {
     if (code === 'Z79.4' && type1) continue;
     cands.assign(code, 'long-term (current) drug therapy (Z79): the note says the patient takes it', [], spans);
   }
+}
+
+/** Whether "being treated with" (or "being treated for ... with") stands before the drug at `i`, within its clause. */
+function isBeingTreated(lower: readonly string[], i: number): boolean {
+  for (let k = Math.max(1, i - 14); k < i; k++) if (lower[k] === 'treated' && lower[k - 1] === 'being') return true;
+  return false;
 }

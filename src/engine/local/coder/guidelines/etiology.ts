@@ -4,8 +4,8 @@ import { stemWords } from '../../../../terminology/text-normalize.js';
 import { type Candidate, type Candidates, dotted, sentenceAt } from '../candidate.js';
 import { assertWords } from '../assertions.js';
 import { completeCode, fitOf, type Stated } from '../complete-code.js';
+import { rangeHeadStated } from './range-head.js';
 import { refCover } from './tabular-excludes.js';
-import { sentenceStems } from './sentence-stems.js';
 import { notesUpOf } from './tabular-notes.js';
 
 /** The stems of the sentences holding a candidate, with the note's defaults (encounter, closed, displaced). */
@@ -13,7 +13,7 @@ function statedAround(cands: Candidates, c: Candidate): Stated {
   const present = new Set<string>(cands.ctx.defaults ?? []);
   for (const span of c.spans) {
     const s = sentenceAt(cands.ctx, span.start, span.end);
-    if (s) for (const stem of sentenceStems(s.words).stems) present.add(stem);
+    if (s) for (const stem of s.stems.stems) present.add(stem);
   }
   return { present, negated: new Set() };
 }
@@ -120,6 +120,15 @@ function statedInRange(cands: Candidates, c: Candidate, ref: string): number | u
   const { rows, titles } = range;
   if (rows.length === 1) return nameStated(cands, c, rows[0]) ? table.indexOf(rows[0].code) : undefined;
   const stated = presentAround(cands, c);
+  const asking = new Set(
+    stemWords(
+      table
+        .descriptionAt(c.index)
+        .toLowerCase()
+        .split(/[\s,()]+/),
+    ).stems,
+  );
+  if (!rangeHeadStated(titles, asking, NEUTRAL_RANGE, stated.present)) return undefined;
   const telling = (stem: string) => !NEUTRAL_RANGE.has(stem) && titles.some((t) => !t.has(stem));
   let best = -1;
   let bestCount = 0;
@@ -205,7 +214,7 @@ function presentAround(cands: Candidates, c: Candidate, besides = false): Stated
   for (const span of c.spans) {
     const s = sentenceAt(cands.ctx, span.start, span.end);
     if (!s) continue;
-    const st = sentenceStems(s.words);
+    const st = s.stems;
     const assertions = assertWords(s.words);
     const own = (w: number) => besides && c.spans.some((o) => s.starts[w] < o.end && s.ends[w] > o.start);
     st.stems.forEach((stem, k) => {

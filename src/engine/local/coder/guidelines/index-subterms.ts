@@ -20,7 +20,9 @@ const cache = new WeakMap<IndexTabular, Map<string, Subterm[]>>();
 export function subtermsOf(it: IndexTabular, path: string, depth: number, keep: RegExp, minGroup: number): Subterm[] {
   let byPath = cache.get(it);
   if (!byPath) cache.set(it, (byPath = new Map()));
-  let out = byPath.get(path);
+  // One list per question: the same path asked with another depth, filter or group size reads other subterms.
+  const key = `${path}\u0000${depth}\u0000${keep.source}/${keep.flags}\u0000${minGroup}`;
+  let out = byPath.get(key);
   if (out) return out;
   out = [];
   const [main, ...below] = path.split(' > ');
@@ -39,7 +41,7 @@ export function subtermsOf(it: IndexTabular, path: string, depth: number, keep: 
       out.push({ code: it.codeOf(t), alts: [title, ...groups.filter((g) => g.length >= minGroup)], above: above.slice(0, -1).flat() });
     }
   }
-  byPath.set(path, out);
+  byPath.set(key, out);
   return out;
 }
 

@@ -9,6 +9,10 @@ const NOT_A_SITE = new Set(['right', 'left', 'unspecifi', 'unspecified', 'part',
  * hand). A title read from the note's words without its site ("puncture wounds" read as the
  * puncture wound of the lip) names a site the note nowhere states: it is not coded. The Index's
  * own readings follow the site words stated and are not second-guessed here.
+ *
+ * Why this stays beside the Index lookup: both checks judge readings the Index lookup does not
+ * make (titles read from a few words, learned phrases, and the puncture wound a title match reads
+ * inside "bite ... puncture wounds"), and the lookup cannot withdraw another matcher's reading.
  */
 export function applyInjurySite(cands: Candidates): void {
   statedSite(cands);

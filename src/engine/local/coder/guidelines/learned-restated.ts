@@ -11,6 +11,9 @@ const RESIDUAL = /^other\b|\bother specified\b/i;
  * infection", J06.9), codes that condition twice (J98.8): it goes, unless the stated code's Tabular notes ask for it ("use additional code
  * to identify the type of heart failure" at I11.0: "heart failure" of "hypertension with heart
  * failure" stays as I50.9).
+ *
+ * Why this stays beside the Index lookup: it judges a learned phrase (learned-matcher.ts), which
+ * the Index lookup never reads; the Index reading of the same words is the stated code it keeps.
  */
 export function applyLearnedRestated(cands: Candidates): void {
   const { table } = cands.ctx;

@@ -5,6 +5,9 @@ import { assertWords } from '../assertions.js';
 import type { Candidates, Span } from '../candidate.js';
 import { completeCode } from '../complete-code.js';
 import type { Sentence } from '../sentence-split.js';
+import { stemsOfId } from '../word-interner.js';
+import { wordTest } from '../word-tests.js';
+import { headingSite, morphologyRow, scopeOf, statedTypeSibling } from './neoplasm-morphology.js';
 
 // Guideline I.C.2, by the FY2026 Neoplasm Table: a neoplasm the note states with its site is coded
 // from the site's row and the behaviour's column. The behaviour is the Alphabetic Index's: its
@@ -30,6 +33,7 @@ const ADJECTIVE: Record<string, Behaviour> = { benign: 'benign', malignant: 'pri
 // Words between a neoplasm and its site ("carcinoma of the head of the pancreas", "metastases to the liver").
 const LINK = new Set([
   'of',
+  'on',
   'the',
   'in',
   'to',
@@ -63,17 +67,8 @@ const REMOVED =
 const TREATED_NOW =
   /^(currently|current|ongoing|active|receiving|undergoing|chemotherapy|chemo|radiotherapy|immunotherapy|palliative|metastatic|progression|progressing|recurrent|recurred)$/;
 
-const neoWords = new Map<string, boolean>();
 /** Whether a word may name a neoplasm (remembered per word: a note repeats its words). */
-function isNeoWord(w: string): boolean {
-  let out = neoWords.get(w);
-  if (out === undefined) {
-    out = NEO_WORD.test(w);
-    if (neoWords.size > 50_000) neoWords.clear();
-    neoWords.set(w, out);
-  }
-  return out;
-}
+const isNeoWord = wordTest((w) => w.length >= 5 && NEO_WORD.test(w));
 
 /** The behaviour of a word the note names a neoplasm by, from its Index entry's reference to the Neoplasm Table. */
 const behaviours = new WeakMap<object, Map<string, Behaviour | null>>();
@@ -90,8 +85,8 @@ function behaviourOf(it: IndexTabular | undefined, word: string): Behaviour | un
     for (const name of new Set([word, word.replace(/e?s$/, ''), word.replace(/s$/, '')])) {
       for (const m of it.mainTerms(name)) {
         const ref = `${it.seeOf(m)} ${it.seeAlsoOf(m)}`.toLowerCase();
-        // Only a reference to the table by site ("Neoplasm, connective tissue, benign" names a site of its own).
-        if (!/^\s*neoplasm\b/.test(ref.trim()) || !/\bby site\b/.test(ref)) continue;
+        // A reference to the table, by site or at a site it names ("Neoplasm, connective tissue, malignant").
+        if (!/^\s*neoplasm\b/.test(ref.trim())) continue;
         out = BY_REFERENCE.find(([re]) => re.test(ref))?.[1] ?? null;
         if (out) break;
       }
@@ -151,7 +146,7 @@ function sitesOf(rows: TermRows): Map<string, number | number[]> {
     const parts = rows
       .titleOf(i)
       .toLowerCase()
-      .replace(/\s+nec$/, '')
+      .replace(/\s+(nec|nos)$/, '')
       .split(/,\s*/);
     const names = [parts[0], ...parts.slice(1).filter((p) => !/\s/.test(p) && p.slice(0, 3) === parts[0].slice(0, 3))];
     // "upper-outer quadrant" as a note writes it, "upper outer quadrant".
@@ -166,8 +161,11 @@ function sitesOf(rows: TermRows): Map<string, number | number[]> {
   return out;
 }
 
-/** The site rows a run of words names, each with the words of the run its name and its parents' names cover. */
-function siteIn(rows: TermRows, words: readonly string[]): number | undefined {
+/**
+ * The site rows a run of words names, each with the words of the run its name and its parents' names
+ * cover; within the part of the table `scope` heads, when given.
+ */
+function siteIn(rows: TermRows, words: readonly string[], scope?: number): number | undefined {
   const sites = sitesOf(rows);
   const hits = new Map<number, Set<number>>();
   for (let i = 0; i < words.length; i++) {
@@ -177,6 +175,7 @@ function siteIn(rows: TermRows, words: readonly string[]): number | undefined {
         const found = sites.get(cand);
         if (found === undefined) continue;
         for (const row of typeof found === 'number' ? [found] : found) {
+          if (scope !== undefined && (row < scope || row >= rows.end[scope])) continue;
           const set = hits.get(row) ?? new Set();
           for (let k = 0; k < n; k++) set.add(i + k);
           hits.set(row, set);
@@ -220,6 +219,23 @@ function siteWords(lower: readonly string[], i: number, after: boolean): [number
   return k > j ? [j, k] : undefined;
 }
 
+/** Whether row `a` lies under row `b` in the table. */
+function below(rows: TermRows, a: number, b: number): boolean {
+  for (let p = rows.parentOf(a); p > 0; p = rows.parentOf(p)) if (p === b) return true;
+  return false;
+}
+
+const siteName = (rows: TermRows, i: number) =>
+  rows
+    .titleOf(i)
+    .toLowerCase()
+    .replace(/\s+(nec|nos)$/, '');
+
+/** Whether two rows name one site, the first under a more specific parent ("nose, nasal > skin" and "skin NOS"). */
+function sameSite(rows: TermRows, a: number, b: number): boolean {
+  return siteName(rows, a) === siteName(rows, b) && rows.level[a] > rows.level[b];
+}
+
 interface Stated {
   behaviour: Behaviour;
   sentence: number;
@@ -246,7 +262,7 @@ export function applyNeoplasmTable(cands: Candidates): void {
     let asserted: ReturnType<typeof assertWords> | undefined;
     for (let i = 0; i < lower.length; i++) {
       const w = lower[i];
-      if (w.length < 5 || !isNeoWord(w)) continue;
+      if (!isNeoWord(s.ids[i])) continue;
       let behaviour = behaviourOf(it, w);
       if (!behaviour) continue;
       asserted ??= assertWords(s.words);
@@ -254,10 +270,12 @@ export function applyNeoplasmTable(cands: Candidates): void {
       const adjective = ADJECTIVE[lower[i - 1]] ?? ADJECTIVE[lower[i - 2]];
       if (lower[i + 1] === 'in' && lower[i + 2] === 'situ') behaviour = 'in situ';
       else if (behaviour !== 'secondary' && adjective && adjective !== 'secondary') behaviour = adjective;
+      // "metastatic carcinoma to the liver": the site it went to is a secondary one.
+      else if (adjective === 'secondary' && /^(to|into|involving)$/.test(lower[i + 1] ?? '')) behaviour = 'secondary';
       if (/\buncertain behaviou?r\b/.test(lower.slice(i, i + 5).join(' '))) behaviour = 'uncertain';
       // "metastatic from the breast": the site it came from is the primary.
       let from = false;
-      if (behaviour === 'secondary' && lower[i + 1] === 'from') {
+      if ((behaviour === 'secondary' || adjective === 'secondary') && lower[i + 1] === 'from') {
         behaviour = 'primary';
         from = true;
       }
@@ -265,18 +283,33 @@ export function applyNeoplasmTable(cands: Candidates): void {
       if (behaviour === 'secondary' && lower[i + 1] === 'of' && lower.slice(i + 2, i + 6).some((x) => NEO_WORD.test(x))) continue;
       // "adenocarcinoma in the maxillary sinus" beside a metastasis: the site it reached is not a primary one.
       const inMetastasis = behaviour === 'primary' && lower.some((x) => METASTASIS.test(x));
+      const scope = behaviour === 'secondary' || from ? undefined : scopeOf(it, rows, lower, i);
       const order = behaviour === 'secondary' || from || ['of', 'in'].includes(lower[i + 1] ?? '') ? [true, false] : [false, true];
       for (const after of order) {
         if (after && inMetastasis && lower[i + 1] !== 'of') continue;
         const range = from ? siteWords(lower, i + 1, true) : siteWords(lower, i + (behaviour === 'in situ' && after ? 2 : 0), after);
         if (!range) continue;
-        const row = siteIn(rows, lower.slice(range[0], range[1]));
-        if (row === undefined) continue;
+        // In the part of the table the reference names; a site not listed there has its own row (the table's note to "connective tissue").
+        let site =
+          (scope === undefined ? undefined : siteIn(rows, lower.slice(range[0], range[1]), scope)) ??
+          siteIn(rows, lower.slice(range[0], range[1]));
+        if (site === undefined) continue;
+        // "skin cancer on the nose", "skin cancer of the nose": site words on both sides name one
+        // site together (skin, nose), read when the table has it under the site of either side.
+        const there = from || behaviour === 'secondary' ? undefined : siteWords(lower, i, !after);
+        const deeper = there && siteIn(rows, lower.slice(Math.min(range[0], there[0]), Math.max(range[1], there[1])));
+        if (deeper !== undefined && deeper !== site && (below(rows, deeper, site) || sameSite(rows, deeper, site))) site = deeper;
+        const row = morphologyRow(rows, site, new Set(lower));
         const a = Math.min(i, range[0]);
         const b = Math.max(i, range[1] - 1);
         found.push({ behaviour, sentence: si, at: i, row, span: { start: s.starts[a], end: s.ends[b] } });
         break;
       }
+      // "Liver, biopsy: metastatic adenocarcinoma from the colon": the heading's site is where it went.
+      const went = from ? headingSite(lower, i) : undefined;
+      const row = went && siteIn(rows, lower.slice(went[0], went[1]));
+      if (went && row !== undefined)
+        found.push({ behaviour: 'secondary', sentence: si, at: i, row, span: { start: s.starts[went[0]], end: s.ends[i] } });
     }
   }
   if (!found.length) return;
@@ -293,13 +326,18 @@ export function applyNeoplasmTable(cands: Candidates): void {
     if (index === undefined) {
       let stated = statedIn.get(f.sentence);
       if (!stated)
-        statedIn.set(
-          f.sentence,
-          (stated = { present: new Set([...s.lower.flatMap((w) => wordStems(w)), ...(defaults ?? [])]), negated: new Set() }),
-        );
-      index = completeCode(table, cell, stated);
+        statedIn.set(f.sentence, (stated = { present: new Set([...s.ids.flatMap(stemsOfId), ...(defaults ?? [])]), negated: new Set() }));
+      // The site the coder looked up is stated too ("right upper lobe": the row "lung, upper lobe").
+      const site = rows
+        .pathOf(f.row)
+        .toLowerCase()
+        .split(/[\s,]+/)
+        .slice(2)
+        .flatMap((w) => wordStems(w));
+      index = completeCode(table, cell, { present: new Set([...stated.present, ...site]), negated: stated.negated });
     }
     if (index === undefined) continue;
+    if (f.behaviour === 'primary') index = statedTypeSibling(table, index, new Set(s.lower));
     const code = table.codeAt(index);
     // The coder already read this code and set it aside (historical, negated, a relative's): so it stays.
     const had = cands.get(code);
@@ -313,6 +351,12 @@ export function applyNeoplasmTable(cands: Candidates): void {
       rivals.some(
         (c) => (c.origin === 'index' || c.origin === 'description') && !/unspecified|not specified/i.test(table.descriptionAt(c.index)),
       )
+    )
+      continue;
+    // A code of the same category the note states elsewhere, with what this cell leaves unspecified (the side), says more (I.B.2).
+    if (
+      /\bunspecified\b/i.test(table.descriptionAt(index)) &&
+      neoplasms.some((c) => c.final && c.code.startsWith(code.slice(0, 3)) && !/\bunspecified\b/i.test(table.descriptionAt(c.index)))
     )
       continue;
     const title = `Neoplasm, ${rows.titleOf(f.row)}, ${f.behaviour}`;
@@ -349,7 +393,7 @@ function cellOf(rows: TermRows, row: number, k: number): string {
 }
 
 /** I.C.2.d: the malignancy at word i was excised or treated, and nothing now is (no evidence of disease, no treatment). */
-function isHistory(s: Sentence, i: number): boolean {
+export function isHistory(s: Sentence, i: number): boolean {
   const lower = s.lower;
   if (!lower.some((w) => GONE_FIRST.has(w))) return false;
   const text = lower.join(' ');

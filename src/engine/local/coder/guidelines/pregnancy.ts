@@ -1,4 +1,5 @@
 import { type Candidates, dotted, sentenceAt } from '../candidate.js';
+import { wordTest } from '../word-tests.js';
 
 const DIABETES = ['E08', 'E09', 'E10', 'E11', 'E13'];
 /** O24.41- by what controls it (Index: Diabetes, gestational, diet / insulin / oral drug controlled). */
@@ -28,14 +29,13 @@ const OBSTETRIC: ReadonlyMap<string, string> = new Map([
   ...['delivery', 'delivered', 'nsvd', 'svd', 'cesarean', 'caesarean', 'c-section'].map((w) => [w, 'delivery'] as [string, string]),
 ]);
 
-/** Which obstetric words ("postpartum", "delivery") the note uses: one set lookup a word. */
+const isObstetric = wordTest((w) => OBSTETRIC.has(w));
+
+/** Which obstetric words ("postpartum", "delivery") the note uses: one test by word id a word. */
 function obstetricWords(cands: Candidates): Set<string> {
   const out = new Set<string>();
   for (const s of cands.ctx.sentences)
-    for (let i = 0; i < s.lower.length; i++) {
-      const kind = OBSTETRIC.get(s.lower[i]);
-      if (kind) out.add(kind);
-    }
+    for (let i = 0; i < s.ids.length; i++) if (isObstetric(s.ids[i])) out.add(OBSTETRIC.get(s.lower[i])!);
   return out;
 }
 
@@ -105,8 +105,9 @@ function gestationalDiabetes(cands: Candidates): void {
 
 const WEEKS = /^(weeks?|wks?)$/;
 
-function weeksOfGestation(cands: Candidates): void {
-  const pregnancy = cands.finalsIn('O');
+export function weeksOfGestation(cands: Candidates): void {
+  // (With a chapter 15 code, or the supervision of a normal pregnancy, Z34.)
+  const pregnancy = cands.finalsIn('O', 'Z34');
   if (pregnancy.length === 0 || cands.finalsIn('Z3A').length) return;
   const weeks = statedWeeks(cands);
   if (weeks === undefined) return;
@@ -115,7 +116,7 @@ function weeksOfGestation(cands: Candidates): void {
 }
 
 /** "28 weeks", "at 34 wks" in the note: the first whole number of weeks, 1 to 45. */
-function statedWeeks(cands: Candidates): number | undefined {
+export function statedWeeks(cands: Candidates): number | undefined {
   for (const s of cands.ctx.sentences) {
     for (let i = 1; i < s.lower.length; i++) {
       if (!WEEKS.test(s.lower[i]) || !/^\d{1,2}$/.test(s.lower[i - 1])) continue;

@@ -1,5 +1,5 @@
 import type { IndexTabular } from '../../../../terminology/index-tabular.js';
-import { phraseStems, stemWords, wordStems } from '../../../../terminology/text-normalize.js';
+import { phraseStems, wordStems } from '../../../../terminology/text-normalize.js';
 import { assertWords } from '../assertions.js';
 import { type Candidate, type Candidates, sentencesMatching, type Span } from '../candidate.js';
 import { fitOf } from '../complete-code.js';
@@ -172,7 +172,7 @@ export function applyPressureUlcers(cands: Candidates): void {
   const index = pressureIndex(it);
   if (!index) return;
   for (const s of sentencesMatching(cands.ctx, index.anyName)) {
-    const { stems, from } = stemWords(s.words);
+    const { stems, from } = s.stems;
     const assertions = assertWords(s.words);
     let nameWords: number[] | undefined;
     let sites: Array<{ site: PressureIndex['sites'][number]; at: number }> = [];

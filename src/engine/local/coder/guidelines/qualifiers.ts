@@ -1,5 +1,6 @@
 import { wordStems } from '../../../../terminology/text-normalize.js';
 import { type Candidates, dotted, sentenceAt } from '../candidate.js';
+import { vocabIds } from '../vocab-ids.js';
 
 const QUALIFIERS = ['right', 'left', 'bilateral', 'acute', 'chronic'];
 const NEAR = 6;
@@ -18,6 +19,8 @@ export function applyQualifiers(cands: Candidates): void {
     const id = index.stemId(wordStems(q)[0]);
     if (id !== undefined) qualifierStem.set(id, q);
   }
+  const bilateral = index.stemId(wordStems('bilateral')[0]);
+  const vocab = vocabIds(index);
   for (const c of cands.finals()) {
     if (c.origin === 'rule' || !/unspecified/i.test(table.descriptionAt(c.index)) || c.spans.length === 0) continue;
     const sp = c.spans[0];
@@ -27,17 +30,25 @@ export function applyQualifiers(cands: Candidates): void {
     let i1 = i0;
     while (i1 + 1 < s.starts.length && s.starts[i1 + 1] < sp.end) i1++;
     const stated = new Set<number>();
+    // The sentence's stems, by their vocabulary ids (a Roman numeral read in context is no qualifier either way).
+    const { stems, from, numbers } = s.stems;
+    let k = 0;
     for (let i = Math.max(0, i0 - NEAR); i <= Math.min(s.words.length - 1, i1 + NEAR); i++) {
-      const w = s.words[i].toLowerCase();
+      const w = s.lower[i];
       if (w === ',' || w === ';' || w === 'and') {
         if (i > i1) break;
         stated.clear();
         continue;
       }
       // "Both" is bilateral (I.B.13), as the Index lookup reads it.
-      for (const st of wordStems(w === 'both' ? 'bilateral' : w)) {
-        const id = index.stemId(st);
-        if (id !== undefined && qualifierStem.has(id)) stated.add(id);
+      if (w === 'both') {
+        if (bilateral !== undefined && qualifierStem.has(bilateral)) stated.add(bilateral);
+        continue;
+      }
+      while (k < from.length && from[k] < i) k++;
+      for (; k < from.length && from[k] === i; k++) {
+        const id = vocab.of(numbers[k], stems[k]);
+        if (qualifierStem.has(id)) stated.add(id);
       }
     }
     if (stated.size === 0) continue;

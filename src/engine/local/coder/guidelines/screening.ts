@@ -1,5 +1,4 @@
 import type { IndexTabular } from '../../../../terminology/index-tabular.js';
-import { stemWords } from '../../../../terminology/text-normalize.js';
 import { assertWords } from '../assertions.js';
 import type { Candidates, Span } from '../candidate.js';
 import type { Sentence } from '../sentence-split.js';
@@ -18,7 +17,7 @@ const DEPTH = 3;
  */
 function indexScreening(it: IndexTabular, s: Sentence, at: number): { code: string; words: number[] } | undefined {
   const assertions = assertWords(s.words);
-  const { stems, from } = stemWords(s.words);
+  const { stems, from } = s.stems;
   const said = new Map<string, number>();
   for (let k = 0; k < stems.length; k++) {
     const w = from[k];

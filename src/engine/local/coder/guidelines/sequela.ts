@@ -38,7 +38,7 @@ export function applySequelae(cands: Candidates): void {
           d.origin !== 'learned' &&
           d.spans.some((s) => sentenceAt(cands.ctx, s.start, s.end) === sentence),
       );
-    for (const d of deficits) sequelaCode(cands, cause, d, stemWords(sentence.words).stems, named);
+    for (const d of deficits) sequelaCode(cands, cause, d, sentence.stems.stems, named);
   }
   // A sequela the note states in its own words, read by the Index ("Aphasia > following > cerebral
   // infarction I69.320"), is a residual deficit as well, however long ago its cause: the history

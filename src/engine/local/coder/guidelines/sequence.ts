@@ -35,8 +35,9 @@ function etiologyPairs(cands: Candidates): Array<[Candidate, Candidate]> {
         const covers = refCover(ref);
         for (const o of finals) {
           if (o === c || !covers(o.code)) continue;
-          const pair: [Candidate, Candidate] = note.kind === 'cf' ? [o, c] : [c, o];
-          if (!out.some(([a, b]) => a === pair[0] && b === pair[1])) out.push(pair);
+          const etiology = note.kind === 'cf' ? o : c;
+          const manifestation = note.kind === 'cf' ? c : o;
+          if (!hasPair(out, etiology, manifestation)) out.push([etiology, manifestation]);
         }
       }
     }
@@ -44,9 +45,14 @@ function etiologyPairs(cands: Candidates): Array<[Candidate, Candidate]> {
   // A manifestation the Index gave in brackets follows the code it came with.
   for (const c of finals) {
     if (!c.rule.startsWith('manifestation code') || !c.from?.length) continue;
-    if (!out.some(([a, b]) => a === c.from![0] && b === c)) out.push([c.from[0], c]);
+    if (!hasPair(out, c.from[0], c)) out.push([c.from[0], c]);
   }
   return out;
+}
+
+function hasPair(pairs: ReadonlyArray<readonly [Candidate, Candidate]>, etiology: Candidate, manifestation: Candidate): boolean {
+  for (const [a, b] of pairs) if (a === etiology && b === manifestation) return true;
+  return false;
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { IndexTabular } from '../../../../terminology/index-tabular.js';
-import { phraseStems, stemWords } from '../../../../terminology/text-normalize.js';
+import { phraseStems } from '../../../../terminology/text-normalize.js';
 import { assertWords, PAST_YEAR } from '../assertions.js';
 import { type Candidates, sentencesMatching, type Span } from '../candidate.js';
 import { completeCode, fitOf } from '../complete-code.js';
@@ -14,22 +14,13 @@ const STATUS = /^Z(89|90|9[3-9])/;
 /** The sentence's stems the note asserts, each at its first word, within [from, to]. */
 export function statedIn(s: Sentence, from: number, to: number): Map<string, number> {
   const assertions = assertWords(s.words);
-  const { stems, from: at } = stemsOfSentence(s);
+  const { stems, from: at } = s.stems;
   const out = new Map<string, number>();
   for (let k = 0; k < stems.length; k++) {
     const w = at[k];
     if (w < from || w > to || assertions[w] === 'negated' || assertions[w] === 'family' || out.has(stems[k])) continue;
     out.set(stems[k], w);
   }
-  return out;
-}
-
-const sentenceStems = new WeakMap<Sentence, ReturnType<typeof stemWords>>();
-
-/** A sentence's stems, read once however many of its words the rules look around. */
-function stemsOfSentence(s: Sentence): ReturnType<typeof stemWords> {
-  let out = sentenceStems.get(s);
-  if (!out) sentenceStems.set(s, (out = stemWords(s.words)));
   return out;
 }
 

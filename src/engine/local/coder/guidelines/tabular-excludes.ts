@@ -2,7 +2,7 @@ import type { NoteKind } from '../../../../terminology/index-tabular.js';
 import { assertWords } from '../assertions.js';
 import { type Candidate, type Candidates, dotted, sentenceAt } from '../candidate.js';
 import { fitOf, type Stated } from '../complete-code.js';
-import { sentenceStems } from './sentence-stems.js';
+import { statedAsPast } from './past-antecedent.js';
 import { notesUpOf } from './tabular-notes.js';
 
 /** Whether a Tabular reference ("M25.4-", "F10.2-", "E65", "R90-R93") covers an undotted code. */
@@ -65,14 +65,14 @@ export const excludes2Between = (cands: Candidates, a: Candidate, b: Candidate) 
  * the sentences deny ("no ascites"): a combination title "with ascites" does not fit them, "without
  * ascites" does.
  */
-function statedOf(cands: Candidates, list: Candidate[]): Stated {
+export function statedOf(cands: Candidates, list: Candidate[]): Stated {
   const present = new Set<string>(cands.ctx.defaults ?? []);
   const negated = new Set<string>();
   for (const c of list) {
     for (const span of c.spans) {
       const s = sentenceAt(cands.ctx, span.start, span.end);
       if (!s) continue;
-      const st = sentenceStems(s.words);
+      const st = s.stems;
       const assertions = assertWords(s.words);
       st.stems.forEach((stem, k) => {
         present.add(stem);
@@ -129,6 +129,14 @@ export function applyTabularExcludes1(cands: Candidates): void {
         const covers = refCover(ref);
         const b = cands.list.find((f) => f !== a && f.final && covers(f.code));
         if (!b) continue;
+        // "current concussion (S06.0-)" at F07.81: a concussion the note dates to the past is its cause, not excluded.
+        if (/^current\b/.test(note.text) && statedAsPast(cands, b)) {
+          cands.discard(
+            b,
+            `Discarded: a past condition (the cause of ${dotted(a.code)}); ${dotted(a.code)} Excludes1 only "${note.text}".`,
+          );
+          continue;
+        }
         const stated = statedOf(cands, [a, b]);
         let best = b.index;
         let bestFit = fitOf(table.descriptionAt(b.index), stated);
@@ -195,6 +203,15 @@ export function applyTabularExcludes1(cands: Candidates): void {
               break;
             }
           }
+        }
+        // A sign or symptom the note's diagnosis excludes ("loss of appetite (R63.0)" at F50.010) goes
+        // instead: the definitive diagnosis is coded, not its symptom (I.B.5).
+        if (b.code.startsWith('R') && !a.code.startsWith('R')) {
+          cands.discard(
+            b,
+            `Discarded: Excludes1 in the Tabular List at ${dotted(a.code)}: "${note.text}"; the diagnosis is coded (I.B.5).`,
+          );
+          continue;
         }
         cands.discard(a, `${why}; ${dotted(b.code)} is coded.`);
         break;

@@ -1,5 +1,6 @@
 import { type Candidates, type Span } from '../candidate.js';
 import { assertWords } from '../assertions.js';
+import { wordTest } from '../word-tests.js';
 
 const FORMER = /^(former|ex-smoker|ex|quit|stopped|previous|previously|past|quitting)$/;
 const CIGARETTE = /^(cigarettes?|packs?|pack-years?|pack-year|pack\/year|pack\/years|cig|cigs)$/;
@@ -20,6 +21,7 @@ const HOUSEHOLD = /^(home|house|household|inside|indoors|around|car|apartment)$/
 const ADVICE = /^(counsel|counseled|counselled|counseling|counselling|educate|educated|education|advise|advised|discuss|discussed)$/;
 const USE = /^(use|uses|user|users|using)$/;
 const SMOKER = /^(smoker|smokes|smoking)$/;
+const isTrigger = wordTest((w) => TRIGGERS.has(w));
 
 /**
  * Tobacco (I.C.5.b.10, Z72.0 Excludes1 F17): smoking is nicotine dependence (F17.2x, cigarettes
@@ -33,7 +35,7 @@ export function applyTobacco(cands: Candidates): void {
   };
   for (const s of cands.ctx.sentences) {
     const lower = s.lower;
-    if (!lower.some((w) => TRIGGERS.has(w))) continue;
+    if (!s.ids.some(isTrigger)) continue;
     // "The urine dip shows nitrites": "dip" alone, with no other tobacco word, is a test strip.
     if (lower.every((w) => w === 'dip' || !TRIGGERS.has(w))) continue;
     if (lower.some((w) => /^(nonsmoker|non-smoker|never-smoker|nonsmoking|non-smoking)$/.test(w))) continue;

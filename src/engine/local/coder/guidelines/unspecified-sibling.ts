@@ -26,8 +26,8 @@ export function applyUnspecifiedSiblings(cands: Candidates): void {
     const parent = base.slice(0, -1);
     const specific = finals.find((s, j) => {
       if (s === u || !s.final || unspecified[j]) return false;
-      const [b, x] = bases[j];
-      if (x !== seventh || b.length < base.length || !b.startsWith(parent) || b === base) return false;
+      const b = bases[j][0];
+      if (bases[j][1] !== seventh || b.length < base.length || !b.startsWith(parent) || b === base) return false;
       // Read from other words: two readings of the same words are the reader's to choose between.
       const apart = !s.spans.some((p) => u.spans.some((q) => p.start < q.end && q.start < p.end));
       // Or the specific one read from more of the same words ("..., uncomplicated" after "alcohol dependence with intoxication").
@@ -51,12 +51,27 @@ export function applyUnspecifiedSiblings(cands: Candidates): void {
  * state beside it.
  */
 function sameCondition(unspecified: string, specific: string): boolean {
-  const u = unspecified.toLowerCase();
+  const { open, head } = patternsOf(unspecified);
   const s = specific.toLowerCase();
-  const open = new RegExp(`^${u.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/\bunspecified\b/g, "[\\w' ,-]+?")}$`);
-  if (open.test(s)) return true;
-  const trailing = /^(.*\b([a-z]+)), unspecified$/.exec(u);
-  return trailing !== null && new RegExp(`\\b${trailing[2]}\\b`).test(s);
+  return open.test(s) || (head !== undefined && head.test(s));
+}
+
+// An unspecified title's patterns, made once per thread and title (a note compares it with each
+// specific sibling; notes after notes meet the same titles). Bounded: a full cache starts again.
+const patterns = new Map<string, { open: RegExp; head?: RegExp }>();
+
+/** The unspecified title with its unspecified part open, and its head word when the title ends ", unspecified". */
+function patternsOf(unspecified: string): { open: RegExp; head?: RegExp } {
+  let out = patterns.get(unspecified);
+  if (!out) {
+    const u = unspecified.toLowerCase();
+    const open = new RegExp(`^${u.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/\bunspecified\b/g, "[\\w' ,-]+?")}$`);
+    const trailing = /^(.*\b([a-z]+)), unspecified$/.exec(u);
+    out = { open, head: trailing === null ? undefined : new RegExp(`\\b${trailing[2]}\\b`) };
+    if (patterns.size >= 5_000) patterns.clear();
+    patterns.set(unspecified, out);
+  }
+  return out;
 }
 
 /** A code without its 7th-character extension (a letter: the encounter, the healing), and that letter. */

@@ -1,5 +1,6 @@
 import type { Candidates, Span } from '../candidate.js';
 import { assertWords } from '../assertions.js';
+import { wordTest } from '../word-tests.js';
 
 // Word sets, not patterns: every word of the note is looked up.
 const words = (list: string) => new Set(list.split(' '));
@@ -12,6 +13,7 @@ const VACCINE = words(
 const VACCINATION = words(
   'vaccine vaccines vaccination vaccinations vaccinated immunization immunizations immunized shot shots booster boosters',
 );
+const isVaccine = wordTest((w) => VACCINE.has(w));
 const GIVEN = words('given administered received gave administer injected updated');
 // Advice, a refusal or a later date is no vaccination at this visit.
 const NOT_NOW = words(
@@ -27,7 +29,7 @@ export function applyVaccination(cands: Candidates): void {
   if (cands.finalsIn('Z23').length) return;
   for (const s of cands.ctx.sentences) {
     const lower = s.lower;
-    const v = lower.findIndex((w) => VACCINE.has(w));
+    const v = s.ids.findIndex(isVaccine);
     if (v < 0 || !lower.some((w) => VACCINATION.has(w))) continue;
     const g = lower.findIndex((w) => GIVEN.has(w));
     if (g < 0 || lower.slice(Math.max(0, Math.min(v, g) - 3), Math.max(v, g) + 3).some((w) => NOT_NOW.has(w))) continue;
@@ -40,6 +42,7 @@ export function applyVaccination(cands: Candidates): void {
 }
 
 const REFUSED = words('declined declines refused refuses');
+const isRefused = wordTest((w) => REFUSED.has(w));
 const CAREGIVER = words('parent parents mother father guardian caregiver family');
 
 /**
@@ -51,7 +54,7 @@ export function applyVaccineRefusal(cands: Candidates): void {
   if (cands.finalsIn('Z23').length) return;
   for (const s of cands.ctx.sentences) {
     const lower = s.lower;
-    const r = lower.findIndex((w) => REFUSED.has(w));
+    const r = s.ids.findIndex(isRefused);
     if (r < 0) continue;
     const v = lower.findIndex((w) => VACCINE.has(w) || w === 'shot' || w === 'shots');
     if (v < 0) continue;

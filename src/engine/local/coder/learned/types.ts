@@ -10,6 +10,11 @@ export interface AcceptanceModel {
   threshold: number;
   /** isotonic map of the model's raw probability to the share of right codes out of fold: [from, value] steps */
   calibration?: Array<[number, number]>;
+  /**
+   * The confidence a code reports: a model over every feature (the Index reading's firmness too),
+   * fitted on CodiEsp and the tuned guideline cases; without it, the acceptance model's probability.
+   */
+  confidence?: { weights: number[]; calibration: Array<[number, number]> };
 }
 
 /** Everything scripts/train-coder.ts learns; committed as learned/artifacts.ts. */
