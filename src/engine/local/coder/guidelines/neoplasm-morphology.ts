@@ -26,34 +26,62 @@ export function referredSite(ref: string): string | undefined {
  * subterm's title ("basal cell (pigmented) (see also Neoplasm, skin, malignant)") count.
  */
 export function morphologyReference(it: IndexTabular, main: number, lower: readonly string[], i: number): string {
-  const own = `${it.seeOf(main)} ${it.seeAlsoOf(main)}`;
-  for (let n = 3; n >= 1; n--) {
-    if (i - n < 0) continue;
-    const before = lower.slice(i - n, i).join(' ');
-    for (const c of it.children(main)) {
-      const title = it.titleOf(c).toLowerCase();
-      const bare = title.replace(/\s*\(.*$/, '').trim();
-      if (bare !== before && bare !== before.replace(/ cell$/, '')) continue;
-      const inline = /see also ([^)]*)\)/.exec(`${title} ${it.nemodOf(c).toLowerCase()}`)?.[1] ?? '';
-      const ref = `${it.seeOf(c)} ${it.seeAlsoOf(c)} ${inline}`.trim();
-      if (/^neoplasm\b/i.test(ref)) return ref;
+  const refs = referencesOf(it, main);
+  if (refs.size > 0)
+    for (let n = 3; n >= 1; n--) {
+      if (i - n < 0) continue;
+      const before = lower.slice(i - n, i).join(' ');
+      const stripped = before.replace(/ cell$/, '');
+      const a = refs.get(before);
+      const b = stripped === before ? undefined : refs.get(stripped);
+      // The first subterm (in the Index's order) whose bare title either reading is.
+      const hit = a && b ? (a.order < b.order ? a : b) : (a ?? b);
+      if (hit) return hit.ref;
     }
+  return `${it.seeOf(main)} ${it.seeAlsoOf(main)}`;
+}
+
+/** Per main term, its subterms that refer to the Neoplasm Table, by bare title (the first of a title): read once per Index. */
+const references = new WeakMap<IndexTabular, Map<number, Map<string, { ref: string; order: number }>>>();
+
+function referencesOf(it: IndexTabular, main: number): Map<string, { ref: string; order: number }> {
+  let byMain = references.get(it);
+  if (!byMain) references.set(it, (byMain = new Map()));
+  let out = byMain.get(main);
+  if (out) return out;
+  out = new Map();
+  let order = 0;
+  for (const c of it.children(main)) {
+    const title = it.titleOf(c).toLowerCase();
+    const bare = title.replace(/\s*\(.*$/, '').trim();
+    const inline = /see also ([^)]*)\)/.exec(`${title} ${it.nemodOf(c).toLowerCase()}`)?.[1] ?? '';
+    const ref = `${it.seeOf(c)} ${it.seeAlsoOf(c)} ${inline}`.trim();
+    if (/^neoplasm\b/i.test(ref) && !out.has(bare)) out.set(bare, { ref, order });
+    order++;
   }
-  return own;
+  byMain.set(main, out);
+  return out;
 }
 
 /** The level-1 row of the table a referred site names ("skin" -> "skin NOS"; "connective tissue" -> "connective tissue NEC"). */
 export function scopeRow(rows: TermRows, site: string): number | undefined {
-  for (let i = 1; i < rows.size; i = rows.end[i]) {
-    const name = rows
-      .titleOf(i)
-      .toLowerCase()
-      .split(/,\s*/)[0]
-      .replace(/\s+(nos|nec)$/, '');
-    if (name === site) return i;
+  let byName = scopeRows.get(rows);
+  if (!byName) {
+    scopeRows.set(rows, (byName = new Map()));
+    for (let i = 1; i < rows.size; i = rows.end[i]) {
+      const name = rows
+        .titleOf(i)
+        .toLowerCase()
+        .split(/,\s*/)[0]
+        .replace(/\s+(nos|nec)$/, '');
+      if (!byName.has(name)) byName.set(name, i);
+    }
   }
-  return undefined;
+  return byName.get(site);
 }
+
+/** The level-1 rows of a table by name (scopeRow), read once per table. */
+const scopeRows = new WeakMap<TermRows, Map<string, number>>();
 
 /**
  * A site row's subrow for the morphology the sentence states ("scalp, squamous cell carcinoma"
