@@ -29,6 +29,9 @@ import { applyOrganismNamed } from './guidelines/organism-named.js';
 import { applyInjurySymptoms, applyIntegralSymptoms } from './guidelines/integral.js';
 import { applyQualifiers } from './guidelines/qualifiers.js';
 import { applyRemission } from './guidelines/remission.js';
+import { applyAgentAsCause } from './guidelines/organism-agent.js';
+import { applyFamilyTitles } from './guidelines/family-title.js';
+import { applyRelapse } from './guidelines/relapse.js';
 import { applySequelae } from './guidelines/sequela.js';
 import { applyPressureUlcers } from './guidelines/pressure-ulcer.js';
 import { applyStatus } from './guidelines/status.js';
@@ -68,6 +71,7 @@ export function applyGuidelines(cands: Candidates, cfg: LevelConfig): void {
   applyRemissionStated(cands);
   applyNeoplasmRelated(cands);
   applyHistory(cands);
+  applyFamilyTitles(cands);
   // After the history rule: a neoplasm it set aside as history (Z85) is not coded by its site.
   applyNeoplasmIndexSites(cands);
   applySequelae(cands);
@@ -86,9 +90,11 @@ export function applyGuidelines(cands: Candidates, cfg: LevelConfig): void {
   applyEtiologyPairs(cands);
   applyStatedOrganism(cands);
   applyOrganismNamed(cands);
+  applyAgentAsCause(cands);
   applyCombinations(cands);
   applyAcuteAndChronic(cands);
   applyRemission(cands);
+  applyRelapse(cands);
   if (cfg.qualifiers) applyQualifiers(cands);
   applyFeverChills(cands);
   applyInjurySite(cands);
