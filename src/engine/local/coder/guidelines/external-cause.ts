@@ -115,6 +115,8 @@ function alternatives(rows: TermRows, row: number, reading: Reading): string[][]
       .titleOf(row)
       .toLowerCase()
       .split(/,\s*|\s+or\s+/)
+      // "Cooking and baking": a title of two one-word activities joined by "and" is reached by either.
+      .flatMap((alt) => (/^[a-z-]+ and [a-z-]+$/.test(alt) ? [alt, ...alt.split(' and ')] : [alt]))
       .map((alt) => alt.split(/\s+/).flatMap((w) => wordsOf(w, reading)));
     cache.set(key, out);
   }
