@@ -74,6 +74,8 @@ const WORD_MAP = new Map<string, string[]>(
     metastases: ['secondary', 'malignant', 'neoplasm'],
     metastatic: ['secondary', 'malignant', 'neoplasm'],
     bilateral: ['bilateral'],
+    // The colon is the large intestine (the Index: "Diverticulosis, colon - see Diverticulosis, intestine, large").
+    colon: ['colon', 'large', 'intestine'],
     // The Index: "Broken, bone - see Fracture" (arm, leg, back, nose, tooth likewise).
     broke: ['fracture'],
     broken: ['fracture'],
@@ -265,6 +267,8 @@ export function descriptionTokens(description: string): DescriptionToken[] {
       prev = w;
       continue;
     }
+    // "Without perforation or abscess with bleeding": a later "with" states something again.
+    if (w === 'with' && prev !== 'whether') negScope = false;
     const free = negScope || FREE_WORDS.has(w);
     for (const s of wordStems(w, prev)) out.push({ stem: s, free });
     prev = w;
