@@ -81,9 +81,16 @@ const CASES: LeftoverCase[] = [
   // Index: Diverticulitis - intestine - large K57.32; the colon is the large intestine.
   {
     why: 'the colon is the large intestine',
-    note: 'Diverticulitis of the colon without perforation or abscess.',
+    note: 'Diverticulitis of the colon.',
     must: ['K57.32'],
     mustNot: ['K57.92', 'K57.93'],
+  },
+  // K57.33's title: "without perforation or abscess with bleeding": the "with" is stated again.
+  {
+    why: 'the large intestine stated plainly: no bleeding read from a "without" clause',
+    note: 'Diverticulitis of the large intestine.',
+    must: ['K57.32'],
+    mustNot: ['K57.33'],
   },
   // Index: Management, contraceptive - surveillance - pill Z30.41.
   {

@@ -29,6 +29,7 @@ import { applyOrganismNamed } from './guidelines/organism-named.js';
 import { applyInjurySymptoms, applyIntegralSymptoms } from './guidelines/integral.js';
 import { applyQualifiers } from './guidelines/qualifiers.js';
 import { applyRemission } from './guidelines/remission.js';
+import { applyAcuityOwner } from './guidelines/acuity-owner.js';
 import { applyAgentAsCause } from './guidelines/organism-agent.js';
 import { applyFamilyTitles } from './guidelines/family-title.js';
 import { applyRelapse } from './guidelines/relapse.js';
@@ -92,6 +93,7 @@ export function applyGuidelines(cands: Candidates, cfg: LevelConfig): void {
   applyOrganismNamed(cands);
   applyAgentAsCause(cands);
   applyCombinations(cands);
+  applyAcuityOwner(cands);
   applyAcuteAndChronic(cands);
   applyRemission(cands);
   applyRelapse(cands);
