@@ -23,6 +23,7 @@ import { billableFor, categoryLessSpecific, mergeByCode, mergeIndexFound, resolv
 import { indexMentions, indexNoteOf } from './index-lookup.js';
 import { withSecondSites } from './second-site.js';
 import { modifiesAnother } from './learned-modifier.js';
+import { symptomModifiesNext } from './word-modifier.js';
 import { encounterDefaults } from './encounter.js';
 import { shippedIndexTabular, type IndexTabular } from '../../../terminology/index-tabular.js';
 import { shippedTermTables, type TermTables } from '../../../terminology/term-tables.js';
@@ -141,7 +142,7 @@ export function codifyCandidates(
     const kept: Found[] = [];
     for (const f of items.length && fromData.length ? items.concat(fromData) : items.length ? items : fromData) {
       sources.set(f.mention.code, (sources.get(f.mention.code) ?? 0) | SOURCE_BITS[f.mention.source]);
-      const problem = senseProblem(table, f.mention, lower);
+      const problem = senseProblem(table, f.mention, lower) ?? symptomModifiesNext(it, table, f.mention, lower);
       if (problem) senseDropped.push({ ...f, discard: problem });
       else if (f.mention.source !== 'learned') kept.push(f);
     }
@@ -151,7 +152,7 @@ export function codifyCandidates(
     }
     const resolved = mergeIndexFound(
       resolveSentence(kept, table),
-      indexed.filter((f) => !senseProblem(table, f.mention, lower)),
+      indexed.filter((f) => !senseProblem(table, f.mention, lower) && !symptomModifiesNext(it, table, f.mention, lower)),
     );
     for (const f of resolved) found.push(f);
     if (fromData.length === 0) return;
