@@ -112,9 +112,8 @@ export function readTitle(raw: string, main: boolean, coded = true): TitleReadin
       break;
     }
   }
-  // "Metatarsal bone", "nasal bone": the bone is named without the word ("fifth metatarsal"); so
-  // is a region ("cervical region": "cervical radiculopathy").
-  if (!main) t = t.replace(/^([a-z-]+(?: [a-z-]+)*) (?:bones?|region)$/, '$1');
+  // "Metatarsal bone", "nasal bone": the bone is named without the word ("fifth metatarsal").
+  if (!main) t = t.replace(/^([a-z-]+(?: [a-z-]+)*) bones?$/, '$1');
   const parts = t.split(/,\s*/).filter(Boolean);
   let alts: string[][];
   const head = parts[0]?.split(/\s+/)[0] ?? '';

@@ -25,7 +25,7 @@ export function applyFamilyTitles(cands: Candidates): void {
   );
   if (found.length === 0) return;
   const coded = cands.finalsIn('Z80', 'Z81', 'Z82', 'Z83', 'Z84');
-  let best: { c: Candidate; said: number }[] = [];
+  const best: { c: Candidate; said: number }[] = [];
   for (const c of found) {
     if (coded.some((f) => overlaps(f.spans, c.spans))) continue;
     const said = statedWords(cands, c);
