@@ -138,8 +138,7 @@ function visit(code: number): void {
   // A title stated across a list ("auscultation, lower limb edema") is no statement of it, save
   // a title written in parts that the note states word after word, as the Tabular writes it
   // ("Major depressive disorder, recurrent, moderate").
-  if (clause && clause[st.from[winMin]] !== clause[st.from[winMax]] && !(winSpan === n && table.descriptionAt(code).includes(',')))
-    return;
+  if (clause && clause[st.from[winMin]] !== clause[st.from[winMax]] && !(winSpan === n && table.descriptionAt(code).includes(','))) return;
   // Spread out over "X and Y", the title's words usually belong to two things.
   if (conj && winSpan > n && conj[st.from[winMin]] !== conj[st.from[winMax]]) return;
   const coverage = covered / total;

@@ -100,7 +100,8 @@ export function senseProblem(table: CodeTable, m: Mention, lower: readonly strin
     if (urinary) return 'Burning on urination is dysuria (R30.0), not a burn injury.';
     const injuryWord = spanSome(lower, m, INJURY_WORD);
     const verb = BURN_VERB_BEFORE.has(prev) || BURN_VERB_AFTER.has(next);
-    if (!injuryWord || verb) return `"${[prev, ...spanOf(lower, m), next].join(' ').trim()}" describes a burning sensation, not a burn injury.`;
+    if (!injuryWord || verb)
+      return `"${[prev, ...spanOf(lower, m), next].join(' ').trim()}" describes a burning sensation, not a burn injury.`;
   }
   // R29.6 is repeated falls: one fall ("after a fall", "fell") is an accident, coded by its injury.
   if (code === 'R296' && !/\b(repeated|recurrent|frequent|multiple|several|many|recurring)\b|\bfalls\b/.test(lower.join(' '))) {
