@@ -74,7 +74,8 @@ export function indexNoteOf(
   const unilateral = stemIdOf(it, UNILATERAL);
   const bilateral = stemIdOf(it, BILATERAL);
   const sites = siteEquivalentIds(it);
-  for (const { st } of read) for (let k = 0; k < st.stems.length; k++) for (const f of nounFormsOf(table, st.stems[k])) stemIdOf(it, f);
+  for (const { st } of read)
+    for (let k = 0; k < st.stems.length; k++) for (const f of nounFormsOf(table, st.stems[k], st.numbers[k])) stemIdOf(it, f);
   const { ids, byNumber } = stemNumbers(it);
   const mark = new Uint8Array(ids.size);
   for (const { st, assertions } of read) {
@@ -84,7 +85,7 @@ export function indexNoteOf(
       const id = n >= 0 ? (n < byNumber.length ? byNumber[n] : -1) : (ids.get(stems[k]) ?? -1);
       const as = assertions[from[k]] === 'present' ? PRESENT : STATED;
       if (id >= 0) mark[id] |= as;
-      const forms = nounFormsOf(table, stems[k]);
+      const forms = nounFormsOf(table, stems[k], n);
       for (let j = 0; j < forms.length; j++) mark[ids.get(forms[j])!] |= as;
     }
   }
@@ -218,7 +219,7 @@ export function indexMentions(
     const as = sites.get(stem);
     if (as) for (const s of as) put(it, slots, occurrences, s, stemNumber(s), w, denied);
     // An adjective the Index names by its noun ("tibial": Fracture, tibia).
-    const forms = nounFormsOf(note.table, stem);
+    const forms = nounFormsOf(note.table, stem, st.numbers[k]);
     for (let j = 0; j < forms.length; j++) put(it, slots, occurrences, forms[j], stemNumber(forms[j]), w, denied);
   }
   // A word the sentence denies never qualifies a condition it asserts ("reflux with esophagitis,
