@@ -378,10 +378,7 @@ export function assertWords(words: readonly string[], lower?: readonly string[])
 }
 
 function assertWordsOnce(lower: readonly string[]): Assertion[] {
-  const out: Assertion[] = lower.map(() => 'present');
-  const set = (i: number, a: Assertion) => {
-    if (PRIORITY[a] > PRIORITY[out[i]]) out[i] = a;
-  };
+  const out = new Array<Assertion>(lower.length).fill('present');
   let pseudoUntil = -1;
   for (let i = 0; i < lower.length; i++) {
     // Most words start no trigger or pseudo-trigger: one look-up says so.
@@ -405,13 +402,13 @@ function assertWordsOnce(lower: readonly string[]): Assertion[] {
           ended = true;
           break;
         }
-        set(j, a);
+        raise(out, j, a);
       }
-      if (a === 'negated' && scope === SCOPE && !ended) for (const k of listContinuation(lower, i + p.length, j)) set(k, a);
+      if (a === 'negated' && scope === SCOPE && !ended) for (const k of listContinuation(lower, i + p.length, j)) raise(out, k, a);
     }
     const b = backwardAt(lower, i);
     if (b && b[0].length === 1 && ATTRIBUTIVE.has(lower[i]) && attributive(lower, i)) {
-      for (let j = i + 1, to = attributiveReach(lower, i); j <= to; j++) set(j, b[1]);
+      for (let j = i + 1, to = attributiveReach(lower, i); j <= to; j++) raise(out, j, b[1]);
     } else if (b && (b[2] || reachesBack(lower, i, b[0].length))) {
       const a = b[1];
       const scope = b[2] ? SHORT_SCOPE : SCOPE;
@@ -420,10 +417,15 @@ function assertWordsOnce(lower: readonly string[]): Assertion[] {
         j >= 0 && n < scope && !TERMINATORS.has(lower[j]) && !(scope === SHORT_SCOPE && lower[j] === ',');
         j--, n++
       )
-        set(j, a);
+        raise(out, j, a);
     }
   }
   return out;
+}
+
+/** Word i's assertion raised to `a` where `a` weighs more (a plain function: assertWordsOnce makes no closure per call). */
+function raise(out: Assertion[], i: number, a: Assertion): void {
+  if (PRIORITY[a] > PRIORITY[out[i]]) out[i] = a;
 }
 
 const LIST_SEPARATORS = new Set([',', 'or', 'and']);

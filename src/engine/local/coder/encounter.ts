@@ -11,7 +11,13 @@ export const LATER_VISIT =
 const OPEN = /\bopen (fracture|wound)|\bcompound fracture/i;
 const NONDISPLACED = /\b(non-?displaced|undisplaced|hairline)\b/i;
 
-const stems = (words: string) => words.split(' ').flatMap((w) => wordStems(w));
+const stemsRead = new Map<string, string[]>();
+/** The words' stems, read once per phrase on first use (reading numbers new stems, in the order met). */
+function stems(words: string): string[] {
+  let hit = stemsRead.get(words);
+  if (!hit) stemsRead.set(words, (hit = words.split(' ').flatMap((w) => wordStems(w))));
+  return hit;
+}
 
 /**
  * The words that complete a code by default, as the guidelines read a note that does not say
@@ -22,12 +28,19 @@ const stems = (words: string) => words.split(' ').flatMap((w) => wordStems(w));
  */
 export function encounterDefaults(text: string): string[] {
   const out: string[] = [];
-  if (SEQUELA.test(text)) out.push(...stems('sequela'));
+  // A literal search of the note in lower case passes most notes before a regular expression
+  // that tries each place (those match ASCII letters only in either case, so their literal
+  // parts are in the lowered text whenever they match).
+  const lower = text.toLowerCase();
+  if ((lower.includes('sequela') || lower.includes('late effect') || lower.includes('residual')) && SEQUELA.test(text))
+    out.push(...stems('sequela'));
   // (Every UNION word holds "union": a note without it, most notes, is passed by one literal search.)
-  else if (/union/i.test(text) && UNION.test(text)) out.push(...stems('subsequent encounter'));
-  else if (SUBSEQUENT.test(text.replace(LATER_VISIT, ' '))) out.push(...stems('subsequent encounter routine healing'));
+  else if (lower.includes('union') && UNION.test(text)) out.push(...stems('subsequent encounter'));
+  // (Taking out the later visits only ever removes matches: a note without one keeps none.)
+  else if (SUBSEQUENT.test(text) && SUBSEQUENT.test(text.replace(LATER_VISIT, ' ')))
+    out.push(...stems('subsequent encounter routine healing'));
   else out.push(...stems('initial encounter'));
   if (!OPEN.test(text)) out.push(...stems('closed'));
-  if (!NONDISPLACED.test(text)) out.push(...stems('displaced'));
+  if (!((lower.includes('displaced') || lower.includes('hairline')) && NONDISPLACED.test(text))) out.push(...stems('displaced'));
   return out;
 }

@@ -74,7 +74,8 @@ export function indexNoteOf(
   const unilateral = stemIdOf(it, UNILATERAL);
   const bilateral = stemIdOf(it, BILATERAL);
   const sites = siteEquivalentIds(it);
-  for (const { st } of read) for (let k = 0; k < st.stems.length; k++) for (const f of nounFormsOf(table, st.stems[k])) stemIdOf(it, f);
+  for (const { st } of read)
+    for (let k = 0; k < st.stems.length; k++) for (const f of nounFormsOf(table, st.stems[k], st.numbers[k])) stemIdOf(it, f);
   const { ids, byNumber } = stemNumbers(it);
   const mark = new Uint8Array(ids.size);
   for (const { st, assertions } of read) {
@@ -84,7 +85,7 @@ export function indexNoteOf(
       const id = n >= 0 ? (n < byNumber.length ? byNumber[n] : -1) : (ids.get(stems[k]) ?? -1);
       const as = assertions[from[k]] === 'present' ? PRESENT : STATED;
       if (id >= 0) mark[id] |= as;
-      const forms = nounFormsOf(table, stems[k]);
+      const forms = nounFormsOf(table, stems[k], n);
       for (let j = 0; j < forms.length; j++) mark[ids.get(forms[j])!] |= as;
     }
   }
@@ -200,14 +201,6 @@ export function indexMentions(
   const known = stemNumbers(it).ids.size;
   const occurrences = Occurrences.ready(2 * st.stems.length);
   let negatedAny = false;
-  const put = (stem: string, number: number, w: number, denied: boolean) => {
-    let k = slots.get(stem);
-    if (k === undefined) {
-      slots.set(stem, (k = slots.size));
-      numberSlot(it, k, stem, number);
-    }
-    occurrences.add(k, w, denied);
-  };
   // (Made for a sentence that denies a word: most deny none.)
   let denials: Set<string> | undefined;
   for (let k = 0; k < st.stems.length; k++) {
@@ -218,16 +211,16 @@ export function indexMentions(
       (denials ??= new Set()).add(stem);
       negatedAny = true;
     }
-    put(stem, st.numbers[k], w, denied);
+    put(it, slots, occurrences, stem, st.numbers[k], w, denied);
     // Laterality in words: a side is one side of a pair; "both" is bilateral (I.B.13).
-    if (stem === RIGHT || stem === LEFT) put(UNILATERAL, UNILATERAL_NUMBER, w, denied);
-    if (stem === BOTH) put(BILATERAL, BILATERAL_NUMBER, w, denied);
+    if (stem === RIGHT || stem === LEFT) put(it, slots, occurrences, UNILATERAL, UNILATERAL_NUMBER, w, denied);
+    if (stem === BOTH) put(it, slots, occurrences, BILATERAL, BILATERAL_NUMBER, w, denied);
     // A site the Index reads as another ("calf": leg, lower).
     const as = sites.get(stem);
-    if (as) for (const s of as) put(s, stemNumber(s), w, denied);
+    if (as) for (const s of as) put(it, slots, occurrences, s, stemNumber(s), w, denied);
     // An adjective the Index names by its noun ("tibial": Fracture, tibia).
-    const forms = nounFormsOf(note.table, stem);
-    for (let j = 0; j < forms.length; j++) put(forms[j], stemNumber(forms[j]), w, denied);
+    const forms = nounFormsOf(note.table, stem, st.numbers[k]);
+    for (let j = 0; j < forms.length; j++) put(it, slots, occurrences, forms[j], stemNumber(forms[j]), w, denied);
   }
   // A word the sentence denies never qualifies a condition it asserts ("reflux with esophagitis,
   // no bleeding" is not "with bleeding"); it answers a "without" subterm instead. A denied
@@ -235,7 +228,7 @@ export function indexMentions(
   const negated: ReadonlySet<string> = denials ?? NONE;
   const out: Mention[] = [];
   let taken: Set<number> | undefined;
-  const inTabular = (c: string) => it.inTabular(c);
+  const inTabular = inTabularOf(it);
   forEachStemPhrase(st, byStems, maxLen, (mains, start, end, len) => {
     const anchor = wordRange(start, end);
     const asserted = assertions[start] !== 'negated';
@@ -355,6 +348,35 @@ export function indexMentions(
 // numbered then: later numbers are read as stems. One buffer the thread reuses (one sentence is
 // read at a time).
 let numberedSlots = new Int32Array(64);
+
+/** One occurrence of a stem at word w: its slot (numbered on first sight, numberSlot) and the word. */
+function put(
+  it: IndexTabular,
+  slots: Map<string, number>,
+  occurrences: Occurrences,
+  stem: string,
+  number: number,
+  w: number,
+  denied: boolean,
+): void {
+  let k = slots.get(stem);
+  if (k === undefined) {
+    slots.set(stem, (k = slots.size));
+    numberSlot(it, k, stem, number);
+  }
+  occurrences.add(k, w, denied);
+}
+
+// The Index's Tabular test as a function, made once per Index (not per sentence).
+let inTabularIt: IndexTabular | undefined;
+let inTabularFn: (code: string) => boolean = () => false;
+function inTabularOf(it: IndexTabular): (code: string) => boolean {
+  if (it !== inTabularIt) {
+    inTabularIt = it;
+    inTabularFn = (c) => it.inTabular(c);
+  }
+  return inTabularFn;
+}
 
 function numberSlot(it: IndexTabular, k: number, stem: string, number: number): void {
   const { byNumber, ids } = stemNumbers(it);
@@ -718,12 +740,14 @@ function restated(it: IndexTabular, term: number, child: number, words: readonly
  * refine: "type 2 diabetic with chronic kidney disease, stage 4" is "stage 4", not "stage 2".
  */
 function nearer(a: Path, b: Path, from: Path): boolean {
-  const distance = (p: Path) => {
-    let d = 0;
-    for (let k = from.words.length; k < p.words.length; k++) d += Math.abs(p.words[k] - highest(from.words));
-    return d;
-  };
-  return distance(a) < distance(b);
+  return distance(a, from) < distance(b, from);
+}
+
+/** How far a path's own words lie from the last word of the path it refines. */
+function distance(p: Path, from: Path): number {
+  let d = 0;
+  for (let k = from.words.length; k < p.words.length; k++) d += Math.abs(p.words[k] - highest(from.words));
+  return d;
 }
 
 /**

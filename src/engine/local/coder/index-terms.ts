@@ -96,6 +96,19 @@ const QUALIFIERS = new Set([
 /** A subterm of one-word parts whose later part is a qualifier of the first ("mesenteric, acute"), not its alternative. */
 const qualified = (parts: readonly string[]) => !QUALIFIERS.has(parts[0]) && parts.slice(1).some((p) => QUALIFIERS.has(p));
 
+/** The later comma parts of a main term's title that are close variants of its head ("Gout, gouty"). */
+function variantsOf(parts: readonly string[], head: string): string[] {
+  const out: string[] = [];
+  for (let k = 1; k < parts.length; k++) if (!/\s/.test(parts[k]) && parts[k].slice(0, 3) === head.slice(0, 3)) out.push(parts[k]);
+  return out;
+}
+
+/** A title's stems that only say when (durations: "three-day", "2 weeks"). */
+function timeOnly(a: readonly string[]): boolean {
+  for (const s of a) if (!TIME.has(s) && !/^\d/.test(s)) return false;
+  return true;
+}
+
 /** Reads one title: main terms (`main`) keep only their first comma part and its close variants. */
 export function readTitle(raw: string, main: boolean, coded = true): TitleReading {
   let t = raw
@@ -117,15 +130,13 @@ export function readTitle(raw: string, main: boolean, coded = true): TitleReadin
   const parts = t.split(/,\s*/).filter(Boolean);
   let alts: string[][];
   const head = parts[0]?.split(/\s+/)[0] ?? '';
-  const variant = (p: string) => !/\s/.test(p) && p.slice(0, 3) === head.slice(0, 3);
-  if (main) alts = [parts[0] ?? '', ...parts.slice(1).filter(variant)].map(stemsOf);
+  if (main) alts = [parts[0] ?? '', ...variantsOf(parts, head)].map(stemsOf);
   else if (parts.length > 1 && parts.every((p) => !/\s/.test(p)) && !qualified(parts)) alts = parts.map(stemsOf);
   // "moderate or severe" (F12.20): either word states it; an uncoded "healed or old" is read whole.
   else if (coded && parts.length === 1 && /^[a-z-]+ or [a-z-]+$/.test(parts[0])) alts = parts[0].split(' or ').map(stemsOf);
   else alts = [stemsOf(parts.join(' '))];
   // Durations ("three-day", "2 weeks") say when, not what: a title of such words alone is not read.
   alts = alts.filter((a) => a.length > 0);
-  const timeOnly = (a: string[]) => a.every((s) => TIME.has(s) || /^\d/.test(s));
   if (alts.length && alts.every(timeOnly)) return { alts: [[UNREADABLE]], connector };
   return { alts, connector };
 }

@@ -46,65 +46,45 @@ export function forEachStemPhrase<T>(
   found: (value: T, start: number, end: number, len: number) => void,
 ): void {
   const { numbers, from } = st;
-  const { root, nodes } = trieOf(byStems);
+  const { root, values, childStart, childStem, childNode } = trieOf(byStems);
   for (let i = 0; i < numbers.length; i++) {
     // A stem numbered after the trie was built is no key's. One the note read unnumbered (-1:
     // the numbering was full) may have been numbered since, as a key of this trie.
     const n = numbers[i] >= 0 ? numbers[i] : numberedStem(st.stems[i]);
-    const r = n >= 0 && n < root.length ? root[n] : 0;
-    let node = r === 0 ? undefined : nodes[r - 1];
-    for (let len = 1; node !== undefined && len <= maxLen; len++) {
-      if (node.value !== undefined) found(node.value, from[i], from[i + len - 1], len);
+    let node = n >= 0 && n < root.length ? root[n] - 1 : -1;
+    for (let len = 1; node >= 0 && len <= maxLen; len++) {
+      const value = values[node];
+      if (value !== undefined) found(value, from[i], from[i + len - 1], len);
       if (i + len >= numbers.length) break;
-      node = childOf(node, numbers[i + len] >= 0 ? numbers[i + len] : numberedStem(st.stems[i + len]));
+      const stem = numbers[i + len] >= 0 ? numbers[i + len] : numberedStem(st.stems[i + len]);
+      // The node's children, sorted by stem number: most nodes have one or two.
+      let next = -1;
+      for (let c = childStart[node]; c < childStart[node + 1]; c++) {
+        if (childStem[c] === stem) {
+          next = childNode[c];
+          break;
+        }
+        if (childStem[c] > stem) break;
+      }
+      node = next;
     }
   }
 }
 
 /**
- * A trie node. Most nodes continue with one stem only: that child is held in `one` (its stem's
- * number in `oneStem`) and a Map is made only for a second child, which then holds them all. A
- * Map per node held ~2 MB more a thread over the coder's matchers (issue 28, the service's RSS).
+ * The keys as a trie of stem numbers in flat arrays (no object per node: the tries of the coder's
+ * matchers are long-lived, and objects there are what the collector walks). Nodes are numbered;
+ * node k's children are childStem/childNode[childStart[k] .. childStart[k + 1]), by stem number.
  */
-interface StemNode<T> {
-  value: T | undefined;
-  /** the stem number of the only child; NO_STEM when there is none, or when `next` holds the children */
-  oneStem: number;
-  one: StemNode<T> | undefined;
-  next: Map<number, StemNode<T>> | undefined;
-}
-
-// No stem number (a note's unnumbered stem is -1): a node without a single child never matches.
-const NO_STEM = -2;
-
-const newNode = <T>(): StemNode<T> => ({ value: undefined, oneStem: NO_STEM, one: undefined, next: undefined });
-
-function childOf<T>(node: StemNode<T>, stem: number): StemNode<T> | undefined {
-  return node.oneStem === stem ? node.one : node.next?.get(stem);
-}
-
-function addChild<T>(node: StemNode<T>, stem: number): StemNode<T> {
-  const child = newNode<T>();
-  if (node.next) node.next.set(stem, child);
-  else if (node.one === undefined) {
-    node.oneStem = stem;
-    node.one = child;
-  } else {
-    node.next = new Map([
-      [node.oneStem, node.one],
-      [stem, child],
-    ]);
-    node.oneStem = NO_STEM;
-    node.one = undefined;
-  }
-  return child;
-}
-
-/** The first stems of the keys by number (root[n]: 1 + the node's place in `nodes`, 0 for none), and the nodes below. */
 interface StemTrie<T> {
   size: number;
+  /** the first stems of the keys by number: 1 + their node, 0 for none */
   root: Int32Array;
-  nodes: Array<StemNode<T>>;
+  /** each node's value, undefined when no key ends there */
+  values: Array<T | undefined>;
+  childStart: Int32Array;
+  childStem: Int32Array;
+  childNode: Int32Array;
 }
 
 const tries = new WeakMap<ReadonlyMap<string, unknown>, StemTrie<unknown>>();
@@ -113,21 +93,41 @@ const tries = new WeakMap<ReadonlyMap<string, unknown>, StemTrie<unknown>>();
 function trieOf<T>(byStems: ReadonlyMap<string, T>): StemTrie<T> {
   const hit = tries.get(byStems);
   if (hit && hit.size === byStems.size) return hit as StemTrie<T>;
-  const keys: Array<[number[], T]> = [];
-  for (const [key, value] of byStems) keys.push([key.split(' ').map(stemNumber), value]);
-  const trie: StemTrie<T> = { size: byStems.size, root: new Int32Array(stemNumberCount()), nodes: [] };
-  for (const [numbers, value] of keys) {
-    let r = trie.root[numbers[0]];
-    if (r === 0) {
-      trie.nodes.push(newNode());
-      trie.root[numbers[0]] = r = trie.nodes.length;
-    }
-    let node = trie.nodes[r - 1];
+  const root = new Int32Array(stemNumberCount());
+  // Built first with a Map of children per node, then laid out flat, children sorted.
+  const values: Array<T | undefined> = [];
+  const children: Array<Map<number, number> | undefined> = [];
+  const newNode = () => {
+    values.push(undefined);
+    children.push(undefined);
+    return values.length - 1;
+  };
+  for (const [key, value] of byStems) {
+    const numbers = key.split(' ').map(stemNumber);
+    if (root[numbers[0]] === 0) root[numbers[0]] = newNode() + 1;
+    let node = root[numbers[0]] - 1;
     for (let k = 1; k < numbers.length; k++) {
-      node = childOf(node, numbers[k]) ?? addChild(node, numbers[k]);
+      const kids = (children[node] ??= new Map());
+      let child = kids.get(numbers[k]);
+      if (child === undefined) kids.set(numbers[k], (child = newNode()));
+      node = child;
     }
-    node.value = value;
+    values[node] = value;
   }
+  const childStart = new Int32Array(values.length + 1);
+  for (let k = 0; k < values.length; k++) childStart[k + 1] = childStart[k] + (children[k]?.size ?? 0);
+  const childStem = new Int32Array(childStart[values.length]);
+  const childNode = new Int32Array(childStart[values.length]);
+  for (let k = 0; k < values.length; k++) {
+    const kids = children[k];
+    if (!kids) continue;
+    let c = childStart[k];
+    for (const stem of [...kids.keys()].sort((a, b) => a - b)) {
+      childStem[c] = stem;
+      childNode[c++] = kids.get(stem)!;
+    }
+  }
+  const trie: StemTrie<T> = { size: byStems.size, root, values, childStart, childStem, childNode };
   tries.set(byStems, trie);
   return trie;
 }

@@ -14,25 +14,37 @@ const NOUNS_OF: ReadonlyArray<[RegExp, string, readonly string[]]> = [
 const MIN_BASE = 3;
 const NONE: readonly string[] = Object.freeze([]);
 
-const cache = new WeakMap<CodeTable, Map<string, readonly string[]>>();
-// The table last asked about and its map (every stem of every note is asked about).
+interface Forms {
+  byStem: Map<string, readonly string[]>;
+  /** the same, by the stem's number (stemNumber): a note's stems are read by number, without hashing a name */
+  byNumber: Array<readonly string[] | undefined>;
+}
+const cache = new WeakMap<CodeTable, Forms>();
+// The table last asked about and its forms (every stem of every note is asked about).
 let lastTable: CodeTable | undefined;
-let lastByStem = new Map<string, readonly string[]>();
+let last: Forms = { byStem: new Map(), byNumber: [] };
 
 /**
  * The noun forms of an adjective stem that the code titles use ("tibial": tibia; "radial":
  * radius; "hypoglycemic": hypoglycemia; "pneumococcal": pneumococcus), so a subterm named by its
  * noun in the Index ("Fracture, tibia"; "Diabetes, type 2, with hypoglycemia") meets the note's
  * adjective, as a coder reads it; and its American spelling. Only stems the titles hold; read once per stem.
+ * `number` is the stem's number (stemNumber), -1 when it has none.
  */
-export function nounFormsOf(table: CodeTable, stem: string): readonly string[] {
+export function nounFormsOf(table: CodeTable, stem: string, number = -1): readonly string[] {
   if (table !== lastTable) {
-    let map = cache.get(table);
-    if (!map) cache.set(table, (map = new Map()));
+    let forms = cache.get(table);
+    if (!forms) cache.set(table, (forms = { byStem: new Map(), byNumber: [] }));
     lastTable = table;
-    lastByStem = map;
+    last = forms;
   }
-  const byStem = lastByStem;
+  const { byStem, byNumber } = last;
+  if (number >= 0) return (byNumber[number] ??= formsOf(table, byStem, stem));
+  return formsOf(table, byStem, stem);
+}
+
+/** nounFormsOf by name: read once per stem. */
+function formsOf(table: CodeTable, byStem: Map<string, readonly string[]>, stem: string): readonly string[] {
   let out = byStem.get(stem);
   if (out !== undefined) return out;
   const found = new Set<string>();

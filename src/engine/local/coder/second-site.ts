@@ -66,8 +66,6 @@ export function withSecondSites(
     while (e < lower.length && e - k <= MAX_CONJUNCT && !ENDS_PHRASE.has(lower[e])) e++;
     e--;
     if (e <= k) continue;
-    const second = new Set<string>();
-    for (let w = k + 1; w <= e; w++) for (const s of wordStems(lower[w])) second.add(s);
     // A condition named just before the site phrase ("contusion of", "second degree burns of").
     if (!namedBefore(it, st, p)) continue;
     // The second site first: most conjunctions join no second site, and the first is then not read again.
@@ -76,6 +74,8 @@ export function withSecondSites(
     );
     if (other.length === 0) continue;
     const first = indexMentions(note, without(st, k, e), blanked(lower, k, e), assertions, si, window);
+    const second = new Set<string>();
+    for (let w = k + 1; w <= e; w++) for (const s of wordStems(lower[w])) second.add(s);
     const split = new Set<number>();
     const added: Mention[] = [];
     for (const b of other) {

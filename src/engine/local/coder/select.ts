@@ -21,8 +21,6 @@ export function resolveSentence(items: Found[], table: CodeTable): Found[] {
   }
   // Firm before loose (part of a title, or its words spread out), then widest first, synonyms
   // before title matches, then heaviest, better scored, shorter title.
-  const width = (f: Found) => f.mention.end - f.mention.start;
-  const loose = (f: Found) => Number(f.mention.source === 'description' && f.mention.score < 0.999);
   const list = [...byCode.values()].sort(
     (a, b) =>
       loose(a) - loose(b) ||
@@ -36,10 +34,8 @@ export function resolveSentence(items: Found[], table: CodeTable): Found[] {
   const kept: Found[] = [];
   for (const f of list) {
     const m = f.mention;
-    const inside = (k: Found) => k.mention.start <= m.start && k.mention.end >= m.end;
-    const wider = (k: Found) => k.mention.end - k.mention.start > m.end - m.start;
     // A heavier mention over more words is more specific: "chest pain" over "pain".
-    const cover = kept.find((k) => k.lessSpecificThan === undefined && inside(k) && wider(k) && k.mention.weight >= m.weight - 1e-6);
+    const cover = coverOf(kept, m);
     if (cover) {
       // Synonyms the reader would expect coded are reported; weaker matches just drop out.
       if (m.source === 'lexicon') kept.push({ ...f, lessSpecificThan: cover.mention.code });
@@ -47,20 +43,36 @@ export function resolveSentence(items: Found[], table: CodeTable): Found[] {
     }
     // Over the same words a synonym beats a title match, and of two title matches the first
     // (heavier, better scored, shorter title) wins.
-    if (
-      m.source === 'description' &&
-      kept.some(
-        (k) =>
-          k.lessSpecificThan === undefined &&
-          inside(k) &&
-          !wider(k) &&
-          (k.mention.source === 'lexicon' || k.mention.weight >= m.weight - 1e-6),
-      )
-    )
-      continue;
+    if (m.source === 'description' && sameWordsTaken(kept, m)) continue;
     kept.push(f);
   }
   return kept;
+}
+
+// (Plain functions and loops, not closures made per call: the hot path makes none.)
+const width = (f: Found) => f.mention.end - f.mention.start;
+const loose = (f: Found) => Number(f.mention.source === 'description' && f.mention.score < 0.999);
+const inside = (k: Found, m: Found['mention']) => k.mention.start <= m.start && k.mention.end >= m.end;
+const wider = (k: Found, m: Found['mention']) => k.mention.end - k.mention.start > m.end - m.start;
+
+/** The first kept mention, heavier or as heavy, over more words that include `m`'s. */
+function coverOf(kept: readonly Found[], m: Found['mention']): Found | undefined {
+  for (const k of kept)
+    if (k.lessSpecificThan === undefined && inside(k, m) && wider(k, m) && k.mention.weight >= m.weight - 1e-6) return k;
+  return undefined;
+}
+
+/** A kept synonym, or a kept title match as heavy, over the same words as `m` (none more). */
+function sameWordsTaken(kept: readonly Found[], m: Found['mention']): boolean {
+  for (const k of kept)
+    if (
+      k.lessSpecificThan === undefined &&
+      inside(k, m) &&
+      !wider(k, m) &&
+      (k.mention.source === 'lexicon' || k.mention.weight >= m.weight - 1e-6)
+    )
+      return true;
+  return false;
 }
 
 function better(a: Found, b: Found): boolean {

@@ -85,10 +85,11 @@ const COLD_NOT_ILLNESS =
  */
 export function senseProblem(table: CodeTable, m: Mention, lower: readonly string[]): string | undefined {
   const code = table.codeAt(m.code);
-  const span = lower.slice(m.start, m.end + 1);
+  // The mention's words are read in place (spanHas, spanSome); a copy is made only for a message.
   const prev = lower[m.start - 1] ?? '';
   const next = lower[m.end + 1] ?? '';
-  const has = (w: string) => span.includes(w);
+  const first = lower[m.start];
+  const one = Math.min(m.end + 1, lower.length) - m.start === 1; // the mention is one word
 
   // Burns are injuries; "burning" is a sensation: on urination it is dysuria (R30.0), and so is
   // "it burns when she pees" (the verb, not the injury).
@@ -97,49 +98,56 @@ export function senseProblem(table: CodeTable, m: Mention, lower: readonly strin
       lower.slice(m.end + 1, m.end + 6).some((w) => URINARY.test(w)) ||
       lower.slice(Math.max(0, m.start - 4), m.start).some((w) => URINARY.test(w));
     if (urinary) return 'Burning on urination is dysuria (R30.0), not a burn injury.';
-    const injuryWord = span.some((w) => /^(burn|burns|burned|burnt|scald|scalds|scalded)$/.test(w));
+    const injuryWord = spanSome(lower, m, INJURY_WORD);
     const verb = BURN_VERB_BEFORE.has(prev) || BURN_VERB_AFTER.has(next);
-    if (!injuryWord || verb) return `"${[prev, ...span, next].join(' ').trim()}" describes a burning sensation, not a burn injury.`;
+    if (!injuryWord || verb)
+      return `"${[prev, ...spanOf(lower, m), next].join(' ').trim()}" describes a burning sensation, not a burn injury.`;
   }
   // R29.6 is repeated falls: one fall ("after a fall", "fell") is an accident, coded by its injury.
   if (code === 'R296' && !/\b(repeated|recurrent|frequent|multiple|several|many|recurring)\b|\bfalls\b/.test(lower.join(' '))) {
-    return `"${span.join(' ')}" is one fall, not repeated falls (R29.6): the injury it caused is coded.`;
+    return `"${spanOf(lower, m).join(' ')}" is one fall, not repeated falls (R29.6): the injury it caused is coded.`;
   }
   // "Accessory muscle use": the work of breathing seen on examination, not a congenital extra muscle (Q79.8).
-  if (code.startsWith('Q') && has('accessory') && (/^(use|usage)$/.test(next) || /^(using|uses|of)$/.test(prev))) {
-    return `"${[prev, ...span, next].join(' ').trim()}" is the use of accessory muscles of breathing, a sign, not a congenital malformation.`;
+  if (code.startsWith('Q') && spanHas(lower, m, 'accessory') && (/^(use|usage)$/.test(next) || /^(using|uses|of)$/.test(prev))) {
+    return `"${[prev, ...spanOf(lower, m), next].join(' ').trim()}" is the use of accessory muscles of breathing, a sign, not a congenital malformation.`;
   }
   // "Well-healed neck scar": the mark of an operation seen on examination, not a scar condition (L90.5).
   if (code === 'L905' && lower.slice(Math.max(0, m.start - 3), m.start).some((w) => w === 'healed' || w === 'well-healed')) {
     return 'A healed surgical scar seen on examination is a finding of the past operation, not a scar condition to code.';
   }
   // "The urine dip shows nitrites": a dip is chewing tobacco only where tobacco is spoken of.
-  if (has('dip') && !lower.some((w) => TOBACCO_CONTEXT.test(w))) {
+  if (spanHas(lower, m, 'dip') && !lower.some((w) => TOBACCO_CONTEXT.test(w))) {
     return '"Dip" here is not chewing tobacco: the sentence says nothing of tobacco (a urine dip is a test strip).';
   }
   // "Effusion" alone names no site: a knee effusion is not a pleural effusion (J90, J91).
-  if (/^J9[01]/.test(code) && !has('pleural') && !lower.some((w) => PLEURAL_CONTEXT.test(w))) {
-    return `"${span.join(' ')}" names no pleural site: an effusion of a joint or elsewhere is not a pleural effusion.`;
+  if (/^J9[01]/.test(code) && !spanHas(lower, m, 'pleural') && !lower.some((w) => PLEURAL_CONTEXT.test(w))) {
+    return `"${spanOf(lower, m).join(' ')}" names no pleural site: an effusion of a joint or elsewhere is not a pleural effusion.`;
   }
   // "ALLERGIES: sulfa drugs give the patient a rash", "allergic to penicillin (hives)": the
   // reaction belongs to the allergy history, not to today's findings.
-  if (REACTION_CODE.test(code) && !span.some((w) => w.startsWith('allerg')) && allergyStatement(lower, m)) {
-    return `"${span.join(' ')}" is a reaction named in the allergy history, not a current condition.`;
+  if (REACTION_CODE.test(code) && !spanSome(lower, m, ALLERG) && allergyStatement(lower, m)) {
+    return `"${spanOf(lower, m).join(' ')}" is a reaction named in the allergy history, not a current condition.`;
   }
   // "Cold" the illness (J00) versus cold hands, cold intolerance or exposure to cold.
-  if (code === 'J00' && has('cold') && !has('common') && !has('head') && !has('nasopharyngitis')) {
+  if (
+    code === 'J00' &&
+    spanHas(lower, m, 'cold') &&
+    !spanHas(lower, m, 'common') &&
+    !spanHas(lower, m, 'head') &&
+    !spanHas(lower, m, 'nasopharyngitis')
+  ) {
     if (COLD_NOT_ILLNESS.test(next) || prev === 'to' || prev === 'the' || /^(feel|felt|feels|is|are|was|were)$/.test(prev)) {
       return `"${[prev, 'cold', next].join(' ').trim()}" speaks of temperature or cold exposure, not the common cold.`;
     }
   }
   // Hospital discharge versus a discharge from a body site.
-  if (span.some((w) => w === 'discharge' || w === 'discharged' || w === 'discharges')) {
+  if (spanSome(lower, m, DISCHARGE_WORD)) {
     const fromCare = next === 'from' && (CARE_PLACE.test(lower[m.end + 2] ?? '') || CARE_PLACE.test(lower[m.end + 3] ?? ''));
     if (
-      has('discharged') ||
+      spanHas(lower, m, 'discharged') ||
       fromCare ||
       HOSPITAL_DISCHARGE_NEXT.has(next) ||
-      (span[0].startsWith('discharge') && HOSPITAL_DISCHARGE_PREV.has(prev))
+      (first.startsWith('discharge') && HOSPITAL_DISCHARGE_PREV.has(prev))
     ) {
       return 'The note speaks of discharge from hospital, not a discharge from a body site.';
     }
@@ -147,7 +155,7 @@ export function senseProblem(table: CodeTable, m: Mention, lower: readonly strin
   // ST-segment depression is an ECG finding (R94.31), not a depressive disorder.
   if (
     /^F3[23]/.test(code) &&
-    span[0] === 'depression' &&
+    first === 'depression' &&
     (NOT_MOOD_DEPRESSION.has(prev) || (prev === 'segment' && lower[m.start - 2] === 'st'))
   ) {
     return prev === 'st' || prev === 'segment' || prev === 'st-segment'
@@ -156,41 +164,65 @@ export function senseProblem(table: CodeTable, m: Mention, lower: readonly strin
   }
   // "CVA tenderness", "RUQ pain": an abbreviation before a sign names where the sign is (the
   // costovertebral angle, the right upper quadrant), not a disease; the sign is what is stated.
-  if (m.start === m.end && SIGN_NOUN.has(next) && !table.descriptionAt(m.code).toLowerCase().includes(span[0])) {
-    return `"${span[0].toUpperCase()} ${next}" names the site of the ${next}, not the condition the abbreviation also stands for.`;
+  if (m.start === m.end && SIGN_NOUN.has(next) && !table.descriptionAt(m.code).toLowerCase().includes(first)) {
+    return `"${first.toUpperCase()} ${next}" names the site of the ${next}, not the condition the abbreviation also stands for.`;
   }
   // "SpO2 98% on RA", "saturating well on RA": room air, not rheumatoid arthritis.
-  if (span.length === 1 && span[0] === 'ra' && (prev === 'on' || lower.slice(Math.max(0, m.start - 3), m.start).includes('%'))) {
+  if (one && first === 'ra' && (prev === 'on' || lower.slice(Math.max(0, m.start - 3), m.start).includes('%'))) {
     return '"RA" after an oxygen reading ("on RA") is room air, not rheumatoid arthritis.';
   }
   const vaccine = vaccineListed(lower, m);
   if (vaccine) return vaccine;
   // "Counselled on weight loss": the goal of the visit's advice, not a symptom (R63.4).
   if (code === 'R634' && lower.slice(Math.max(0, m.start - 3), m.start).some((w) => WEIGHT_GOAL.test(w))) {
-    return `"${span.join(' ')}" here is the goal of the advice given, not an abnormal loss of weight (R63.4).`;
+    return `"${spanOf(lower, m).join(' ')}" here is the goal of the advice given, not an abnormal loss of weight (R63.4).`;
   }
   // "Total bilirubin 0.9": a laboratory result in its reference range names no disorder.
-  const normal = normalResult(span, next);
+  const normal = normalResult(lower, m, next);
   if (normal) return normal;
   // "The prosthesis fits well": the verb, not fits (convulsions, R56).
-  if (span.length === 1 && /^fits?$/.test(span[0]) && FITS_HOW.test(next)) {
-    return `"${span[0]} ${next}" says how something fits, not a fit (convulsion).`;
+  if (one && /^fits?$/.test(first) && FITS_HOW.test(next)) {
+    return `"${first} ${next}" says how something fits, not a fit (convulsion).`;
   }
   // "nose skin", "breast skin": a site before the tissue names the tissue there (skin of nose,
   // C44.3-/D22.3-/D23.3-), not the organ ("neoplasm of nose" D36.7 stops mid-phrase).
   if (TISSUE.has(next) && !table.descriptionAt(m.code).toLowerCase().includes(next)) {
-    return `"${span[span.length - 1]} ${next}" is the ${next} of the ${span[span.length - 1]}, not the ${span[span.length - 1]} itself.`;
+    const last = spanOf(lower, m).at(-1);
+    return `"${last} ${next}" is the ${next} of the ${last}, not the ${last} itself.`;
   }
   // "shock wave lithotripsy": one word before a noun and a procedure names the procedure's means, not a condition.
   const after = lower[m.end + 2] ?? '';
   if (m.start === m.end && /^[a-z]{3,}$/.test(next) && PROCEDURE.test(after)) {
-    return `"${[span[0], next, after].join(' ')}" names a procedure, not the condition.`;
+    return `"${[first, next, after].join(' ')}" names a procedure, not the condition.`;
   }
   // "pain medication", "diabetes education": the condition word names something else.
   if (m.end - m.start <= 1 && NOT_A_CONDITION.has(next)) {
-    return `"${span.join(' ')} ${next}" names a ${next}, not the condition.`;
+    return `"${spanOf(lower, m).join(' ')} ${next}" names a ${next}, not the condition.`;
   }
   return undefined;
+}
+
+const INJURY_WORD = /^(burn|burns|burned|burnt|scald|scalds|scalded)$/;
+const ALLERG = /^allerg/;
+const DISCHARGE_WORD = /^(discharge|discharged|discharges)$/;
+
+/** The mention's words (a copy, for a message). */
+function spanOf(lower: readonly string[], m: Mention): string[] {
+  return lower.slice(m.start, m.end + 1);
+}
+
+/** Whether the mention's words hold `w`, read in place. */
+function spanHas(lower: readonly string[], m: Mention, w: string): boolean {
+  const to = Math.min(m.end + 1, lower.length);
+  for (let i = m.start; i < to; i++) if (lower[i] === w) return true;
+  return false;
+}
+
+/** Whether one of the mention's words matches `re`, read in place. */
+function spanSome(lower: readonly string[], m: Mention, re: RegExp): boolean {
+  const to = Math.min(m.end + 1, lower.length);
+  for (let i = m.start; i < to; i++) if (re.test(lower[i])) return true;
+  return false;
 }
 
 const VACCINE_WORD = new Set(
@@ -203,8 +235,9 @@ const UPPER_LIMIT: ReadonlyMap<string, number> = new Map([['bilirubin', 1.2]]);
 const LAB_WORD = new Set(['total', 'serum', 'plasma', 'blood', 'level']);
 
 /** "Total bilirubin 0.9 mg/dL": the test's name and a value within its reference range. */
-function normalResult(span: readonly string[], next: string): string | undefined {
+function normalResult(lower: readonly string[], m: Mention, next: string): string | undefined {
   if (!/^\d+(\.\d+)?$/.test(next)) return undefined;
+  const span = spanOf(lower, m);
   const analyte = span.find((w) => UPPER_LIMIT.has(w));
   if (!analyte || !span.every((w) => w === analyte || LAB_WORD.has(w))) return undefined;
   if (Number(next) > UPPER_LIMIT.get(analyte)!) return undefined;
