@@ -15,7 +15,10 @@
  * bench codes (`--table shipped`: the shipped release).
  *
  *   tsx bench/engine-thread-ab.ts [--roots /tmp/base,.] [--runs 20] [--models fast,balanced,high-quality] [--dist]
- *     [--table imported|shipped] [--warmup 1]
+ *     [--table imported|shipped] [--warmup 1] [--curve]
+ *
+ * `--curve` also prints each run's engine-thread CPU in order (run 1 is the first after the
+ * warm-up): how many codings a fresh thread takes to reach its steady pace.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -31,6 +34,7 @@ const { values } = parseArgs({
     ...AB_OPTIONS,
     table: { type: 'string', default: 'imported' },
     warmup: { type: 'string', default: '1' },
+    curve: { type: 'boolean', default: false },
   },
 });
 
@@ -97,4 +101,8 @@ models.forEach((m, mi) => {
   console.log(
     `${m.padEnd(12)} ${cells.join(' | ')}\n${''.padEnd(12)} wall${ratio(wall, mi)}; thread cpu${ratio(cpu, mi)}; process cpu${ratio(proc, mi)}`,
   );
+  if (values.curve)
+    engines.forEach((_, ei) =>
+      console.log(`${''.padEnd(12)} ${roots[ei]} thread cpu by run: ${cpu[ei][mi].map((x) => x.toFixed(0)).join(' ')}`),
+    );
 });

@@ -27,24 +27,34 @@ import { clausesOf, isFiller, Near, Occurrences } from './mention-reach.js';
 import { noteStamp, PerTerm } from './per-term.js';
 import { CODED, INFO_SHIFT, KID_SIZE, plainLevel, SEVERAL_PLAIN, SKIPPABLE, subtermLists } from './subterm-lists.js';
 
-/** The note as the Index lookup reads it: stems stated anywhere (for "with"), and the encounter. */
-export interface IndexNote {
-  it: IndexTabular;
-  table: CodeTable;
-  read: ReadonlyArray<{ st: SentenceStems; assertions: readonly Assertion[] }>;
-  /** stems that complete a code by default: the encounter (7th character), closed, displaced */
-  defaults: readonly string[];
-  /** per term, the subterms this note's stems can reach, found on first use */
-  reachable: PerTerm;
-  /** per subterm, the subterms below it that a skipped level may lead to (skipsOf), found with its parent's reachable list */
-  skips: PerTerm;
-  /**
-   * Stems numbered when the note was read (stemNumbers): `mark` holds which of them the note
-   * states (STATED), and as present (PRESENT). A stem numbered since is read by name (noteSets).
-   */
-  known: number;
-  mark: Uint8Array;
-  sets?: NoteSets;
+/**
+ * The note as the Index lookup reads it: stems stated anywhere (for "with"), and the encounter.
+ * A class, not an object literal: V8 gives a literal made once per note its boilerplate on the
+ * second note, which widens the types of its fields and deoptimizes every optimized function that
+ * reads them (descend, indexMentions, matchTerm...: the first coding after the warm-up recompiled
+ * them all).
+ */
+export class IndexNote {
+  /** the note's stems by name, made on first use (noteSets) */
+  sets: NoteSets | undefined = undefined;
+
+  constructor(
+    readonly it: IndexTabular,
+    readonly table: CodeTable,
+    readonly read: ReadonlyArray<{ st: SentenceStems; assertions: readonly Assertion[] }>,
+    /** stems that complete a code by default: the encounter (7th character), closed, displaced */
+    readonly defaults: readonly string[],
+    /** per term, the subterms this note's stems can reach, found on first use */
+    readonly reachable: PerTerm,
+    /** per subterm, the subterms below it that a skipped level may lead to (skipsOf), found with its parent's reachable list */
+    readonly skips: PerTerm,
+    /**
+     * Stems numbered when the note was read (stemNumbers): `mark` holds which of them the note
+     * states (STATED), and as present (PRESENT). A stem numbered since is read by name (noteSets).
+     */
+    readonly known: number,
+    readonly mark: Uint8Array,
+  ) {}
 }
 
 /**
@@ -97,16 +107,7 @@ export function indexNoteOf(
     for (let j = k + 2; j < k + 2 + sites[k + 1]; j++) mark[sites[j]] |= at;
   }
   const stamp = noteStamp(it.size);
-  return {
-    it,
-    table,
-    read,
-    defaults,
-    reachable: new PerTerm(stamp, 0),
-    skips: new PerTerm(stamp, 1),
-    known: ids.size,
-    mark,
-  };
+  return new IndexNote(it, table, read, defaults, new PerTerm(stamp, 0), new PerTerm(stamp, 1), ids.size, mark);
 }
 
 /** The note's stems by name (NoteSets), made on first use: only a stem numbered after the note was read is looked up so. */
