@@ -40,6 +40,29 @@ export interface Candidate {
   confidence: number;
 }
 
+/**
+ * A candidate with every field set, in one order: the guideline layers read candidates everywhere,
+ * and one hidden class keeps those reads monomorphic (a field a candidate gained later, `why`,
+ * `named` or `from`, or another literal's order, made V8 a new class each time).
+ */
+export function newCandidate(c: Candidate): Candidate {
+  return {
+    index: c.index,
+    code: c.code,
+    final: c.final,
+    rule: c.rule,
+    why: c.why,
+    spans: c.spans,
+    origin: c.origin,
+    named: c.named,
+    assertion: c.assertion,
+    found: c.found,
+    from: c.from,
+    occurrences: c.occurrences,
+    confidence: c.confidence,
+  };
+}
+
 /** What every guideline rule sees: the note, its sentences and the candidates so far. */
 export interface NoteContext {
   table: CodeTable;
@@ -134,18 +157,20 @@ export class Candidates {
       existing.spans = uniqueSpans([...existing.spans, ...allSpans]);
       return existing;
     }
-    return this.add({
-      index,
-      code: undotted,
-      final: true,
-      rule,
-      spans: allSpans,
-      origin: 'rule',
-      from: from.length ? [...from] : undefined,
-      assertion: 'present',
-      occurrences: Math.max(1, ...from.map((f) => f.occurrences)),
-      confidence: 0,
-    });
+    return this.add(
+      newCandidate({
+        index,
+        code: undotted,
+        final: true,
+        rule,
+        spans: allSpans,
+        origin: 'rule',
+        from: from.length ? [...from] : undefined,
+        assertion: 'present',
+        occurrences: Math.max(1, ...from.map((f) => f.occurrences)),
+        confidence: 0,
+      }),
+    );
   }
 }
 

@@ -2,7 +2,7 @@ import type { CodeAssessment, CodifyModel } from '../../engine.js';
 import type { CodeTable } from '../../../terminology/code-table.js';
 import { featuresOf, isFirm, probability, type FeatureContext } from './acceptance.js';
 import { confidenceOf } from './assessment.js';
-import { Candidates, dotted, SEQUELA_TITLE, type Candidate, type NoteContext } from './candidate.js';
+import { Candidates, dotted, newCandidate, SEQUELA_TITLE, type Candidate, type NoteContext } from './candidate.js';
 import { assertWords, assertionOf } from './assertions.js';
 import { matchDescriptions } from './description-matcher.js';
 import { evidenceOf } from './evidence.js';
@@ -255,7 +255,7 @@ function addFound(cands: Candidates, f: Found, occurrences: number): void {
   const m = f.mention;
   const s = sentences[m.sentence];
   let index = m.code;
-  const c: Candidate = {
+  const c = newCandidate({
     index,
     code: table.codeAt(index),
     final: false,
@@ -266,7 +266,7 @@ function addFound(cands: Candidates, f: Found, occurrences: number): void {
     found: f,
     occurrences,
     confidence: 0,
-  };
+  });
   // A sequela ("following cerebral infarction", 7th character S) is current, however long ago its cause (I.B.10).
   if (c.assertion === 'historical' && SEQUELA_TITLE.test(table.descriptionAt(index))) c.assertion = 'present';
   if (f.discard) c.why = `Discarded: word sense. ${f.discard}`;
@@ -283,7 +283,7 @@ function addFound(cands: Candidates, f: Found, occurrences: number): void {
       c.why = `Discarded: header (non-billable) code; coded as ${table.dottedAt(child)} instead.`;
       cands.add(c);
       index = child;
-      cands.add({ ...c, index, code: table.codeAt(index), final: true, why: undefined });
+      cands.add(newCandidate({ ...c, index, code: table.codeAt(index), final: true, why: undefined }));
       return;
     }
   } else c.final = true;
