@@ -1,6 +1,6 @@
 import type { CodeTable } from '../../../terminology/code-table.js';
 import type { LevelConfig } from './levels.js';
-import type { Mention, SentenceStems } from './mention.js';
+import { newMention, type Mention, type SentenceStems } from './mention.js';
 import { vocabIds } from './vocab-ids.js';
 
 /**
@@ -144,15 +144,17 @@ function visit(code: number): void {
   const coverage = covered / total;
   let end = st.from[winMax];
   for (const [pos, endWord] of v!.reachList) if (pos >= winMin && pos <= winMax) end = Math.max(end, endWord);
-  v!.out.push({
-    code,
-    sentence: v!.sentence,
-    start: st.from[winMin],
-    end,
-    source: 'description',
-    weight: covered,
-    score: coverage * (1 - 0.04 * Math.max(0, winSpan - n)),
-  });
+  v!.out.push(
+    newMention({
+      code,
+      sentence: v!.sentence,
+      start: st.from[winMin],
+      end,
+      source: 'description',
+      weight: covered,
+      score: coverage * (1 - 0.04 * Math.max(0, winSpan - n)),
+    }),
+  );
 }
 
 // The tightest window's first and last stem positions and its span (set by tightestWindow).

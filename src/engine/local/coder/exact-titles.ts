@@ -1,6 +1,6 @@
 import type { CodeTable } from '../../../terminology/code-table.js';
 import type { LevelConfig } from './levels.js';
-import type { Mention, SentenceStems } from './mention.js';
+import { newMention, type Mention, type SentenceStems } from './mention.js';
 import { vocabIds } from './vocab-ids.js';
 
 /**
@@ -74,15 +74,17 @@ export function matchExactTitles(table: CodeTable, st: SentenceStems, sentence: 
           }
         }
         if (!all) continue;
-        out.push({
-          code,
-          sentence,
-          start: st.from[i],
-          end: st.from[i + len - 1],
-          source: 'description',
-          weight: index.totalWeight[code],
-          score: 1,
-        });
+        out.push(
+          newMention({
+            code,
+            sentence,
+            start: st.from[i],
+            end: st.from[i + len - 1],
+            source: 'description',
+            weight: index.totalWeight[code],
+            score: 1,
+          }),
+        );
       }
     }
   }

@@ -1,7 +1,7 @@
 import type { CodeTable } from '../../../terminology/code-table.js';
 import type { IndexTabular } from '../../../terminology/index-tabular.js';
 import { wordStems } from '../../../terminology/text-normalize.js';
-import { forEachStemPhrase, type Mention, type SentenceStems } from './mention.js';
+import { forEachStemPhrase, newMention, type Mention, type SentenceStems } from './mention.js';
 
 export interface CompiledInclusions {
   byStems: Map<string, number>; // "stem stem" -> code index
@@ -69,11 +69,12 @@ export function matchInclusions(
       // An acronym is a capital and capitals or digits: any other word is passed without a look-up.
       if (!maybeAcronym(words[k])) continue;
       const code = inc.acronyms.get(words[k]);
-      if (code !== undefined) out.push({ code, sentence, start: k, end: k, source: 'description', weight: 7, score: 1, inclusion: true });
+      if (code !== undefined)
+        out.push(newMention({ code, sentence, start: k, end: k, source: 'description', weight: 7, score: 1, inclusion: true }));
     }
   forEachStemPhrase(st, inc.byStems, inc.maxLen, (code, start, end, len) => {
     for (let k = start + 1; k < end; k++) if (/^[,;:()]$/.test(lower[k])) return;
-    out.push({ code, sentence, start, end, source: 'description', weight: 4 + 3 * len, score: 1, inclusion: true });
+    out.push(newMention({ code, sentence, start, end, source: 'description', weight: 4 + 3 * len, score: 1, inclusion: true }));
   });
   return out;
 }

@@ -22,7 +22,7 @@ import {
 } from './index-terms.js';
 import { nounFormsOf } from './noun-forms.js';
 import { siteParentOf } from './site-parent.js';
-import { forEachStemPhrase, type Mention, type SentenceStems } from './mention.js';
+import { forEachStemPhrase, newMention, type Mention, type SentenceStems } from './mention.js';
 import { clausesOf, isFiller, Near, Occurrences } from './mention-reach.js';
 import { noteStamp, PerTerm } from './per-term.js';
 import { CODED, INFO_SHIFT, KID_SIZE, plainLevel, SEVERAL_PLAIN, SKIPPABLE, subtermLists } from './subterm-lists.js';
@@ -321,22 +321,24 @@ export function indexMentions(
         adjacent(code.path.words) &&
         distinct(code.path.words) >= 3 &&
         highest(code.path.words) === end);
-    out.push({
-      code: index,
-      sentence: si,
-      start: lowest(words),
-      end: highest(words),
-      words: sortedDistinct(words),
-      denied: code.path.denied,
-      // (A reading that is not firm is dropped below: its path is never read.)
-      indexPath: firm ? pathTitles(it, code.path.term) : undefined,
-      indexTerm: code.path.term,
-      titleStated,
-      firm,
-      source: 'index',
-      weight: 3 * code.path.score,
-      score: Math.min(1, code.path.score / 3),
-    });
+    out.push(
+      newMention({
+        code: index,
+        sentence: si,
+        start: lowest(words),
+        end: highest(words),
+        words: sortedDistinct(words),
+        denied: code.path.denied,
+        // (A reading that is not firm is dropped below: its path is never read.)
+        indexPath: firm ? pathTitles(it, code.path.term) : undefined,
+        indexTerm: code.path.term,
+        titleStated,
+        firm,
+        source: 'index',
+        weight: 3 * code.path.score,
+        score: Math.min(1, code.path.score / 3),
+      }),
+    );
   });
   // Of two lookups over the same words, the one that states more of them; a reading that is not
   // firm is left to the titles and names (on CodiEsp's case reports such readings were right 1 in 4).

@@ -1,6 +1,6 @@
 import type { CodeTable } from '../../../terminology/code-table.js';
 import type { LearnedEntry } from './learned/types.js';
-import { forEachStemPhrase, type Mention, type SentenceStems } from './mention.js';
+import { forEachStemPhrase, newMention, type Mention, type SentenceStems } from './mention.js';
 
 export interface CompiledLearned {
   byStems: Map<string, Array<[code: number, precision: number]>>;
@@ -36,7 +36,7 @@ export function matchLearned(lex: CompiledLearned, st: SentenceStems, sentence: 
   const out: Mention[] = [];
   forEachStemPhrase(st, lex.byStems, lex.maxLen, (codes, start, end, len) => {
     for (const [code, precision] of codes)
-      out.push({ code, sentence, start, end, source: 'learned', weight: 4 + 3 * len, score: precision });
+      out.push(newMention({ code, sentence, start, end, source: 'learned', weight: 4 + 3 * len, score: precision }));
   });
   return out;
 }

@@ -1,7 +1,7 @@
 import type { CodeTable } from '../../../terminology/code-table.js';
 import { synonymLexicon } from '../../../terminology/starter-catalog.js';
 import { wordStems } from '../../../terminology/text-normalize.js';
-import { forEachStemPhrase, type Mention, type SentenceStems } from './mention.js';
+import { forEachStemPhrase, newMention, type Mention, type SentenceStems } from './mention.js';
 
 export interface CompiledLexicon {
   byStems: Map<string, number[]>; // "stem stem" -> code indexes
@@ -43,10 +43,11 @@ export function matchLexicon(lex: CompiledLexicon, words: readonly string[], st:
   const out: Mention[] = [];
   for (let i = 0; i < words.length; i++) {
     const codes = lex.byWord.get(words[i]);
-    if (codes) for (const code of codes) out.push({ code, sentence, start: i, end: i, source: 'lexicon', weight: 5, score: 0.85 });
+    if (codes)
+      for (const code of codes) out.push(newMention({ code, sentence, start: i, end: i, source: 'lexicon', weight: 5, score: 0.85 }));
   }
   forEachStemPhrase(st, lex.byStems, lex.maxLen, (codes, start, end, len) => {
-    for (const code of codes) out.push({ code, sentence, start, end, source: 'lexicon', weight: 4 + 3 * len, score: 0.92 });
+    for (const code of codes) out.push(newMention({ code, sentence, start, end, source: 'lexicon', weight: 4 + 3 * len, score: 0.92 }));
   });
   return out;
 }

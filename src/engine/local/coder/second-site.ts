@@ -5,7 +5,7 @@ import type { Assertion } from './assertions.js';
 import { fitOf } from './complete-code.js';
 import { indexMentions, type IndexNote } from './index-lookup.js';
 import { mainTermsByStems } from './index-terms.js';
-import type { Mention, SentenceStems } from './mention.js';
+import { newMention, type Mention, type SentenceStems } from './mention.js';
 
 // Words that open a site phrase ("contusion of the right knee and left elbow").
 const SITE_PREPOSITION = new Set(['of', 'to', 'on', 'in', 'at', 'over', 'involving']);
@@ -121,7 +121,7 @@ function multipleSites(table: CodeTable, a: Mention, b: Mention, st: SentenceSte
   }
   if (best === undefined) return undefined;
   const words = [...new Set([...(a.words ?? []), ...(b.words ?? [])])].sort((p, q) => p - q);
-  return { ...a, code: best, start: Math.min(a.start, b.start), end: Math.max(a.end, b.end), words, indexPath: undefined };
+  return newMention({ ...a, code: best, start: Math.min(a.start, b.start), end: Math.max(a.end, b.end), words, indexPath: undefined });
 }
 
 /** Whether one of the few words before word `p` is an Index main term of one word. */
