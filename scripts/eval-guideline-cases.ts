@@ -1,11 +1,11 @@
 // Scores the guideline cases written from the Official Guidelines at each level with the full FY2026
-// table: passes per failure class, must-have recall, and forbidden codes emitted. Six sets, reported
-// apart: the 49 tuned on (test/engine/fixtures/official-guideline-cases.ts) and five held-apart sets
-// (official-guideline-cases-held-apart.ts, -held-apart-2.ts, -held-apart-3.ts, -held-apart-4.ts and
-// -held-apart-5.ts), never tuned on.
-// A seventh, the coder-reviewed visits (test/engine/fixtures/coder-reviewed-visits.ts: whole SOAP notes
+// table: passes per failure class, must-have recall, and forbidden codes emitted. Seven sets, reported
+// apart: the 49 tuned on (test/engine/fixtures/official-guideline-cases.ts) and six held-apart sets
+// (official-guideline-cases-held-apart.ts, -held-apart-2.ts, -held-apart-3.ts, -held-apart-4.ts,
+// -held-apart-5.ts and -held-apart-6.ts), never tuned on.
+// An eighth, the coder-reviewed visits (test/engine/fixtures/coder-reviewed-visits.ts: whole SOAP notes
 // as the product writes them), is scored the same way with its classes by care setting.
-// `npm run eval:guidelines [-- --set tuned|held-apart|held-apart-2|held-apart-3|held-apart-4|held-apart-5|reviewed-visits] [--verbose]`.
+// `npm run eval:guidelines [-- --set tuned|held-apart|held-apart-2|held-apart-3|held-apart-4|held-apart-5|held-apart-6|reviewed-visits] [--verbose]`.
 import type { CodifyModel } from '../src/engine/engine.js';
 import { codifyText } from '../src/engine/local/coder/index.js';
 import { HELD_APART_CASES } from '../test/engine/fixtures/official-guideline-cases-held-apart.js';
@@ -13,6 +13,7 @@ import { HELD_APART_2_CASES } from '../test/engine/fixtures/official-guideline-c
 import { HELD_APART_3_CASES } from '../test/engine/fixtures/official-guideline-cases-held-apart-3.js';
 import { HELD_APART_4_CASES } from '../test/engine/fixtures/official-guideline-cases-held-apart-4.js';
 import { HELD_APART_5_CASES } from '../test/engine/fixtures/official-guideline-cases-held-apart-5.js';
+import { HELD_APART_6_CASES } from '../test/engine/fixtures/official-guideline-cases-held-apart-6.js';
 import { OFFICIAL_CASES, type OfficialCase } from '../test/engine/fixtures/official-guideline-cases.js';
 import { REVIEWED_VISITS } from '../test/engine/fixtures/coder-reviewed-visits.js';
 import { loadFullTable } from './lib/full-table.js';
@@ -37,6 +38,7 @@ const ALL_SETS: [string, string, Scored[]][] = [
   ['held-apart-3', `held apart 3 (${HELD_APART_3_CASES.length})`, HELD_APART_3_CASES],
   ['held-apart-4', `held apart 4 (${HELD_APART_4_CASES.length})`, HELD_APART_4_CASES],
   ['held-apart-5', `held apart 5 (${HELD_APART_5_CASES.length})`, HELD_APART_5_CASES],
+  ['held-apart-6', `held apart 6 (${HELD_APART_6_CASES.length})`, HELD_APART_6_CASES],
   ['reviewed-visits', `coder-reviewed visits (${visits.length})`, visits],
 ];
 const SETS = ALL_SETS.filter(([id]) => SET === 'all' || SET === id).map(([, name, cases]) => [name, cases] as const);

@@ -146,21 +146,24 @@ export function createDeliveryHandler(
 /**
  * The delivery job (defineJob): batches of attempts, each claimed by the handler and sent beside
  * the job. Only a claim that could not reach the database throws; that job alone is retried.
- * One handler (its slots, FHIR tokens and MLLP connections) per job definition, made on the first batch.
+ * One handler (its slots, FHIR tokens and MLLP connections) per job runner's deps, made on its
+ * first batch: a second runtime in the same process (a restart, a test, the benchmarks) gets its own,
+ * never the first one's pool and connections.
  */
 export function deliveryJob(options: DeliveryJobOptions = {}) {
-  let handle: ((data: DeliveryJob) => Promise<DeliveryJobResult>) | undefined;
+  const handlers = new WeakMap<DeliveryDeps, (data: DeliveryJob) => Promise<DeliveryJobResult>>();
   return defineJob<DeliveryJob, DeliveryDeps>({
     queue: webhookDeliveryQueue,
     schema: deliveryJobSchema,
     fetch: deliveryWorkOptions,
     async handleBatch(deps, items) {
-      handle ??= createDeliveryHandler(deps, options);
+      let handle = handlers.get(deps);
+      if (!handle) handlers.set(deps, (handle = createDeliveryHandler(deps, options)));
       const retry = new Set<BatchItem<DeliveryJob>>();
       await Promise.all(
         items.map(async (item) => {
           try {
-            await handle!(item.data);
+            await handle(item.data);
           } catch (err) {
             deps.logger.error('webhook delivery not claimed; the job is retried', {
               ...('delivery_id' in item.data ? { delivery_id: item.data.delivery_id } : { endpoint_id: item.data.endpoint_id }),
