@@ -17,6 +17,8 @@ interface AbbreviationSense {
   otherName: string;
   subject: string;
   unclear: 'keep' | 'discard';
+  /** words one of which must stand just before the abbreviation for the other sense ("moderate MI") */
+  before?: RegExp;
 }
 
 // The nervous system's words, and the heart valves'.
@@ -51,6 +53,8 @@ const SENSES: readonly AbbreviationSense[] = [
     otherName: 'mitral insufficiency',
     subject: 'the heart valves, as an echocardiogram reports them',
     unclear: 'keep',
+    // A valve's leak is graded ("trace", "moderate", "2+ MI"); an "old MI" is an infarction.
+    before: /^(trace|trivial|mild|moderate|severe|significant|mild-moderate|moderate-severe|mild-to-moderate|moderate-to-severe|[1-4]\+)$/i,
   },
 ];
 
@@ -73,7 +77,8 @@ export function readAbbreviationSenses(cands: Candidates): void {
     for (const c of cands.finals()) {
       if (!a.codes.test(c.code) || c.spans.length === 0) continue;
       if (text.slice(c.spans[0].start, c.spans[0].end) !== a.said) continue;
-      const sense = senseIn(a, text);
+      let sense = senseIn(a, text);
+      if (sense === 'other' && a.before && !a.before.test(wordBefore(text, c.spans[0].start))) sense = 'own';
       if (sense === 'own' || (sense === undefined && a.unclear === 'keep')) continue;
       if (sense === 'other' && cands.assign(a.otherCode, `"${a.said}" in a note about ${a.subject} is ${a.otherName}`, [c])) {
         cands.discard(c, `Discarded: word sense. "${a.said}" here is ${a.otherName} (the note speaks of ${a.subject}), not ${a.name}.`);
@@ -85,4 +90,9 @@ export function readAbbreviationSenses(cands: Candidates): void {
       }
     }
   }
+}
+
+/** The word just before offset `at` in the text. */
+function wordBefore(text: string, at: number): string {
+  return /(\S+)\s*$/.exec(text.slice(Math.max(0, at - 40), at))?.[1] ?? '';
 }
