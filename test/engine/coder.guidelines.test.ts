@@ -2,7 +2,8 @@ import { existsSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { CodifyModel } from '../../src/engine/engine.js';
 import { codifyText } from '../../src/engine/local/coder/index.js';
-import { msSense, senseProblem } from '../../src/engine/local/coder/word-sense.js';
+import { msSense } from '../../src/engine/local/coder/abbreviation-sense.js';
+import { senseProblem } from '../../src/engine/local/coder/word-sense.js';
 import { CodeTable } from '../../src/terminology/code-table.js';
 import { FULL_CODES_FILE, fullCodeTable } from '../helpers/full-code-table.js';
 

@@ -5,6 +5,9 @@ export type Assertion = 'present' | 'negated' | 'family' | 'historical' | 'uncer
 const FORWARD: Array<[string, Assertion]> = [
   ['no', 'negated'],
   ['not', 'negated'],
+  // "not yet on dialysis": "yet" ends a clause ("..., yet no fever") but not the negation it follows.
+  ['not yet', 'negated'],
+  ['not as yet', 'negated'],
   ['without', 'negated'],
   ['denies', 'negated'],
   ['denied', 'negated'],
@@ -76,6 +79,13 @@ const FORWARD: Array<[string, Assertion]> = [
   ['should', 'hypothetical'],
   ['could', 'hypothetical'],
   ['once', 'hypothetical'],
+  // A treatment or a state the plan foresees is not the patient's yet ("will need dialysis",
+  // "candidate for kidney transplant"): these reach only their neighbours.
+  ['will need', 'hypothetical'],
+  ['may need', 'hypothetical'],
+  ['will start', 'hypothetical'],
+  ['plan to start', 'hypothetical'],
+  ['candidate for', 'hypothetical'],
   ['resolved', 'historical'],
   ['resolution of', 'historical'],
   ['recovered from', 'historical'],
@@ -109,6 +119,15 @@ const BACKWARD: Array<[string, Assertion]> = [
   ['vs.', 'uncertain'],
   ['suspected', 'uncertain'],
   ['resolves', 'hypothetical'],
+  ['will be started', 'hypothetical'],
+  ['will be initiated', 'hypothetical'],
+  ['to be started', 'hypothetical'],
+  ['to be initiated', 'hypothetical'],
+  ['may be needed', 'hypothetical'],
+  ['may be required', 'hypothetical'],
+  ['will be needed', 'hypothetical'],
+  ['planned', 'hypothetical'],
+  ['is planned', 'hypothetical'],
   ['in the family', 'family'],
   ['in her mother', 'family'],
   ['in his mother', 'family'],
@@ -178,7 +197,26 @@ function negationEnds(lower: readonly string[], j: number, n: number): boolean {
 }
 const SCOPE = 8;
 // "asthma versus bronchitis", "pneumonia likely": these reach only their neighbours.
-const SHORT = new Set(['versus', 'vs', 'likely', 'is likely']);
+const SHORT = new Set([
+  'versus',
+  'vs',
+  'likely',
+  'is likely',
+  'will need',
+  'may need',
+  'will start',
+  'plan to start',
+  'candidate for',
+  'will be started',
+  'will be initiated',
+  'to be started',
+  'to be initiated',
+  'may be needed',
+  'may be required',
+  'will be needed',
+  'planned',
+  'is planned',
+]);
 const SHORT_SCOPE = 3;
 
 // A trigger read both ways ("suspected asthma", "asthma suspected") reaches back only when it

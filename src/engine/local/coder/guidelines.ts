@@ -47,6 +47,7 @@ import { applyPlannedVisits } from './guidelines/planned-visit.js';
 import { applyFollowUp } from './guidelines/follow-up.js';
 import { applyEncounterReason } from './guidelines/encounter-reason.js';
 import { applyScreening } from './guidelines/screening.js';
+import { applyExposure } from './guidelines/exposure.js';
 import { applyUnspecifiedInjury } from './guidelines/unspecified-injury.js';
 import { applyInjurySite } from './guidelines/injury-site.js';
 import { applyPregnancy } from './guidelines/pregnancy.js';
@@ -115,6 +116,7 @@ export function applyGuidelines(cands: Candidates, cfg: LevelConfig): void {
   applyBmi(cands);
   applyEncounterReason(cands);
   applyScreening(cands);
+  applyExposure(cands);
   applyPlannedVisits(cands);
   applyFollowUp(cands);
   // The examination is first-listed, the vaccine beside it (I.C.21.c.13).

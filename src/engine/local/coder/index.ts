@@ -29,7 +29,8 @@ import { shippedIndexTabular, type IndexTabular } from '../../../terminology/ind
 import { shippedTermTables, type TermTables } from '../../../terminology/term-tables.js';
 import type { Assertion } from './assertions.js';
 import { isInpatient } from './setting.js';
-import { coldIllness, msSense, senseProblem } from './word-sense.js';
+import { coldIllness, senseProblem } from './word-sense.js';
+import { readAbbreviationSenses } from './abbreviation-sense.js';
 
 export interface CodifyTextResult {
   final_code_assessments: CodeAssessment[];
@@ -191,7 +192,7 @@ export function codifyCandidates(
   const features = (c: Candidate) => featuresOf(c, fx);
   if (observe) for (const c of cands.finals()) observe('raw', c, () => features(c));
   accept(cands, model, artifacts, features);
-  readMs(cands);
+  readAbbreviationSenses(cands);
   const cold = coldIllness(sentences);
   if (cold.length)
     cands.assign('J00', '"a cold" in this sentence is the common cold (Index: Cold, common, J00), not cold temperature', [], cold);
@@ -288,28 +289,6 @@ function addFound(cands: Candidates, f: Found, occurrences: number): void {
     }
   } else c.final = true;
   cands.add(c);
-}
-
-/** "MS": multiple sclerosis in a neurological note, mitral stenosis in a cardiac one, else not coded. */
-function readMs(cands: Candidates): void {
-  const { text } = cands.ctx;
-  for (const c of cands.finalsIn('G35')) {
-    const said = text.slice(c.spans[0].start, c.spans[0].end);
-    if (said !== 'MS') continue;
-    const sense = msSense(text);
-    if (sense === 'G35') continue;
-    if (sense === 'I05.0' && cands.assign('I05.0', '"MS" in a note about the heart valves is mitral stenosis', [c])) {
-      cands.discard(
-        c,
-        'Discarded: word sense. "MS" here is mitral stenosis (the note speaks of the heart valves), not multiple sclerosis.',
-      );
-    } else if (sense === undefined) {
-      cands.discard(
-        c,
-        'Discarded: word sense. "MS" is ambiguous here (multiple sclerosis, mitral stenosis, morphine sulfate, mental status) and the note does not say which.',
-      );
-    }
-  }
 }
 
 /** Synonym, learned and title mentions of one sentence, each with the sentence's assertion over its words. */

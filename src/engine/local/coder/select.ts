@@ -144,8 +144,8 @@ export function billableFor(table: CodeTable, code: number): number | undefined 
 /**
  * Index lookups beside the sentence's other readings: a reading whose words all lie among the
  * words an Index path matched, over fewer words, is less specific than the Index's code
- * ("pneumonia" inside "influenza with pneumonia"); an Index code another reading already gives is
- * not repeated.
+ * ("pneumonia" inside "influenza with pneumonia"), unless the sentence denies it; an Index code
+ * another reading already gives is not repeated.
  */
 export function mergeIndexFound(resolved: Found[], indexed: Found[]): Found[] {
   const out = [...resolved];
@@ -153,6 +153,12 @@ export function mergeIndexFound(resolved: Found[], indexed: Found[]): Found[] {
     const words = f.mention.words ?? [];
     const has = new Set(words);
     if (resolved.some((r) => r.mention.code === f.mention.code)) continue;
+    // A reading the sentence denies ("cholelithiasis without cholecystitis" read as with it) says
+    // nothing more than the readings beside it.
+    if (f.assertion === 'negated') {
+      out.push(f);
+      continue;
+    }
     for (let k = 0; k < out.length; k++) {
       const m = out[k].mention;
       if (m.source === 'index' || out[k].lessSpecificThan !== undefined) continue;

@@ -11,6 +11,8 @@ const NOT_A_CONDITION = new Set(
     'shot shots booster immunization immunisation ' +
     'test tests testing panel team service services specialist center centre program programme protocol unit ' +
     'ward nurse consult consultation society association foundation awareness prevention prophylaxis kit ' +
+    // Advice and prophylaxis about a disease: "HIV counseling" (Z71.7), "HIV PrEP" (Z29.81), not the disease.
+    'counseling counselling prep pep ' +
     // A measure or a rating named after the condition: "stroke volume", "stroke risk", "pain score".
     'volume risk scale score index rate workup work-up'
   ).split(' '),
@@ -66,6 +68,8 @@ const NOT_MOOD_DEPRESSION = new Set([
 const BURN_VERB_BEFORE = new Set(['it', 'that', 'this', 'which', 'still', 'also', 'really', 'kind', 'sort']);
 const BURN_VERB_AFTER = new Set(['when', 'whenever', 'with', 'during', 'if', 'after', 'while', 'every']);
 const TOBACCO_CONTEXT = /^(tobacco|chew|chews|chewing|chewed|snuff|smokeless|snus|nicotine|pouch|pouches|copenhagen|skoal|grizzly)$/;
+const BONE_CALLUS_CONTEXT =
+  /^(fractures?|fractured|x-?rays?|xrays?|radiographs?|radiographic\w*|bone|bony|bridging|periosteal|union|nonunion|malunion|cortical)$/;
 const PLEURAL_CONTEXT = /^(pleural|pleura|chest|lung|lungs|thorax|thoracic|thoracentesis|hemithorax|costophrenic|parapneumonic|pleuritic)$/;
 /** Codes of a reaction (symptoms, urticaria, drug eruption, anaphylaxis) that an allergy statement names. */
 const REACTION_CODE = /^(R|L50|L27|T78|T88\.[67])/;
@@ -118,6 +122,10 @@ export function senseProblem(table: CodeTable, m: Mention, lower: readonly strin
   // "The urine dip shows nitrites": a dip is chewing tobacco only where tobacco is spoken of.
   if (spanHas(lower, m, 'dip') && !lower.some((w) => TOBACCO_CONTEXT.test(w))) {
     return '"Dip" here is not chewing tobacco: the sentence says nothing of tobacco (a urine dip is a test strip).';
+  }
+  // "Bridging callus", "callus on the X-ray": new bone bridging a healing fracture, not a skin callus (L84).
+  if (code === 'L84' && lower.some((w) => BONE_CALLUS_CONTEXT.test(w))) {
+    return `"${spanOf(lower, m).join(' ')}" here is the new bone of a healing fracture, not a callus of the skin (L84).`;
   }
   // "Effusion" alone names no site: a knee effusion is not a pleural effusion (J90, J91).
   if (/^J9[01]/.test(code) && !spanHas(lower, m, 'pleural') && !lower.some((w) => PLEURAL_CONTEXT.test(w))) {
@@ -279,20 +287,6 @@ function allergyStatement(lower: readonly string[], m: Mention): boolean {
   return lower.some(
     (w, i) => (i < m.start || i > m.end) && (w === 'allergies' || ((w === 'allergic' || w === 'allergy') && lower[i + 1] === 'to')),
   );
-}
-
-// "MS" by context: multiple sclerosis in a neurological note, mitral stenosis in a cardiac one;
-// otherwise (morphine sulfate, mental status, musculoskeletal) it is not coded.
-const NEURO =
-  /\b(sclerosis|demyelinat\w*|relapsing|remitting|optic neuritis|interferon|natalizumab|ocrelizumab|fingolimod|glatiramer|oligoclonal|edss|white matter lesions?|periventricular)\b/i;
-const CARDIAC = /\b(mitral|valve|valvular|murmur|echocardiogra\w*|rheumatic|commissurotomy|valvuloplasty|atrial fibrillation)\b/i;
-
-/** What "MS" stands for in this note: 'G35' (multiple sclerosis), 'I05.0' (mitral stenosis) or undefined. */
-export function msSense(text: string): 'G35' | 'I05.0' | undefined {
-  const neuro = NEURO.test(text);
-  const cardiac = CARDIAC.test(text);
-  if (neuro === cardiac) return undefined;
-  return neuro ? 'G35' : 'I05.0';
 }
 
 const CAUGHT = new Set(['has', 'had', 'have', 'having', 'caught', 'with', 'got', 'developed', 'fighting', 'recent']);

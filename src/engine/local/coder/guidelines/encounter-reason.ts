@@ -17,8 +17,11 @@ const TO_FOR = 3;
  * The Index's encounter codes read here: not the examinations, screenings and follow-ups other
  * rules read (Z00-Z02, Z08-Z13), nor the Index's "specified NEC" (Z76.89).
  */
-const KEEP = /^Z(?!0[0-2]|0[89]|1[0-3]|76)/;
+const KEEP = /^Z(?!0[0-2]|0[89]|1[0-3]|76\.89)/;
 const NEOPLASM = /^(C|D[0-4])/;
+const COUNSEL = phraseStems('counseling')[0];
+/** "Counseling > medical > human immunodeficiency virus": the Index repeats a kind under "medical". */
+const COUNSEL_DEPTH = 2;
 
 /**
  * An encounter for a treatment or a service (I.C.21.c, I.C.2.e.2): "Admitted for chemotherapy",
@@ -77,7 +80,15 @@ function indexEncounter(
   }
   if (said.size === 0) return undefined;
   for (const stem of extra) if (!said.has(stem)) said.set(stem, -1);
-  const list: Subterm[] = [...subtermsOf(it, 'encounter', 1, KEEP, Infinity), ...subtermsOf(it, 'admission', 1, KEEP, Infinity)];
+  // "Encounter (for)" sends counseling to "Counseling (for)" (read when the reason says counseling,
+  // with its modifiers: "human immunodeficiency virus (HIV)"), and a repeat prescription is the
+  // Index's "Issue of".
+  const list: Subterm[] = [
+    ...subtermsOf(it, 'encounter', 1, KEEP, Infinity),
+    ...subtermsOf(it, 'admission', 1, KEEP, Infinity),
+    ...subtermsOf(it, 'issue of', 1, KEEP, Infinity),
+    ...(said.has(COUNSEL) ? subtermsOf(it, 'counseling', COUNSEL_DEPTH, KEEP, 1) : []),
+  ];
   // A subterm is stated with a word of the reason, not only by the neoplasm the note codes.
   const best = bestSubterms(list, said).filter((b) => b.words.some((w) => w >= 0));
   return best.length >= 1 && new Set(best.map((b) => b.code)).size === 1 ? best[0] : undefined;

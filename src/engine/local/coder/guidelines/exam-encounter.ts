@@ -10,10 +10,10 @@ const DAYS_OLD = /\b(\d+)[- ]days?[- ]old\b/i;
 const CHILD = /\bwell[- ](child|baby)\b|\b(\d+)[- ](year|month)s?[- ]old\b/i;
 
 // The words a note names its visit's examination by, and what may follow them in the sentence
-// that states the reason for the visit ("Sports physical for school soccer"; not "Physical
-// examination revealed ...", a finding).
+// that states the reason for the visit ("Sports physical for school soccer", "gynecologic exam with
+// Pap smear", "dental exam and cleaning"; not "Physical examination revealed ...", a finding).
 const HEAD = new Set(['exam', 'examination', 'physical', 'check', 'checkup', 'check-up']);
-const AFTER_HEAD = new Set([',', ';', '.', ':', 'for', 'visit', 'today']);
+const AFTER_HEAD = new Set([',', ';', '.', ':', 'for', 'visit', 'today', 'with', 'and']);
 /** The reason for the visit is stated first: its first sentences, within their first words. */
 const REASON_SENTENCES = 2;
 const REASON_WORDS = 6;
@@ -65,7 +65,9 @@ function indexExam(it: IndexTabular, sentences: readonly Sentence[]): { term: nu
         if (/^(with|without)\b/i.test(title)) continue;
         const own = stems(title);
         if (own.length === 0 || !own.every((w) => said.has(w)) || !pathSaid(it, main, t, said)) continue;
-        if (!best || own.length > best.own) best = { term: t, own: own.length };
+        // On a tie the deeper subterm says more ("annual > gynecological" over "annual").
+        if (!best || own.length > best.own || (own.length === best.own && it.level[t] > it.level[best.term]))
+          best = { term: t, own: own.length };
       }
     }
     if (best) return { term: best.term, span: { start: s.starts[0], end: s.ends[end - 1] } };

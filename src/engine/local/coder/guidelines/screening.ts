@@ -1,5 +1,5 @@
 import type { IndexTabular } from '../../../../terminology/index-tabular.js';
-import { assertWords } from '../assertions.js';
+import { assertWords, PAST_YEAR } from '../assertions.js';
 import type { Candidates, Span } from '../candidate.js';
 import type { Sentence } from '../sentence-split.js';
 import { bestSubterms, subtermsOf } from './index-subterms.js';
@@ -21,7 +21,8 @@ function indexScreening(it: IndexTabular, s: Sentence, at: number): { code: stri
   const said = new Map<string, number>();
   for (let k = 0; k < stems.length; k++) {
     const w = from[k];
-    if (w === at || assertions[w] !== 'present' || /^[;:]$/.test(s.lower[w])) continue;
+    // What "screening for" reaches is what is looked for: hypothetical, and the screening's own words.
+    if (w === at || (assertions[w] !== 'present' && assertions[w] !== 'hypothetical') || /^[;:]$/.test(s.lower[w])) continue;
     if (!said.has(stems[k])) said.set(stems[k], w);
   }
   const [best] = bestSubterms(subtermsOf(it, 'screening', DEPTH, /./, Infinity), said);
@@ -38,10 +39,17 @@ function indexScreening(it: IndexTabular, s: Sentence, at: number): { code: stri
 export function applyScreening(cands: Candidates): void {
   const { it, sentences, table } = cands.ctx;
   if (!it) return;
-  for (const s of sentences.slice(0, REASON_SENTENCES)) {
+  for (let si = 0; si < sentences.length; si++) {
+    const s = sentences[si];
+    // The visit's reason is stated first; a screening stated later is one done at a visit for
+    // something else ("Screening PSA drawn today" at an annual examination), coded beside it.
+    const reason = si < REASON_SENTENCES;
     const at = s.lower.findIndex((w, i) => i < REASON_WORDS && w === 'screening');
     // A screening the plan arranges is a later visit's reason (IV.A).
     if (at < 0 || assertWords(s.words)[at] !== 'present' || s.lower.some((w) => PLANNED.has(w))) continue;
+    if (!reason && !s.lower.some((w) => DONE.has(w))) continue;
+    // A screening the note dates before this visit ("last screening colonoscopy in 2019") is history.
+    if (datedPast(s.lower, at)) continue;
     const found = indexScreening(it, s, at);
     if (!found) continue;
     const spans: Span[] = [at, ...found.words].map((w) => ({ start: s.starts[w], end: s.ends[w] }));
@@ -59,11 +67,25 @@ export function applyScreening(cands: Candidates): void {
           : `Discarded: named as what the screening (${table.dottedAt(made.index)}) looks for, not a diagnosis (I.C.21.c.5).`,
       );
     }
-    // The screening code is first-listed; what it found follows (I.C.21.c.5).
+    // The screening code is first-listed when it is the visit's reason; what it found follows (I.C.21.c.5).
+    if (!reason) return;
     cands.list.splice(cands.list.indexOf(made), 1);
     cands.list.unshift(made);
     return;
   }
 }
 
+const PAST = new Set(['last', 'previous', 'prior', 'ago']);
+const CLAUSE_END = /^[;:,]$/;
+
+/** Whether the clause of the word at `at` dates it in the past: "last", "ago", "in 2019". */
+function datedPast(lower: readonly string[], at: number): boolean {
+  let from = at;
+  while (from > 0 && !CLAUSE_END.test(lower[from - 1])) from--;
+  for (let i = from; i < lower.length && !CLAUSE_END.test(lower[i]); i++)
+    if (PAST.has(lower[i]) || (PAST_YEAR.test(lower[i]) && lower[i - 1] === 'in')) return true;
+  return false;
+}
+/** Words that say a screening stated after the visit's reason was done at this visit. */
+const DONE = new Set(['today', 'drawn', 'done', 'performed', 'obtained', 'sent', 'collected', 'completed']);
 const PLANNED = new Set(['schedule', 'scheduled', 'due', 'recommend', 'recommended', 'order', 'ordered', 'refer', 'referred', 'next']);
