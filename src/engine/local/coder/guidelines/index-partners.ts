@@ -1,10 +1,10 @@
 import type { IndexTabular } from '../../../../terminology/index-tabular.js';
-import { type Candidate, type Candidates, dotted } from '../candidate.js';
+import { type Candidate, type Candidates, dotted, sentenceAt } from '../candidate.js';
 import { completeCode } from '../complete-code.js';
+import type { Sentence } from '../sentence-split.js';
 import { statesUnrelated } from './combination.js';
 import { readTitleHead, statedAround } from './etiology.js';
 import { sameAxes, statedAxis } from './manifestation-axes.js';
-import { spanPairsInSentence } from './span-pairs.js';
 import { refCover } from './tabular-excludes.js';
 
 /** A subterm of a main term whose code the Tabular links to other conditions by a note. */
@@ -119,14 +119,18 @@ function pathOf(it: IndexTabular, term: number): string {
 export function applyIndexPartners(cands: Candidates): void {
   const { it, table } = cands.ctx;
   if (!it) return;
-  for (const c of cands.finals()) {
+  const finals = cands.finals();
+  const sentences = new Map(finals.map((f) => [f, sentencesOf(cands, f)]));
+  for (const c of finals) {
     if (!c.final) continue;
+    const near = finalsNear(c, finals, sentences);
+    if (near.length === 0) continue;
     const main = mainTermOf(cands, c);
     if (main === undefined) continue;
     const partners = partnersOf(it, main);
-    // Most main terms' notes name no code of the note: one pass over their references first.
-    if (!cands.list.some((o) => o.final && o !== c && partners.refs.some((ref) => refCover(ref)(o.code)))) continue;
-    const found = partnerFor(cands, c, partners.list);
+    // Most main terms' notes name no code stated beside `c`: one pass over their references first.
+    if (!near.some((n) => partners.refs.some((ref) => refCover(ref)(n.other.code)))) continue;
+    const found = partnerFor(c, near, partners.list, it);
     if (!found) continue;
     const { partner, other } = found;
     const path = pathOf(it, partner.term);
@@ -174,12 +178,17 @@ function mainOf(it: IndexTabular, term: number): number {
  * the upper one is taken. Of the subterms giving one manifestation, the one whose own code is of
  * the other code's category names the pair ("Cardiomyopathy, thyrotoxic E05.90 [I43]" for E05.00).
  */
-function partnerFor(cands: Candidates, c: Candidate, partners: readonly Partner[]): { partner: Partner; other: Candidate } | undefined {
+function partnerFor(
+  c: Candidate,
+  near: readonly Near[],
+  partners: readonly Partner[],
+  it: IndexTabular,
+): { partner: Partner; other: Candidate } | undefined {
   const hits: Array<{ partner: Partner; other: Candidate }> = [];
   for (const p of partners) {
     if (p.code === c.code || c.code.startsWith(p.code)) continue;
-    const other = otherNamed(cands, c, p);
-    if (other && !hits.some((h) => under(cands.ctx.it!, p.term, h.partner.term))) hits.push({ partner: p, other });
+    const other = otherNamed(c, near, p);
+    if (other && !hits.some((h) => under(it, p.term, h.partner.term))) hits.push({ partner: p, other });
   }
   if (hits.length === 0 || hits.some((h) => !sameChoice(h.partner, hits[0].partner))) return undefined;
   const named = (h: (typeof hits)[number]) => h.partner.etiology.slice(0, 3) === h.other.code.slice(0, 3);
@@ -193,7 +202,7 @@ const etiologyOf = (notes: Partner['notes'], code: string) => notes.some((n) => 
 const under = (it: IndexTabular, t: number, above: number) => t > above && t < it.end[above];
 
 /** The final code, stated with `c`, that a note of the subterm's code names (never one both codes sit under). */
-function otherNamed(cands: Candidates, c: Candidate, p: Partner): Candidate | undefined {
+function otherNamed(c: Candidate, near: readonly Near[], p: Partner): Candidate | undefined {
   // A subterm's own code "uses an additional code" for `c`'s partner only as a kind of `c`'s
   // condition (E03.2 for E03.9) or after it (R65.20, "code first" A41.9); else the note is about
   // that other condition alone (a respiratory disorder's tobacco use).
@@ -202,8 +211,8 @@ function otherNamed(cands: Candidates, c: Candidate, p: Partner): Candidate | un
     if (c.code.startsWith(note.at) || (note.kind === 'ua' && !additional)) continue;
     for (const ref of note.refs) {
       const covers = refCover(ref);
-      const other = cands.list.find((o) => o.final && o !== c && !derived(o, c) && covers(o.code) && linked(cands, c, o, p.presumed));
-      if (other) return other;
+      const found = near.find((n) => (p.presumed || n.byWord) && covers(n.other.code));
+      if (found) return found.other;
     }
   }
   return undefined;
@@ -217,7 +226,32 @@ const sameChoice = (a: Partner, b: Partner) => a.code.startsWith(keyOf(b)) || b.
 /** Whether one code was made from the other (a bracketed manifestation and its code). */
 const derived = (a: Candidate, b: Candidate) => Boolean(a.from?.includes(b) || b.from?.includes(a));
 
-/** Whether `c` and `o` are read in one sentence that links them (presumed by the Index, or by a linking word) and does not call them unrelated (I.A.15). */
-function linked(cands: Candidates, c: Candidate, o: Candidate, presumed: boolean): boolean {
-  return spanPairsInSentence(cands, c, o).some(([s]) => !statesUnrelated(s.lower) && (presumed || s.lower.some(linkWord)));
+/** A final code read in a sentence with another, and whether that sentence links them by a word ("due to", "induced"). */
+interface Near {
+  other: Candidate;
+  byWord: boolean;
+}
+
+function sentencesOf(cands: Candidates, c: Candidate): Sentence[] {
+  const out: Sentence[] = [];
+  for (const sp of c.spans) {
+    const s = sentenceAt(cands.ctx, sp.start, sp.end);
+    if (s && !out.includes(s)) out.push(s);
+  }
+  return out;
+}
+
+/**
+ * The other final codes read in a sentence with `c` that does not call them unrelated (I.A.15),
+ * never one made from the other.
+ */
+function finalsNear(c: Candidate, finals: readonly Candidate[], sentences: Map<Candidate, Sentence[]>): Near[] {
+  const own = sentences.get(c)!;
+  const out: Near[] = [];
+  for (const o of finals) {
+    if (o === c || !o.final || derived(o, c)) continue;
+    const shared = sentences.get(o)!.filter((s) => own.includes(s) && !statesUnrelated(s.lower));
+    if (shared.length) out.push({ other: o, byWord: shared.some((s) => s.lower.some(linkWord)) });
+  }
+  return out;
 }
