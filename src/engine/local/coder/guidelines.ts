@@ -4,6 +4,8 @@ import { applyCombinations } from './guidelines/combination.js';
 import { applyDrugTherapy } from './guidelines/drugs.js';
 import { applyDrugTable } from './guidelines/drug-table.js';
 import { applyEtiologyPairs } from './guidelines/etiology.js';
+import { applyIndexPartners } from './guidelines/index-partners.js';
+import { applyCodeFirstNos } from './guidelines/code-first-nos.js';
 import { applyExcludes1 } from './guidelines/excludes.js';
 import { applyExcludes1Combinations } from './guidelines/excludes-combination.js';
 import { applyExternalCauses } from './guidelines/external-cause.js';
@@ -125,6 +127,8 @@ export function applyGuidelines(cands: Candidates, cfg: LevelConfig): void {
   applyVaccination(cands);
   applyVaccineRefusal(cands);
   applyDrugTable(cands);
+  applyIndexPartners(cands);
+  applyCodeFirstNos(cands);
   applyNeoplasmEncounter(cands);
   sequenceCodes(cands);
 }

@@ -127,6 +127,11 @@ function diabetes(cands: Candidates): void {
 const UNRELATED = /^(unrelated|independent)$/;
 const NOT_LINK = /^(related|due|caused|secondary|attributed|attributable|from|linked)$/;
 
+/** Whether a sentence's words say two conditions are unrelated ("not due to", "unrelated to"). */
+export function statesUnrelated(lower: readonly string[]): boolean {
+  return lower.some((w, i) => UNRELATED.test(w) || (w === 'not' && NOT_LINK.test(lower[i + 1] ?? '')));
+}
+
 /**
  * The candidates whose sentence does not say they are unrelated to another condition: the "with"
  * presumption holds "unless the documentation clearly states the conditions are unrelated" (I.A.15).
@@ -135,7 +140,7 @@ function presumedLinked(cands: Candidates, list: Candidate[]): Candidate[] {
   return list.filter((c) =>
     c.spans.every((sp) => {
       const s = sentenceAt(cands.ctx, sp.start, sp.end);
-      return !s?.lower.some((w, i) => UNRELATED.test(w) || (w === 'not' && NOT_LINK.test(s.lower[i + 1] ?? '')));
+      return !s || !statesUnrelated(s.lower);
     }),
   );
 }

@@ -4,12 +4,13 @@ import { stemWords } from '../../../../terminology/text-normalize.js';
 import { type Candidate, type Candidates, dotted, sentenceAt } from '../candidate.js';
 import { assertWords } from '../assertions.js';
 import { completeCode, fitOf, type Stated } from '../complete-code.js';
+import { statedAxis } from './manifestation-axes.js';
 import { rangeHeadStated } from './range-head.js';
 import { refCover } from './tabular-excludes.js';
 import { notesUpOf } from './tabular-notes.js';
 
 /** The stems of the sentences holding a candidate, with the note's defaults (encounter, closed, displaced). */
-function statedAround(cands: Candidates, c: Candidate): Stated {
+export function statedAround(cands: Candidates, c: Candidate): Stated {
   const present = new Set<string>(cands.ctx.defaults ?? []);
   for (const span of c.spans) {
     const s = sentenceAt(cands.ctx, span.start, span.end);
@@ -19,7 +20,7 @@ function statedAround(cands: Candidates, c: Candidate): Stated {
 }
 
 /** A title's first comma part, lower case, without its nonessential modifiers: "Dementia, in, ..." -> "dementia". */
-const readTitleHead = (title: string) =>
+export const readTitleHead = (title: string) =>
   title
     .split(',')[0]
     .replace(/\([^)]*\)/g, ' ')
@@ -52,8 +53,10 @@ export function applyEtiologyPairs(cands: Candidates): void {
       .filter((code, k, all) => code && all.indexOf(code) === k);
     const path = main === term ? it.titleOf(main) : `${it.titleOf(main)} > ... > ${it.titleOf(term!)}`;
     for (const m of brackets.split(' ')) {
-      const index = completeCode(table, m, statedAround(cands, c));
-      if (index === undefined) continue;
+      const stated = statedAround(cands, c);
+      const completed = completeCode(table, m, stated);
+      if (completed === undefined) continue;
+      const index = statedAxis(table, completed, stated);
       const made = cands.assign(
         table.codeAt(index),
         `manifestation code the Alphabetic Index gives in brackets with ${dotted(c.code)} (${path}); sequenced after it (I.A.13)`,

@@ -1,6 +1,6 @@
 import type { Candidate, Candidates } from '../candidate.js';
 import { drugTablePlace } from './drug-table.js';
-import { refCover } from './tabular-excludes.js';
+import { noteRefCover } from './tabular-excludes.js';
 import { notesUpOf } from './tabular-notes.js';
 
 /**
@@ -32,7 +32,7 @@ function etiologyPairs(cands: Candidates): Array<[Candidate, Candidate]> {
     for (const note of notesUpOf(cands.ctx, c.code)) {
       if (note.kind !== 'cf' && note.kind !== 'ua') continue;
       for (const ref of note.refs) {
-        const covers = refCover(ref);
+        const covers = noteRefCover(note, ref);
         for (const o of finals) {
           if (o === c || !covers(o.code)) continue;
           const etiology = note.kind === 'cf' ? o : c;

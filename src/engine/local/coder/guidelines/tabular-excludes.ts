@@ -1,4 +1,4 @@
-import type { NoteKind } from '../../../../terminology/index-tabular.js';
+import type { NoteKind, TabularNote } from '../../../../terminology/index-tabular.js';
 import { assertWords } from '../assertions.js';
 import { type Candidate, type Candidates, dotted, sentenceAt } from '../candidate.js';
 import { fitOf, type Stated } from '../complete-code.js';
@@ -23,8 +23,21 @@ export function refCover(ref: string): (code: string) => boolean {
   return test;
 }
 
+/** Whether a "code first" note names an example NOS by one code ("underlying infection, such as: sepsis NOS (A41.9)"). */
+export const namesNos = (note: TabularNote) =>
+  note.kind === 'cf' && note.refs.length === 1 && /\bNOS\b/.test(note.text) && /^[A-Z]\d\d\.\d+$/.test(note.refs[0]);
+
+/**
+ * The codes a note's reference covers; a "code first" example named NOS stands for its category
+ * (a sepsis of a named organism, A41.51, is the underlying infection "sepsis NOS (A41.9)" asks for).
+ */
+export function noteRefCover(note: TabularNote, ref: string): (code: string) => boolean {
+  return namesNos(note) ? refCover(ref.slice(0, 3)) : refCover(ref);
+}
+
 function readRef(ref: string): (code: string) => boolean {
-  const range = /^([A-Z][0-9A-Z.]*)-([A-Z][0-9A-Z.]*)$/.exec(ref);
+  // A range's bounds may end in "-" or ".-" ("E05.0-E05.9-", "E00-E03.-"): the bound's codes and those under it.
+  const range = /^([A-Z][0-9A-Z.]*)-([A-Z][0-9A-Z]*(?:\.[0-9A-Z]+)?)\.?-?$/.exec(ref);
   if (range) {
     const lo = range[1].replace('.', '');
     const hi = range[2].replace('.', '');
