@@ -79,6 +79,11 @@ const WORD_MAP = new Map<string, string[]>(
     // The Index: "Broken, bone - see Fracture" (arm, leg, back, nose, tooth likewise).
     broke: ['fracture'],
     broken: ['fracture'],
+    // Clinical abbreviations stand for their words, so the Index reads what qualifies them ("chronic
+    // systolic CHF": Failure, heart, systolic, chronic) and the Index's own "Flu, see also Influenza".
+    chf: ['congestive', 'heart', 'failure'],
+    ckd: ['chronic', 'kidney', 'disease'],
+    flu: ['influenza'],
   }),
 );
 

@@ -6,6 +6,7 @@ import { applyDrugTable } from './guidelines/drug-table.js';
 import { applyEtiologyPairs } from './guidelines/etiology.js';
 import { applyExcludes1 } from './guidelines/excludes.js';
 import { applyExcludes1Combinations } from './guidelines/excludes-combination.js';
+import { applyWithParts } from './guidelines/with-parts.js';
 import { applyExternalCauses } from './guidelines/external-cause.js';
 import { applyTabularExcludes1 } from './guidelines/tabular-excludes.js';
 import { applyBrokenDevice } from './guidelines/broken-device.js';
@@ -109,6 +110,8 @@ export function applyGuidelines(cands: Candidates, cfg: LevelConfig): void {
   applyExcludes1(cands);
   applyExcludes1Combinations(cands);
   applyTabularExcludes1(cands);
+  // After the Excludes1 passes, which read a pair's combination from both parts.
+  applyWithParts(cands);
   applyUnspecifiedSiblings(cands);
   applySameWordsUnspecified(cands);
   applyExternalCauses(cands);

@@ -672,7 +672,10 @@ function descend(
       }
     } else if (inherited !== 'without' && info >> INFO_SHIFT >= 0 && absent(note, where, info >> INFO_SHIFT)) {
       // A plain title below a bare "with" or "due to" whose first stem the note never states as
-      // present and the mention does not reach: neither matchJoined nor matchStated reads it.
+      // present and the mention does not reach: neither matchJoined nor matchStated reads it. A
+      // coded class level below a bare "with" is skipped ("with, complication, intestinal obstruction").
+      if (inherited === 'with' && (info & (CODED | SKIPPABLE)) === (CODED | SKIPPABLE))
+        best = skipLevel(note, where, term, child, from, depth, best);
       continue;
     }
     const reading = readingOf(it, child);
