@@ -438,8 +438,10 @@ class InReachOrDefault {
 }
 
 // Words that open a clause of their own: "Sprain of the left ankle | after a fall playing soccer",
-// "Laceration of the left forearm | from a kitchen knife".
+// "Laceration of the left forearm | from a kitchen knife", "Diverticulitis of the colon | without
+// perforation or abscess" (what the condition is without).
 const CLAUSE_OPENERS = new Set([
+  'without',
   'after',
   'from',
   'following',
