@@ -76,6 +76,8 @@ const WORD_MAP = new Map<string, string[]>(
     bilateral: ['bilateral'],
     // The colon is the large intestine (the Index: "Diverticulosis, colon - see Diverticulosis, intestine, large").
     colon: ['colon', 'large', 'intestine'],
+    // ... and so are its parts named alone ("sigmoid diverticulitis": the sigmoid colon).
+    sigmoid: ['sigmoid', 'colon', 'large', 'intestine'],
     // The Index: "Broken, bone - see Fracture" (arm, leg, back, nose, tooth likewise).
     broke: ['fracture'],
     broken: ['fracture'],
