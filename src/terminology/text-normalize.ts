@@ -76,9 +76,16 @@ const WORD_MAP = new Map<string, string[]>(
     bilateral: ['bilateral'],
     // The colon is the large intestine (the Index: "Diverticulosis, colon - see Diverticulosis, intestine, large").
     colon: ['colon', 'large', 'intestine'],
+    // ... and so are its parts named alone ("sigmoid diverticulitis": the sigmoid colon).
+    sigmoid: ['sigmoid', 'colon', 'large', 'intestine'],
     // The Index: "Broken, bone - see Fracture" (arm, leg, back, nose, tooth likewise).
     broke: ['fracture'],
     broken: ['fracture'],
+    // Clinical abbreviations stand for their words, so the Index reads what qualifies them ("chronic
+    // systolic CHF": Failure, heart, systolic, chronic) and the Index's own "Flu, see also Influenza".
+    chf: ['congestive', 'heart', 'failure'],
+    ckd: ['chronic', 'kidney', 'disease'],
+    flu: ['influenza'],
   }),
 );
 

@@ -79,6 +79,13 @@ const CASES: LeftoverCase[] = [
     must: ['K57.32'],
     mustNot: ['K57.33'],
   },
+  // A "without" clause is a phrase of its own: it says what the diverticulitis is without.
+  {
+    why: 'a "without" clause names what is absent, apart from the condition it follows',
+    note: 'Diverticulitis of the colon without perforation or abscess.',
+    must: ['K57.32'],
+    mustNot: ['K57.92', 'K57.20', 'K57.33'],
+  },
   // External Cause Index: Activity, cooking and baking Y93.G3.
   {
     why: 'an Index title of two alternatives joined by "and" is reached by either',
@@ -109,13 +116,11 @@ const CASES: LeftoverCase[] = [
 // - "she continues the oral contraceptive pill" -> Z30.41 (Contraception > maintenance > pills);
 // - "Cervical radiculopathy" -> M54.12 (Radiculopathy > cervical region): reading a subterm's
 //   "region" as unstated fixed it but cost CodiEsp balanced 0.001 F1, so it was left out;
-// - "Diverticulitis of the colon without perforation or abscess" -> K57.32 (K57.92 still).
 const OPEN = [
   'stress fracture of a metatarsal: Fracture, traumatic > stress > metatarsus, at the foot (M84.374A)',
   'fatigue fracture: see also Fracture, stress (M84.362A)',
   'continuing the pill is surveillance of contraceptive pills (Z30.41)',
   'cervical radiculopathy: Radiculopathy > cervical region (M54.12)',
-  'diverticulitis of the colon without perforation or abscess (K57.32)',
 ];
 
 describe('leftover misreadings: CKD stage, symptoms, site subterms, stress fractures, organisms, acuity, colon, relapse', () => {

@@ -81,6 +81,14 @@ export function fitOf(title: string, stated: Stated): number {
   return s;
 }
 
+/** What a note states with a code read: its stems, and the words its title asserts (not "without" or "unspecified as to" ones). */
+export function statedWithTitle(stated: Stated, title: string): Stated {
+  const asserted = new Set<string>();
+  for (const t of titleStems(title)) if (!t.without && !t.unstated && !t.sideOpen) asserted.add(t.stem);
+  const { present, negated } = stated;
+  return { present: { has: (stem) => present.has(stem) || asserted.has(stem) }, negated };
+}
+
 /**
  * A code the table in force added after the Index was written (FY2026's E66.811-E66.813 "Obesity,
  * class 1-3"), in the same category as `index`, whose title the note states whole and better:

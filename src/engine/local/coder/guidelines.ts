@@ -8,6 +8,7 @@ import { applyIndexPartners } from './guidelines/index-partners.js';
 import { applyCodeFirstNos } from './guidelines/code-first-nos.js';
 import { applyExcludes1 } from './guidelines/excludes.js';
 import { applyExcludes1Combinations } from './guidelines/excludes-combination.js';
+import { applyWithParts } from './guidelines/with-parts.js';
 import { applyExternalCauses } from './guidelines/external-cause.js';
 import { applyTabularExcludes1 } from './guidelines/tabular-excludes.js';
 import { applyBrokenDevice } from './guidelines/broken-device.js';
@@ -112,6 +113,8 @@ export function applyGuidelines(cands: Candidates, cfg: LevelConfig): void {
   applyExcludes1(cands);
   applyExcludes1Combinations(cands);
   applyTabularExcludes1(cands);
+  // After the Excludes1 passes, which read a pair's combination from both parts.
+  applyWithParts(cands);
   applyUnspecifiedSiblings(cands);
   applySameWordsUnspecified(cands);
   applyExternalCauses(cands);

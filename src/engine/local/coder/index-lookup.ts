@@ -441,8 +441,10 @@ class InReachOrDefault {
 }
 
 // Words that open a clause of their own: "Sprain of the left ankle | after a fall playing soccer",
-// "Laceration of the left forearm | from a kitchen knife".
+// "Laceration of the left forearm | from a kitchen knife", "Diverticulitis of the colon | without
+// perforation or abscess" (what the condition is without).
 const CLAUSE_OPENERS = new Set([
+  'without',
   'after',
   'from',
   'following',
@@ -675,7 +677,10 @@ function descend(
       }
     } else if (inherited !== 'without' && info >> INFO_SHIFT >= 0 && absent(note, where, info >> INFO_SHIFT)) {
       // A plain title below a bare "with" or "due to" whose first stem the note never states as
-      // present and the mention does not reach: neither matchJoined nor matchStated reads it.
+      // present and the mention does not reach: neither matchJoined nor matchStated reads it. A
+      // coded class level below a bare "with" is skipped ("with, complication, intestinal obstruction").
+      if (inherited === 'with' && (info & (CODED | SKIPPABLE)) === (CODED | SKIPPABLE))
+        best = skipLevel(note, where, term, child, from, depth, best);
       continue;
     }
     const reading = readingOf(it, child);

@@ -233,7 +233,10 @@ const STAGE: Record<string, string> = {
   v: 'N18.5',
 };
 
-/** Chronic kidney disease with its stage stated ("CKD stage 3b") is coded by stage (N18.1-N18.6). */
+/**
+ * Chronic kidney disease with its stage stated ("CKD stage 3b", or the stage right after the name:
+ * "CKD 3b", "chronic kidney disease IV") is coded by stage (N18.1-N18.6).
+ */
 function ckdStage(cands: Candidates): void {
   for (const c of cands.statedIn('N189')) {
     const w = [...wordsNear(cands, [c])];
@@ -241,7 +244,8 @@ function ckdStage(cands: Candidates): void {
     if (!sentence) continue;
     const lower = sentence.lower;
     const at = lower.indexOf('stage');
-    const stage = at >= 0 ? STAGE[lower[at + 1] ?? ''] : undefined;
+    const after = sentence.starts.findIndex((s) => s >= c.spans[0].end);
+    const stage = at >= 0 ? STAGE[lower[at + 1] ?? ''] : after >= 0 ? STAGE[lower[after]] : undefined;
     const esrd = w.includes('esrd') || (w.includes('end') && w.includes('stage') && w.includes('renal'));
     const code = esrd ? 'N18.6' : stage;
     if (!code) continue;

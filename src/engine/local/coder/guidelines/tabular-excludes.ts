@@ -1,7 +1,7 @@
 import type { NoteKind, TabularNote } from '../../../../terminology/index-tabular.js';
 import { assertWords } from '../assertions.js';
 import { type Candidate, type Candidates, dotted, sentenceAt } from '../candidate.js';
-import { fitOf, type Stated } from '../complete-code.js';
+import { fitOf, type Stated, statedWithTitle } from '../complete-code.js';
 import { statedAsPast } from './past-antecedent.js';
 import { notesUpOf } from './tabular-notes.js';
 
@@ -150,7 +150,9 @@ export function applyTabularExcludes1(cands: Candidates): void {
           );
           continue;
         }
-        const stated = statedOf(cands, [a, b]);
+        // The combination states what both parts do, the kind of `a` its code names too ("stable
+        // angina" read as I20.89 "Other forms of angina pectoris": I25.118 "with other forms").
+        const stated = statedWithTitle(statedOf(cands, [a, b]), table.descriptionAt(a.index));
         let best = b.index;
         let bestFit = fitOf(table.descriptionAt(b.index), stated);
         if (!/-[A-Z]/.test(ref)) {
