@@ -156,6 +156,7 @@ const PREDICATES = new Set([
   'presents',
   'presenting',
   'was',
+  'has',
   'were',
   'is',
   'are',

@@ -4,7 +4,7 @@ import { assertWords } from '../assertions.js';
 import { type Candidates, sentencesMatching } from '../candidate.js';
 import { completeCode } from '../complete-code.js';
 import { bestSubterms, type Subterm } from './index-subterms.js';
-import { hasStatusMarker, MADE_NOW, NOT_PRESENCE, spansOf, statedIn } from './status.js';
+import { hasStatusMarker, MADE_NOW, NOT_PRESENCE, spansOf, statedIn, wordsPattern } from './status.js';
 
 // Implants and grafts (I.C.21.c.3): Z95-Z97, as the Index's "Presence (of)" and "Replacement by
 // artificial or mechanical device or prosthesis of" subterms name them.
@@ -76,7 +76,7 @@ function implantsOf(it: IndexTabular): Implants {
     }
   }
   const names = [...devices].filter((w) => w.length >= 4).map((w) => w.replace(/[^a-z]/g, ''));
-  out = { list, devices: heads, words: new RegExp(`\\b(${names.join('|')})`, 'gi') };
+  out = { list, devices: heads, words: wordsPattern(names) };
   cache.set(it, out);
   return out;
 }
