@@ -82,6 +82,13 @@ const WORD_MAP = new Map<string, string[]>(
     // A joint's arthroplasty is its replacement (the Index: "Replacement by artificial or mechanical device or prosthesis of, joint").
     arthroplasty: ['joint', 'replacement'],
     arthroplasties: ['joint', 'replacement'],
+    // A stent is an implant (the Index: "Status, angioplasty, coronary artery, with implant"; "Presence, intravascular implant").
+    stent: ['stent', 'implant'],
+    stents: ['stent', 'implant'],
+    stenting: ['stent', 'implant'],
+    // A pacemaker not otherwise named is the heart's (the Index: "Presence, cardiac, pacemaker").
+    pacemaker: ['cardiac', 'pacemaker'],
+    pacemakers: ['cardiac', 'pacemaker'],
   }),
 );
 
@@ -95,6 +102,7 @@ const WHOLE_WORDS = new Map<string, string[]>(
     trach: ['tracheostomy'],
     hd: ['hemodialysis'],
     o2: ['oxygen'],
+    ppm: ['permanent', 'pacemaker'],
     bka: ['below', 'knee', 'amputation'],
     tka: ['total', 'knee', 'arthroplasty'],
     tkr: ['total', 'knee', 'replacement'],
@@ -109,7 +117,7 @@ const WHOLE_WORDS = new Map<string, string[]>(
  * finds its sentences by the words it knows finds them by these too.
  */
 export function wordsStandingFor(test: (word: string) => boolean): string[] {
-  return [...WHOLE_WORDS, ...WORD_MAP].filter(([, words]) => words.some(test)).map(([word]) => word);
+  return [...WHOLE_WORDS, ...WORD_MAP].filter(([, words]) => words.some((w) => (WORD_MAP.get(w) ?? [w]).some(test))).map(([word]) => word);
 }
 
 const ROMAN = new Map(Object.entries({ i: '1', ii: '2', iii: '3', iv: '4', v: '5' }));

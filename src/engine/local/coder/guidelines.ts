@@ -38,6 +38,7 @@ import { applyPressureUlcers } from './guidelines/pressure-ulcer.js';
 import { applyStatus } from './guidelines/status.js';
 import { applyImplantPresence } from './guidelines/presence.js';
 import { applyStatusSaidElsewhere } from './guidelines/status-said.js';
+import { applyHivStatus } from './guidelines/hiv-status.js';
 import { applyTobacco } from './guidelines/tobacco.js';
 import { applyBmi } from './guidelines/bmi.js';
 import { applySameWordsUnspecified } from './guidelines/same-words-unspecified.js';
@@ -80,6 +81,7 @@ export function applyGuidelines(cands: Candidates, cfg: LevelConfig): void {
   applyPressureUlcers(cands);
   applyStatus(cands);
   applyImplantPresence(cands);
+  applyHivStatus(cands);
   applyStatusSaidElsewhere(cands);
   applyTobacco(cands);
   applyDrugTherapy(cands);

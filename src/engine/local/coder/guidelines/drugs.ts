@@ -17,6 +17,10 @@ const DRUGS: Array<[string, string]> = [
   ...words('fluticasone budesonide beclomethasone mometasone ciclesonide', 'Z79.51'),
   ...words('oxycodone hydrocodone morphine methadone fentanyl tramadol buprenorphine tapentadol', 'Z79.891'),
   ...words('ibuprofen naproxen meloxicam diclofenac celecoxib indomethacin', 'Z79.1'),
+  // The classes by name: "chronic anticoagulation", "long-term opioid therapy".
+  ...words('anticoagulation anticoagulant anticoagulants', 'Z79.01'),
+  ...words('antiplatelet antiplatelets', 'Z79.02'),
+  ...words('opioid opioids opiate opiates', 'Z79.891'),
   ...words('methotrexate', 'Z79.631'),
   // Z79.62- immunosuppressants by class (FY2024): calcineurin, mTOR and nucleotide synthesis inhibitors, JAK inhibitors.
   ...words('tacrolimus prograf envarsus cyclosporine neoral sandimmune', 'Z79.621'),
@@ -78,16 +82,16 @@ export function applyDrugTherapy(cands: Candidates): void {
       const near = lower.slice(Math.max(0, i - 4), i + 4);
       // "is being treated with", "was being treated with": a treatment going on, not a course given.
       const going = isBeingTreated(lower, i);
-      if (stopped.has(lower[i]) || (!going && near.some((w) => NOT_ONGOING.test(w)))) continue;
+      if (stopped.has(lower[i]) || stoppedAfter(lower, i) || (!going && near.some((w) => NOT_ONGOING.test(w)))) continue;
       const cued =
         going ||
-        near.some((w) => ONGOING.test(w)) ||
+        near.some((w, k) => ONGOING.test(w) || (w === 'term' && near[k - 1] === 'long')) ||
         lower.slice(0, i).some((w, k) => TAKES.test(w) || (MED_LIST.test(w) && lower[k + 1] === ':')) ||
         (lastTaken >= 0 && listedAfter(lower, lastTaken, i));
       if (!cued) continue;
       // A drug often taken for a short while (an NSAID, an opioid, a steroid) needs the note to say it is long-term.
       const wide = lower.slice(Math.max(0, i - 8), i + 10);
-      if (SHORT_TERM_CLASSES.has(code) && !wide.some((w) => LONG_TERM.test(w))) continue;
+      if (SHORT_TERM_CLASSES.has(code) && !saysLongTerm(wide)) continue;
       if (wide.some((w) => SHORT_COURSE.test(w))) continue;
       lastTaken = i;
       const list = found.get(code) ?? [];
@@ -100,6 +104,17 @@ export function applyDrugTherapy(cands: Candidates): void {
     if (code === 'Z79.4' && type1) continue;
     cands.assign(code, 'long-term (current) drug therapy (Z79): the note says the patient takes it', [], spans);
   }
+}
+
+/** Whether the drug's clause says after it that it was stopped: "warfarin, which was stopped in 2024". */
+function stoppedAfter(lower: readonly string[], i: number): boolean {
+  for (let k = i + 1; k < Math.min(lower.length, i + 6) && lower[k] !== ';'; k++) if (STOPPED.test(lower[k])) return true;
+  return false;
+}
+
+/** Whether the words say the therapy is long-term: "long-term", "long term", "for years", "maintenance". */
+function saysLongTerm(words: readonly string[]): boolean {
+  return words.some((w, k) => LONG_TERM.test(w) || (w === 'term' && words[k - 1] === 'long'));
 }
 
 /** Whether the drug at `i` is listed in the clause of the drug at `from`: no clause break and nothing stopped or started between them. */

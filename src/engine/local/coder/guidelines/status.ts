@@ -79,7 +79,11 @@ const machineLists = new WeakMap<IndexTabular, Subterm[]>();
 function machinesOf(it: IndexTabular): Subterm[] {
   let out = machineLists.get(it);
   if (!out)
-    machineLists.set(it, (out = [...subtermsOf(it, 'dependence > on', 2, /^Z99/, 1), ...subtermsOf(it, 'dependence', 1, /^Z99/, 1)]));
+    // (The first level's modifiers qualify its machine, they name none: "oxygen (long-term) (supplemental)".)
+    machineLists.set(
+      it,
+      (out = [...subtermsOf(it, 'dependence > on', 2, /^Z99/, 1), ...subtermsOf(it, 'dependence', 1, /^Z99/, Infinity)]),
+    );
   return out;
 }
 const LONG_TERM = new Set(['home', 'chronic', 'chronically', 'long-term', 'permanent', 'dependent', 'dependence']);
@@ -221,11 +225,24 @@ const STATUS_MARKERS = new Set([
   'long-term',
   'home',
   'ago',
+  'has',
+  'wears',
+  'dependent',
 ]);
 
 /** The sentence says the opening is one the patient has: "in place", "2019", "since 2019", "status post", "history of", "years ago". */
 export function hasStatusMarker(lower: readonly string[]): boolean {
   return lower.some((w, i) => STATUS_MARKERS.has(w) || (w === 'in' && lower[i + 1] === 'place') || PAST_YEAR.test(w));
+}
+
+/**
+ * Whether a sentence says the patient has a device, an opening or a procedure's result as a status:
+ * a status marker, and nothing of a visit for it or of its complication; nor of its making now
+ * ("placed", "created"), unless a past year or "ago" dates the making ("PPM placed in 2017").
+ */
+export function saysStatus(lower: readonly string[]): boolean {
+  if (!hasStatusMarker(lower) || lower.some((w) => NOT_PRESENCE.test(w))) return false;
+  return !lower.some((w) => MADE_NOW.has(w)) || lower.some((w, i) => PAST_YEAR.test(w) || (w === 'ago' && i > 0));
 }
 
 /**
@@ -238,7 +255,7 @@ function openingStatus(cands: Candidates): void {
   if (!it) return;
   const { list, words } = statusTerms(it);
   for (const s of sentencesMatching(cands.ctx, words)) {
-    if (s.lower.some((w) => NOT_PRESENCE.test(w) || MADE_NOW.has(w)) || !hasStatusMarker(s.lower)) continue;
+    if (!saysStatus(s.lower)) continue;
     const said = statedIn(s, 0, s.lower.length - 1);
     const assertions = assertWords(s.words);
     for (const found of bestSubterms(list, said)) {
@@ -301,7 +318,7 @@ function statusPost(cands: Candidates): void {
   if (!it) return;
   const { list, words } = statusPostTerms(it);
   for (const s of sentencesMatching(cands.ctx, words)) {
-    if (s.lower.some((w) => NOT_PRESENCE.test(w) || MADE_NOW.has(w)) || !hasStatusMarker(s.lower)) continue;
+    if (!saysStatus(s.lower)) continue;
     const said = statedIn(s, 0, s.lower.length - 1);
     const assertions = assertWords(s.words);
     const present = new Set(said.keys());
