@@ -32,7 +32,11 @@ const DRUGS: Array<[string, string]> = [
   ...words('alendronate risedronate ibandronate zoledronic', 'Z79.83'),
 ];
 const BY_DRUG = new Map(DRUGS);
-const isDrug = wordTest((w) => !!BY_DRUG.get(w));
+// A drug joined to a word that says the patient needs it: "insulin-requiring", "insulin-dependent", "steroid-dependent".
+const NEEDED = /^([a-z]+)-(requiring|dependent|treated)$/;
+/** The drug a word names: the word itself, or the drug of "insulin-requiring". */
+const drugOf = (w: string) => BY_DRUG.get(w) ?? BY_DRUG.get(NEEDED.exec(w)?.[1] ?? '');
+const isDrug = wordTest((w) => !!drugOf(w));
 // Cues that a drug is being taken now and goes on ("on", "takes", "daily", "chronic"); a dose
 // alone is not one (a course of treatment in hospital is not long-term use).
 // A scheduled dose ("bid", "qhs", "twice daily") is a regimen the patient follows.
@@ -76,7 +80,7 @@ export function applyDrugTherapy(cands: Candidates): void {
     let lastTaken = -1;
     for (let i = 0; i < lower.length; i++) {
       if (!isDrug(s.ids[i])) continue;
-      const code = BY_DRUG.get(lower[i])!;
+      const code = drugOf(lower[i])!;
       asserted ??= assertWords(s.words);
       if (asserted[i] !== 'present') continue;
       const near = lower.slice(Math.max(0, i - 4), i + 4);
@@ -85,6 +89,7 @@ export function applyDrugTherapy(cands: Candidates): void {
       if (stopped.has(lower[i]) || stoppedAfter(lower, i) || (!going && near.some((w) => NOT_ONGOING.test(w)))) continue;
       const cued =
         going ||
+        NEEDED.test(lower[i]) ||
         near.some((w, k) => ONGOING.test(w) || (w === 'term' && near[k - 1] === 'long')) ||
         lower.slice(0, i).some((w, k) => TAKES.test(w) || (MED_LIST.test(w) && lower[k + 1] === ':')) ||
         (lastTaken >= 0 && listedAfter(lower, lastTaken, i));
