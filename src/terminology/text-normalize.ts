@@ -86,8 +86,46 @@ const WORD_MAP = new Map<string, string[]>(
     chf: ['congestive', 'heart', 'failure'],
     ckd: ['chronic', 'kidney', 'disease'],
     flu: ['influenza'],
+    // A joint's arthroplasty is its replacement (the Index: "Replacement by artificial or mechanical device or prosthesis of, joint").
+    arthroplasty: ['joint', 'replacement'],
+    arthroplasties: ['joint', 'replacement'],
+    // A stent is an implant (the Index: "Status, angioplasty, coronary artery, with implant"; "Presence, intravascular implant").
+    stent: ['stent', 'implant'],
+    stents: ['stent', 'implant'],
+    stenting: ['stent', 'implant'],
+    // A pacemaker not otherwise named is the heart's (the Index: "Presence, cardiac, pacemaker").
+    pacemaker: ['cardiac', 'pacemaker'],
+    pacemakers: ['cardiac', 'pacemaker'],
   }),
 );
+
+// Abbreviations a clinician writes as one word for several ("s/p": status post, the Index's
+// "Status (post)"), read before the word is split at its slash or hyphen.
+const WHOLE_WORDS = new Map<string, string[]>(
+  Object.entries({
+    's/p': ['status', 'post'],
+    afib: ['atrial', 'fibrillation'],
+    'a-fib': ['atrial', 'fibrillation'],
+    trach: ['tracheostomy'],
+    hd: ['hemodialysis'],
+    o2: ['oxygen'],
+    ppm: ['permanent', 'pacemaker'],
+    bka: ['below', 'knee', 'amputation'],
+    tka: ['total', 'knee', 'arthroplasty'],
+    tkr: ['total', 'knee', 'replacement'],
+    tha: ['total', 'hip', 'arthroplasty'],
+    thr: ['total', 'hip', 'replacement'],
+  }),
+);
+
+/**
+ * The words a note may write (lower case) for a word `test` accepts: the abbreviations ("trach":
+ * tracheostomy) and the words read as another ("arthroplasty": joint replacement). A reader that
+ * finds its sentences by the words it knows finds them by these too.
+ */
+export function wordsStandingFor(test: (word: string) => boolean): string[] {
+  return [...WHOLE_WORDS, ...WORD_MAP].filter(([, words]) => words.some((w) => (WORD_MAP.get(w) ?? [w]).some(test))).map(([word]) => word);
+}
 
 const ROMAN = new Map(Object.entries({ i: '1', ii: '2', iii: '3', iv: '4', v: '5' }));
 const ROMAN_CONTEXT = new Set(['type', 'grade', 'stage', 'class', 'degree']);
@@ -165,21 +203,22 @@ function wordStemsIn(raw: string, contextual: boolean): WordStems {
     if (hit) return hit;
   }
   const out: string[] = [];
+  const lowered = raw.toLowerCase();
+  const whole = WHOLE_WORDS.get(lowered);
+  if (whole) for (const w of whole) for (const m of WORD_MAP.get(w) ?? [w]) out.push(stem(m));
   // "Crohn's" and "Crohn" are one word; single letters stay ("hepatitis C", "Q fever", "vitamin D").
-  for (const piece of raw
-    .toLowerCase()
-    .replace(/['’]s\b/g, '')
-    .split(/[^a-z0-9]+/)) {
-    if (piece === '' || STOPWORDS.has(piece)) continue;
-    const roman = contextual ? ROMAN.get(piece) : undefined;
-    if (roman) {
-      out.push(roman);
-      continue;
+  else
+    for (const piece of lowered.replace(/['’]s\b/g, '').split(/[^a-z0-9]+/)) {
+      if (piece === '' || STOPWORDS.has(piece)) continue;
+      const roman = contextual ? ROMAN.get(piece) : undefined;
+      if (roman) {
+        out.push(roman);
+        continue;
+      }
+      const mapped = WORD_MAP.get(piece);
+      if (mapped) for (const m of mapped) out.push(stem(m));
+      else out.push(stem(piece));
     }
-    const mapped = WORD_MAP.get(piece);
-    if (mapped) for (const m of mapped) out.push(stem(m));
-    else out.push(stem(piece));
-  }
   const numbers = out.map(noteStemNumber);
   // A copy at its exact length: `out`, built by push, reserves 17 slots (~150 bytes) for its one or two stems.
   const entry = { stems: out.slice(), numbers };

@@ -175,6 +175,7 @@ const PREDICATES = new Set([
   'presents',
   'presenting',
   'was',
+  'has',
   'were',
   'is',
   'are',

@@ -40,6 +40,8 @@ import { applySequelae } from './guidelines/sequela.js';
 import { applyPressureUlcers } from './guidelines/pressure-ulcer.js';
 import { applyStatus } from './guidelines/status.js';
 import { applyImplantPresence } from './guidelines/presence.js';
+import { applyStatusSaidElsewhere } from './guidelines/status-said.js';
+import { applyHivStatus } from './guidelines/hiv-status.js';
 import { applyTobacco } from './guidelines/tobacco.js';
 import { applyBmi } from './guidelines/bmi.js';
 import { applySameWordsUnspecified } from './guidelines/same-words-unspecified.js';
@@ -83,6 +85,8 @@ export function applyGuidelines(cands: Candidates, cfg: LevelConfig): void {
   applyPressureUlcers(cands);
   applyStatus(cands);
   applyImplantPresence(cands);
+  applyHivStatus(cands);
+  applyStatusSaidElsewhere(cands);
   applyTobacco(cands);
   applyDrugTherapy(cands);
   applyAllergyStatus(cands);

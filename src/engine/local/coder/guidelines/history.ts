@@ -1,7 +1,8 @@
 import type { IndexTabular } from '../../../../terminology/index-tabular.js';
 import { stemWords } from '../../../../terminology/text-normalize.js';
-import { PAST_YEAR, triggersOf } from '../assertions.js';
+import { assertWords, PAST_YEAR, triggersOf } from '../assertions.js';
 import { type Candidate, type Candidates, dotted, type NoteContext, SEQUELA_TITLE } from '../candidate.js';
+import type { Sentence } from '../sentence-split.js';
 
 // The Tabular's chapter and block titles a history subterm may name instead of the condition
 // ("History, personal (of), disease or disorder (of), digestive system Z87.19"; "History, family
@@ -178,6 +179,13 @@ const CURRENT = new Set([
   'on',
 ]);
 
+/** Whether a sentence says something is current: a CURRENT word it does not deny ("no longer on anticoagulation" is past). */
+function saysCurrent(s: Sentence): boolean {
+  if (!s.lower.some((w) => CURRENT.has(w))) return false;
+  const asserted = assertWords(s.words, s.lower);
+  return s.lower.some((w, k) => CURRENT.has(w) && asserted[k] !== 'negated');
+}
+
 /**
  * Progressive conditions that never resolve: dementia (F01-F03), Alzheimer's and other degenerative
  * diseases of the nervous system (G30, G31), Huntington's (G10), Parkinson's (G20), multiple
@@ -202,7 +210,7 @@ function applyHistoryOf(cands: Candidates): void {
     // A condition that does not resolve ("history of Alzheimer dementia") still exists: its history is it.
     if (LIFELONG.test(c.code)) continue;
     const sentence = sentences[m.sentence];
-    if (!sentence || sentence.lower.some((w) => CURRENT.has(w))) continue;
+    if (!sentence || saysCurrent(sentence)) continue;
     const words = sentence.words;
     // The condition the phrase names first ("history of kidney stones"), not an item further down
     // a list of past medical history ("a history of brucellosis, hypercholesterolemia, hyperuricemia").
@@ -266,7 +274,7 @@ function historyReachesOf(ctx: NoteContext): ReadonlyArray<ReadonlyArray<Set<str
   if (!out) {
     // Only a sentence with a "history" word holds such a trigger: the others' triggers are not read.
     out = ctx.sentences.map((s) =>
-      !s.lower.some(historyWord) || s.lower.some((w) => CURRENT.has(w))
+      !s.lower.some(historyWord) || saysCurrent(s)
         ? []
         : triggersOf(s.words, s.lower)
             .filter((t) => t.assertion === 'historical' && HISTORY_WORD.test(s.words[t.start]))

@@ -68,3 +68,23 @@ export function bestSubterms(list: readonly Subterm[], said: ReadonlyMap<string,
   }
   return best;
 }
+
+/**
+ * The subterms a set of stated stems names whole: one of its ways and every word above it stated
+ * (a status the patient has is said, not guessed from a word: "coronary artery" alone is no
+ * angioplasty), the most words; all of them on a tie, in Index order.
+ */
+export function wholeSubterms(list: readonly Subterm[], said: ReadonlyMap<string, number>): Array<{ code: string; words: number[] }> {
+  let best: Array<{ code: string; words: number[] }> = [];
+  let top = 0;
+  for (const t of list) {
+    if (!t.above.every((w) => said.has(w))) continue;
+    for (const alt of t.alts) {
+      if (!alt.every((w) => said.has(w))) continue;
+      const words = [...new Set([...alt, ...t.above])].map((w) => said.get(w)!);
+      if (words.length > top) [best, top] = [[{ code: t.code, words }], words.length];
+      else if (words.length === top && !best.some((b) => b.code === t.code)) best.push({ code: t.code, words });
+    }
+  }
+  return best;
+}

@@ -4,7 +4,7 @@ import { assertWords } from '../assertions.js';
 import { type Candidates, sentencesMatching } from '../candidate.js';
 import { completeCode } from '../complete-code.js';
 import { bestSubterms, type Subterm } from './index-subterms.js';
-import { hasStatusMarker, MADE_NOW, NOT_PRESENCE, spansOf, statedIn } from './status.js';
+import { saysStatus, spansOf, statedIn, wordsPattern } from './status.js';
 
 // Implants and grafts (I.C.21.c.3): Z95-Z97, as the Index's "Presence (of)" and "Replacement by
 // artificial or mechanical device or prosthesis of" subterms name them.
@@ -76,7 +76,7 @@ function implantsOf(it: IndexTabular): Implants {
     }
   }
   const names = [...devices].filter((w) => w.length >= 4).map((w) => w.replace(/[^a-z]/g, ''));
-  out = { list, devices: heads, words: new RegExp(`\\b(${names.join('|')})`, 'gi') };
+  out = { list, devices: heads, words: wordsPattern(names) };
   cache.set(it, out);
   return out;
 }
@@ -92,15 +92,16 @@ export function applyImplantPresence(cands: Candidates): void {
   if (!it) return;
   const { list, devices, words } = implantsOf(it);
   for (const s of sentencesMatching(cands.ctx, words)) {
-    if (s.lower.some((w) => NOT_PRESENCE.test(w) || MADE_NOW.has(w)) || !hasStatusMarker(s.lower)) continue;
+    if (!saysStatus(s.lower)) continue;
     const said = statedIn(s, 0, s.lower.length - 1);
     const assertions = assertWords(s.words);
     const present = new Set([...said.keys(), ...(cands.ctx.defaults ?? [])]);
     for (const found of bestSubterms(list, said)) {
-      // The device and what it is (a site, a kind), in words of their own: "pacemaker" alone may be
-      // another's, "coronary artery" alone is no graft.
+      // The device and what it is (a site, a kind), in words of their own: "stent" alone may be
+      // another's, "coronary artery" alone is no graft; unless one word states a whole title of
+      // both ("pacemaker", read as the heart's: "cardiac pacemaker").
       if (
-        new Set(found.words).size < 2 ||
+        (new Set(found.words).size < 2 && !statesWholeTitle(list, found.code, said, found.words[0])) ||
         !found.words.some((w) => [...said].some(([stem, at]) => at === w && devices.has(stem))) ||
         found.words.some((w) => assertions[w] !== 'present' && assertions[w] !== 'historical')
       )
@@ -115,4 +116,9 @@ export function applyImplantPresence(cands: Candidates): void {
       );
     }
   }
+}
+
+/** Whether the word at `at` alone states a title of two words or more of a subterm coded `code`. */
+function statesWholeTitle(list: readonly Subterm[], code: string, said: ReadonlyMap<string, number>, at: number): boolean {
+  return list.some((t) => t.code === code && t.alts.some((alt) => alt.length >= 2 && alt.every((w) => said.get(w) === at)));
 }
