@@ -16,12 +16,12 @@ interface TaskMessage {
  * `started` (with what the setup returned, if anything: state built here for other threads), runs the handler named by `op` and answers its value or its error (name and
  * message only: a message may not carry input text, handlers throw fixed messages).
  */
-export function serveTasks(handlers: Record<string, TaskHandler>, setup?: (payload: unknown) => unknown): void {
+export function serveTasks(handlers: Record<string, TaskHandler>, setup?: (payload: unknown) => unknown | Promise<unknown>): void {
   const port = parentPort;
   if (!port) throw new Error('serveTasks() runs in a thread');
   port.on('message', async (msg: TaskMessage) => {
     try {
-      const built = msg.setup !== undefined ? setup?.(msg.setup) : undefined;
+      const built = msg.setup !== undefined ? await setup?.(msg.setup) : undefined;
       port.postMessage(built === undefined ? { id: msg.id, started: true } : { id: msg.id, started: true, built });
       const handler = handlers[msg.op];
       if (!handler) throw new Error(`Unknown thread task ${msg.op}`);

@@ -150,7 +150,7 @@ export class CodeTable {
 
   /** The token/stem inverted index over titles, built on first use. */
   get index(): DescriptionIndex {
-    this.descIndex ??= new DescriptionIndex(Array.from({ length: this.size }, (_, i) => this.descriptionAt(i)));
+    this.descIndex ??= new DescriptionIndex({ size: this.size, titleAt: (i) => this.descriptionAt(i) });
     return this.descIndex;
   }
 }

@@ -5,6 +5,12 @@ const GENERIC = new Set(
   ['diseas', 'disord', 'syndrom', 'condit', 'abnorm', 'type', 'stage', 'state', 'finding'].flatMap((w) => [w, ...wordStems(w)]),
 );
 
+/** The titles an index is built over: each read when its turn comes, none held after (issue 28: an array of 75,000 titles grew the thread's old space by ~7 MB at its peak). */
+export interface Titles {
+  size: number;
+  titleAt(i: number): string;
+}
+
 /** A built index as posted to another thread: its arrays (in shared memory) and its stems, one per line in id order. */
 export interface DescriptionIndexParts {
   vocab: string;
@@ -54,8 +60,8 @@ export class DescriptionIndex {
   private readonly secondCode: Int32Array;
   private readonly source: DescriptionIndexParts;
 
-  constructor(source: readonly string[] | DescriptionIndexParts) {
-    const p = Array.isArray(source) ? build(source as readonly string[]) : (source as DescriptionIndexParts);
+  constructor(source: Titles | DescriptionIndexParts) {
+    const p = 'titleAt' in source ? build(source) : source;
     this.source = p;
     if (p.vocab) p.vocab.split('\n').forEach((stem, id) => this.vocab.set(stem, id));
     this.weights = p.weights;
@@ -97,14 +103,14 @@ export class DescriptionIndex {
 }
 
 /**
- * The index of `descriptions`, built in this thread and laid out in shared memory. Each title's
+ * The index of the titles, built in this thread and laid out in shared memory. Each title's
  * stem ids go into one growing typed array as they are read (issue 28, the service's RSS: an
  * array per title, all held until the weights are known, grew the thread's old space by ~20 MB
  * of garbage at its peak).
  */
-function build(descriptions: readonly string[]): DescriptionIndexParts {
+function build(titles: Titles): DescriptionIndexParts {
   const vocab = new Map<string, number>();
-  const n = descriptions.length;
+  const n = titles.size;
   const start = new Int32Array(new SharedArrayBuffer(4 * (n + 1)));
   const totalWeight = new Float32Array(new SharedArrayBuffer(4 * n));
   const freeCount = new Uint8Array(new SharedArrayBuffer(n));
@@ -115,7 +121,7 @@ function build(descriptions: readonly string[]): DescriptionIndexParts {
   for (let i = 0; i < n; i++) {
     start[i] = total;
     let free = 0;
-    for (const t of descriptionTokens(descriptions[i])) {
+    for (const t of descriptionTokens(titles.titleAt(i))) {
       if (t.free) {
         free++;
         continue;

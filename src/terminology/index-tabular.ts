@@ -1,8 +1,7 @@
-import { readFileSync } from 'node:fs';
-import { gunzipSync } from 'node:zlib';
+import { readGzText, readGzTextSync } from './gz-text.js';
 import { SharedText, type SharedTextParts } from './shared-text.js';
 import { SHIPPED_INDEX_TABULAR_FILE } from './shipped-release.js';
-import { putFieldEnds, subtreeEnds } from './term-rows.js';
+import { forEachRow, levelAfter, putFieldEnds, subtreeEnds } from './term-rows.js';
 
 /** Kinds of Tabular notes, as compiled (scripts/compile-icd10cm.ts). */
 export type NoteKind = 'inc' | 'includes' | 'x1' | 'x2' | 'cf' | 'ua' | 'ca';
@@ -58,9 +57,8 @@ export class IndexTabular {
   private byCode: Map<string, number> | undefined;
   private seventhByCode: Map<string, string> | undefined;
 
-  /** From the compiled file's text, or from another thread's parts, adopted as they are. */
-  constructor(source: string | IndexTabularParts) {
-    const p = typeof source === 'string' ? parse(source) : source;
+  /** From another thread's parts (or this thread's reading of the file), adopted as they are. */
+  constructor(p: IndexTabularParts) {
     this.source = p;
     this.text = new SharedText(p.text);
     this.level = p.level;
@@ -316,7 +314,16 @@ let shipped: IndexTabular | undefined;
 
 /** The shipped Index and Tabular (FY2023), read once per thread on first use, or adopted from another thread's parts. */
 export function shippedIndexTabular(): IndexTabular {
-  shipped ??= new IndexTabular(gunzipSync(readFileSync(SHIPPED_INDEX_TABULAR_FILE)).toString('utf8'));
+  shipped ??= new IndexTabular(parse(new SharedText(readGzTextSync(SHIPPED_INDEX_TABULAR_FILE))));
+  return shipped;
+}
+
+/** `shippedIndexTabular()` read ahead, its file streamed (an engine thread: no unzipped copy of the file at its peak). */
+export async function loadShippedIndexTabular(): Promise<IndexTabular> {
+  if (!shipped) {
+    const text = await readGzText(SHIPPED_INDEX_TABULAR_FILE);
+    shipped ??= new IndexTabular(parse(new SharedText(text)));
+  }
   return shipped;
 }
 
@@ -327,13 +334,13 @@ export function adoptShippedIndexTabular(parts: IndexTabularParts): IndexTabular
 }
 
 /**
- * The compiled file's lines as offsets, the arrays in shared memory; the text is copied there too.
- * The lines are counted first, so each array is written in place at its size (issue 28, the
- * service's RSS: arrays grown by `push` and then copied left ~15 MB of garbage at the peak).
+ * The compiled file's lines as offsets into its text (already in shared memory), the arrays in
+ * shared memory too. The lines are counted first, so each array is written in place at its size
+ * (issue 28, the service's RSS: arrays grown by `push` and then copied left ~15 MB of garbage at the peak).
  */
-function parse(text: string): IndexTabularParts {
+function parse(text: SharedText): IndexTabularParts {
   const counts = { I: 0, N: 0, 7: 0 };
-  forEachLine(text, (kind, _at, t1) => {
+  forEachRow(text, (kind, _at, t1) => {
     if (kind === 0x49 /* I */) {
       if (!isIndexNote(text, t1)) counts.I++;
     } else if (kind === 0x4e /* N */) counts.N++;
@@ -350,17 +357,16 @@ function parse(text: string): IndexTabularParts {
   let terms = 0;
   let notes = 0;
   let sevenths = 0;
-  forEachLine(text, (kind, at, t1, nl) => {
+  forEachRow(text, (kind, at, t1, nl) => {
     if (kind === 0x49 /* I */) {
       if (isIndexNote(text, t1)) return;
-      const t2 = text.indexOf('\t', t1 + 1);
-      level[terms] = Number(text.slice(t1 + 1, t2));
-      const start = t2 + 1;
-      termAt[terms] = start;
-      putFieldEnds(text, start, nl, TERM_FIELDS, fieldEnd, TERM_FIELDS * terms);
+      const row = levelAfter(text, t1);
+      level[terms] = row.level;
+      termAt[terms] = row.start;
+      putFieldEnds(text, row.start, nl, TERM_FIELDS, fieldEnd, TERM_FIELDS * terms);
       terms++;
     } else if (kind === 0x4e /* N */) {
-      const t2 = text.indexOf('\t', t1 + 1);
+      const t2 = text.indexOf(0x09, t1 + 1);
       const code = text.slice(t1 + 1, t2);
       if (code !== lastNoteCode && noteCodes.has(code)) throw new Error(`index-tabular: the notes of ${code} are not together`);
       noteCodes.add(code);
@@ -374,7 +380,7 @@ function parse(text: string): IndexTabularParts {
   let knownWidth = 1;
   for (const c of known) knownWidth = Math.max(knownWidth, c.length);
   return {
-    text: SharedText.from(text).parts,
+    text: text.parts,
     level,
     end,
     termAt,
@@ -386,24 +392,15 @@ function parse(text: string): IndexTabularParts {
   };
 }
 
+const NOTE = [0x4e, 0x6f, 0x74, 0x65, 0x3a]; // "Note:"
+
 /**
  * Whether the Index line whose level starts after `t1` is a note set as a term ("Failure, Note:
  * heart failure stages A, B, C, and D ..."): not a term; the subterms the XML nests under it
  * (stage A to D, systolic) belong to the term before it ("Failure, heart"), as in the printed Index.
  */
-function isIndexNote(text: string, t1: number): boolean {
-  const t2 = text.indexOf('\t', t1 + 1);
-  return text.startsWith('Note:', t2 + 1);
-}
-
-/** Each line of the compiled file that has a tab: its kind (first character), start, first tab and end. */
-function forEachLine(text: string, visit: (kind: number, at: number, t1: number, nl: number) => void): void {
-  let at = 0;
-  while (at < text.length) {
-    let nl = text.indexOf('\n', at);
-    if (nl < 0) nl = text.length;
-    const t1 = text.indexOf('\t', at);
-    if (t1 >= 0 && t1 < nl) visit(text.charCodeAt(at), at, t1, nl);
-    at = nl + 1;
-  }
+function isIndexNote(text: SharedText, t1: number): boolean {
+  const at = text.indexOf(0x09, t1 + 1) + 1;
+  for (let k = 0; k < NOTE.length; k++) if (text.charCodeAt(at + k) !== NOTE[k]) return false;
+  return true;
 }

@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
 import { CodeColumnsBuilder, type CodeColumns } from './code-columns.js';
 import { CodeTable, type CodeRow } from './code-table.js';
+import { forEachGzLine, forEachGzLineSync } from './gz-text.js';
 import { parseCodeLine } from './icd10-file.js';
 
 /**
@@ -21,28 +22,44 @@ let table: CodeTable | undefined;
 
 /** The shipped FY2026 table (74,719 billable codes), read once per thread on first use. */
 export function shippedCodeTable(): CodeTable {
-  table ??= new CodeTable(shippedColumns(gunzipSync(readFileSync(SHIPPED_CODES_FILE))));
+  if (!table) {
+    const rows = new ShippedRows();
+    forEachGzLineSync(SHIPPED_CODES_FILE, rows.line, rows.sized);
+    table = new CodeTable(rows.finish());
+  }
+  return table;
+}
+
+/** `shippedCodeTable()` read ahead, its file streamed (an engine thread: no unzipped copy of the file at its peak). */
+export async function loadShippedCodeTable(): Promise<CodeTable> {
+  if (!table) {
+    const rows = new ShippedRows();
+    await forEachGzLine(SHIPPED_CODES_FILE, rows.line, rows.sized);
+    table ??= new CodeTable(rows.finish());
+  }
   return table;
 }
 
 /**
- * Line by line from the file's bytes straight into the table's columns (no string of the whole
- * file), sized by its lines (one a code) and its length (more than its titles).
+ * Line by line straight into the table's columns (no string of the whole file kept), sized by the
+ * file's length: more than its titles, and a line a code of ~86 characters (the builder grows past it).
  */
-function shippedColumns(file: Buffer): CodeColumns {
-  const NL = 0x0a;
-  let lines = 1;
-  for (let nl = file.indexOf(NL); nl >= 0; nl = file.indexOf(NL, nl + 1)) lines++;
-  const builder = new CodeColumnsBuilder({ rows: lines, chars: file.length - 8 * lines });
-  let n = 0;
-  for (let at = 0; at < file.length;) {
-    let nl = file.indexOf(NL, at);
-    if (nl < 0) nl = file.length;
-    const row = parseCodeLine(file.toString('latin1', at, nl), ++n);
-    at = nl + 1;
-    if (row) builder.add(row.code, row.description, true);
+class ShippedRows {
+  private builder?: CodeColumnsBuilder;
+  private n = 0;
+
+  readonly sized = (bytes: number) => {
+    this.builder = new CodeColumnsBuilder({ rows: Math.ceil(bytes / 64), chars: bytes });
+  };
+
+  readonly line = (line: string) => {
+    const row = parseCodeLine(line, ++this.n);
+    if (row) this.builder!.add(row.code, row.description, true);
+  };
+
+  finish(): CodeColumns {
+    return this.builder!.finish();
   }
-  return builder.finish();
 }
 
 /** The shipped table held in this thread, if it was loaded (a test or bench can check). */

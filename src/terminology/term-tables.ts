@@ -1,8 +1,7 @@
-import { readFileSync } from 'node:fs';
-import { gunzipSync } from 'node:zlib';
-import { inSharedMemory, SharedText, type SharedTextParts } from './shared-text.js';
+import { readGzText, readGzTextSync } from './gz-text.js';
+import { SharedText, type SharedTextParts } from './shared-text.js';
 import { SHIPPED_TABLES_FILE } from './shipped-release.js';
-import { putFieldEnds, subtreeEnds } from './term-rows.js';
+import { forEachRow, levelAfter, putFieldEnds, subtreeEnds } from './term-rows.js';
 
 /** The tables of the compiled file (scripts/compile-icd10cm.ts): drugs and chemicals, neoplasms, external causes. */
 export type TableKind = 'drugs' | 'neoplasms' | 'external';
@@ -146,11 +145,6 @@ export class TermTables {
     this.external = new TermRows(text, source.tables.external);
   }
 
-  /** From the compiled file's text. */
-  static parse(text: string): TermTables {
-    return new TermTables(parse(text));
-  }
-
   parts(): TermTablesParts {
     return this.source;
   }
@@ -160,7 +154,16 @@ let shipped: TermTables | undefined;
 
 /** The shipped FY2026 tables, read once per thread on first use, or adopted from another thread's parts. */
 export function shippedTermTables(): TermTables {
-  shipped ??= TermTables.parse(gunzipSync(readFileSync(SHIPPED_TABLES_FILE)).toString('utf8'));
+  shipped ??= new TermTables(parse(new SharedText(readGzTextSync(SHIPPED_TABLES_FILE))));
+  return shipped;
+}
+
+/** `shippedTermTables()` read ahead, its file streamed (an engine thread: no unzipped copy of the file at its peak). */
+export async function loadShippedTermTables(): Promise<TermTables> {
+  if (!shipped) {
+    const text = await readGzText(SHIPPED_TABLES_FILE);
+    shipped ??= new TermTables(parse(new SharedText(text)));
+  }
   return shipped;
 }
 
@@ -170,38 +173,33 @@ export function adoptShippedTermTables(parts: TermTablesParts): TermTables {
   return shipped;
 }
 
-function parse(text: string): TermTablesParts {
-  const rows: Record<TableKind, { levels: number[]; rowAt: number[]; fieldEnd: number[] }> = {
-    drugs: { levels: [], rowAt: [], fieldEnd: [] },
-    neoplasms: { levels: [], rowAt: [], fieldEnd: [] },
-    external: { levels: [], rowAt: [], fieldEnd: [] },
-  };
-  let at = 0;
-  while (at < text.length) {
-    let nl = text.indexOf('\n', at);
-    if (nl < 0) nl = text.length;
-    const kind = KINDS[text[at]];
-    const t1 = text.indexOf('\t', at);
-    if (kind && t1 === at + 1 && t1 < nl) {
-      const r = rows[kind];
-      const t2 = text.indexOf('\t', t1 + 1);
-      r.levels.push(Number(text.slice(t1 + 1, t2)));
-      const start = t2 + 1;
-      r.rowAt.push(start);
-      putFieldEnds(text, start, nl, FIELDS, r.fieldEnd);
-    }
-    at = nl + 1;
-  }
-  const shared = SharedText.from(text).parts;
+/** The compiled file's rows as offsets into its text (already in shared memory), counted first so each array is made at its size. */
+function parse(text: SharedText): TermTablesParts {
+  const count: Record<TableKind, number> = { drugs: 0, neoplasms: 0, external: 0 };
+  forEachRow(text, (kind, at, t1) => {
+    const table = KINDS[String.fromCharCode(kind)];
+    if (table && t1 === at + 1) count[table]++;
+  });
   const tables = {} as Record<TableKind, TermRowsParts>;
   for (const kind of Object.values(KINDS)) {
-    const { levels, rowAt, fieldEnd } = rows[kind];
     tables[kind] = {
-      level: inSharedMemory(Uint8Array.from(levels)),
-      end: subtreeEnds(levels),
-      rowAt: inSharedMemory(Int32Array.from(rowAt)),
-      fieldEnd: inSharedMemory(Uint16Array.from(fieldEnd)),
+      level: new Uint8Array(new SharedArrayBuffer(count[kind])),
+      end: new Int32Array(0),
+      rowAt: new Int32Array(new SharedArrayBuffer(4 * count[kind])),
+      fieldEnd: new Uint16Array(new SharedArrayBuffer(2 * FIELDS * count[kind])),
     };
   }
-  return { text: shared, tables };
+  const rows: Record<TableKind, number> = { drugs: 0, neoplasms: 0, external: 0 };
+  forEachRow(text, (kind, at, t1, nl) => {
+    const table = KINDS[String.fromCharCode(kind)];
+    if (!table || t1 !== at + 1) return;
+    const t = tables[table];
+    const i = rows[table]++;
+    const row = levelAfter(text, t1);
+    t.level[i] = row.level;
+    t.rowAt[i] = row.start;
+    putFieldEnds(text, row.start, nl, FIELDS, t.fieldEnd, FIELDS * i);
+  });
+  for (const kind of Object.values(KINDS)) tables[kind].end = subtreeEnds(tables[kind].level);
+  return { text: text.parts, tables };
 }

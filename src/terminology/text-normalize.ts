@@ -220,14 +220,24 @@ function wordStemsIn(raw: string, contextual: boolean): WordStems {
       else out.push(stem(piece));
     }
   const numbers = out.map(noteStemNumber);
-  // A copy at its exact length: `out`, built by push, reserves 17 slots (~150 bytes) for its one or two stems.
-  const entry = { stems: out.slice(), numbers };
   // A word with a stem left unnumbered is read again next time (a matcher may number it meanwhile).
-  if (!contextual && !numbers.includes(-1)) {
-    if (wordCache.size >= CACHED_WORDS) wordCache.clear();
-    wordCache.set(ownCopy(raw), entry);
-  }
+  if (contextual || numbers.includes(-1)) return { stems: out.slice(), numbers };
+  const entry = sharedEntry(out, numbers);
+  if (wordCache.size >= CACHED_WORDS) wordCache.clear();
+  wordCache.set(ownCopy(raw), entry);
   return entry;
+}
+
+// The words of one stem share its entry ("fracture", "Fractures", "fractured"), and every word of
+// no stem the empty one: an entry and its two arrays were ~150 bytes a word of the cache.
+const NO_STEMS: WordStems = { stems: [], numbers: [] };
+const oneStem: Array<WordStems | undefined> = [];
+
+/** The entry of these stems (numbered): one per stem for the words of one stem, else a copy at its exact length (`stems`, built by push, reserves 17 slots). */
+function sharedEntry(stems: string[], numbers: number[]): WordStems {
+  if (stems.length === 0) return NO_STEMS;
+  if (stems.length > 1) return { stems: stems.slice(), numbers };
+  return (oneStem[numbers[0]] ??= { stems: [stems[0]], numbers });
 }
 
 // stemWords' reused arrays (as long as the longest run of words read; stemWords never calls itself).

@@ -21,8 +21,8 @@ serveTasks(
     extractNote: (a) => (hold(), engine.extractNote(a.transcript, a.template)),
     codify: (a) => (hold(), engine.codify(a.input)),
   },
-  (message) => {
-    const tables = tablesOf(message as TablesMessage);
+  async (message) => {
+    const tables = await tablesOf(message as TablesMessage);
     table = tables.table;
     return tables.built;
   },

@@ -1,7 +1,12 @@
 import { CodeTable, type CodeColumns } from '../../terminology/code-table.js';
-import { adoptShippedIndexTabular, shippedIndexTabular, type IndexTabularParts } from '../../terminology/index-tabular.js';
-import { shippedCodeTable } from '../../terminology/shipped-release.js';
-import { adoptShippedTermTables, shippedTermTables, type TermTablesParts } from '../../terminology/term-tables.js';
+import {
+  adoptShippedIndexTabular,
+  loadShippedIndexTabular,
+  shippedIndexTabular,
+  type IndexTabularParts,
+} from '../../terminology/index-tabular.js';
+import { loadShippedCodeTable } from '../../terminology/shipped-release.js';
+import { adoptShippedTermTables, loadShippedTermTables, shippedTermTables, type TermTablesParts } from '../../terminology/term-tables.js';
 
 /**
  * The tables an engine thread codes with: the code table in force with its title index, and the
@@ -32,9 +37,16 @@ export function fromPayload(payload: CodeTablePayload): CodeTable {
   return new CodeTable(payload.table);
 }
 
-/** A thread's tables from its message: adopted, or built here (then `built` is what to post back for the other threads). */
-export function tablesOf(message: TablesMessage): { table: CodeTable; built?: CodeTablePayload } {
+/**
+ * A thread's tables from its message: adopted, or built here (then `built` is what to post back for
+ * the other threads). Built one after another, the shipped files streamed in (no unzipped file
+ * beside the tables at the thread's peak).
+ */
+export async function tablesOf(message: TablesMessage): Promise<{ table: CodeTable; built?: CodeTablePayload }> {
   if (!('build' in message)) return { table: fromPayload(message) };
-  const table = message.build === 'shipped' ? shippedCodeTable() : new CodeTable(message.build);
+  const table = message.build === 'shipped' ? await loadShippedCodeTable() : new CodeTable(message.build);
+  void table.index;
+  await loadShippedIndexTabular();
+  await loadShippedTermTables();
   return { table, built: toPayload(table) };
 }

@@ -21,9 +21,9 @@ serveTasks(
     extractNote: (a) => engine.extractNote(a.transcript, a.template),
     codify: (a) => engine.codify(a.input),
   },
-  (message) => {
+  async (message) => {
     // Built here when no other thread has built them yet (the first thread of a table): the parts go back to be shared.
-    const tables = tablesOf(message as TablesMessage);
+    const tables = await tablesOf(message as TablesMessage);
     table = tables.table;
     return tables.built;
   },
