@@ -12,65 +12,83 @@ import { wordTest } from '../word-tests.js';
 export interface Cue {
   re: RegExp;
   first: ReadonlySet<string>;
+  /** the most words a phrase of it holds */
+  max: number;
 }
-const cue = (re: RegExp, first: string): Cue => ({ re, first: new Set(first.split(' ')) });
+const cue = (re: RegExp, first: string, max = 4): Cue => ({ re, first: new Set(first.split(' ')), max });
 
 const UNDERDOSING =
-  /^(underdos\w*|stopped taking|quit taking|ran out of|run out of|running out of|missed doses?|missing doses?|skipped doses?|skipping doses?|skips doses?|forgets? (doses?|to take)|forgot to take|less than prescribed|not taking|noncompliant with|non-compliant with|nonadherent with|non-adherent with|rationing|rationed|rations)$|^(he|she|patient|pt) (stopped|quit|discontinued)$|^self-discontinued$|^(skipping|skipped|skips) (his|her|their|the)$|^(missed|missing|misses) (his|her|their|several|a few|some)$|^(not|never|hasn't|has not|haven't|have not) (been )?(taking|giving|using)$|^(less|fewer)( \S+)?( \S+)? than (prescribed|directed|ordered|instructed)$|^(half|part) of (the|his|her|their) (prescribed|dose|doses)$|^(only|just) (half|part)$|^(cutting|cut|cuts) (the )?(pills|tablets|doses?) in half$/;
+  /^(underdos\w*|stopped taking|quit taking|ran out of|run out of|running out of|missed doses?|missing doses?|skipped doses?|skipping doses?|skips doses?|forgets? (doses?|to take)|forgot to take|less than prescribed|not taking|noncompliant with|non-compliant with|nonadherent with|non-adherent with|rationing|rationed|rations|noncompliance with|non-compliance with|nonadherence (with|to)|non-adherence (with|to)|poor (adherence|compliance) (with|to))$|^(he|she|patient|pt) (stopped|quit|discontinued)$|^self-discontinued$|^(skipping|skipped|skips) (his|her|their|the)$|^(missed|missing|misses) (his|her|their|several|a few|some)$|^(not|never|hasn't|has not|haven't|have not) (been )?(taking|giving|using)$|^(less|fewer)( \S+)?( \S+)? than (prescribed|directed|ordered|instructed)$|^(half|part) of (the|his|her|their) (prescribed|dose|doses)$|^(only|just) (half|part)$|^(cutting|cut|cuts) (the )?(pills|tablets|doses?) in half$/;
 export const UNDER = cue(
   UNDERDOSING,
-  "stopped quit ran run running missed missing misses skipped skipping skips forget forgets forgot less fewer not never hasn't has haven't have noncompliant non-compliant nonadherent non-adherent he she patient pt self-discontinued rationing rationed rations half part only just cutting cut cuts",
+  "stopped quit ran run running missed missing misses skipped skipping skips forget forgets forgot less fewer not never hasn't has haven't have noncompliance non-compliance nonadherence non-adherence poor noncompliant non-compliant nonadherent non-adherent he she patient pt self-discontinued rationing rationed rations half part only just cutting cut cuts",
+  6,
 );
 
 const POISONING =
-  /^(overdose|overdosed|overdoses|overdosing|od'd|poisoning|poisoned|intoxication|ingestion|ingested|swallowed|handful)$|^od (on|of)$|^(took|taken|taking|take) too (many|much)$|^(took|taken|takes|taking) extra$|^more than (prescribed|directed|recommended)$|^wrong (medication|medicine|drug|dose|pills?|tablets?|patient)$|^(another|other) (patient's|person's)$|^(double|extra) doses?$|^(by mistake|in error)$|^(whole|entire|full) (bottle|pack|packet|box)$|^got into (\S+ )?(\S+ )?(pills|tablets|medications?|medicines?|bottle|cabinet)$|^(accidentally|inadvertently|unintentionally) (drank|swallowed|took|ingested|ate|given|gave|injected)$/;
+  /^(overdose|overdosed|overdoses|overdosing|od'd|poisoning|poisoned|intoxication|ingestion|ingested|swallowed|handful)$|^od (on|of)$|^(took|taken|taking|take) too (many|much)$|^(took|taken|takes|taking) extra$|^more than (prescribed|directed|recommended)$|^wrong (medication|medicine|drug|dose|pills?|tablets?|patient)$|^(another|other) (patient's|person's)$|^(double|extra) doses?$|^(by mistake|in error)$|^(whole|entire|full) (bottle|pack|packet|box)$|^got into (\S+ )?(\S+ )?(pills|tablets|medications?|medicines?|bottle|cabinet)$|^(accidentally|inadvertently|unintentionally) (drank|swallowed|took|ingested|ate|given|gave|injected)$|^(took|swallowed|ingested)( \S+){0,2} (\d+|several|many|multiple|numerous|all|dozens?|ten|twenty|thirty|forty|fifty)( \S+){0,3} (pills|tablets|capsules)$|^(dosing|dose|medication) (error|mistake)$/;
 export const POISON = cue(
   POISONING,
-  "overdose overdosed overdoses overdosing od'd od poisoning poisoned intoxication ingestion ingested swallowed handful took taken taking take takes more wrong another other double extra by in whole entire full got accidentally inadvertently unintentionally",
+  "overdose overdosed overdoses overdosing od'd od poisoning poisoned intoxication ingestion ingested swallowed handful dosing dose medication took taken taking take takes more wrong another other double extra by in whole entire full got accidentally inadvertently unintentionally",
+  7,
 );
 
+// A drug given in error ("given another patient's metoprolol in error"): "given" then names the poison, not a treatment.
+export const GIVEN_IN_ERROR = cue(
+  /^(by mistake|in error|erroneously|mistakenly)$|^wrong (medication|medicine|drug|dose|patient)$|^(another|other) (patient's|person's)$/,
+  'by in erroneously mistakenly wrong another other',
+  2,
+);
 // Drinks: a drug taken with one is a poisoning by both (I.C.19.e.5.b), when the note names a drug beside it.
 export const DRINKS = /^(alcohol|ethanol|beers?|wine|vodka|whiskey|whisky|liquor|tequila|drinks|shots)$/;
 export const ALCOHOL = cue(
   /^(together with|with|and|plus|mixed with|while drinking|after drinking) ((several|a few|some|many|two|three|four|\d+) )?(alcohol|ethanol|beers?|wine|vodka|whiskey|whisky|liquor|tequila|drinks|shots)$/,
   'together with and plus mixed while after',
+  5,
 );
 // A drug taken that no one prescribed (read with a second drug the note names).
 export const NOT_PRESCRIBED = cue(
   /^(over-the-counter|otc|nonprescribed|non-prescribed|borrowed)$|^over the counter$|^not prescribed$|^(a friend's|someone else's|another person's)$/,
   'over-the-counter otc nonprescribed non-prescribed borrowed over not a someone another',
+  3,
 );
 // A venomous animal's sting or bite (T63): read only for the Table's venoms.
 export const VENOM = cue(
   /^(stung|sting|stings|bitten|bite|bites|envenomation|envenomated)$/,
   'stung sting stings bitten bite bites envenomation envenomated',
+  1,
 );
 
 // What a note says of a condition a drug caused. "As prescribed" alone names no effect.
 export const ADVERSELY = cue(
   /^(adverse (effect|reaction|event)s?|side[- ]effects?|reaction to|allergic reaction to)$/,
   'adverse side side-effect side-effects reaction allergic',
+  3,
 );
 // A cause stated right before the drug ("rash due to amoxicillin", "constipation from the oxycodone").
 export const CAUSED = cue(
-  /^(due to|secondary to|caused by|from|related to|attributed to|since starting|after starting|after (the|a|her|his) (first )?dose of)$/,
+  /^(due to|secondary to|caused by|from|related to|attributed to|since starting|after starting|after (taking|receiving|getting|being given)|after (the|a|her|his) (first )?dose of)$/,
   'due secondary caused from related attributed since after',
+  6,
 );
 // The drug taken as prescribed: a drug's "toxicity" then is an adverse effect, not a poisoning.
 export const PROPERLY = cue(
   /^(as (prescribed|directed|ordered|instructed)|prescribed dose|therapeutic dose|correct dose|properly (taken|administered)|taken correctly|correctly prescribed)$/,
   'as prescribed therapeutic correct properly taken correctly',
+  2,
 );
+// A drug named right before the condition it caused ("her lisinopril caused a cough").
+export const CAUSING = /^(caused|causing|causes|gave|giving)$/;
 export const TOXICITY = /^(toxicity|toxic)$/;
 // "Switched from" a drug is no cause.
 export const NOT_CAUSE_BEFORE = /^(switch|switched|switching|changed|change|transitioned|weaned|tapered|converted)$/;
 export const INDUCED = /^(.+)-(induced|related|associated)$/;
 
 const SELF_HARM =
-  /^(suicide|suicidal|self-harm|self-inflicted|intentional|intentionally|deliberate|deliberately|purposely)$|^self harm$|^on purpose$|^to (kill|hurt|harm) (himself|herself|themselves|myself)$/;
+  /^(suicide|suicidal|self-harm|self-inflicted|intentional|intentionally|deliberate|deliberately|purposely)$|^self harm$|^on purpose$|^to (kill|hurt|harm) (himself|herself|themselves|myself)$|^(wanted|wanting|trying|tried) to die$|^to end (his|her|their|my) life$/;
 export const SELF_HARMED = cue(
   SELF_HARM,
-  'suicide suicidal self-harm self-inflicted intentional intentionally deliberate deliberately purposely self on to',
+  'suicide suicidal self-harm self-inflicted intentional intentionally deliberate deliberately purposely self on to wanted wanting trying tried',
 );
 export const ASSAULTED = cue(/^(assault|assaulted|homicidal|maliciously)$/, 'assault assaulted homicidal maliciously');
 export const UNDETERMINED_INTENT = cue(
@@ -80,7 +98,7 @@ export const UNDETERMINED_INTENT = cue(
 
 // Words one of the cues above holds: a sentence without any is not read further (most are not).
 const KEYS = new Set(
-  "overdose overdosed overdoses overdosing od'd od over-the-counter otc nonprescribed non-prescribed borrowed counter poisoning poisoned intoxication ingestion ingested swallowed handful too extra wrong mistake error another other whole entire full got accidentally inadvertently unintentionally alcohol ethanol beer beers wine vodka whiskey whisky liquor tequila drinks shots adverse side side-effect side-effects reaction due secondary caused from related attributed since after prescribed directed ordered instructed therapeutic correct properly correctly toxicity toxic stung sting stings bitten bite bites envenomation envenomated stopped quit ran run running missed missing misses skipped skipping skips forget forgets forgot less fewer taking giving using noncompliant non-compliant nonadherent non-adherent discontinued self-discontinued rationing rationed rations half part".split(
+  "overdose overdosed overdoses overdosing od'd od over-the-counter otc nonprescribed non-prescribed borrowed counter poisoning poisoned intoxication ingestion ingested swallowed handful too extra wrong mistake error another other whole entire full got accidentally inadvertently unintentionally alcohol ethanol beer beers wine vodka whiskey whisky liquor tequila drinks shots adverse side side-effect side-effects reaction due secondary caused from related attributed since after prescribed directed ordered instructed therapeutic correct properly correctly toxicity toxic stung sting stings bitten bite bites envenomation envenomated stopped quit ran run running missed missing misses skipped skipping skips forget forgets forgot less fewer taking giving using noncompliant non-compliant nonadherent non-adherent discontinued self-discontinued rationing rationed rations half part noncompliance non-compliance nonadherence non-adherence adherence compliance pills tablets capsules caused causing causes".split(
     ' ',
   ),
 );
@@ -100,7 +118,7 @@ export function phraseAt(lower: readonly string[], i: number, n: number): string
 
 /** How many words the cue's phrase at word i holds (0 when none starts there). */
 export function cueLength(lower: readonly string[], i: number, c: Cue): number {
-  for (let n = 1; n <= 6 && i + n <= lower.length; n++) if (c.re.test(phraseAt(lower, i, n))) return n;
+  for (let n = 1; n <= c.max && i + n <= lower.length; n++) if (c.re.test(phraseAt(lower, i, n))) return n;
   return 0;
 }
 
@@ -109,7 +127,7 @@ export function matches(lower: readonly string[], c: Cue): number[] {
   const out: number[] = [];
   for (let i = 0; i < lower.length; i++) {
     if (!c.first.has(lower[i]) && !(c === UNDER && lower[i].startsWith('underdos'))) continue;
-    for (let n = 1; n <= 6 && i + n <= lower.length; n++)
+    for (let n = 1; n <= c.max && i + n <= lower.length; n++)
       if (c.re.test(phraseAt(lower, i, n))) {
         out.push(i);
         break;

@@ -3,17 +3,17 @@ import { wordStems } from '../../../../terminology/text-normalize.js';
 import { assertWords } from '../assertions.js';
 import type { Candidate, Candidates, Span } from '../candidate.js';
 import type { Sentence } from '../sentence-split.js';
-import { DRUG_BRANDS } from './drug-brands.js';
-import { DRUG_CLASSES } from './drug-classes.js';
 import {
   ADVERSELY,
   ALCOHOL,
   ASSAULTED,
   CAUSED,
+  CAUSING,
+  DRINKS,
   type Cue,
-  INDUCED,
   NOT_CAUSE_BEFORE,
   NOT_PRESCRIBED,
+  GIVEN_IN_ERROR,
   POISON,
   PROPERLY,
   SELF_HARMED,
@@ -26,10 +26,9 @@ import {
   matches,
   cueLength,
   noncompliance,
-  phraseAt,
 } from './drug-cues.js';
 import { applyDrugInduced } from './drug-induced.js';
-import { titleNames } from './drug-names.js';
+import { BEVERAGE_ROW, type Substance, substancesIn } from './drug-names.js';
 
 // Guideline I.C.19.e, by the FY2026 Table of Drugs and Chemicals: what the note says happened with
 // a substance picks the table's column, and the substance's row gives the code.
@@ -38,121 +37,25 @@ import { titleNames } from './drug-names.js';
 //  - underdosing (I.C.19.e.5.c): less taken than prescribed, or stopped by the patient.
 type Column = (typeof DRUG_COLUMNS)[number];
 
-// Substances of the table that are words of any note ("blood", "water"): never read as a substance taken.
-const NOT_SUBSTANCES = new Set([
-  'blood',
-  'plasma',
-  'serum',
-  'water',
-  'air',
-  'oxygen',
-  'food',
-  'fluid',
-  'fluids',
-  'saline',
-  'bile',
-  'urine',
-  'milk',
-]);
 // How far (in words) a substance may be from the words that say what happened with it.
 const NEAR = 8;
 // Words of a drug taken as a medicine: a substance the Table lists as a chemical ("Lithium" T56.89-)
 // is then its medicinal form ("Lithium, salts" T43.59-).
 const MEDICINE = /^(tablets?|pills?|capsules?|mg|dose|doses|prescribed|prescription|medication|medications|level|levels)$/;
-// The Table's rows for a drink: ethyl alcohol (a coder reads "alcohol" a person drinks so).
-const BEVERAGE_ROW = 'Alcohol, beverage';
 const ALCOHOL_ROW = /^T51\.9/;
 // Words that may stand between a cause and the drug it names ("due to her cisplatin", "from the oxycodone").
 const BEFORE_DRUG =
   /^(the|a|an|his|her|their|my|this|new|newly|recent|recently|prescribed|started|iv|oral|intravenous|home|daily|weekly|first|dose|of|both)$/;
+// Words beside a substance given as a treatment ("given naloxone", "Narcan x2", "NAC started").
+const TREATMENT_BEFORE = /^(given|gave|administered|received|receiving|start|started|starting|treated|treat|reversed|plus|iv)$/;
+const TREATMENT_AFTER = /^(given|administered|started|x1|x2|x3|drip|infusion|protocol|administration)$/;
+function isTreatment(lower: readonly string[], x: { start: number; end: number }): boolean {
+  return (
+    lower.slice(Math.max(0, x.start - 2), x.start).some((w) => TREATMENT_BEFORE.test(w)) ||
+    lower.slice(x.end + 1, x.end + 3).some((w) => TREATMENT_AFTER.test(w))
+  );
+}
 const GIVING = /^(giving|gives|gave|given|administering|administers)$/;
-
-/** The substances' names, lower case, each to its rows (a combination product to each ingredient's). */
-interface Names {
-  rows: Map<string, number>;
-  /** brand names of combination products: each ingredient's row */
-  combos: Map<string, number[]>;
-  /** short names ("wasp", "bee") read only beside a sting or bite */
-  venoms: Map<string, number>;
-}
-
-/**
- * The substances' names, lower case, each to its first row (the title and its comma parts), built
- * once per thread: maps of strings to numbers, no object per name (the service's RSS).
- */
-const namesCache = new WeakMap<TermRows, Names>();
-
-function namesOf(drugs: TermRows): Names {
-  let n = namesCache.get(drugs);
-  if (n) return n;
-  const rows = new Map<string, number>();
-  const venoms = new Map<string, number>();
-  for (let i = 0; i < drugs.size; i = drugs.end[i]) {
-    // "Tablets", "Drug NEC": an unspecified drug (T50.90-) names no substance.
-    if (drugs.cellOf(i, 0).startsWith('T50.90')) continue;
-    const title = drugs
-      .titleOf(i)
-      .toLowerCase()
-      .replace(/\s+nec$/, '');
-    for (const name of new Set(titleNames(title))) {
-      if (NOT_SUBSTANCES.has(name) || rows.has(name)) continue;
-      // A name of one short word ("tea", "gas") is too loose to read, but a venomous animal's beside a sting.
-      if (!name.includes(' ') && name.length < 5) {
-        if (drugs.cellOf(i, 0).startsWith('T63')) venoms.set(name, i);
-        continue;
-      }
-      rows.set(name, i);
-    }
-  }
-  // A drug the Table lists only by its class: its class's row.
-  for (const c of DRUG_CLASSES) {
-    const row = drugs.resolvePath(c.row);
-    if (row !== undefined) for (const name of c.drugs) if (!rows.has(name)) rows.set(name, row);
-  }
-  // Drinks: ethyl alcohol.
-  const beverage = drugs.resolvePath(BEVERAGE_ROW);
-  if (beverage !== undefined) for (const drink of DRINK_NAMES) if (!rows.has(drink)) rows.set(drink, beverage);
-  // A brand: its ingredients' rows.
-  const combos = new Map<string, number[]>();
-  for (const [brand, generics] of DRUG_BRANDS) {
-    if (rows.has(brand)) continue;
-    const found = generics.map((g) => rows.get(g)).filter((r) => r !== undefined);
-    if (found.length !== generics.length) continue;
-    if (found.length === 1) rows.set(brand, found[0]);
-    else combos.set(brand, found);
-  }
-  n = { rows, combos, venoms };
-  namesCache.set(drugs, n);
-  return n;
-}
-const DRINK_NAMES = ['beer', 'beers', 'wine', 'vodka', 'whiskey', 'whisky', 'liquor', 'tequila'];
-
-/** A substance the note names: its row in the table and the words that name it. */
-interface Substance {
-  row: number;
-  sentence: number;
-  start: number;
-  end: number;
-}
-
-/** The substances a sentence names (the longest name at each word, up to four words), with "-induced" words split. */
-function substancesIn(drugs: TermRows, s: Sentence, si: number, venom = false): Substance[] {
-  const { rows, combos, venoms } = namesOf(drugs);
-  const out: Substance[] = [];
-  const lower = s.lower;
-  for (let i = 0; i < lower.length; i++) {
-    for (let n = Math.min(4, lower.length - i); n >= 1; n--) {
-      const phrase = n === 1 ? (INDUCED.exec(lower[i])?.[1] ?? lower[i]) : phraseAt(lower, i, n);
-      const row = rows.get(phrase) ?? (venom && n === 1 ? venoms.get(phrase) : undefined);
-      const several = row === undefined && n === 1 ? combos.get(phrase) : undefined;
-      if (row === undefined && !several) continue;
-      for (const r of several ?? [row!]) out.push({ row: r, sentence: si, start: i, end: i + n - 1 });
-      i += n - 1;
-      break;
-    }
-  }
-  return out;
-}
 
 /**
  * The row a substance's words reach: a subterm the sentence also states ("Alcohol, beverage"),
@@ -221,6 +124,13 @@ function conditionsBefore(cands: Candidates, s: Sentence, before: number): Candi
   return cands.finals().filter((c) => !NOT_CONDITION.test(c.code) && c.spans.some((sp) => sp.start >= from && sp.end <= to));
 }
 
+/** Final conditions stated in sentence s after word `after`. */
+function conditionsAfter(cands: Candidates, s: Sentence, after: number): Candidate[] {
+  const from = s.ends[after];
+  const to = s.ends[s.ends.length - 1];
+  return cands.finals().filter((c) => !NOT_CONDITION.test(c.code) && c.spans.some((sp) => sp.start >= from && sp.end <= to));
+}
+
 interface DrugEvent {
   column: Column;
   subs: Substance[];
@@ -237,29 +147,43 @@ function eventIn(cands: Candidates, drugs: TermRows, si: number): DrugEvent | un
   const lower = s.lower;
   const under = matches(lower, UNDER);
   const venom = matches(lower, VENOM);
+  const alcohol = lower.some((w) => DRINKS.test(w)) ? matches(lower, ALCOHOL) : [];
+  const poison = matches(lower, POISON);
+  const adverse = matches(lower, ADVERSELY);
+  const caused = matches(lower, CAUSED);
+  const causing = lower.some((w) => CAUSING.test(w));
+  const properly = matches(lower, PROPERLY);
+  const toxic = lower.findIndex((w) => TOXICITY.test(w));
+  const inducedAt = lower.findIndex(induced);
+  // A substance given to harm, or taken to harm oneself, is a poisoning whatever the verb.
+  const harm = [...matches(lower, ASSAULTED), ...matches(lower, SELF_HARMED)];
+  // (Most sentences with a key word say none of these: the substances are looked up only then.)
+  const said = under.length || venom.length || alcohol.length || poison.length || adverse.length || caused.length || causing;
+  if (!said && !(properly.length && toxic >= 0) && !harm.length && inducedAt < 0) return undefined;
   const here0 = substancesIn(drugs, s, si, venom.length > 0);
-  const alcohol = matches(lower, ALCOHOL);
+  // (A poisoning's substance may stand in the sentence beside: read below.)
+  if (!here0.length && !poison.length) return undefined;
   const isAlcohol = (x: Substance) => drugs.cellOf(x.row, 0).startsWith('T51');
-  const poison = matches(lower, POISON).concat(alcohol.length && here0.some((x) => !isAlcohol(x)) ? alcohol : []);
+  if (alcohol.length && here0.some((x) => !isAlcohol(x))) poison.push(...alcohol);
   // A drug not prescribed taken with one prescribed: a poisoning by both (I.C.19.e.5.b).
   if (new Set(here0.map((x) => x.row)).size >= 2) poison.push(...matches(lower, NOT_PRESCRIBED));
   const venomous = here0.some((x) => drugs.cellOf(x.row, 0).startsWith('T63')) ? venom : [];
-  const adverse = matches(lower, ADVERSELY);
   // A cause stated right before a drug, after a condition it caused ("constipation from the oxycodone").
-  for (const i of matches(lower, CAUSED)) {
+  for (const i of caused) {
     if (i > 0 && NOT_CAUSE_BEFORE.test(lower[i - 1])) continue;
     const end = i + cueLength(lower, i, CAUSED);
     const drug = here0.find((x) => x.start >= end && lower.slice(end, x.start).every((w) => BEFORE_DRUG.test(w)));
     if (!drug) continue;
     if (conditionsBefore(cands, s, i).length) adverse.push(i);
   }
+  // A drug right before a cause, a condition after it ("the amiodarone caused hypothyroidism").
+  if (causing)
+    for (const x of here0) {
+      const i = x.end + 1 + (lower[x.end + 1] === 'has' || lower[x.end + 1] === 'is' ? 1 : 0);
+      if (i < lower.length && CAUSING.test(lower[i]) && conditionsAfter(cands, s, i).length) adverse.push(i);
+    }
   // A drug's toxicity with the drug taken as prescribed.
-  const properly = matches(lower, PROPERLY);
-  const toxic = lower.findIndex((w) => TOXICITY.test(w));
   if (properly.length && toxic >= 0) adverse.push(toxic);
-  const inducedAt = lower.findIndex(induced);
-  // A substance given to harm, or taken to harm oneself, is a poisoning whatever the verb.
-  const harm = [...matches(lower, ASSAULTED), ...matches(lower, SELF_HARMED)];
   if (!under.length && !poison.length && !venomous.length && !adverse.length && !harm.length && inducedAt < 0) return undefined;
   const asserted = assertWords(s.words);
   // A poisoning or an adverse effect the note gives as history ("history of overdose") is not one now.
@@ -279,6 +203,13 @@ function eventIn(cands: Candidates, drugs: TermRows, si: number): DrugEvent | un
   else if (adverse.some(now) || (inducedAt >= 0 && now(inducedAt))) [column, cue] = ['adverse effect', adverse.find(now) ?? inducedAt];
   if (!column) return undefined;
   here = here.filter((x) => Math.abs(x.start - cue) <= NEAR || (column === 'accidental' && alcohol.length));
+  if (column === 'accidental') {
+    // The treatment of a poisoning ("naloxone given", "started on N-acetylcysteine") is no substance
+    // taken, unless the note says a drug was given in error.
+    if (!matches(lower, GIVEN_IN_ERROR).length) here = here.filter((x) => !isTreatment(lower, x));
+    // "Alcohol intoxication" is the use of alcohol (I.C.5, Index: Intoxication, alcoholic F10.-), not a toxic effect.
+    if (lower[cue] === 'intoxication' || lower[cue] === 'intoxicated') here = here.filter((x) => !isAlcohol(x));
+  }
   // A poisoning's substance may be named in the sentence before or after a short one that says so ("Overdose; intent unknown.").
   let subs = here;
   if (!subs.length && column === 'accidental' && lower.length <= 10)
