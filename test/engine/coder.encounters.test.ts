@@ -124,15 +124,16 @@ export const ENCOUNTER_CASES: Case[] = [
   // I.C.19.e.5: adverse effect (manifestation first, then T..5), poisoning (T first), underdosing.
   {
     rule: 'I.C.19.e.5.a adverse effect of a correct drug properly taken',
+    // Index: "Rash, drug (internal use) L27.0" (the rash a drug caused, not the unspecified R21).
     note: 'Rash due to amoxicillin taken as prescribed.',
-    must: ['R21', 'T36.0X5A'],
-    mustNot: ['T36.0X1A'],
-    before: [['R21', 'T36.0X5A']],
+    must: ['L27.0', 'T36.0X5A'],
+    mustNot: ['T36.0X1A', 'R21'],
+    before: [['L27.0', 'T36.0X5A']],
   },
   {
     rule: 'I.C.19.e.5.a adverse effect, 7th character by the encounter',
     note: 'Follow-up visit for rash due to amoxicillin taken as prescribed, subsequent encounter.',
-    must: ['R21', 'T36.0X5D'],
+    must: ['L27.0', 'T36.0X5D'],
     mustNot: ['T36.0X5A'],
   },
   {
