@@ -74,11 +74,18 @@ export function indexNoteOf(
   const unilateral = stemIdOf(it, UNILATERAL);
   const bilateral = stemIdOf(it, BILATERAL);
   const sites = siteEquivalentIds(it);
-  for (const { st } of read)
-    for (let k = 0; k < st.stems.length; k++) for (const f of nounFormsOf(table, st.stems[k], st.numbers[k])) stemIdOf(it, f);
+  // (Indexed loops: this runs once a note, mostly unoptimized, where a for-of makes an object per step.)
+  for (let r = 0; r < read.length; r++) {
+    const { st } = read[r];
+    for (let k = 0; k < st.stems.length; k++) {
+      const forms = nounFormsOf(table, st.stems[k], st.numbers[k]);
+      for (let j = 0; j < forms.length; j++) stemIdOf(it, forms[j]);
+    }
+  }
   const { ids, byNumber } = stemNumbers(it);
   const mark = new Uint8Array(ids.size);
-  for (const { st, assertions } of read) {
+  for (let r = 0; r < read.length; r++) {
+    const { st, assertions } = read[r];
     const { stems, numbers, from } = st;
     for (let k = 0; k < stems.length; k++) {
       const n = numbers[k];
