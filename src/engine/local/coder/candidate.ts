@@ -187,6 +187,12 @@ export function uniqueSpans(spans: Span[]): Span[] {
   return out.slice(0, 5);
 }
 
+/** Whether two codes share their category, their first three characters (code.slice(0, 3) alike), read without slicing. */
+export function sameCategory(x: string, y: string): boolean {
+  if (x.length < 3 || y.length < 3) return x.slice(0, 3) === y.slice(0, 3);
+  return x.charCodeAt(0) === y.charCodeAt(0) && x.charCodeAt(1) === y.charCodeAt(1) && x.charCodeAt(2) === y.charCodeAt(2);
+}
+
 export const dotted = (code: string) => (code.length > 3 ? `${code.slice(0, 3)}.${code.slice(3)}` : code);
 
 /** The sentence holding [start, end): a binary search, sentences being in text order. */

@@ -84,11 +84,18 @@ export function indexNoteOf(
   const unilateral = stemIdOf(it, UNILATERAL);
   const bilateral = stemIdOf(it, BILATERAL);
   const sites = siteEquivalentIds(it);
-  for (const { st } of read)
-    for (let k = 0; k < st.stems.length; k++) for (const f of nounFormsOf(table, st.stems[k], st.numbers[k])) stemIdOf(it, f);
+  // (Indexed loops: this runs once a note, mostly unoptimized, where a for-of makes an object per step.)
+  for (let r = 0; r < read.length; r++) {
+    const { st } = read[r];
+    for (let k = 0; k < st.stems.length; k++) {
+      const forms = nounFormsOf(table, st.stems[k], st.numbers[k]);
+      for (let j = 0; j < forms.length; j++) stemIdOf(it, forms[j]);
+    }
+  }
   const { ids, byNumber } = stemNumbers(it);
   const mark = new Uint8Array(ids.size);
-  for (const { st, assertions } of read) {
+  for (let r = 0; r < read.length; r++) {
+    const { st, assertions } = read[r];
     const { stems, numbers, from } = st;
     for (let k = 0; k < stems.length; k++) {
       const n = numbers[k];
@@ -253,7 +260,11 @@ export function indexMentions(
       const q = qualifierWords(it, where, main, start, end);
       const from: Path = { term: main, score: len, words: anchor, combination: false };
       // (The qualifier stated is a level of the path stated whole.)
-      if (q.length) Object.assign(from, { score: len + q.length, words: anchor.concat(q), exact: 1 });
+      if (q.length) {
+        from.score = len + q.length;
+        from.words = anchor.concat(q);
+        from.exact = 1;
+      }
       const path = descend(note, where, main, from, 0);
       // Of two main terms that read the sentence as well, the one that names the other by "see
       // also" is the entry, the other its alternative ("Fracture, traumatic (see also Fracture,
@@ -600,14 +611,18 @@ function seesAlso(it: IndexTabular, a: number, b: number, stated: ReadonlyMap<st
  * Where the sentence states a main term's qualifier ("chronic" of "Gout, chronic", "pathological"
  * of "Fracture, pathological") in reach, outside the words that named it: read as a subterm's words are.
  */
-function qualifierWords(it: IndexTabular, where: Near, main: number, start: number, end: number): number[] {
-  const out: number[] = [];
-  for (const stem of mainNamesOf(it, main).qualifier) {
-    const w = where.first(stem);
-    if (w >= 0 && (w < start || w > end) && !out.includes(w)) out.push(w);
+function qualifierWords(it: IndexTabular, where: Near, main: number, start: number, end: number): readonly number[] {
+  // (Most main terms have no qualifier, or none stated: no array is made for them.)
+  let out: number[] | undefined;
+  const { qualifier } = mainNamesOf(it, main);
+  for (let k = 0; k < qualifier.length; k++) {
+    const w = where.first(qualifier[k]);
+    if (w >= 0 && (w < start || w > end) && !out?.includes(w)) (out ??= []).push(w);
   }
-  return out;
+  return out ?? NO_WORDS;
 }
+
+const NO_WORDS: readonly number[] = [];
 
 /** A main term's title and see also, read as seesAlso compares them (without brackets, lower case), and the stems of its title's qualifier. */
 interface MainNames {
@@ -739,6 +754,11 @@ function descend(
 function restated(it: IndexTabular, term: number, child: number, words: readonly number[], above: readonly number[]): boolean {
   if (words.length === 0) return false;
   for (let k = 0; k < words.length; k++) if (!above.includes(words[k])) return false;
+  return restatesTitles(it, term, child);
+}
+
+/** Whether one of the child's titles holds only words of the titles above it. (Apart: a closure in restated would cost each call a context.) */
+function restatesTitles(it: IndexTabular, term: number, child: number): boolean {
   const titles = pathStems(it, term);
   return readingOf(it, child).alts.some((alt) => alt.length > 0 && alt.every((s) => titles.includes(s)));
 }
@@ -1034,7 +1054,13 @@ function codeOf(note: IndexNote, where: Near, path: Path, hops: number): { code:
   // Below a term without a code, its default subterm or its subterms' common code, only when the
   // note has led two subterms deep ("Tear > meniscus > medial"): a coder does not guess from less.
   if ((path.exact ?? 0) < 2) return undefined;
-  const children = it.children(t);
+  return commonCodeOf(it, path);
+}
+
+/** Below a path's term without a code: its default subterm's code, or its subterms' common stem. */
+function commonCodeOf(it: IndexTabular, path: Path): { code: string; path: Path } | undefined {
+  // (Apart from codeOf, read for every phrase: a closure there would cost each call a context.)
+  const children = it.children(path.term);
   for (const c of children) {
     const r = readingOf(it, c);
     if (r.alts.length === 0 && r.connector === '' && it.codeOf(c)) return { code: it.codeOf(c), path };

@@ -54,45 +54,57 @@ export function withSecondSites(
   found: Mention[],
 ): Mention[] {
   if (!lower.some((w) => CONJUNCTION.has(w))) return found;
-  const { it } = note;
   let out = found;
-  for (let k = 1; k < lower.length - 1; k++) {
-    if (!CONJUNCTION.has(lower[k])) continue;
-    // The site phrase before: back to its preposition, within a few words and no punctuation.
-    let p = k - 1;
-    while (p >= 0 && k - p <= MAX_CONJUNCT && !SITE_PREPOSITION.has(lower[p]) && !ENDS_PHRASE.has(lower[p])) p--;
-    if (p < 0 || p === k - 1 || !SITE_PREPOSITION.has(lower[p])) continue;
-    let e = k + 1;
-    while (e < lower.length && e - k <= MAX_CONJUNCT && !ENDS_PHRASE.has(lower[e])) e++;
-    e--;
-    if (e <= k) continue;
-    // A condition named just before the site phrase ("contusion of", "second degree burns of").
-    if (!namedBefore(it, st, p)) continue;
-    // The second site first: most conjunctions join no second site, and the first is then not read again.
-    const other = indexMentions(note, without(st, p + 1, k), blanked(lower, p + 1, k), assertions, si, window).filter((b) =>
-      (b.words ?? []).some((w) => w > k && w <= e),
-    );
-    if (other.length === 0) continue;
-    const first = indexMentions(note, without(st, k, e), blanked(lower, k, e), assertions, si, window);
-    const second = new Set<string>();
-    for (let w = k + 1; w <= e; w++) for (const s of wordStems(lower[w])) second.add(s);
-    const split = new Set<number>();
-    const added: Mention[] = [];
-    for (const b of other) {
-      if (b.indexTerm === undefined) continue;
-      const main = mainOf(it, b.indexTerm);
-      // The second phrase restating the condition ("... and first degree burn of the thigh") is a condition of its own.
-      if (restatesMain(it, main, second)) continue;
-      const a = first.find((m) => m.indexTerm !== undefined && mainOf(it, m.indexTerm) === main && m.code !== b.code);
-      if (!a) continue;
-      split.add(main);
-      const both = multipleSites(note.table, a, b, st);
-      for (const m of both ? [both] : [a, b]) if (!added.some((o) => o.code === m.code)) added.push(m);
-    }
-    if (split.size === 0) continue;
-    out = out.filter((m) => m.indexTerm === undefined || !split.has(mainOf(it, m.indexTerm))).concat(added);
-  }
+  // (The loop over the words holds no variable a closure reads: that would make a context per word.)
+  for (let k = 1; k < lower.length - 1; k++) if (CONJUNCTION.has(lower[k])) out = splitAt(note, st, lower, assertions, si, window, k, out);
   return out;
+}
+
+/** `out` with each two-site reading joined by the conjunction at word k so split. */
+function splitAt(
+  note: IndexNote,
+  st: SentenceStems,
+  lower: readonly string[],
+  assertions: readonly Assertion[],
+  si: number,
+  window: number,
+  k: number,
+  out: Mention[],
+): Mention[] {
+  const { it } = note;
+  // The site phrase before: back to its preposition, within a few words and no punctuation.
+  let p = k - 1;
+  while (p >= 0 && k - p <= MAX_CONJUNCT && !SITE_PREPOSITION.has(lower[p]) && !ENDS_PHRASE.has(lower[p])) p--;
+  if (p < 0 || p === k - 1 || !SITE_PREPOSITION.has(lower[p])) return out;
+  let e = k + 1;
+  while (e < lower.length && e - k <= MAX_CONJUNCT && !ENDS_PHRASE.has(lower[e])) e++;
+  e--;
+  if (e <= k) return out;
+  // A condition named just before the site phrase ("contusion of", "second degree burns of").
+  if (!namedBefore(it, st, p)) return out;
+  // The second site first: most conjunctions join no second site, and the first is then not read again.
+  const other = indexMentions(note, without(st, p + 1, k), blanked(lower, p + 1, k), assertions, si, window).filter((b) =>
+    (b.words ?? []).some((w) => w > k && w <= e),
+  );
+  if (other.length === 0) return out;
+  const first = indexMentions(note, without(st, k, e), blanked(lower, k, e), assertions, si, window);
+  const second = new Set<string>();
+  for (let w = k + 1; w <= e; w++) for (const s of wordStems(lower[w])) second.add(s);
+  const split = new Set<number>();
+  const added: Mention[] = [];
+  for (const b of other) {
+    if (b.indexTerm === undefined) continue;
+    const main = mainOf(it, b.indexTerm);
+    // The second phrase restating the condition ("... and first degree burn of the thigh") is a condition of its own.
+    if (restatesMain(it, main, second)) continue;
+    const a = first.find((m) => m.indexTerm !== undefined && mainOf(it, m.indexTerm) === main && m.code !== b.code);
+    if (!a) continue;
+    split.add(main);
+    const both = multipleSites(note.table, a, b, st);
+    for (const m of both ? [both] : [a, b]) if (!added.some((o) => o.code === m.code)) added.push(m);
+  }
+  if (split.size === 0) return out;
+  return out.filter((m) => m.indexTerm === undefined || !split.has(mainOf(it, m.indexTerm))).concat(added);
 }
 
 /**

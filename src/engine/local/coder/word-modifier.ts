@@ -21,16 +21,28 @@ export function symptomModifiesNext(
   if (!next || !/^[a-z]{4,}$/.test(next) || !/^[a-z]{4,}$/.test(word)) return undefined;
   if (table.descriptionAt(m.code).toLowerCase().includes(next)) return undefined;
   for (const main of it.mainTerms(next))
-    for (const sub of it.children(main)) {
-      if (
-        it
-          .titleOf(sub)
-          .toLowerCase()
-          .replace(/\([^)]*\)/g, ' ')
-          .trim() !== word
-      )
-        continue;
+    if (subtermTitles(it, main).includes(word))
       return `"${word} ${next}" is the Index's "${it.titleOf(main)}, ${word}": a kind of ${next}, not the symptom.`;
-    }
   return undefined;
+}
+
+const titlesByMain = new WeakMap<IndexTabular, Map<number, readonly string[]>>();
+
+/** A main term's subterm titles in lower case without their brackets, read once per term (a note asks for the same terms again and again). */
+function subtermTitles(it: IndexTabular, main: number): readonly string[] {
+  let cache = titlesByMain.get(it);
+  if (!cache) titlesByMain.set(it, (cache = new Map()));
+  let out = cache.get(main);
+  if (!out) cache.set(main, (out = readSubtermTitles(it, main)));
+  return out;
+}
+
+function readSubtermTitles(it: IndexTabular, main: number): string[] {
+  return it.children(main).map((sub) =>
+    it
+      .titleOf(sub)
+      .toLowerCase()
+      .replace(/\([^)]*\)/g, ' ')
+      .trim(),
+  );
 }

@@ -1,5 +1,5 @@
 import { phraseStems } from '../../../../terminology/text-normalize.js';
-import { type Candidate, type Candidates, dotted } from '../candidate.js';
+import { type Candidate, type Candidates, dotted, sameCategory } from '../candidate.js';
 import { fitOf } from '../complete-code.js';
 import { refCovers, statedOf } from './tabular-excludes.js';
 import { notesUpOf } from './tabular-notes.js';
@@ -33,19 +33,21 @@ export function applyExcludes1Combinations(cands: Candidates): void {
     if (!out) stems.set(c, (out = evidenceStems(cands, c)));
     return out;
   };
-  for (const a of finals)
+  // (Loops over every pair of finals: one array for what a pair gives, no slices or spreads per pair.)
+  const found: Combination[] = [];
+  for (const a of finals) {
+    const la = leads.get(a)!;
     for (const b of finals) {
-      if (!a.final || !b.final || a === b || a.code.slice(0, 3) === b.code.slice(0, 3)) continue;
-      const la = leads.get(a)!;
+      if (!a.final || !b.final || a === b || sameCategory(a.code, b.code)) continue;
       const lb = leads.get(b)!;
       if (la.notes.length === 0 && la.subterms.length === 0 && lb.subterms.length === 0) continue;
-      const found = [
-        ...fromTabular(cands, a, b, la.notes, stemsOf),
-        ...fromIndex(cands, a, b, la.subterms, stemsOf),
-        ...fromIndex(cands, b, a, lb.subterms, stemsOf),
-      ];
+      found.length = 0;
+      fromTabular(cands, a, b, la.notes, stemsOf, found);
+      fromIndex(cands, a, b, la.subterms, stemsOf, found);
+      fromIndex(cands, b, a, lb.subterms, stemsOf, found);
       if (found.length > 0) combine(cands, a, b, found);
     }
+  }
 }
 
 /** Codes `a` and `b` by the combination code found that fits them best. */
@@ -79,6 +81,8 @@ const UNSTATED_OK = new Set(['no', 'nec', 'disord', 'diseas', 'condit']);
 
 interface WithNote {
   ref: string;
+  /** the reference undotted ("N132" of "N13.2") */
+  code: string;
   text: string;
   /** the note's words beyond c's own title, that must be stated */
   rest: string[];
@@ -94,7 +98,7 @@ function withNotes(cands: Candidates, c: Candidate): WithNote[] {
       if (/-[A-Z]/.test(ref)) continue; // a range names no one combination
       own ??= new Set(phraseStems(cands.ctx.table.descriptionAt(c.index)));
       const rest = phraseStems(note.text).filter((s) => !own!.has(s) && !UNSTATED_OK.has(s));
-      if (rest.length) out.push({ ref, text: note.text, rest });
+      if (rest.length) out.push({ ref, code: ref.replace(/[.-]/g, ''), text: note.text, rest });
     }
   }
   return out;
@@ -105,15 +109,13 @@ function withNotes(cands: Candidates, c: Candidate): WithNote[] {
  * the note's words beyond a's own title are words b was read from ("that with hydronephrosis" of
  * "hydronephrosis"; not "angiodysplasia of stomach with hemorrhage" of "gastric polyp").
  */
-function fromTabular(cands: Candidates, a: Candidate, b: Candidate, notes: WithNote[], stemsOf: StemsOf): Combination[] {
-  const out: Combination[] = [];
+function fromTabular(cands: Candidates, a: Candidate, b: Candidate, notes: WithNote[], stemsOf: StemsOf, out: Combination[]): void {
   for (const n of notes) {
-    const code = n.ref.replace(/[.-]/g, '');
-    if (code.slice(0, 3) !== b.code.slice(0, 3) || refCovers(n.ref, b.code)) continue;
+    const { code } = n;
+    if (!sameCategory(code, b.code) || refCovers(n.ref, b.code)) continue;
     const bStems = stemsOf(b);
     if (n.rest.every((s) => bStems.has(s))) out.push({ code, source: `the Tabular at ${dotted(a.code)} (Excludes1 "${n.text}")` });
   }
-  return out;
 }
 
 interface WithSubterm {
@@ -149,15 +151,13 @@ function withSubterms(cands: Candidates, x: Candidate): WithSubterm[] {
 }
 
 /** The subterms of x's main term that y states whole, when x and y (or x or y and the subterm's code) are an Excludes1 pair. */
-function fromIndex(cands: Candidates, x: Candidate, y: Candidate, subterms: WithSubterm[], stemsOf: StemsOf): Combination[] {
-  const out: Combination[] = [];
+function fromIndex(cands: Candidates, x: Candidate, y: Candidate, subterms: WithSubterm[], stemsOf: StemsOf, out: Combination[]): void {
   for (const t of subterms) {
     const yStems = stemsOf(y);
     if (!t.words.every((s) => yStems.has(s))) continue;
     if (!excludes1Pair(cands, x.code, y.code) && !excludes1Pair(cands, x.code, t.code) && !excludes1Pair(cands, y.code, t.code)) continue;
     out.push({ code: t.code, source: `the Index (${t.path})` });
   }
-  return out;
 }
 
 /** Whether either code's Excludes1 notes (or its headers') name the other. */

@@ -4,6 +4,7 @@ import { wordStems } from '../../../../terminology/text-normalize.js';
 import { assertWords } from '../assertions.js';
 import { type Candidates, dotted } from '../candidate.js';
 import { completeCode } from '../complete-code.js';
+import type { Sentence } from '../sentence-split.js';
 import { isHistory } from './neoplasm-table.js';
 
 // Guideline I.C.2: a morphology the Index codes itself lists its sites under a subterm a note never
@@ -27,11 +28,17 @@ interface Morphology {
 const morphologies = new WeakMap<IndexTabular, Map<string, Morphology | null>>();
 /** The Index main term a word names when it is a neoplasm coded by site under a grouping subterm. */
 function morphologyOf(it: IndexTabular, word: string): Morphology | undefined {
+  // (Read for every word of the note: no closure here, which would cost each call a context.)
   let cache = morphologies.get(it);
   if (!cache) morphologies.set(it, (cache = new Map()));
   const had = cache.get(word);
   if (had !== undefined) return had ?? undefined;
-  let out: Morphology | null = null;
+  const out = readMorphology(it, word);
+  if (cache.size < 10_000) cache.set(word, out);
+  return out ?? undefined;
+}
+
+function readMorphology(it: IndexTabular, word: string): Morphology | null {
   for (const m of it.mainTerms(word)) {
     if (!NEOPLASM_CODE.test(it.codeOf(m))) continue;
     const groups = it.children(m).filter(
@@ -43,13 +50,9 @@ function morphologyOf(it: IndexTabular, word: string): Morphology | undefined {
             .replace(/\s*\(.*$/, ''),
         ) && it.end[c] > c + 1,
     );
-    if (groups.length) {
-      out = { main: m, own: it.codeOf(m).replace(/[.-]/g, ''), groups };
-      break;
-    }
+    if (groups.length) return { main: m, own: it.codeOf(m).replace(/[.-]/g, ''), groups };
   }
-  if (cache.size < 10_000) cache.set(word, out);
-  return out ?? undefined;
+  return null;
 }
 
 const regions = new WeakMap<TermRows, Map<string, string[]>>();
@@ -86,8 +89,9 @@ function regionWords(rows: TermRows | undefined, table: Candidates['ctx']['table
  * the same words ("Melanoma" C43.9, "Lipoma" D17.9) gives way.
  */
 export function applyNeoplasmIndexSites(cands: Candidates): void {
-  const { it, sentences, table, tables, defaults } = cands.ctx;
+  const { it, sentences } = cands.ctx;
   if (!it) return;
+  // (The per-word loop holds no variable a closure reads: such a loop makes a context per word.)
   for (const s of sentences) {
     let asserted: ReturnType<typeof assertWords> | undefined;
     for (let i = 0; i < s.lower.length; i++) {
@@ -100,46 +104,52 @@ export function applyNeoplasmIndexSites(cands: Candidates): void {
       if (asserted[i] !== 'present' || isHistory(s, i)) continue;
       const had = cands.get(morph.own);
       if (had && !had.final) continue;
-      let a = i;
-      while (a > 0 && !CLAUSE_END.test(s.lower[a - 1])) a--;
-      let b = i + 1;
-      while (b < s.lower.length && !CLAUSE_END.test(s.lower[b])) b++;
-      const clause = new Set(s.lower.slice(a, b));
-      for (const x of s.lower.slice(a, b)) for (const r of regionWords(tables?.neoplasms, table, x)) clause.add(r);
-      const text = ` ${[...clause].join(' ')} `;
-      let best: number | undefined;
-      let bestLen = 0;
-      for (const g of morph.groups)
-        for (const t of it.children(g)) {
-          const name = it
-            .titleOf(t)
-            .toLowerCase()
-            .replace(/\s*\(.*$/, '')
-            .replace(/\s+nec$/, '');
-          // A site whose code is itself unspecified ("subcutaneous" D17.30) says less than a region stated beside it.
-          const rank = name.length + (unspecifiedCode(table, it.codeOf(t)) ? 0 : 1000);
-          if (!it.codeOf(t) || rank <= bestLen) continue;
-          const words = name.split(/\s+/);
-          if (words.every((x) => clause.has(x) || clause.has(x.replace(/s$/, ''))) || text.includes(` ${name} `)) {
-            best = t;
-            bestLen = rank;
-          }
-        }
-      if (best === undefined) continue;
-      const present = new Set([...[...clause].flatMap((x) => wordStems(x)), ...(defaults ?? [])]);
-      const index = completeCode(table, it.codeOf(best), { present, negated: new Set() });
-      if (index === undefined) continue;
-      const span = { start: s.starts[a], end: s.ends[b - 1] };
-      const own = morph.own;
-      const group = morph.groups.find((g) => best > g && best < it.end[g]) ?? morph.main;
-      const title = `${it.titleOf(morph.main)}, ${it.titleOf(group)}, ${it.titleOf(best)}`;
-      const made = cands.assign(table.codeAt(index), `Alphabetic Index by site (guideline I.C.2): ${title}`, [], [span]);
-      if (!made) continue;
-      for (const c of cands.list)
-        if (c !== made && c.final && c.code === own && c.spans.some((p) => p.start < span.end && span.start < p.end))
-          cands.discard(c, `Discarded: the Alphabetic Index codes this neoplasm by its site (${title}: ${dotted(made.code)}).`);
+      codeBySite(cands, it, s, i, morph);
     }
   }
+}
+
+/** The morphology named at word i of sentence s, coded by the site its clause states. */
+function codeBySite(cands: Candidates, it: IndexTabular, s: Sentence, i: number, morph: Morphology): void {
+  const { table, tables, defaults } = cands.ctx;
+  let a = i;
+  while (a > 0 && !CLAUSE_END.test(s.lower[a - 1])) a--;
+  let b = i + 1;
+  while (b < s.lower.length && !CLAUSE_END.test(s.lower[b])) b++;
+  const clause = new Set(s.lower.slice(a, b));
+  for (const x of s.lower.slice(a, b)) for (const r of regionWords(tables?.neoplasms, table, x)) clause.add(r);
+  const text = ` ${[...clause].join(' ')} `;
+  let best: number | undefined;
+  let bestLen = 0;
+  for (const g of morph.groups)
+    for (const t of it.children(g)) {
+      const name = it
+        .titleOf(t)
+        .toLowerCase()
+        .replace(/\s*\(.*$/, '')
+        .replace(/\s+nec$/, '');
+      // A site whose code is itself unspecified ("subcutaneous" D17.30) says less than a region stated beside it.
+      const rank = name.length + (unspecifiedCode(table, it.codeOf(t)) ? 0 : 1000);
+      if (!it.codeOf(t) || rank <= bestLen) continue;
+      const words = name.split(/\s+/);
+      if (words.every((x) => clause.has(x) || clause.has(x.replace(/s$/, ''))) || text.includes(` ${name} `)) {
+        best = t;
+        bestLen = rank;
+      }
+    }
+  if (best === undefined) return;
+  const present = new Set([...[...clause].flatMap((x) => wordStems(x)), ...(defaults ?? [])]);
+  const index = completeCode(table, it.codeOf(best), { present, negated: new Set() });
+  if (index === undefined) return;
+  const span = { start: s.starts[a], end: s.ends[b - 1] };
+  const own = morph.own;
+  const group = morph.groups.find((g) => best > g && best < it.end[g]) ?? morph.main;
+  const title = `${it.titleOf(morph.main)}, ${it.titleOf(group)}, ${it.titleOf(best)}`;
+  const made = cands.assign(table.codeAt(index), `Alphabetic Index by site (guideline I.C.2): ${title}`, [], [span]);
+  if (!made) return;
+  for (const c of cands.list)
+    if (c !== made && c.final && c.code === own && c.spans.some((p) => p.start < span.end && span.start < p.end))
+      cands.discard(c, `Discarded: the Alphabetic Index codes this neoplasm by its site (${title}: ${dotted(made.code)}).`);
 }
 
 const unspecifiedCode = (table: Candidates['ctx']['table'], code: string) => {

@@ -1,4 +1,4 @@
-import { type Candidates, dotted } from '../candidate.js';
+import { type Candidates, dotted, sameCategory, type Span } from '../candidate.js';
 import { notedBetween } from './tabular-excludes.js';
 
 const UNSPECIFIED_HEAD = /^([a-z][a-z '-]*), unspecified$/;
@@ -14,26 +14,41 @@ const UNSPECIFIED_HEAD = /^([a-z][a-z '-]*), unspecified$/;
 export function applySameWordsUnspecified(cands: Candidates): void {
   const { table } = cands.ctx;
   const finals = cands.finals();
-  for (const u of finals) {
-    const head = UNSPECIFIED_HEAD.exec(table.descriptionAt(u.index).toLowerCase())?.[1];
+  // Each title read and lowered once, when first compared (not once per pair of finals).
+  const titles: Array<string | undefined> = [];
+  const title = (j: number) => (titles[j] ??= table.descriptionAt(finals[j].index));
+  for (let i = 0; i < finals.length; i++) {
+    const u = finals[i];
+    const head = UNSPECIFIED_HEAD.exec(title(i).toLowerCase())?.[1];
     if (!head || u.spans.length === 0) continue;
     const word = new RegExp(`\\b${head}\\b`);
-    const specific = finals.find(
-      (s) =>
+    // (The cheap tests first: most finals are read from other words.)
+    const j = finals.findIndex(
+      (s, j) =>
         s !== u &&
         s.final &&
         s.origin !== 'learned' &&
-        s.code.slice(0, 3) !== u.code.slice(0, 3) &&
-        !/\bunspecified\b/i.test(table.descriptionAt(s.index)) &&
-        word.test(table.descriptionAt(s.index).toLowerCase()) &&
-        u.spans.every((q) => s.spans.some((p) => p.start <= q.start && q.end <= p.end)) &&
+        !sameCategory(s.code, u.code) &&
+        within(u.spans, s.spans) &&
+        !/\bunspecified\b/i.test(title(j)) &&
+        word.test(title(j).toLowerCase()) &&
         // I11.0 "... with heart failure" asks for the type of heart failure (I50.-): both are coded.
         !notedBetween(cands, s, u, 'ua', 'cf', 'ca', 'x2'),
     );
-    if (specific)
+    if (j >= 0)
       cands.discard(
         u,
-        `Discarded: unspecified, and the same words state ${dotted(specific.code)} "${table.descriptionAt(specific.index)}" (guidelines I.A.9, I.B.2).`,
+        `Discarded: unspecified, and the same words state ${dotted(finals[j].code)} "${title(j)}" (guidelines I.A.9, I.B.2).`,
       );
   }
+}
+
+/** Whether every span of `inner` lies inside one of `outer`. */
+function within(inner: readonly Span[], outer: readonly Span[]): boolean {
+  for (const q of inner) {
+    let inside = false;
+    for (const p of outer) if (p.start <= q.start && q.end <= p.end) inside = true;
+    if (!inside) return false;
+  }
+  return true;
 }
