@@ -143,21 +143,33 @@ function presentInNote(note: IndexNote, id: number, stem: string): boolean {
   return id < note.known ? note.mark[id] === PRESENT : noteSets(note).present.has(stem);
 }
 
-interface Path {
-  term: number;
-  score: number;
-  /** word positions of the sentence that the path's titles matched */
-  words: number[];
-  /** the path used a "with" subterm (a combination code) */
-  combination: boolean;
-  /** subterms the note states whole (no level skipped, no word of a title missing) */
-  exact?: number;
-  /** a level was skipped or a title read without one of its words */
-  loose?: boolean;
-  /** word positions a "without" subterm read as denied ("without aura", "no bleeding") */
-  denied?: number[];
-  /** the path followed a `see` */
-  via?: boolean;
+/**
+ * A path down the Index. A class with every field set: object literals of several shapes and
+ * spread copies made this one kind of object several hidden classes, and every function reading
+ * a path deoptimized ("wrong map") while the first codings tiered up.
+ */
+class Path {
+  constructor(
+    readonly term: number,
+    public score: number,
+    /** word positions of the sentence that the path's titles matched */
+    public words: number[],
+    /** the path used a "with" subterm (a combination code) */
+    readonly combination: boolean,
+    /** subterms the note states whole (no level skipped, no word of a title missing) */
+    public exact: number,
+    /** a level was skipped or a title read without one of its words */
+    readonly loose: boolean,
+    /** word positions a "without" subterm read as denied ("without aura", "no bleeding") */
+    readonly denied: number[] | undefined,
+    /** the path followed a `see` */
+    readonly via: boolean,
+  ) {}
+
+  /** The same path read on at another term (a `see` target, a "without" subterm). */
+  at(term: number, via: boolean): Path {
+    return new Path(term, this.score, this.words, this.combination, this.exact, this.loose, this.denied, via);
+  }
 }
 
 const NONE: ReadonlySet<string> = new Set();
@@ -258,7 +270,7 @@ export function indexMentions(
     for (let k = 0; k < mains.length; k++) {
       const main = mains[k];
       const q = qualifierWords(it, where, main, start, end);
-      const from: Path = { term: main, score: len, words: anchor, combination: false };
+      const from = new Path(main, len, anchor, false, 0, false, undefined, false);
       // (The qualifier stated is a level of the path stated whole.)
       if (q.length) {
         from.score = len + q.length;
@@ -318,7 +330,7 @@ export function indexMentions(
     // sentence of a case report holds site words that belong to other findings).
     // A path stated whole is firm too when its own words lie together, though the title's words
     // do not ("Alcohol use disorder, mild, in early remission": "Alcohol abuse, in remission").
-    const pathStated = !code.path.loose && ((code.path.exact ?? 0) > 0 || (mainOnly && len >= 2));
+    const pathStated = !code.path.loose && (code.path.exact > 0 || (mainOnly && len >= 2));
     const firm =
       (compact(lower, together) &&
         ((titleStated && together.length >= 2) || (pathStated && (covers(lower, together) || adjacent(code.path.words))))) ||
@@ -709,23 +721,23 @@ function descend(
     // A word states one level of the path: "hyperactivity" read for "Disorder, attention-deficit
     // hyperactivity" does not state its subterm "hyperactive" (F90.1) as well.
     if (m && m.score > 0 && !restated(it, term, child, m.words, from.words) && !acuityApart(it, term, child, m.words, where)) {
-      const here: Path = {
-        term: child,
-        score: from.score + m.score,
-        words: from.words.concat(m.words),
-        combination: from.combination || m.combination,
-        exact: (from.exact ?? 0) + (m.loose ? 0 : 1),
-        loose: from.loose || m.loose,
-        denied: m.denied ? (from.denied ?? []).concat(m.words) : from.denied,
-        via: from.via,
-      };
+      const here = new Path(
+        child,
+        from.score + m.score,
+        from.words.concat(m.words),
+        from.combination || m.combination,
+        from.exact + (m.loose ? 0 : 1),
+        from.loose || m.loose,
+        m.denied ? (from.denied ?? []).concat(m.words) : from.denied,
+        from.via,
+      );
       let next = descend(note, where, child, here, depth + 1);
       // A subterm that only says "see": its target's subterms count as its own ("Disease,
       // coronary (artery)" -> "Disease, heart, ischemic, atherosclerotic, with angina pectoris, unstable").
       if ((info & CODED) === 0 && depth < 6 && it.hasSee(child)) {
         const target = seeTarget(it, child);
         if (target !== undefined && target !== term) {
-          const via = descend(note, where, target, { ...here, term: target, via: true }, depth + 2);
+          const via = descend(note, where, target, here.at(target, true), depth + 2);
           if (via && (!next || via.score > next.score)) next = via;
         }
       }
@@ -735,7 +747,7 @@ function descend(
     // A "without X" subterm the note leaves X unstated in holds, and its own subterms refine it
     // ("Disorder, bipolar, current episode, depressed, without psychotic features, moderate").
     if (m === DEFAULT_MATCH && (reading.connector || inherited) === 'without' && it.end[child] > child + 1) {
-      const next = descend(note, where, child, { ...from, term: child }, depth + 1);
+      const next = descend(note, where, child, from.at(child, from.via), depth + 1);
       if (next && next.score > best.score) best = next;
       continue;
     }
@@ -803,15 +815,16 @@ function skipLevel(note: IndexNote, where: Near, term: number, child: number, fr
     const m = matchTerm(note, where, grandchild);
     if (!m || m.score <= 0 || m.combination) continue;
     plain ??= plainLevel(note.it, term, child);
-    const next = {
-      term: grandchild,
-      score: from.score + m.score - 0.5,
-      words: from.words.concat(m.words),
-      combination: from.combination,
-      exact: plain && !m.loose ? (from.exact ?? 0) + 1 : from.exact,
-      loose: !plain || m.loose || from.loose,
-      via: from.via,
-    };
+    const next = new Path(
+      grandchild,
+      from.score + m.score - 0.5,
+      from.words.concat(m.words),
+      from.combination,
+      plain && !m.loose ? from.exact + 1 : from.exact,
+      !plain || m.loose || from.loose,
+      undefined,
+      from.via,
+    );
     if (next.score > best.score) best = descend(note, where, grandchild, next, depth + 2) ?? next;
   }
   return best;
@@ -949,7 +962,7 @@ function matchJoined(note: IndexNote, where: Near, i: number, r: KeptReading): T
     if (!all) continue;
     best = better(
       best,
-      withNemods(note.it, where, i, { score: alt.length + 0.5, words: wordsInReach(where, alt, ids, base), combination: true }),
+      withNemods(note.it, where, i, new TermMatch(alt.length + 0.5, wordsInReach(where, alt, ids, base), true, false, false)),
     );
   }
   return best;
@@ -971,7 +984,7 @@ function matchStated(note: IndexNote, where: Near, i: number, r: KeptReading): T
     const score = stated - (alt.length - stated) * 0.5;
     if (score <= 0) continue;
     const words = wordsInReach(where, alt, ids, base);
-    best = better(best, withNemods(note.it, where, i, { score, words, combination: false, loose: stated < alt.length }));
+    best = better(best, withNemods(note.it, where, i, new TermMatch(score, words, false, stated < alt.length, false)));
   }
   return best;
 }
@@ -992,7 +1005,7 @@ function matchDenied(where: Near, alts: readonly string[][]): TermMatch | undefi
   for (const alt of alts) {
     const words = alt.map((s) => where.deniedFirst(s));
     if (words.some((w) => w < 0)) continue;
-    best = better(best, { score: alt.length, words, combination: false, denied: true });
+    best = better(best, new TermMatch(alt.length, words, false, false, true));
   }
   return best;
 }
@@ -1008,17 +1021,21 @@ function anyAllPresent(note: IndexNote, r: KeptReading): boolean {
   return false;
 }
 
-interface TermMatch {
-  score: number;
-  words: number[];
-  combination: boolean;
-  loose?: boolean;
-  /** the words are denied in the note, as a "without" title names them */
-  denied?: boolean;
+/** How a title is stated. A class with every field set (one hidden class: see Path). */
+class TermMatch {
+  constructor(
+    public score: number,
+    readonly words: number[],
+    readonly combination: boolean,
+    /** a title read without one of its words */
+    readonly loose: boolean,
+    /** the words are denied in the note, as a "without" title names them */
+    readonly denied: boolean,
+  ) {}
 }
 
 /** A title with nothing to state (a default): read, never changed (only a match with a score above 0 is extended). */
-const DEFAULT_MATCH: Readonly<TermMatch> = Object.freeze({ score: 0, words: Object.freeze([]) as unknown as number[], combination: false });
+const DEFAULT_MATCH: Readonly<TermMatch> = new TermMatch(0, [], false, false, false);
 
 const better = (best: TermMatch | undefined, cand: TermMatch) => (!best || cand.score > best.score ? cand : best);
 
@@ -1043,17 +1060,13 @@ function codeOf(note: IndexNote, where: Near, path: Path, hops: number): { code:
   if (hops < MAX_SEE_HOPS && it.hasSee(t)) {
     const target = seeTarget(it, t);
     if (target !== undefined) {
-      const next = descend(note, where, target, { ...path, term: target, via: true }, it.level[target]) ?? {
-        ...path,
-        term: target,
-        via: true,
-      };
+      const next = descend(note, where, target, path.at(target, true), it.level[target]) ?? path.at(target, true);
       return codeOf(note, where, next, hops + 1);
     }
   }
   // Below a term without a code, its default subterm or its subterms' common code, only when the
   // note has led two subterms deep ("Tear > meniscus > medial"): a coder does not guess from less.
-  if ((path.exact ?? 0) < 2) return undefined;
+  if (path.exact < 2) return undefined;
   return commonCodeOf(it, path);
 }
 
