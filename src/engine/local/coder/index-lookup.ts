@@ -23,7 +23,7 @@ import {
 import { nounFormsOf } from './noun-forms.js';
 import { siteParentOf } from './site-parent.js';
 import { forEachStemPhrase, newMention, type Mention, type SentenceStems } from './mention.js';
-import { clausesOf, isFiller, Near, Occurrences } from './mention-reach.js';
+import { clausesOf, isFiller, Near, Occurrences, SentenceSlots } from './mention-reach.js';
 import { noteStamp, PerTerm } from './per-term.js';
 import { CODED, INFO_SHIFT, KID_SIZE, plainLevel, SEVERAL_PLAIN, SKIPPABLE, subtermLists } from './subterm-lists.js';
 
@@ -217,7 +217,7 @@ export function indexMentions(
   const clause = clausesOf(lower);
   // Each stem of the sentence (its slot, in the order first stated), and each occurrence of a
   // stem (its slot and word), in word order.
-  const slots = new Map<string, number>();
+  const slots = SentenceSlots.ready();
   const known = stemNumbers(it).ids.size;
   const occurrences = Occurrences.ready(2 * st.stems.length);
   let negatedAny = false;
@@ -378,18 +378,16 @@ let numberedSlots = new Int32Array(64);
 /** One occurrence of a stem at word w: its slot (numbered on first sight, numberSlot) and the word. */
 function put(
   it: IndexTabular,
-  slots: Map<string, number>,
+  slots: SentenceSlots,
   occurrences: Occurrences,
   stem: string,
   number: number,
   w: number,
   denied: boolean,
 ): void {
-  let k = slots.get(stem);
-  if (k === undefined) {
-    slots.set(stem, (k = slots.size));
-    numberSlot(it, k, stem, number);
-  }
+  const size = slots.size;
+  const k = slots.put(stem);
+  if (k === size) numberSlot(it, k, stem, number);
   occurrences.add(k, w, denied);
 }
 
@@ -608,7 +606,7 @@ function pathTitles(it: IndexTabular, i: number): string {
 }
 
 /** Whether main term `a` says "see also" main term `b`, and the sentence does not state `b`'s qualifier ("pathological"). */
-function seesAlso(it: IndexTabular, a: number, b: number, stated: ReadonlyMap<string, number>): boolean {
+function seesAlso(it: IndexTabular, a: number, b: number, stated: SentenceSlots): boolean {
   if (b < 0) return false;
   const also = mainNamesOf(it, a).also;
   const other = mainNamesOf(it, b);

@@ -87,6 +87,66 @@ export class Occurrences {
   }
 }
 
+const MAX_STEMS = 1 << 15;
+
+/**
+ * The slot of each stem of the sentence being read (0, 1, ... in the order first put). One per
+ * thread, reused: each stem keeps an id in a map that outlives the sentence, and a stem is in the
+ * sentence when its id carries the sentence's generation (a new Map a sentence was ~0.5 MB a note
+ * of garbage). Cleared whole past MAX_STEMS ids, so it stays small.
+ */
+export class SentenceSlots {
+  private static current = new SentenceSlots();
+  private readonly ids = new Map<string, number>();
+  private generation = 0;
+  private generationOf = new Int32Array(256);
+  private slotOf = new Int32Array(256);
+  size = 0;
+
+  private constructor() {}
+
+  /** The thread's slots, emptied for a new sentence. */
+  static ready(): SentenceSlots {
+    const s = SentenceSlots.current;
+    s.size = 0;
+    if (++s.generation >= 0x3fffffff || s.ids.size >= MAX_STEMS) {
+      s.ids.clear();
+      s.generationOf.fill(0);
+      s.generation = 1;
+    }
+    return s;
+  }
+
+  /** The stem's slot in this sentence, or undefined. */
+  get(stem: string): number | undefined {
+    const id = this.ids.get(stem);
+    return id !== undefined && this.generationOf[id] === this.generation ? this.slotOf[id] : undefined;
+  }
+
+  has(stem: string): boolean {
+    return this.get(stem) !== undefined;
+  }
+
+  /** The stem's slot, the next free one when the stem is new to the sentence (then it equals `size` before the call). */
+  put(stem: string): number {
+    let id = this.ids.get(stem);
+    if (id === undefined) {
+      id = this.ids.size;
+      this.ids.set(stem, id);
+      if (id >= this.slotOf.length) {
+        const generations = new Int32Array(2 * this.slotOf.length);
+        generations.set(this.generationOf);
+        this.generationOf = generations;
+        const slots = new Int32Array(2 * this.slotOf.length);
+        slots.set(this.slotOf);
+        this.slotOf = slots;
+      }
+    } else if (this.generationOf[id] === this.generation) return this.slotOf[id];
+    this.generationOf[id] = this.generation;
+    return (this.slotOf[id] = this.size++);
+  }
+}
+
 /** The sentence's stems as one main term sees them: within `window` words that say something of it, in its clause. */
 // Which numbered stems the mention being read has in reach: a stamp per stem, the mention's own
 // stamp new for each mention (one mention is read at a time).
@@ -102,7 +162,7 @@ let stampedFirst = new Int32Array(0);
 
 export class Near {
   private static current: Near | undefined;
-  private slots: ReadonlyMap<string, number> = new Map();
+  private slots: SentenceSlots | undefined;
   private known = 0;
   private stamp = 0;
   private at: Int32Array = firstAt;
@@ -118,7 +178,7 @@ export class Near {
    * occurrence never states a stem (it is read by deniedFirst, when `readDenied`).
    */
   static of(
-    slots: ReadonlyMap<string, number>,
+    slots: SentenceSlots,
     count: number,
     occurrences: Occurrences,
     clause: Int32Array,
@@ -190,18 +250,18 @@ export class Near {
 
   /** The first position of `stem` in reach, or -1. */
   first(stem: string): number {
-    const k = this.slots.get(stem);
+    const k = this.slots!.get(stem);
     return k === undefined ? -1 : this.at[k];
   }
 
   has(stem: string): boolean {
-    const k = this.slots.get(stem);
+    const k = this.slots!.get(stem);
     return k !== undefined && this.at[k] >= 0;
   }
 
   /** The first position in reach where the sentence denies `stem`, or -1. */
   deniedFirst(stem: string): number {
-    const k = this.slots.get(stem);
+    const k = this.slots!.get(stem);
     return k === undefined || !this.deniedAt ? -1 : this.deniedAt[k];
   }
 }

@@ -250,8 +250,18 @@ function finalsNear(c: Candidate, finals: readonly Candidate[], sentences: Map<C
   const out: Near[] = [];
   for (const o of finals) {
     if (o === c || !o.final || derived(o, c)) continue;
-    const shared = sentences.get(o)!.filter((s) => own.includes(s) && !statesUnrelated(s.lower));
-    if (shared.length) out.push({ other: o, byWord: shared.some((s) => s.lower.some(linkWord)) });
+    // (Read in place, not filtered: this runs for every pair of final codes, and a filtered list
+    // and its closure a pair were the guideline layers' largest garbage.)
+    const theirs = sentences.get(o)!;
+    let shared = false;
+    let byWord = false;
+    for (let k = 0; k < theirs.length; k++) {
+      const s = theirs[k];
+      if (!own.includes(s) || statesUnrelated(s.lower)) continue;
+      shared = true;
+      if (!byWord && s.lower.some(linkWord)) byWord = true;
+    }
+    if (shared) out.push({ other: o, byWord });
   }
   return out;
 }
