@@ -18,6 +18,8 @@ const CACHED_LENGTH = 128;
 export class SharedText {
   readonly length: number;
   private readonly buf: Buffer;
+  /** parts.wide, read from a field of this class: parts posted from another thread have another shape than parts made here */
+  private readonly wide: boolean;
   /**
    * The slices decoded last, direct-mapped by their start (SLICE_CACHE of them, each at most
    * CACHED_LENGTH characters: under ~0.3 MB a text): the coder reads the same titles, codes and
@@ -29,6 +31,7 @@ export class SharedText {
 
   constructor(readonly parts: SharedTextParts) {
     this.buf = Buffer.from(parts.bytes.buffer, parts.bytes.byteOffset, parts.bytes.byteLength);
+    this.wide = parts.wide;
     this.length = parts.wide ? this.buf.length >> 1 : this.buf.length;
   }
 
@@ -53,23 +56,23 @@ export class SharedText {
   }
 
   private decode(start: number, end: number): string {
-    return this.parts.wide ? this.buf.toString('utf16le', start * 2, end * 2) : this.buf.toString('latin1', start, end);
+    return this.wide ? this.buf.toString('utf16le', start * 2, end * 2) : this.buf.toString('latin1', start, end);
   }
 
   charCodeAt(i: number): number {
-    return this.parts.wide ? this.buf.readUInt16LE(i * 2) : this.buf[i];
+    return this.wide ? this.buf.readUInt16LE(i * 2) : this.buf[i];
   }
 
   /** The first `code` (a character code) at or after `from`, or -1. */
   indexOf(code: number, from = 0): number {
-    if (!this.parts.wide) return code <= 0xff ? this.buf.indexOf(code, from) : -1;
+    if (!this.wide) return code <= 0xff ? this.buf.indexOf(code, from) : -1;
     for (let i = from; i < this.length; i++) if (this.buf.readUInt16LE(i * 2) === code) return i;
     return -1;
   }
 
   /** The last `code` at or before `from`, or -1. */
   lastIndexOf(code: number, from = this.length - 1): number {
-    if (!this.parts.wide) return code <= 0xff ? this.buf.lastIndexOf(code, from) : -1;
+    if (!this.wide) return code <= 0xff ? this.buf.lastIndexOf(code, from) : -1;
     for (let i = Math.min(from, this.length - 1); i >= 0; i--) if (this.buf.readUInt16LE(i * 2) === code) return i;
     return -1;
   }
