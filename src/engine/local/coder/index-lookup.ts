@@ -22,7 +22,7 @@ import {
 } from './index-terms.js';
 import { nounFormsOf } from './noun-forms.js';
 import { siteParentOf } from './site-parent.js';
-import { sideInReach, titleSide, trailingSide } from './stated-side.js';
+import { sideInReach, sideOnlyTitle, titleSide, trailingSide } from './stated-side.js';
 import { forEachStemPhrase, newMention, type Mention, type SentenceStems } from './mention.js';
 import { clausesOf, isFiller, Near, Occurrences } from './mention-reach.js';
 import { noteStamp, PerTerm } from './per-term.js';
@@ -831,6 +831,9 @@ function skipLevel(note: IndexNote, where: Near, term: number, child: number, fr
         : (info & SEVERAL_PLAIN) !== 0 && allOutOfReach(where, firstStemsOf(note.it, grandchild))
     )
       continue;
+    // A side qualifies the level above it: never read past a level the note does not name
+    // ("myopia of both eyes" is not "Myopia, degenerative, bilateral").
+    if (sideOnlyTitle(note.it.titleOf(grandchild))) continue;
     const m = matchTerm(note, where, grandchild);
     if (!m || m.score <= 0 || m.combination) continue;
     plain ??= plainLevel(note.it, term, child);

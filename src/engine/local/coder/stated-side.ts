@@ -43,3 +43,9 @@ export function trailingSide(lower: readonly string[], last: number, code: strin
 
 /** The side stem of a title, if it states one. */
 export const titleSide = (stems: readonly string[]): string | undefined => stems.find((s) => s === RIGHT || s === LEFT || s === BILATERAL);
+
+// An Index subterm that names only a side ("bilateral", "left eye", "right ear").
+const SIDE_ONLY = /^(right|left|bilateral|unilateral)( (eye|ear|side))?$/i;
+
+/** Whether an Index subterm's title names only a side. */
+export const sideOnlyTitle = (title: string): boolean => SIDE_ONLY.test(title);
