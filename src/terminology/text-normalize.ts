@@ -85,6 +85,9 @@ const WORD_MAP = new Map<string, string[]>(
     // systolic CHF": Failure, heart, systolic, chronic) and the Index's own "Flu, see also Influenza".
     chf: ['congestive', 'heart', 'failure'],
     ckd: ['chronic', 'kidney', 'disease'],
+    amd: ['age', 'related', 'macular', 'degeneration'],
+    armd: ['age', 'related', 'macular', 'degeneration'],
+    poag: ['primary', 'open', 'angle', 'glaucoma'],
     flu: ['influenza'],
     // A joint's arthroplasty is its replacement (the Index: "Replacement by artificial or mechanical device or prosthesis of, joint").
     arthroplasty: ['joint', 'replacement'],

@@ -21,8 +21,17 @@ interface TitleStem {
   unstated?: boolean;
   /** "unspecified eye": fits a note that states no side */
   sideOpen?: boolean;
+  /** "upper limb" of "right upper limb": the site a stated side names, as "unspecified upper limb" names it */
+  sideSite?: boolean;
+  /** "right" of "right upper limb": one side, which a note that states both sides does not state alone */
+  oneSide?: boolean;
 }
 const SIDES = ['right', 'left', 'bilater', 'both'].flatMap((w) => wordStems(w));
+const SIDE_WORDS = new Set(['right', 'left', 'bilateral']);
+const BILATERAL = wordStems('bilateral')[0];
+// The generic sites a side names in a title ("right upper limb", "left eye", "right ear"): the
+// category names them already; a specific site ("right femur") the note must state.
+const SIDE_SITES = new Set(['eye', 'ear', 'upper', 'lower', 'limb', 'extremity', 'side'].flatMap((w) => wordStems(w)));
 const titleCache = new Map<string, TitleStem[]>();
 
 /** The stems of a title, each marked when it follows "without" or "unspecified as to" (until the next comma). */
@@ -38,6 +47,9 @@ function titleStems(title: string): TitleStem[] {
     // A later clause "unspecified eye", "unspecified side": what the note left open; its words
     // fit only a note that states no side ("in both eyes" is not "unspecified eye").
     const open = c > 0 && words[0] === 'unspecified' && words[1] !== 'as';
+    // A later clause "right upper limb", "left eye": its generic site is the one "unspecified upper
+    // limb" names; the note that states the side need not name it again ("carpal tunnel syndrome, right").
+    const sided = c > 0 && SIDE_WORDS.has(words[0]);
     for (let k = 0; k < words.length; k++) {
       const w = words[k];
       if (w === 'without') {
@@ -54,7 +66,17 @@ function titleStems(title: string): TitleStem[] {
       }
       for (const stem of wordStems(w))
         if (!out.some((o) => o.stem === stem))
-          out.push(unstated ? { stem, without, unstated } : open ? { stem, without, sideOpen: true } : { stem, without });
+          out.push(
+            unstated
+              ? { stem, without, unstated }
+              : open
+                ? { stem, without, sideOpen: true }
+                : sided
+                  ? k > 0
+                    ? { stem, without, sideSite: SIDE_SITES.has(stem) }
+                    : { stem, without, oneSide: w !== 'bilateral' }
+                  : { stem, without },
+          );
     }
   }
   if (titleCache.size < 100_000) titleCache.set(title, out);
@@ -69,9 +91,12 @@ function titleStems(title: string): TitleStem[] {
  */
 export function fitOf(title: string, stated: Stated): number {
   let s = 0;
-  for (const { stem, without, unstated, sideOpen } of titleStems(title)) {
+  for (const { stem, without, unstated, sideOpen, sideSite, oneSide } of titleStems(title)) {
     if (unstated) s += stated.present.has(stem) || stated.negated.has(stem) ? -1 : 1;
     else if (sideOpen) s += stated.present.has(stem) && !statesSide(stated) ? 1 : 0;
+    else if (sideSite) s += stated.present.has(stem) ? 1 : 0;
+    // ("Carpal tunnel syndrome in both wrists, right worse than left": the bilateral code, I.B.13.)
+    else if (oneSide && stated.present.has(stem) && stated.present.has(BILATERAL)) continue;
     else if (without) {
       if (stated.negated.has(stem)) s += 1;
       else if (stated.present.has(stem)) s -= 1;

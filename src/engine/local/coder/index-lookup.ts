@@ -22,6 +22,7 @@ import {
 } from './index-terms.js';
 import { nounFormsOf } from './noun-forms.js';
 import { siteParentOf } from './site-parent.js';
+import { sideInReach, sideOnlyTitle, titleSide, trailingSide } from './stated-side.js';
 import { forEachStemPhrase, newMention, type Mention, type SentenceStems } from './mention.js';
 import { clausesOf, isFiller, Near, Occurrences, SentenceSlots } from './mention-reach.js';
 import { noteStamp, PerTerm } from './per-term.js';
@@ -295,25 +296,34 @@ export function indexMentions(
     const mainOnly = code.path.words.length <= anchor.length;
     // A main term of one word alone names the condition only by a code the table added after the
     // Index (below): known from the code's category, without completing it.
-    if (mainOnly && len < 2 && !mayHaveNewer(note.table, code.code, inTabular)) return;
-    // The stems in reach and the defaults, read through the mention's reach (no set of them made).
-    const present = new InReachOrDefault(where, note.defaults);
-    const stated: Stated = { present, negated };
+    // An Index code left to complete ("Myopia H52.1-", a code the table expanded) is completed by a side the note states.
+    const open = !billableCode(note.table, code.code);
+    if (mainOnly && len < 2 && !open && !mayHaveNewer(note.table, code.code, inTabular)) return;
+    // The stems in reach and the defaults, read through the mention's reach (no set of them made),
+    // and a side written after the condition beyond it ("..., both eyes").
+    const trailing = open && !sideInReach(where) ? trailingSide(lower, highest(code.path.words), code.code) : undefined;
+    const present = new InReachOrDefault(where, note.defaults, trailing?.stem);
+    // (A side is no finding a "without" denies: "without macular edema, bilateral".)
+    const stated: Stated = { present, negated: trailing && negated.has(trailing.stem) ? without(negated, trailing.stem) : negated };
     // The words of a path the Index sent the coder to complete its code ("Cellulitis, foot, see
     // Cellulitis, lower limb L03.11-": the lower limb's code, not the axilla's); the note did not state them.
     const completed = completeCode(
       note.table,
       siteParentOf(note.table, code.code),
-      code.path.via ? { present: withPath(present, it, code.path.term), negated } : stated,
+      code.path.via ? { present: withPath(present, it, code.path.term), negated: stated.negated } : stated,
     );
     const newer = completed === undefined ? undefined : newerFit(note.table, completed, stated, inTabular);
-    // A main term of two words or more ("cold sore") names the condition on its own.
-    if (mainOnly && newer === undefined && len < 2) return;
+    // A main term of two words or more ("cold sore") names the condition on its own; one word,
+    // with the side that completes its code ("hyperopia OD": H52.01).
+    const side = mainOnly && open && completed !== undefined ? sideCompleted(note.table, completed, present) : undefined;
+    const sided = side !== undefined;
+    if (mainOnly && newer === undefined && len < 2 && !sided) return;
     const index = newer ?? completed;
     if (index === undefined || taken?.has(index) || ENCOUNTER_REASON.test(note.table.codeAt(index))) return;
     (taken ??= new Set()).add(index);
     // The words the completed title states too ("right", "knee" of "Effusion, right knee").
     const words = [...code.path.words];
+    if (side !== undefined) words.push(side === trailing?.stem ? trailing.at : where.first(side));
     // Where the note states the code's own title: these words must lie together for a firm reading.
     const titleWords: number[] = [];
     let titleStated = true;
@@ -332,6 +342,7 @@ export function indexMentions(
     // do not ("Alcohol use disorder, mild, in early remission": "Alcohol abuse, in remission").
     const pathStated = !code.path.loose && (code.path.exact > 0 || (mainOnly && len >= 2));
     const firm =
+      sided ||
       (compact(lower, together) &&
         ((titleStated && together.length >= 2) || (pathStated && (covers(lower, together) || adjacent(code.path.words))))) ||
       (pathStated && together !== words && compact(lower, words) && covers(lower, words)) ||
@@ -454,11 +465,31 @@ class InReachOrDefault {
   constructor(
     private readonly where: Near,
     private readonly defaults: readonly string[],
+    private readonly side?: string,
   ) {}
 
   has(stem: string): boolean {
-    return this.where.has(stem) || this.defaults.includes(stem);
+    return this.where.has(stem) || this.defaults.includes(stem) || stem === this.side;
   }
+}
+
+/** A set without one of its members, copied. */
+function without(set: ReadonlySet<string>, member: string): ReadonlySet<string> {
+  const out = new Set(set);
+  out.delete(member);
+  return out;
+}
+
+/** Whether an Index code ("H52.1-", "E11.329") is a billable code of the table in force. */
+function billableCode(table: CodeTable, code: string): boolean {
+  const i = code.endsWith('-') ? undefined : table.indexOf(code.replace('.', ''));
+  return i !== undefined && table.billableAt(i);
+}
+
+/** The side a completed code's title states, when the note states it. */
+function sideCompleted(table: CodeTable, index: number, present: InReachOrDefault): string | undefined {
+  const side = titleSide(titleStemsOf(table, index));
+  return side !== undefined && present.has(side) ? side : undefined;
 }
 
 // Words that open a clause of their own: "Sprain of the left ankle | after a fall playing soccer",
@@ -810,6 +841,9 @@ function skipLevel(note: IndexNote, where: Near, term: number, child: number, fr
         : (info & SEVERAL_PLAIN) !== 0 && allOutOfReach(where, firstStemsOf(note.it, grandchild))
     )
       continue;
+    // A side qualifies the level above it: never read past a level the note does not name
+    // ("myopia of both eyes" is not "Myopia, degenerative, bilateral").
+    if (sideOnlyTitle(note.it.titleOf(grandchild))) continue;
     const m = matchTerm(note, where, grandchild);
     if (!m || m.score <= 0 || m.combination) continue;
     plain ??= plainLevel(note.it, term, child);
