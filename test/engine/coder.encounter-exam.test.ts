@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, it } from 'vitest';
 import type { CodifyModel } from '../../src/engine/engine.js';
 import { codifyText } from '../../src/engine/local/coder/index.js';
 import { shippedCodeTable } from '../../src/terminology/shipped-release.js';
@@ -13,8 +13,6 @@ describe('encounters without a diagnosis, and codes a coder would not send (Offi
     const check = (c: EncounterExamCase) => {
       const got = codifyText(table, c.note, model).final_code_assessments.map((a) => a.code);
       expectCase(got, c);
-      for (const [a, b] of c.before ?? []) expect(got.indexOf(a), `${a} before ${b} in [${got.join(', ')}]`).toBeLessThan(got.indexOf(b));
-      if (c.first) expect(got[0], `${c.first} first in [${got.join(', ')}]`).toBe(c.first);
     };
     const gap = (c: EncounterExamCase) => c.gap !== undefined && (c.gapIn ?? MODELS).includes(model);
     it.each(ENCOUNTER_EXAM_CASES.filter((c) => !gap(c)).map((c) => [c.rule, c] as const))('%s', (_, c) => check(c));

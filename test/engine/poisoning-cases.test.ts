@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, it } from 'vitest';
 import type { CodifyModel } from '../../src/engine/engine.js';
 import { codifyText } from '../../src/engine/local/coder/index.js';
 import { shippedCodeTable } from '../../src/terminology/shipped-release.js';
@@ -20,7 +20,6 @@ describe('poisoning, adverse effect and underdosing (I.C.19.e, Table of Drugs an
     it.each(cases.map((c) => [`${model}: ${c.rule}`, c] as const))('%s', (_, c) => {
       const got = codifyText(table, c.note, model).final_code_assessments.map((a) => a.code);
       expectCase(got, c);
-      for (const [a, b] of c.before ?? []) expect(got.indexOf(a), `${a} before ${b} in ${got.join(' ')}`).toBeLessThan(got.indexOf(b));
     });
   for (const open of OPEN) it.todo(open);
 });
