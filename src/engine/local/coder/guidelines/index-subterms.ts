@@ -29,20 +29,36 @@ export function subtermsOf(it: IndexTabular, path: string, depth: number, keep: 
   for (let root of it.mainTerms(main)) {
     for (const title of below) root = it.children(root).find((c) => it.titleOf(c).toLowerCase() === title) ?? -1;
     if (root < 0) continue;
-    const above: string[][] = [];
-    for (let t = root + 1; t < it.end[root]; t++) {
-      const d = it.level[t] - it.level[root];
-      if (d > depth) continue;
-      const title = phraseStems(it.titleOf(t));
-      above.length = d - 1;
-      above.push(title);
-      if (!keep.test(it.codeOf(t))) continue;
+    walkSubterms(it, root, depth, (t, title, above) => {
+      if (!keep.test(it.codeOf(t))) return;
       const groups = [...it.nemodOf(t).matchAll(/\(([^()]*)\)/g)].map((m) => phraseStems(m[1]));
-      out.push({ code: it.codeOf(t), alts: [title, ...groups.filter((g) => g.length >= minGroup)], above: above.slice(0, -1).flat() });
-    }
+      out.push({ code: it.codeOf(t), alts: [title, ...groups.filter((g) => g.length >= minGroup)], above: above() });
+    });
   }
   byPath.set(key, out);
   return out;
+}
+
+/**
+ * Each subterm under `root` down to `depth` levels, in Index order, with its title's stems and the
+ * stems of the subterms above it (`above()`, support for a reading, never required).
+ */
+export function walkSubterms(
+  it: IndexTabular,
+  root: number,
+  depth: number,
+  visit: (t: number, title: string[], above: () => string[]) => void,
+): void {
+  const path: string[][] = [];
+  const above = () => path.slice(0, -1).flat();
+  for (let t = root + 1; t < it.end[root]; t++) {
+    const d = it.level[t] - it.level[root];
+    if (d > depth) continue;
+    const title = phraseStems(it.titleOf(t));
+    path.length = d - 1;
+    path.push(title);
+    visit(t, title, above);
+  }
 }
 
 /**

@@ -3,7 +3,7 @@ import { phraseStems } from '../../../../terminology/text-normalize.js';
 import { assertWords } from '../assertions.js';
 import { type Candidates, sentencesMatching } from '../candidate.js';
 import { completeCode } from '../complete-code.js';
-import { bestSubterms, type Subterm } from './index-subterms.js';
+import { bestSubterms, type Subterm, walkSubterms } from './index-subterms.js';
 import { saysStatus, spansOf, statedIn, wordsPattern } from './status.js';
 
 // Implants and grafts (I.C.21.c.3): Z95-Z97, as the Index's "Presence (of)" and "Replacement by
@@ -50,16 +50,10 @@ function implantsOf(it: IndexTabular): Implants {
     [REPLACEMENT, 2],
   ] as const) {
     for (const root of it.mainTerms(main)) {
-      const above: string[][] = [];
-      for (let t = root + 1; t < it.end[root]; t++) {
-        const d = it.level[t] - it.level[root];
-        if (d > depth) continue;
-        const title = phraseStems(it.titleOf(t));
-        above.length = d - 1;
-        above.push(title);
+      walkSubterms(it, root, depth, (t, title, above) => {
         const target = it.codeOf(t) ? t : it.seeOf(t) ? it.resolvePath(it.seeOf(t)) : undefined;
         const code = target === undefined ? '' : it.codeOf(target);
-        if (!IMPLANT.test(code) || title.length === 0) continue;
+        if (!IMPLANT.test(code) || title.length === 0) return;
         const alts = [main === REPLACEMENT ? [...title, replacementWord] : title];
         // A one-word modifier that names a device ("(prosthesis)", not "(functional)") names this
         // one another way: the site (the title's first word) with it.
@@ -71,8 +65,8 @@ function implantsOf(it: IndexTabular): Implants {
           }
         }
         if (main === PRESENCE) devices.add(it.titleOf(t).toLowerCase().split(/[\s-]/).pop()!.slice(0, -1));
-        list.push({ code, alts, above: above.slice(0, -1).flat() });
-      }
+        list.push({ code, alts, above: above() });
+      });
     }
   }
   const names = [...devices].filter((w) => w.length >= 4).map((w) => w.replace(/[^a-z]/g, ''));
